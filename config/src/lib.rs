@@ -1,0 +1,1 @@
+//! Dealer configuration.
