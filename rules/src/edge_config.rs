@@ -15,7 +15,13 @@ pub fn dealer_key(slug: &str) -> String {
 
 /// KV key mapping an allowed origin (scheme://host[:port]) to a dealer slug.
 pub fn origin_key(origin: &str) -> String {
-    format!("origin:{}", origin.trim_end_matches('/').to_ascii_lowercase())
+    format!("origin:{}", normalize_origin(origin))
+}
+
+/// The form origins are compared in: lower case, no trailing slash. Browsers
+/// send `Origin` this way already; configuration written by hand may not be.
+pub fn normalize_origin(origin: &str) -> String {
+    origin.trim().trim_end_matches('/').to_ascii_lowercase()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,6 +39,16 @@ pub struct EdgeConfig {
     pub leads: LeadRouting,
     /// Switches that change what the worker accepts.
     pub features: EdgeFeatures,
+}
+
+impl EdgeConfig {
+    /// Whether `origin` is one of this dealer's own origins. The worker checks
+    /// this on top of the `origin:` KV key, so a stale or wrong key can never
+    /// open one dealer's API (and CORS) to another dealer's site.
+    pub fn allows_origin(&self, origin: &str) -> bool {
+        let origin = normalize_origin(origin);
+        self.origins.iter().any(|o| normalize_origin(o) == origin)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,7 +85,43 @@ mod tests {
 
     #[test]
     fn origin_keys_ignore_case_and_trailing_slash() {
-        assert_eq!(origin_key("https://Example.com.au/"), "origin:https://example.com.au");
+        assert_eq!(
+            origin_key("https://Example.com.au/"),
+            "origin:https://example.com.au"
+        );
         assert_eq!(dealer_key("demo"), "dealer:demo");
+    }
+
+    #[test]
+    fn allows_only_own_origins() {
+        let config = EdgeConfig {
+            dealer: "demo".into(),
+            name: "Demo".into(),
+            origins: vec![
+                "https://Demo.example/".into(),
+                "http://127.0.0.1:4321".into(),
+            ],
+            locations: vec![],
+            leads: LeadRouting {
+                email: None,
+                webhook_url: None,
+            },
+            features: EdgeFeatures {
+                watchlist: false,
+                phone_reveal: false,
+            },
+        };
+        assert!(config.allows_origin("https://demo.example"));
+        assert!(config.allows_origin("http://127.0.0.1:4321"));
+        assert!(
+            !config.allows_origin("http://demo.example"),
+            "scheme matters"
+        );
+        assert!(!config.allows_origin("https://demo.example.evil.com"));
+        assert!(
+            !config.allows_origin("http://127.0.0.1:4322"),
+            "port matters"
+        );
+        assert!(!config.allows_origin("null"));
     }
 }

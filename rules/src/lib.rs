@@ -2,4 +2,6 @@
 //! edge worker (wasm32). Keep this crate free of I/O and of anything that
 //! does not compile for `wasm32-unknown-unknown`.
 
+pub mod contact;
 pub mod edge_config;
+pub mod lead;
