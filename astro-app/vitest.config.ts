@@ -1,0 +1,14 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    alias: { '@app': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  // The islands use the automatic JSX runtime, as @astrojs/react does in the build.
+  oxc: { jsx: { runtime: 'automatic' } },
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    environment: 'jsdom',
+  },
+});

@@ -1,0 +1,83 @@
+// Regenerates the fixture's cars.json, stock_summary and placeholder photos
+// (astro-app/test/fixtures/site/). The output is committed; rerun only to change it.
+import fs from 'node:fs';
+const dir = new URL('../../astro-app/test/fixtures/site', import.meta.url).pathname;
+const site = JSON.parse(fs.readFileSync(`${dir}/src/data/site.json`, 'utf8'));
+const locs = site.locations.filter((l) => l.kind === 'sales');
+const models = [
+  ['Toyota', 'Corolla', 'Ascent Sport', 'ZWE211R', 'Hatch', 'Hybrid'],
+  ['Toyota', 'HiLux', 'SR5', 'GUN126R', 'Ute', 'Diesel'],
+  ['Toyota', 'RAV4', 'GX', 'AXAH52R', 'SUV', 'Hybrid'],
+  ['Mazda', 'CX-5', 'Maxx Sport', 'KF', 'SUV', 'Petrol'],
+  ['Mazda', 'BT-50', 'XT', 'TF', 'Ute', 'Diesel'],
+  ['Hyundai', 'i30', 'Active', 'CN7', 'Sedan', 'Petrol'],
+  ['Kia', 'Sportage', 'S', 'NQ5', 'SUV', 'Petrol'],
+  ['Ford', 'Ranger', 'XLT', 'PY', 'Ute', 'Diesel'],
+  ['MG', 'ZS', 'Excite', null, 'SUV', 'Petrol'],
+];
+const colours = ['#c0392b', '#2c3e50', '#7f8c8d', '#ecf0f1', '#1e5fa8', '#27ae60'];
+fs.mkdirSync(`${dir}/public/fixture-images`, { recursive: true });
+colours.forEach((c, i) => {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480" viewBox="0 0 640 480"><rect width="640" height="480" fill="#dfe6ee"/><rect y="340" width="640" height="140" fill="#9aa5b1"/><path d="M110 330 L160 250 Q180 220 220 220 L420 220 Q460 220 490 250 L540 300 Q560 305 560 330 L560 350 L90 350 L90 335 Z" fill="${c}"/><path d="M190 260 L225 235 L310 235 L310 270 Z M330 235 L420 235 L460 270 L330 270 Z" fill="#cfe3f5"/><circle cx="200" cy="350" r="38" fill="#222"/><circle cx="450" cy="350" r="38" fill="#222"/><circle cx="200" cy="350" r="16" fill="#999"/><circle cx="450" cy="350" r="16" fill="#999"/><text x="20" y="40" font-family="sans-serif" font-size="22" fill="#555">fixture photo ${i + 1}</text></svg>`;
+  fs.writeFileSync(`${dir}/public/fixture-images/car-${i + 1}.svg`, svg);
+});
+const fmt = (n) => '$' + n.toLocaleString('en-AU');
+const cars = [];
+for (let i = 0; i < 26; i++) {
+  const [make, model, badge, series, body, fuel] = models[i % models.length];
+  const year = 2016 + (i % 9);
+  const car_type = i % 7 === 0 ? 'new' : i % 5 === 0 ? 'demo' : 'used';
+  let status = i === 5 ? 'sold' : i === 8 ? 'coming_soon' : 'in_stock';
+  const price = 18990 + ((i * 3517) % 42000);
+  const loc = locs[i % locs.length];
+  const id = `car-${1000 + i}`;
+  const name = `${year} ${make} ${model} ${badge}`;
+  const slug = `${year}-${make}-${model}-${badge}-${1000 + i}`.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const km = car_type === 'new' ? 10 : car_type === 'demo' ? 1500 + i * 37 : 8000 + ((i * 14731) % 140000);
+  const images = i === 3 || i === 8 ? [] : Array.from({ length: 1 + (i % 4) }, (_, k) => `/fixture-images/car-${((i + k) % colours.length) + 1}.svg`);
+  let tag_banner = null;
+  if (status === 'sold') tag_banner = 'SOLD';
+  else if (status === 'coming_soon') tag_banner = 'COMING SOON';
+  else if (i === 2) tag_banner = 'Reserved';
+  else if (i === 10) tag_banner = 'Test Drive Only';
+  else if (i === 25 || i === 24) tag_banner = 'New Arrival';
+  const noPrice = i === 12;
+  const specs = [
+    ['Year', String(year)], ['Make', make], ['Model', model], ['Badge', badge],
+    ['Series', series], ['Body', body], ['Transmission', i % 6 === 0 ? 'Manual' : 'Automatic'],
+    ['Fuel', fuel], ['Drive', body === 'Ute' ? '4x4' : 'Front Wheel Drive'],
+    ['Colour', ['Red', 'Blue', 'Silver', 'White', 'Grey', 'Black'][i % 6]],
+    ['Odometer', `${km.toLocaleString('en-AU')} km`], ['Stock number', `BMG${5000 + i}`],
+    ['VIN', `JTDKB3FU${String(100000000 + i * 7919).slice(0, 9)}`],
+  ].filter(([, v]) => v).map(([label, value]) => ({ label, value }));
+  cars.push({
+    id, slug, name, year, make, model, badge, series, car_type, status,
+    in_stock: status === 'in_stock' || status === 'coming_soon',
+    price: noPrice ? 0 : price,
+    price_text: noPrice ? site.copy.no_price_text : fmt(price),
+    price_type: noPrice ? null : car_type === 'used' ? 'Excl. Govt. Charges' : 'Drive Away',
+    was_price_text: i === 4 || i === 15 ? fmt(price + 2000) : null,
+    km, transmission: i % 6 === 0 ? 'Manual' : 'Automatic', fuel, body,
+    colour: ['Red', 'Blue', 'Silver', 'White', 'Grey', 'Black'][i % 6],
+    drive: body === 'Ute' ? '4x4' : 'Front Wheel Drive',
+    stocknum: `BMG${5000 + i}`, vin: i === 7 ? null : `JTDKB3FU${String(100000000 + i * 7919).slice(0, 9)}`,
+    images, photos_count: images.length, tag_banner,
+    reserved: i === 2, certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,
+    created_at: new Date(Date.UTC(2026, 10, 20 - i, 1, 0, 0)).toISOString(),
+    location: { id: loc.id, name: loc.name, slug: loc.slug, suburb: loc.address.suburb, state: loc.address.state, phone: loc.phone },
+    comment_paragraphs: i % 4 === 1 ? [] : [
+      `This ${name} is ready to drive away today, with a full service history and two keys.`,
+      'Finance available on approved credit. Trade-ins welcome — ask our team for a valuation.',
+    ],
+    specs,
+  });
+}
+// Newest first, like the generator's default order.
+cars.sort((a, b) => b.created_at.localeCompare(a.created_at));
+fs.writeFileSync(`${dir}/src/data/cars.json`, JSON.stringify(cars, null, 2) + '\n');
+const byType = ['new', 'demo', 'used'].map((t) => ({ car_type: t, count: cars.filter((c) => c.car_type === t).length })).filter((x) => x.count);
+const makes = {};
+cars.forEach((c) => (makes[c.make] = (makes[c.make] || 0) + 1));
+site.stock_summary = { total: cars.length, by_type: byType, makes: Object.entries(makes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name, count]) => ({ name, count })) };
+fs.writeFileSync(`${dir}/src/data/site.json`, JSON.stringify(site, null, 2) + '\n');
+console.log(cars.length, site.stock_summary);
