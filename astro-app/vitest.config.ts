@@ -9,6 +9,8 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
-    environment: 'jsdom',
+    // Plain helpers run in Node; component tests opt into jsdom with a
+    // `@vitest-environment jsdom` comment (creating jsdom costs ~0.7 s a file).
+    environment: 'node',
   },
 });

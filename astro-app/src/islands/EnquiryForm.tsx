@@ -80,7 +80,12 @@ export default function EnquiryForm(props: EnquiryFormProps) {
       idempotencyKey: idempotencyKey.current,
     });
     const result = await submitLead(apiBase, payload, props.fetchImpl ?? fetch.bind(globalThis));
-    setStatus(result.ok ? { kind: 'success' } : { kind: 'error', message: result.error });
+    if (result.ok) {
+      setStatus({ kind: 'success' });
+    } else {
+      setErrors(result.fields);
+      setStatus({ kind: 'error', message: result.error });
+    }
   }
 
   const headingId = `${id}-heading`;

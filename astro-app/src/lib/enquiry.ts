@@ -17,23 +17,68 @@ export interface EnquiryValues {
 export type EnquiryField = keyof EnquiryValues;
 export type EnquiryErrors = Partial<Record<EnquiryField, string>>;
 
-/** Removes the spaces, dashes, dots and brackets people type into phone numbers. */
-export function normalisePhone(phone: string): string {
-  return phone.trim().replace(/[\s\-().]/g, '');
+/**
+ * Messages shared with the server (rules/src/contact.rs and lead.rs), so the
+ * shopper sees the same words whichever side catches the problem.
+ */
+export const PHONE_MESSAGE = 'Please enter an Australian phone number, e.g. 0412 345 678 or (02) 9876 5432.';
+export const EMAIL_MESSAGE = 'Please enter a valid email address, e.g. name@example.com.au.';
+
+/** Longest phone input accepted before separators are removed (as on the server). */
+const PHONE_INPUT_MAX_LEN = 32;
+
+/**
+ * An Australian mobile (04xx xxx xxx, +61 4xx xxx xxx) or landline
+ * (0[2378] + 8 digits, +61 [2378] + 8 digits) in national form
+ * ("0412345678"), or null. Spaces, dashes, dots and brackets are allowed,
+ * "+61 (0)412 345 678" too. Mirrors parse_au_phone in rules/src/contact.rs.
+ */
+export function parseAuPhone(input: string): string | null {
+  const trimmed = input.trim();
+  if (trimmed === '' || trimmed.length > PHONE_INPUT_MAX_LEN) return null;
+  const international = trimmed.startsWith('+');
+  const rest = international ? trimmed.slice(1) : trimmed;
+  if (!/^[\d .()-]+$/.test(rest)) return null;
+  const digits = rest.replace(/[^\d]/g, '');
+  let national = digits;
+  if (international) {
+    if (!digits.startsWith('61')) return null;
+    let afterCc = digits.slice(2);
+    if (afterCc.length === 10) {
+      // "+61 (0)4..": the trunk zero written after the country code.
+      if (!afterCc.startsWith('0')) return null;
+      afterCc = afterCc.slice(1);
+    }
+    national = `0${afterCc}`;
+  }
+  return /^0[2378]\d{8}$|^04\d{8}$/.test(national) ? national : null;
+}
+
+export function isAustralianPhone(phone: string): boolean {
+  return parseAuPhone(phone) !== null;
 }
 
 /**
- * Australian numbers: mobiles 04xxxxxxxx or +614xxxxxxxx,
- * landlines 0[2378]xxxxxxxx (area code plus 8 digits).
+ * The server's e-mail rule: a dot-atom local part (at most 64 characters)
+ * and a domain of two or more letter/digit/hyphen labels ending in an
+ * alphabetic top-level label.
  */
-export function isAustralianPhone(phone: string): boolean {
-  const p = normalisePhone(phone);
-  return /^04\d{8}$/.test(p) || /^\+614\d{8}$/.test(p) || /^0[2378]\d{8}$/.test(p);
-}
-
-/** A pragmatic check (something@domain.tld); the server validates again. */
-export function isEmail(email: string): boolean {
-  return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email.trim());
+export function isEmail(input: string): boolean {
+  const email = input.trim();
+  if (email.length > 254) return false;
+  const at = email.indexOf('@');
+  if (at < 0) return false;
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  const localOk =
+    local.length > 0 && local.length <= 64 && local.split('.').every((atom) => /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/.test(atom));
+  const labels = domain.split('.');
+  const tld = labels[labels.length - 1] ?? '';
+  const domainOk =
+    labels.length >= 2 &&
+    /^[A-Za-z]{2,}$/.test(tld) &&
+    labels.every((l) => l.length > 0 && l.length <= 63 && /^[A-Za-z0-9-]+$/.test(l) && !l.startsWith('-') && !l.endsWith('-'));
+  return localOk && domainOk;
 }
 
 /** Per-field messages; an empty object means the form may be sent. */
@@ -41,10 +86,9 @@ export function validateEnquiry(values: EnquiryValues): EnquiryErrors {
   const errors: EnquiryErrors = {};
   if (values.name.trim() === '') errors.name = 'Please enter your name.';
   if (values.email.trim() === '') errors.email = 'Please enter your email address.';
-  else if (!isEmail(values.email)) errors.email = 'Please enter a valid email address.';
+  else if (!isEmail(values.email)) errors.email = EMAIL_MESSAGE;
   if (values.phone.trim() === '') errors.phone = 'Please enter your phone number.';
-  else if (!isAustralianPhone(values.phone))
-    errors.phone = 'Please enter a valid Australian phone number, e.g. 0412 345 678.';
+  else if (!isAustralianPhone(values.phone)) errors.phone = PHONE_MESSAGE;
   if (values.message.trim() === '') errors.message = 'Please enter a message.';
   if (!values.terms) errors.terms = TERMS_MESSAGE;
   return errors;
@@ -72,7 +116,7 @@ export function buildEnquiryPayload(
     category: 'enquiry',
     name: values.name.trim(),
     email: values.email.trim(),
-    phone: normalisePhone(values.phone),
+    phone: parseAuPhone(values.phone) ?? values.phone.trim(),
     message: values.message.trim(),
     car_id: context.carId,
     location_id: context.locationId,
@@ -82,7 +126,29 @@ export function buildEnquiryPayload(
   };
 }
 
-export type LeadResult = { ok: true; leadId: string } | { ok: false; error: string };
+export type LeadResult =
+  | { ok: true; leadId: string }
+  | { ok: false; error: string; fields: EnquiryErrors };
+
+/** Server field names (JSON keys) that differ from the form's. */
+const SERVER_FIELDS: Record<string, EnquiryField> = {
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  message: 'message',
+  terms_conditions: 'terms',
+};
+
+/** The server's `{"fields": {...}}` per-field messages, mapped onto form fields. */
+function fieldErrors(value: unknown): EnquiryErrors {
+  const errors: EnquiryErrors = {};
+  if (typeof value !== 'object' || value === null) return errors;
+  for (const [key, message] of Object.entries(value)) {
+    const field = SERVER_FIELDS[key];
+    if (field && typeof message === 'string') errors[field] = message;
+  }
+  return errors;
+}
 
 /** `${apiBase}/api/leads`; apiBase "" means the same origin. */
 export function leadsUrl(apiBase: string): string {
@@ -91,7 +157,8 @@ export function leadsUrl(apiBase: string): string {
 
 /**
  * Posts a lead. Resolves (never rejects) with the lead id, or with the
- * server's `error` message, or the generic message when there is none.
+ * server's `error` message (the generic message when there is none) and its
+ * per-field messages.
  */
 export async function submitLead(
   apiBase: string,
@@ -111,8 +178,12 @@ export async function submitLead(
       return { ok: true, leadId: String(leadId) };
     }
     const error = record['error'];
-    return { ok: false, error: typeof error === 'string' && error.trim() !== '' ? error : UNEXPECTED_ERROR };
+    return {
+      ok: false,
+      error: typeof error === 'string' && error.trim() !== '' ? error : UNEXPECTED_ERROR,
+      fields: fieldErrors(record['fields']),
+    };
   } catch {
-    return { ok: false, error: UNEXPECTED_ERROR };
+    return { ok: false, error: UNEXPECTED_ERROR, fields: {} };
   }
 }
