@@ -1,0 +1,356 @@
+#!/usr/bin/env node
+/**
+ * End-to-end test of one built dealer site in headless Chromium.
+ *
+ *   node scripts/e2e/run.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
+ *
+ * Serves the dist directory on 127.0.0.1 (an OS-chosen port) the way the
+ * edge serves it (directory index.html, 404.html), drives the pages a shopper
+ * would use and reads the expected figures from the site's generated data
+ * (<dist>/../src/data/site.json and cars.json). Chromium may not reach any
+ * host but 127.0.0.1; the lead API is answered inside the browser.
+ * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
+const dataDir = path.join(distDir, '..', 'src', 'data');
+
+// ---------------------------------------------------------------- server --
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.woff2': 'font/woff2',
+};
+
+function isFile(p) {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A static file server with the edge's URL rules: /a/ -> /a/index.html, /a -> 301 /a/, else 404.html. */
+function startServer(root) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    let pathname;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      pathname = '/';
+    }
+    const file = path.join(root, path.normalize(pathname));
+    const send = (status, filePath) => {
+      res.writeHead(status, { 'content-type': TYPES[path.extname(filePath)] ?? 'application/octet-stream' });
+      if (req.method === 'HEAD') res.end();
+      else fs.createReadStream(filePath).pipe(res);
+    };
+    if (!file.startsWith(root + path.sep) && file !== root) {
+      res.writeHead(400).end();
+    } else if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405).end();
+    } else if (pathname.endsWith('/') && isFile(path.join(file, 'index.html'))) {
+      send(200, path.join(file, 'index.html'));
+    } else if (!pathname.endsWith('/') && isFile(file)) {
+      send(200, file);
+    } else if (!pathname.endsWith('/') && isFile(path.join(file, 'index.html'))) {
+      res.writeHead(301, { location: `${url.pathname}/${url.search}` }).end();
+    } else if (isFile(path.join(root, '404.html'))) {
+      send(404, path.join(root, '404.html'));
+    } else {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+// ----------------------------------------------------------------- tests --
+
+const results = [];
+async function test(name, fn) {
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   - ${name}`);
+  } catch (error) {
+    results.push({ name, ok: false });
+    const message = String(error?.message ?? error).split('\n').slice(0, 6).join('\n       ');
+    console.log(`FAIL - ${name}\n       ${message}`);
+  }
+}
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+function assertEqual(actual, expected, what) {
+  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+const MISSING_PAGE = '/no-such-page/';
+const count = (n) => new Intl.NumberFormat('en-AU').format(n);
+
+async function main() {
+  assert(isFile(path.join(distDir, 'index.html')), `no built site at ${distDir} (index.html missing)`);
+  const site = JSON.parse(fs.readFileSync(path.join(dataDir, 'site.json'), 'utf8'));
+  const cars = JSON.parse(fs.readFileSync(path.join(dataDir, 'cars.json'), 'utf8'));
+
+  const server = await startServer(distDir);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-e2e-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+      serviceWorkers: 'block',
+    });
+    context.setDefaultTimeout(10_000);
+
+    // Every request must stay on 127.0.0.1; the lead API (same origin or
+    // api_base) is answered here so nothing leaves the machine.
+    const outside = [];
+    const consoleErrors = [];
+    const leads = [];
+    const failedResponses = [];
+    const scriptsByPage = new Map();
+    await context.route(/\/api\/leads$/, async (route) => {
+      leads.push(JSON.parse(route.request().postData() ?? 'null'));
+      await route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ lead_id: 'e2e-lead-1' }) });
+    });
+    const watch = (page) => {
+      page.on('request', (req) => {
+        const url = new URL(req.url());
+        if (/\/api\/leads$/.test(url.pathname)) return;
+        if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return;
+        if (url.hostname !== '127.0.0.1') outside.push(req.url());
+        if (req.resourceType() === 'script') {
+          const pagePath = new URL(page.url() === 'about:blank' ? origin : page.url()).pathname;
+          scriptsByPage.set(pagePath, (scriptsByPage.get(pagePath) ?? 0) + 1);
+        }
+      });
+      page.on('console', (msg) => {
+        // The 404 test loads a missing page on purpose; Chromium logs that document's status.
+        const expected404 = page.url().endsWith(MISSING_PAGE) && msg.text().startsWith('Failed to load resource');
+        if (msg.type() === 'error' && !expected404) consoleErrors.push(`${page.url()}: ${msg.text()}`);
+      });
+      page.on('response', (res) => {
+        if (res.status() >= 400 && !res.url().endsWith(MISSING_PAGE)) failedResponses.push(`${res.status()} ${res.url()}`);
+      });
+      page.on('pageerror', (err) => consoleErrors.push(`${page.url()}: ${err.message}`));
+    };
+    const page = context.pages()[0] ?? (await context.newPage());
+    watch(page);
+
+    const pageSize = site.search.page_size;
+    const firstPageCount = Math.min(pageSize, cars.length);
+    const pages = Math.max(1, Math.ceil(cars.length / pageSize));
+
+    await test('home page shows the dealer name and the navigation', async () => {
+      const response = await page.goto(`${origin}/`);
+      assertEqual(response?.status(), 200, 'status');
+      const title = await page.title();
+      assert(title.includes(site.name), `title "${title}" lacks "${site.name}"`);
+      const brand = await page.locator('header').innerText();
+      assert(brand.includes(site.name), `header lacks "${site.name}"`);
+      await page.getByRole('heading', { level: 1, name: site.home.hero_title }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Main', exact: true });
+      await nav.waitFor();
+      for (const item of site.navigation) {
+        const text = await nav.innerText();
+        assert(text.includes(item.label), `navigation lacks "${item.label}"`);
+      }
+    });
+
+    await test('navigation dropdowns open without JavaScript', async () => {
+      const group = site.navigation.find((item) => item.children.length > 0);
+      if (!group) return;
+      const nav = page.getByRole('navigation', { name: 'Main', exact: true });
+      const child = nav.getByRole('link', { name: group.children[0].label }).first();
+      assert(!(await child.isVisible()), 'dropdown entry visible before opening');
+      await nav.locator('summary', { hasText: group.label }).first().click();
+      await child.waitFor({ state: 'visible' });
+      await nav.locator('summary', { hasText: group.label }).first().click();
+    });
+
+    await test('home page links through to the stock search', async () => {
+      await page.locator('main a[href="/search/"]').first().click();
+      await page.waitForURL(`${origin}/search/`);
+    });
+
+    await test(`search page shows ${count(cars.length)} cars and ${firstPageCount} cards`, async () => {
+      const heading = await page.getByRole('heading', { level: 1 }).innerText();
+      assert(heading.includes(count(cars.length)), `heading "${heading}" lacks the count ${count(cars.length)}`);
+      assertEqual(await page.locator('article.car-card').count(), firstPageCount, 'cards on page 1');
+      const firstTitle = await page.locator('article.car-card h2').first().innerText();
+      assertEqual(firstTitle, `${cars[0].year} ${cars[0].make} ${cars[0].model}`, 'first card');
+    });
+
+    await test('search pagination reaches the last page', async () => {
+      if (pages === 1) {
+        assertEqual(await page.locator('nav.pagination').count(), 0, 'pagination on a single page');
+        return;
+      }
+      const response = await page.goto(`${origin}/search/page/${pages}/`);
+      assertEqual(response?.status(), 200, 'status');
+      assertEqual(await page.locator('article.car-card').count(), cars.length - (pages - 1) * pageSize, 'cards on the last page');
+      await page.getByRole('link', { name: 'Page 1', exact: true }).click();
+      await page.waitForURL(`${origin}/search/`);
+    });
+
+    const car = cars[0];
+    await test('a car card opens that car', async () => {
+      if (!car) return;
+      await page.locator('article.car-card h2 a').first().click();
+      await page.waitForURL(`${origin}/cars/${car.slug}/`);
+    });
+
+    await test('car page shows the name, price and an enquiry form', async () => {
+      if (!car) return;
+      assertEqual(await page.getByRole('heading', { level: 1 }).innerText(), car.name, 'h1');
+      const price = await page.locator('.car-summary .price__amount').innerText();
+      assert(price.includes(car.price_text), `price "${price}" lacks "${car.price_text}"`);
+      await page.locator('#enquire form').waitFor();
+      for (const label of ['Name', 'Email', 'Phone', 'Message']) await page.getByLabel(label, { exact: true }).waitFor();
+    });
+
+    await test('enquiry form hydrates, validates and posts a lead', async () => {
+      if (!car) return;
+      await page.locator('#enquire').scrollIntoViewIfNeeded();
+      await page.locator('#enquire astro-island:not([ssr])').waitFor({ state: 'attached' });
+      await page.getByRole('button', { name: 'Send enquiry' }).click();
+      await page.getByText('*You must agree to the terms of use before submitting.').waitFor();
+      assertEqual(leads.length, 0, 'leads sent with an invalid form');
+      await page.getByLabel('Name', { exact: true }).fill('E2E Shopper');
+      await page.getByLabel('Email', { exact: true }).fill('e2e@example.com.au');
+      await page.getByLabel('Phone', { exact: true }).fill('0412 345 678');
+      await page.getByLabel('Message', { exact: true }).fill('Is this car still available?');
+      await page.getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Send enquiry' }).click();
+      await page.getByRole('status').filter({ hasText: 'has been sent' }).waitFor();
+      assertEqual(leads.length, 1, 'leads sent');
+      const lead = leads[0];
+      assertEqual(lead.category, 'enquiry', 'category');
+      assertEqual(lead.car_id, car.id, 'car_id');
+      assertEqual(lead.location_id, car.location.id, 'location_id');
+      assertEqual(lead.phone, '0412345678', 'phone');
+      assertEqual(lead.terms_conditions, true, 'terms_conditions');
+      assert(typeof lead.idempotency_key === 'string' && lead.idempotency_key.length >= 16, 'idempotency_key missing');
+    });
+
+    const sold = cars.find((c) => c.status === 'sold');
+    await test('a sold car offers Find Me Something Similar instead of buy buttons', async () => {
+      if (!sold) return;
+      await page.goto(`${origin}/cars/${sold.slug}/`);
+      await page.locator('.sold-panel').getByText('SOLD', { exact: true }).waitFor();
+      await page.locator('.sold-panel').getByRole('link', { name: 'Find Me Something Similar' }).waitFor();
+      assertEqual(await page.getByRole('link', { name: 'Enquire Now' }).count(), 0, '"Enquire Now" buttons');
+    });
+
+    await test(`contact page lists all ${site.locations.length} locations`, async () => {
+      await page.goto(`${origin}/`);
+      await page.locator('footer a[href="/contact-us/"]').first().click();
+      await page.waitForURL(`${origin}/contact-us/`);
+      for (const location of site.locations) {
+        await page.getByRole('heading', { name: location.name }).waitFor();
+        await page.locator(`a[href="/contact-us/${location.slug}/"]`).first().waitFor();
+      }
+      if (site.locations[0]) {
+        await page.locator(`a[href="/contact-us/${site.locations[0].slug}/"]`).first().click();
+        await page.getByRole('heading', { level: 1, name: site.locations[0].name }).waitFor();
+      }
+    });
+
+    await test('unknown pages get the 404 page', async () => {
+      const response = await page.goto(`${origin}${MISSING_PAGE}`);
+      assertEqual(response?.status(), 404, 'status');
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    });
+
+    await test('phone layout: the menu opens and nothing overflows sideways', async () => {
+      const phone = await context.newPage();
+      watch(phone);
+      try {
+        await phone.setViewportSize({ width: 390, height: 844 });
+        for (const p of ['/', '/search/', car ? `/cars/${car.slug}/` : '/', '/contact-us/']) {
+          await phone.goto(`${origin}${p}`);
+          const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert(overflow <= 0, `${p} is ${overflow}px wider than the phone`);
+        }
+        await phone.goto(`${origin}/`);
+        await phone.getByText('Menu', { exact: true }).click();
+        await phone.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: site.navigation[0].label }).first().waitFor();
+      } finally {
+        await phone.close();
+      }
+    });
+
+    await test('home, search and contact pages ship no JavaScript', async () => {
+      const withScripts = ['/', '/search/', '/contact-us/'].filter((p) => (scriptsByPage.get(p) ?? 0) > 0);
+      assertEqual(withScripts.join(', '), '', 'pages loading scripts');
+    });
+
+    await test('no request leaves 127.0.0.1', async () => {
+      assertEqual(outside.length, 0, `requests to other hosts (${[...new Set(outside)].slice(0, 5).join(', ')})`);
+    });
+
+    await test('every page resource loads (no 4xx/5xx)', async () => {
+      assertEqual(failedResponses.length, 0, `failed responses (${[...new Set(failedResponses)].slice(0, 5).join(', ')})`);
+    });
+
+    await test('no console errors', async () => {
+      assertEqual(consoleErrors.length, 0, `console errors (${consoleErrors.slice(0, 5).join(' | ')})`);
+    });
+  } finally {
+    await context?.close().catch(() => {});
+    await new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections?.();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  results.push({ name: 'setup', ok: false });
+  console.log(`FAIL - setup\n       ${error?.stack ?? error}`);
+}
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
