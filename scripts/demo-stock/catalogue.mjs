@@ -250,6 +250,7 @@ export const CARAVANS = [
 
 /* ---------------------------------------------------------------- dealers */
 
+// Names, streets and phones match dealers/<slug>.yaml (locations[]).
 function loc(id, name, street, city, state, postcode, phone, kind = 'sales') {
   return { id, name, street, city, state, postcode, phone, kind };
 }
@@ -269,10 +270,10 @@ export const DEALERS = [
     state: 'QLD',
     wordmark: { primary: '#0b3d91', accent: '#f28c28', line1: 'BRISBANE', line2: 'MOTOR GROUP' },
     locations: [
-      loc('bmg-newstead', 'Brisbane Motor Group Newstead', '52 Breakfast Creek Road', 'Newstead', 'QLD', '4006', '(07) 3252 4100'),
-      loc('bmg-eagle-farm', 'Brisbane Motor Group Eagle Farm', '1230 Kingsford Smith Drive', 'Eagle Farm', 'QLD', '4009', '(07) 3868 2200'),
-      loc('bmg-springwood', 'Brisbane Motor Group Springwood', '3356 Pacific Highway', 'Springwood', 'QLD', '4127', '(07) 3208 5500'),
-      loc('bmg-capalaba', 'Brisbane Motor Group Capalaba Trucks & Vans', '88 Redland Bay Road', 'Capalaba', 'QLD', '4157', '(07) 3245 6600'),
+      loc('bmg-newstead', 'Brisbane Motor Group Newstead', '40 Breakfast Creek Rd', 'Newstead', 'QLD', '4006', '(07) 3555 0101'),
+      loc('bmg-eagle-farm', 'Brisbane Motor Group Eagle Farm', '180 Kingsford Smith Dr', 'Eagle Farm', 'QLD', '4009', '(07) 3555 0102'),
+      loc('bmg-springwood', 'Brisbane Motor Group Springwood', '3350 Pacific Hwy', 'Springwood', 'QLD', '4127', '(07) 3555 0103'),
+      loc('bmg-capalaba', 'Brisbane Motor Group Capalaba Trucks & Vans', '12 Redland Bay Rd', 'Capalaba', 'QLD', '4157', '(07) 3555 0104'),
     ],
     segments: [
       { location: 'bmg-newstead', n: 56, types: { new: 0.8, demo: 0.2 }, makes: ['Kia'] },
@@ -294,10 +295,10 @@ export const DEALERS = [
     state: 'WA',
     wordmark: { primary: '#12343b', accent: '#2cb1a1', line1: 'PERTH AUTO', line2: 'COLLECTIVE' },
     locations: [
-      loc('pac-osborne-park-nissan', 'Perth Auto Collective Osborne Park Nissan', '409 Scarborough Beach Road', 'Osborne Park', 'WA', '6017', '(08) 9446 1200'),
-      loc('pac-osborne-park-suzuki', 'Perth Auto Collective Osborne Park Suzuki', '415 Scarborough Beach Road', 'Osborne Park', 'WA', '6017', '(08) 9446 1300'),
-      loc('pac-midland-subaru', 'Perth Auto Collective Midland Subaru', '160 Great Eastern Highway', 'Midland', 'WA', '6056', '(08) 9274 3300'),
-      loc('pac-cannington-used', 'Perth Auto Collective Cannington Used Cars & Caravans', '1420 Albany Highway', 'Cannington', 'WA', '6107', '(08) 9358 4400'),
+      loc('pac-osborne-park-nissan', 'Osborne Park Nissan', '300 Scarborough Beach Rd', 'Osborne Park', 'WA', '6017', '(08) 9555 0201'),
+      loc('pac-osborne-park-suzuki', 'Osborne Park Suzuki', '310 Scarborough Beach Rd', 'Osborne Park', 'WA', '6017', '(08) 9555 0202'),
+      loc('pac-midland-subaru', 'Midland Subaru', '1 Great Eastern Hwy', 'Midland', 'WA', '6056', '(08) 9555 0203'),
+      loc('pac-cannington-used', 'Cannington Used Cars & Caravans', '1400 Albany Hwy', 'Cannington', 'WA', '6107', '(08) 9555 0204'),
     ],
     segments: [
       { location: 'pac-osborne-park-nissan', n: 68, types: { new: 0.8, demo: 0.2 }, makes: ['Nissan'] },
@@ -320,9 +321,9 @@ export const DEALERS = [
     subscriptions: true,
     wordmark: { primary: '#c8102e', accent: '#f6b01e', line1: 'SUNSHINE COAST', line2: 'TOYOTA' },
     locations: [
-      loc('sct-maroochydore', 'Sunshine Coast Toyota Maroochydore', '145 Maroochydore Road', 'Maroochydore', 'QLD', '4558', '(07) 5443 2100'),
-      loc('sct-nambour', 'Sunshine Coast Toyota Nambour', '20 Nambour Connection Road', 'Nambour', 'QLD', '4560', '(07) 5441 3300'),
-      loc('sct-maroochydore-service', 'Sunshine Coast Toyota Service Centre Maroochydore', '3 Dalton Drive', 'Maroochydore', 'QLD', '4558', '(07) 5443 2150', 'service'),
+      loc('sct-maroochydore', 'Sunshine Coast Toyota Maroochydore Sales', '90 Maroochydore Rd', 'Maroochydore', 'QLD', '4558', '(07) 5455 0301'),
+      loc('sct-nambour', 'Sunshine Coast Toyota Nambour', '2 Mill St', 'Nambour', 'QLD', '4560', '(07) 5455 0302'),
+      loc('sct-maroochydore-service', 'Sunshine Coast Toyota Maroochydore Service', '92 Maroochydore Rd', 'Maroochydore', 'QLD', '4558', '(07) 5455 0303', 'service'),
     ],
     segments: [
       { location: 'sct-maroochydore', n: 78, types: { new: 0.78, demo: 0.22 }, makes: ['Toyota'] },
