@@ -186,8 +186,10 @@ async function main() {
       assertEqual(response?.status(), 200, 'status');
       const title = await page.title();
       assert(title.includes(site.name), `title "${title}" lacks "${site.name}"`);
-      const brand = await page.locator('header').innerText();
-      assert(brand.includes(site.name), `header lacks "${site.name}"`);
+      // The logo's alt text (or the text name when there is no logo) names the dealer.
+      await page.locator('header').getByRole('link', { name: `${site.name} home` }).waitFor();
+      const footer = await page.locator('footer').innerText();
+      assert(footer.includes(site.footer.copyright), `footer lacks "${site.footer.copyright}"`);
       await page.getByRole('heading', { level: 1, name: site.home.hero_title }).waitFor();
       const nav = page.getByRole('navigation', { name: 'Main', exact: true });
       await nav.waitFor();
