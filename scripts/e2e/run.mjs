@@ -311,7 +311,8 @@ async function main() {
       watch(phone);
       try {
         await phone.setViewportSize({ width: 390, height: 844 });
-        for (const p of ['/', '/search/', car ? `/cars/${car.slug}/` : '/', '/contact-us/']) {
+        const location = site.locations[0];
+        for (const p of ['/', '/search/', car ? `/cars/${car.slug}/` : '/', '/contact-us/', location ? `/contact-us/${location.slug}/` : '/']) {
           await phone.goto(`${origin}${p}`);
           const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert(overflow <= 0, `${p} is ${overflow}px wider than the phone`);
