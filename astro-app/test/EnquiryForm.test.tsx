@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import EnquiryForm from '../src/islands/EnquiryForm';
 
@@ -111,6 +112,11 @@ describe('EnquiryForm', () => {
     fillValid();
     send();
     expect((await screen.findByRole('alert')).textContent).toBe('An unexpected error occured.');
+  });
+
+  it('renders on the server with the button disabled until hydrated', () => {
+    const html = renderToString(<EnquiryForm apiBase="" carId="c" locationId="l" carName="Car" />);
+    expect(html).toMatch(/<button type="submit"[^>]*disabled=""/);
   });
 
   it('pre-fills the message for sold cars', () => {

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -122,6 +123,8 @@ function assertEqual(actual, expected, what) {
 }
 
 const MISSING_PAGE = '/no-such-page/';
+/** React's client runtime is ~66 KB gzip on its own; the island adds ~3 KB. */
+const JS_BUDGET_KB = 80;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {
@@ -161,7 +164,7 @@ async function main() {
         if (url.hostname !== '127.0.0.1') outside.push(req.url());
         if (req.resourceType() === 'script') {
           const pagePath = new URL(page.url() === 'about:blank' ? origin : page.url()).pathname;
-          scriptsByPage.set(pagePath, (scriptsByPage.get(pagePath) ?? 0) + 1);
+          scriptsByPage.set(pagePath, new Set([...(scriptsByPage.get(pagePath) ?? []), url.pathname]));
         }
       });
       page.on('console', (msg) => {
@@ -326,8 +329,18 @@ async function main() {
     });
 
     await test('home, search and contact pages ship no JavaScript', async () => {
-      const withScripts = ['/', '/search/', '/contact-us/'].filter((p) => (scriptsByPage.get(p) ?? 0) > 0);
+      const withScripts = ['/', '/search/', '/contact-us/'].filter((p) => (scriptsByPage.get(p)?.size ?? 0) > 0);
       assertEqual(withScripts.join(', '), '', 'pages loading scripts');
+    });
+
+    await test(`car page JavaScript stays under ${JS_BUDGET_KB} KB gzip`, async () => {
+      if (!car) return;
+      const scripts = [...(scriptsByPage.get(`/cars/${car.slug}/`) ?? [])];
+      assert(scripts.length > 0, 'the car page loaded no scripts (is the enquiry island missing?)');
+      const bytes = scripts.reduce((sum, p) => sum + gzipSync(fs.readFileSync(path.join(distDir, p))).length, 0);
+      const kb = bytes / 1024;
+      console.log(`       car page: ${scripts.length} scripts, ${kb.toFixed(1)} KB gzip`);
+      assert(kb <= JS_BUDGET_KB, `${kb.toFixed(1)} KB gzip of JavaScript`);
     });
 
     await test('no request leaves 127.0.0.1', async () => {

@@ -2,7 +2,7 @@
  * Vehicle enquiry form: the only island on the car page (client:visible).
  * Rules and the network call live in lib/enquiry.ts; this file is the UI.
  */
-import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import {
   buildEnquiryPayload,
   submitLead,
@@ -47,6 +47,10 @@ export default function EnquiryForm(props: EnquiryFormProps) {
   });
   const [errors, setErrors] = useState<EnquiryErrors>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  // The server-rendered form stays disabled until React takes over: a native
+  // submit would put the shopper's details into a GET query string.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const fieldId = (field: EnquiryField) => `${id}-${field}`;
   const errorId = (field: EnquiryField) => `${id}-${field}-error`;
 
@@ -194,7 +198,7 @@ export default function EnquiryForm(props: EnquiryFormProps) {
             {status.message}
           </p>
         ) : null}
-        <button type="submit" className="button button--primary" disabled={submitting}>
+        <button type="submit" className="button button--primary" disabled={submitting || !hydrated}>
           {submitting ? 'Sending…' : 'Send enquiry'}
         </button>
       </form>
