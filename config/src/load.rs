@@ -1,0 +1,198 @@
+//! Reading one dealer: dealer file → YAML tree → merged over its preset →
+//! structural check → typed config → rule check. Every problem of the file
+//! is collected before giving up, so a marketer fixes them in one go.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::check::{closest, rules, span_at, structure::SchemaChecker, KeyPath};
+use crate::diagnostic::{Diagnostic, Problem, Severity, SourceFiles};
+use crate::model::DealerConfig;
+use crate::yaml::{self, Key, Node, Scalar, Span};
+
+/// A dealer that passed every check.
+#[derive(Debug)]
+pub struct LoadedDealer {
+    /// The file stem: `dealers/<slug>.yaml`.
+    pub slug: String,
+    pub path: PathBuf,
+    pub config: DealerConfig,
+    /// Warnings (never errors).
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl LoadedDealer {
+    /// Folder of the dealer file; the stock feed path is relative to it.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
+/// A dealer that did not pass: every problem found, and the sources to show them in.
+#[derive(Debug)]
+pub struct Rejected {
+    pub slug: String,
+    pub files: SourceFiles,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The JSON Schema of the dealer YAML, generated from the Rust types.
+pub fn schema() -> &'static serde_json::Value {
+    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| serde_json::to_value(schemars::schema_for!(DealerConfig)).expect("schema serialises"))
+}
+
+/// Where presets live and how dealer files are found.
+#[derive(Debug, Clone)]
+pub struct Loader {
+    pub presets_dir: PathBuf,
+}
+
+impl Loader {
+    pub fn new(presets_dir: impl Into<PathBuf>) -> Self {
+        Loader { presets_dir: presets_dir.into() }
+    }
+
+    /// Names of the available presets (file stems in the presets folder).
+    pub fn presets(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.presets_dir)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .filter_map(|e| {
+                        let p = e.path();
+                        (p.extension().is_some_and(|x| x == "yaml")).then(|| p.file_stem()?.to_str().map(String::from))?
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    pub fn load(&self, dealer_path: &Path) -> Result<LoadedDealer, Rejected> {
+        let slug = dealer_path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let mut files = SourceFiles::default();
+        let reject = |files: SourceFiles, problems: Vec<Problem>| {
+            let diagnostics = problems.into_iter().map(|p| p.locate(&files)).collect();
+            Rejected { slug: slug.clone(), files, diagnostics }
+        };
+        let text = match std::fs::read_to_string(dealer_path) {
+            Ok(t) => t,
+            Err(e) => {
+                let id = files.add(dealer_path.to_path_buf(), String::new());
+                return Err(reject(files, vec![Problem::error(start(id), "", format!("cannot read the dealer file: {e}"))]));
+            }
+        };
+        let dealer_id = files.add(dealer_path.to_path_buf(), text);
+        let mut problems = Vec::new();
+        if slug.is_empty() || !slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+            problems.push(
+                Problem::error(start(dealer_id), "", format!("the file name `{slug}` is not a valid dealer slug"))
+                    .hint("name dealer files in lower-case kebab case, e.g. dealers/brisbane-motor-group.yaml"),
+            );
+        }
+        let dealer_tree = match yaml::parse(files.text(dealer_id), dealer_id) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(Problem::error(e.span, "", e.message));
+                return Err(reject(files, problems));
+            }
+        };
+        if !matches!(dealer_tree, Node::Map(..)) {
+            problems.push(Problem::error(dealer_tree.span(), "", "a dealer file is a mapping of keys such as `name:` and `locations:`"));
+            return Err(reject(files, problems));
+        }
+
+        // The preset the dealer extends.
+        let tree = match dealer_tree.get("template") {
+            Some(Node::Scalar(Scalar::Str(name), span)) => match self.load_preset(name, *span, &mut files) {
+                Ok(preset) => merge(preset, dealer_tree),
+                Err(p) => {
+                    problems.push(p);
+                    dealer_tree
+                }
+            },
+            // Missing or mistyped: the schema check reports it.
+            _ => dealer_tree,
+        };
+
+        problems.extend(SchemaChecker::new(schema()).check(&tree));
+        if problems.iter().any(|p| p.severity == Severity::Error) {
+            return Err(reject(files, problems));
+        }
+        let config: DealerConfig = match serde_path_to_error::deserialize(tree.to_json()) {
+            Ok(c) => c,
+            Err(e) => {
+                // The schema check should have caught it; point at it anyway.
+                let path = serde_path(e.path());
+                problems.push(Problem::error(span_at(&tree, &path), path.to_string(), e.inner().to_string()));
+                return Err(reject(files, problems));
+            }
+        };
+        let dir = dealer_path.parent().unwrap_or(Path::new("."));
+        problems.extend(rules::check(&config, &tree, dir));
+        if problems.iter().any(|p| p.severity == Severity::Error) {
+            return Err(reject(files, problems));
+        }
+        let warnings = problems.into_iter().map(|p| p.locate(&files)).collect();
+        Ok(LoadedDealer { slug, path: dealer_path.to_path_buf(), config, warnings })
+    }
+
+    fn load_preset(&self, name: &str, at: Span, files: &mut SourceFiles) -> Result<Node, Problem> {
+        let presets = self.presets();
+        if !presets.iter().any(|p| p == name) {
+            let hint = match closest(name, presets.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("presets live in {}", self.presets_dir.display()),
+            };
+            return Err(Problem::error(at, "template", format!("template preset `{name}` does not exist"))
+                .expected(format!("one of {}", presets.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")))
+                .hint(hint));
+        }
+        let path = self.presets_dir.join(format!("{name}.yaml"));
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Problem::error(at, "template", format!("cannot read preset {}: {e}", path.display())))?;
+        let id = files.add(path, text);
+        let node = yaml::parse(files.text(id), id).map_err(|e| Problem::error(e.span, "", e.message))?;
+        if node.get("template").is_some() {
+            return Err(Problem::error(node.span(), "template", "a preset cannot itself name a `template`"));
+        }
+        Ok(node)
+    }
+}
+
+fn start(file: usize) -> Span {
+    Span { file, line: 1, col: 1 }
+}
+
+/// Dealer values win; mappings merge key by key; lists are replaced whole
+/// (a dealer listing sort options means exactly those).
+pub fn merge(base: Node, over: Node) -> Node {
+    match (base, over) {
+        (Node::Map(mut base_entries, _), Node::Map(over_entries, span)) => {
+            for (key, value) in over_entries {
+                match base_entries.iter().position(|(k, _)| k.name == key.name) {
+                    Some(i) => {
+                        let (_, old) = base_entries.remove(i);
+                        base_entries.insert(i, (Key { name: key.name.clone(), span: key.span }, merge(old, value)));
+                    }
+                    None => base_entries.push((key, value)),
+                }
+            }
+            Node::Map(base_entries, span)
+        }
+        (_, over) => over,
+    }
+}
+
+fn serde_path(p: &serde_path_to_error::Path) -> KeyPath {
+    let mut out = KeyPath::default();
+    for seg in p.iter() {
+        match seg {
+            serde_path_to_error::Segment::Map { key } => out.push_key(key),
+            serde_path_to_error::Segment::Seq { index } => out.push_index(*index),
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,118 @@
+//! Feature switches and the vehicle detail page (spec 000 §4-5, 001, 002 §2.6).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::CardButton;
+
+/// Features that dealers switch on or off.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Features {
+    /// Shoppers can sign in by phone and save cars to a watchlist.
+    pub watchlist: bool,
+    /// Compare toggle on cards.
+    pub compare: bool,
+    /// Favourite toggle (kept on the shopper's device).
+    pub favourites: bool,
+    /// The phone number is masked until clicked (and the reveal is logged). Off: shown at once.
+    pub phone_reveal: bool,
+    /// Reserve / buy online.
+    pub checkout: Checkout,
+    /// Weekly subscription prices are shown when present.
+    pub subscriptions: bool,
+    /// Trade-in valuation is offered.
+    pub trade_in: bool,
+    /// Similar-cars carousel on the detail page.
+    pub similar_cars: bool,
+    /// Sticky mobile footer with Call Now (within opening hours) and Enquire.
+    pub sticky_mobile_footer: bool,
+    /// Header dropdowns open on hover on desktop.
+    pub hover_dropdowns: bool,
+    /// Captcha on forms.
+    pub captcha: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            watchlist: true,
+            compare: false,
+            favourites: true,
+            phone_reveal: true,
+            checkout: Checkout::default(),
+            subscriptions: false,
+            trade_in: true,
+            similar_cars: true,
+            sticky_mobile_footer: false,
+            hover_dropdowns: false,
+            captcha: true,
+        }
+    }
+}
+
+/// Reserving a car online.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Checkout {
+    /// Offer Reserve Now.
+    pub enabled: bool,
+    /// Path segment of the checkout page: /cars/{slug}/checkout or /cars/{slug}/buy-online.
+    pub path: CheckoutPath,
+    /// Refundable deposit in dollars (0 hides the amount on the button).
+    pub deposit: u32,
+    /// Hours the car is held after reserving.
+    pub hold_hours: u32,
+}
+
+impl Default for Checkout {
+    fn default() -> Self {
+        Checkout {
+            enabled: false,
+            path: CheckoutPath::Checkout,
+            deposit: 200,
+            hold_hours: 48,
+        }
+    }
+}
+
+/// Checkout page path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckoutPath {
+    /// /cars/{slug}/checkout
+    Checkout,
+    /// /cars/{slug}/buy-online
+    BuyOnline,
+}
+
+/// The vehicle detail page.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct DetailPageConfig {
+    /// Sidebar buttons, in order.
+    pub sidebar_buttons: Vec<CardButton>,
+    /// Hide the Twitter/X share button.
+    pub hide_x_share: bool,
+    /// Text shown when the registration has expired; empty shows nothing.
+    pub rego_expired_text: Option<String>,
+    /// Call Now and Enquire bar after 900 px of scrolling.
+    pub sticky_sidebar: bool,
+}
+
+impl Default for DetailPageConfig {
+    fn default() -> Self {
+        DetailPageConfig {
+            sidebar_buttons: vec![
+                CardButton::Enquire,
+                CardButton::HistoryReport,
+                CardButton::Finance,
+                CardButton::TradeIn,
+                CardButton::Reserve,
+            ],
+            hide_x_share: false,
+            rego_expired_text: Some("Unregistered".into()),
+            sticky_sidebar: true,
+        }
+    }
+}

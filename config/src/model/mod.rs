@@ -1,0 +1,233 @@
+//! The typed dealer configuration. Every field has a doc comment: they become
+//! the descriptions in the JSON Schema (editor hover text) and the hints in
+//! validation messages, so write them for a marketer.
+//!
+//! A dealer file is merged over its template preset (`templates/presets/`)
+//! before it is read into these types, so defaults live in two places only:
+//! `Default` impls here (platform-wide) and presets (per template group).
+
+mod content;
+mod features;
+mod finance;
+mod locations;
+mod search;
+
+pub use content::*;
+pub use features::*;
+pub use finance::*;
+pub use locations::*;
+pub use search::*;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// One dealer's website: `dealers/<slug>.yaml` merged over its preset.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "dealergen dealer configuration")]
+pub struct DealerConfig {
+    /// Name of the template preset this dealer extends, from `templates/presets/` (e.g. `multi-brand-group`, `franchise-group`, `single-manufacturer`). The dealer file only overrides what differs.
+    pub template: String,
+    /// Trading name shown in the header, titles and e-mails, e.g. "Brisbane Motor Group".
+    pub name: String,
+    /// Registered company name for the copyright line, e.g. "Brisbane Motor Group Pty Ltd". Defaults to `name`.
+    #[serde(default)]
+    pub legal_name: Option<String>,
+    /// The dealership id in the stock system; cars of other dealerships in the feed are ignored when set.
+    #[serde(default)]
+    pub dealership_id: Option<u64>,
+    /// Public address of the website, with https and without a trailing slash, e.g. "https://www.brisbanemotorgroup.com.au".
+    pub site_url: String,
+    /// Set for a single-manufacturer dealer (e.g. "Toyota"): offers then use /offers/{id} instead of /offers/{manufacturer}/{id}, and brand-only blocks show.
+    #[serde(default)]
+    pub manufacturer: Option<String>,
+    /// IANA time zone of the dealer, e.g. "Australia/Brisbane" or "Australia/Perth". Used for opening hours, the Call Now button and promo windows.
+    #[serde(default = "default_timezone")]
+    pub timezone: String,
+    /// Main phone and e-mail of the dealer.
+    pub contact: Contact,
+    /// Social media profiles linked from the footer.
+    #[serde(default)]
+    pub social: Social,
+    /// Colours, logo and font.
+    #[serde(default)]
+    pub theme: Theme,
+    /// Where the stock comes from and which cars are shown.
+    pub stock: StockConfig,
+    /// The stock search page: sorting, paging, facets, promo tiles, search service.
+    #[serde(default)]
+    pub search: SearchConfig,
+    /// Buttons and badges on the result cards.
+    #[serde(default)]
+    pub cards: CardsConfig,
+    /// The vehicle detail page.
+    #[serde(default)]
+    pub detail_page: DetailPageConfig,
+    /// Feature switches (watchlist, compare, checkout, phone reveal, ...).
+    #[serde(default)]
+    pub features: Features,
+    /// Finance display, calculator and quote provider.
+    #[serde(default)]
+    pub finance: FinanceConfig,
+    /// The dealer's sites: showrooms, service centres and parts departments.
+    pub locations: Vec<Location>,
+    /// Header navigation, in order.
+    #[serde(default)]
+    pub navigation: Vec<NavItem>,
+    /// Footer link groups and legal text.
+    #[serde(default)]
+    pub footer: Footer,
+    /// Home page hero.
+    #[serde(default)]
+    pub home: Home,
+    /// Current offers (/special-offers, /offers/...).
+    #[serde(default)]
+    pub offers: Vec<Offer>,
+    /// A once-only popup shown on arrival.
+    #[serde(default)]
+    pub popup: Option<Popup>,
+    /// Customer reviews settings.
+    #[serde(default)]
+    pub reviews: ReviewsConfig,
+    /// Enquiry forms.
+    #[serde(default)]
+    pub forms: FormsConfig,
+    /// Where leads are delivered.
+    #[serde(default)]
+    pub leads: LeadsConfig,
+    /// Routes that need a signed-in shopper; others redirect to /sign-in.
+    #[serde(default = "default_gated_routes")]
+    pub gated_routes: Vec<String>,
+    /// Texts shown on the site that dealers word differently.
+    #[serde(default)]
+    pub copy: Copy,
+    /// The edge API the site calls.
+    #[serde(default)]
+    pub edge: EdgeSettings,
+}
+
+fn default_timezone() -> String {
+    "Australia/Brisbane".into()
+}
+
+fn default_gated_routes() -> Vec<String> {
+    vec!["/cars/{slug}/checkout".into(), "/my-garage".into()]
+}
+
+/// Phone and e-mail.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Contact {
+    /// Main phone number as shown, e.g. "(07) 3555 0100".
+    pub phone: String,
+    /// Main e-mail address, e.g. "sales@example.com.au".
+    pub email: String,
+}
+
+/// Social media links; leave out the ones the dealer does not have.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Social {
+    /// Facebook page URL.
+    pub facebook_url: Option<String>,
+    /// Instagram profile URL.
+    pub instagram_url: Option<String>,
+    /// YouTube channel URL.
+    pub youtube_url: Option<String>,
+    /// LinkedIn page URL.
+    pub linkedin_url: Option<String>,
+}
+
+/// Branding. Colours are CSS hex colours such as "#0b3d91".
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Theme {
+    /// Main brand colour (header, buttons).
+    pub primary: String,
+    /// Text colour on top of the primary colour.
+    pub on_primary: String,
+    /// Highlight colour (prices, tags).
+    pub accent: String,
+    /// Page background colour.
+    pub background: String,
+    /// Body text colour.
+    pub text: String,
+    /// Path of the logo in the site's public files, e.g. "/images/brand/my-dealer.svg".
+    pub logo: String,
+    /// CSS font stack. System fonts keep pages fast (no web-font download).
+    pub font_family: String,
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Theme {
+            primary: "#1f3a5f".into(),
+            on_primary: "#ffffff".into(),
+            accent: "#d1401f".into(),
+            background: "#ffffff".into(),
+            text: "#1b1b1b".into(),
+            logo: "/images/no-photo.svg".into(),
+            font_family: "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif".into(),
+        }
+    }
+}
+
+/// Where the stock feed is and which cars are visible.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StockConfig {
+    /// Path of the stock feed (JSON array or JSON Lines), relative to the dealer file, e.g. "stock/my-dealer.json".
+    pub feed: String,
+    /// Sold cars stay visible for this many days after they sold (0 hides them at once).
+    #[serde(default = "default_sold_days")]
+    #[schemars(range(min = 0, max = 60))]
+    pub include_sold_cars_days: u32,
+    /// Cars with fewer photos than this are hidden (0 to 14).
+    #[serde(default = "default_min_photos")]
+    #[schemars(range(min = 0, max = 14))]
+    pub min_photos: u32,
+    /// Show only cars in stock (hides coming soon and recently sold cars).
+    #[serde(default)]
+    pub in_stock_only: bool,
+    /// Cars never shown on this site.
+    #[serde(default)]
+    pub exclude: StockExclusions,
+}
+
+fn default_sold_days() -> u32 {
+    3
+}
+fn default_min_photos() -> u32 {
+    3
+}
+
+/// Cars to leave out of the site.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct StockExclusions {
+    /// Makes to hide, e.g. ["Great Wall"].
+    pub makes: Vec<String>,
+    /// Car types to hide.
+    pub car_types: Vec<CarType>,
+    /// Stock numbers to hide, e.g. ["BMG10231"].
+    pub stock_numbers: Vec<String>,
+}
+
+/// New, demo or used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CarType {
+    New,
+    Demo,
+    Used,
+}
+
+/// The edge API.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct EdgeSettings {
+    /// Origin of the edge worker the site calls, e.g. "https://api.dealergen.com.au". Empty means the same origin as the site.
+    pub api_base: String,
+    /// Extra origins (besides `site_url`) allowed to call the API for this dealer, e.g. a staging site.
+    pub extra_origins: Vec<String>,
+}

@@ -1,0 +1,184 @@
+//! Building one dealer: load and check the config, read and filter the
+//! stock, write the Astro project and its data, run Astro, publish `dist/`,
+//! and write the edge config the worker reads.
+
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use chrono::{DateTime, Datelike, Utc};
+use dealer_config::{Loader, Rejected};
+use dealer_rules::edge_config::{EdgeConfig, EdgeFeatures, EdgeLocation, LeadRouting};
+
+use crate::project::Project;
+use crate::render::{self, TemplateContext};
+use crate::site_data;
+use crate::stock::{self, feed, present};
+
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// The moment visibility and new-arrival rules are judged at.
+    pub now: DateTime<Utc>,
+    /// Write the Astro project and data but do not run Astro.
+    pub skip_astro: bool,
+}
+
+/// What a successful build did.
+#[derive(Debug)]
+pub struct BuildReport {
+    pub slug: String,
+    pub dist: Option<PathBuf>,
+    pub cars_visible: usize,
+    pub cars_hidden: usize,
+    /// Feed records skipped as malformed, with the reason.
+    pub skipped: Vec<feed::SkippedRecord>,
+    pub warnings: Vec<String>,
+    pub pages: usize,
+    pub elapsed: Duration,
+}
+
+/// Why a dealer did not build.
+#[derive(Debug)]
+pub enum BuildFailure {
+    /// The dealer file has problems (all of them are listed).
+    Invalid(Box<Rejected>),
+    /// Anything after validation: the feed, templates, Astro, the disk.
+    Failed(anyhow::Error),
+}
+
+impl std::fmt::Display for BuildFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildFailure::Invalid(r) => {
+                let n = r.diagnostics.iter().filter(|d| d.severity == dealer_config::Severity::Error).count();
+                write!(f, "{n} problem(s) in the dealer file; run `dealergen check --dealer {}`", r.slug)
+            }
+            BuildFailure::Failed(e) => write!(f, "{e:#}"),
+        }
+    }
+}
+
+/// Pages every build must contain besides one per visible car.
+const FIXED_PAGES: [&str; 3] = ["index.html", "search/index.html", "contact-us/index.html"];
+
+pub fn build_dealer(project: &Project, dealer_file: &Path, opts: &BuildOptions, step: &dyn Fn(&str)) -> Result<BuildReport, BuildFailure> {
+    let started = Instant::now();
+    step("checking config");
+    let loader = Loader::new(project.presets_dir());
+    let dealer = loader.load(dealer_file).map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
+    let cfg = &dealer.config;
+    let run = || -> Result<BuildReport> {
+        step("reading stock");
+        let feed_path = dealer.dir().join(&cfg.stock.feed);
+        let feed = feed::load(&feed_path)?;
+        let skipped = feed.skipped.clone();
+        let selection = stock::select(feed, cfg, opts.now);
+        let cars: Vec<present::Car> = selection.visible.iter().map(|c| present::present(c, cfg, opts.now)).collect();
+        let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
+
+        step("writing project");
+        let site = site_data::build(&dealer.slug, cfg, &cars, opts.now.year());
+        let site_dir = project.site_dir(&dealer.slug);
+        let ctx = TemplateContext {
+            slug: dealer.slug.clone(),
+            app_dir: relative_path(&site_dir, &project.astro_app_dir()),
+            site_url: cfg.site_url.clone(),
+        };
+        let data = [
+            ("site.json", serde_json::to_string_pretty(&site)?),
+            ("cars.json", serde_json::to_string(&cars)?),
+        ];
+        render::write_project(project, &site_dir, &ctx, &data)?;
+        let edge = edge_config(&dealer.slug, cfg);
+        std::fs::write(site_dir.join("edge-config.json"), serde_json::to_string_pretty(&edge)?)
+            .context("cannot write edge-config.json")?;
+
+        let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
+        must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
+        let dist = if opts.skip_astro {
+            None
+        } else {
+            step("astro build");
+            Some(crate::astro::build(project, &site_dir, &must_exist)?)
+        };
+        let pages = match &dist {
+            Some(d) => walkdir::WalkDir::new(d)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name() == "index.html" || e.path().extension().is_some_and(|x| x == "html"))
+                .count(),
+            None => 0,
+        };
+        let mut warnings: Vec<String> = dealer.warnings.iter().map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message)).collect();
+        warnings.extend(skipped.iter().map(|s| format!("stock feed {}: skipped {}: {}", cfg.stock.feed, s.which, s.reason)));
+        Ok(BuildReport {
+            slug: dealer.slug.clone(),
+            dist,
+            cars_visible: cars.len(),
+            cars_hidden: hidden,
+            skipped,
+            warnings,
+            pages,
+            elapsed: started.elapsed(),
+        })
+    };
+    run().map_err(BuildFailure::Failed)
+}
+
+/// The facts the edge worker needs (rules/src/edge_config.rs).
+pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig {
+    let mut origins = vec![cfg.site_url.to_ascii_lowercase()];
+    origins.extend(cfg.edge.extra_origins.iter().map(|o| o.to_ascii_lowercase()));
+    EdgeConfig {
+        dealer: slug.to_string(),
+        name: cfg.name.clone(),
+        origins,
+        locations: cfg
+            .locations
+            .iter()
+            .map(|l| EdgeLocation { id: l.id.clone(), name: l.name.clone(), phone: l.phone.clone(), lead_email: l.lead_email.clone() })
+            .collect(),
+        leads: LeadRouting { email: cfg.leads.email.clone(), webhook_url: cfg.leads.webhook_url.clone() },
+        features: EdgeFeatures { watchlist: cfg.features.watchlist, phone_reveal: cfg.features.phone_reveal },
+    }
+}
+
+/// `to` relative to `from` ("../../astro-app"), or absolute when they share
+/// no root (a test building into a temp dir).
+pub fn relative_path(from: &Path, to: &Path) -> String {
+    let abs = |p: &Path| -> PathBuf {
+        let p = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(p) };
+        // Normalise `..` without touching the disk (the site dir may not exist yet).
+        let mut out = PathBuf::new();
+        for c in p.components() {
+            match c {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+        out
+    };
+    let (from, to) = (abs(from), abs(to));
+    let common = from.components().zip(to.components()).take_while(|(a, b)| a == b).count();
+    if common <= 1 {
+        return to.display().to_string();
+    }
+    let ups = from.components().count() - common;
+    let mut parts: Vec<String> = vec!["..".to_string(); ups];
+    parts.extend(to.components().skip(common).map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_between_site_and_app() {
+        assert_eq!(relative_path(Path::new("/r/sites/demo"), Path::new("/r/astro-app")), "../../astro-app");
+        assert_eq!(relative_path(Path::new("/tmp/x/sites/demo"), Path::new("/work/astro-app")), "/work/astro-app");
+    }
+}

@@ -1,0 +1,363 @@
+//! What each subcommand does. Returns the process exit code.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use chrono::{DateTime, Utc};
+use dealer_config::diagnostic::{render_github, render_human, render_json};
+use dealer_config::{Loader, Severity};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::build::{build_dealer, BuildFailure, BuildOptions};
+use crate::cli::{BuildArgs, CheckArgs, Cli, Command, OutputFormat, Selection};
+use crate::project::Project;
+
+pub fn run(cli: Cli) -> Result<i32> {
+    let project = project_from(&cli)?;
+    match cli.command {
+        Command::Build(args) => build(&project, args),
+        Command::Check(args) => check(&project, args),
+        Command::Schema { write } => schema(&project, write),
+        Command::List => list(&project),
+        Command::New { slug, template, name } => new_dealer(&project, &slug, &template, name.as_deref()),
+    }
+}
+
+fn project_from(cli: &Cli) -> Result<Project> {
+    let root = match &cli.root {
+        Some(r) => r.clone(),
+        None => {
+            let cwd = std::env::current_dir()?;
+            Project::discover(&cwd).with_context(|| {
+                format!("{} is not inside a dealergen checkout (no templates/presets above it); pass --root", cwd.display())
+            })?
+        }
+    };
+    let mut p = Project::new(root);
+    if let Some(d) = &cli.dealers_dir {
+        p.dealers_dir = d.clone();
+    }
+    if let Some(s) = &cli.sites_dir {
+        p.sites_dir = s.clone();
+    }
+    Ok(p)
+}
+
+/// Dealer files named by --dealer, or all of them, relative to the current
+/// folder when inside it (so messages and GitHub annotations say
+/// `dealers/x.yaml`, which is what a pull request shows).
+fn select(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    Ok(select_absolute(project, sel)?
+        .into_iter()
+        .map(|f| f.strip_prefix(&cwd).map(Path::to_path_buf).unwrap_or(f))
+        .collect())
+}
+
+fn select_absolute(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
+    if sel.all {
+        let files = project
+            .dealer_files()
+            .with_context(|| format!("cannot list dealers in {}", project.dealers_dir.display()))?;
+        if files.is_empty() {
+            bail!("no dealer files (*.yaml) in {}", project.dealers_dir.display());
+        }
+        return Ok(files);
+    }
+    let mut files = Vec::new();
+    for slug in &sel.dealer {
+        let f = project.dealer_file(slug);
+        if !f.is_file() {
+            let known: Vec<String> = project
+                .dealer_files()
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|p| p.file_stem()?.to_str().map(String::from))
+                .collect();
+            let hint = dealer_config::check::closest(slug, known.iter().map(String::as_str))
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            bail!("no dealer `{slug}`: {} does not exist{hint}", f.display());
+        }
+        files.push(f);
+    }
+    Ok(files)
+}
+
+/// Stable shard of a dealer: FNV-1a of the slug, so adding a dealer never
+/// moves the others to another runner.
+pub fn shard_of(slug: &str, shards: usize) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in slug.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % shards as u64) as usize
+}
+
+/// Astro builds use ~400 MB and one core each: run as many as both allow.
+fn default_jobs() -> usize {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let mem_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+        })
+        .map(|kb| kb / 1024)
+        .unwrap_or(2048);
+    cores.min(mem_mb / 700).max(1)
+}
+
+fn parse_as_of(s: Option<&str>) -> Result<DateTime<Utc>> {
+    match s {
+        None => Ok(Utc::now()),
+        Some(s) => {
+            if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+                return Ok(t.with_timezone(&Utc));
+            }
+            let d = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+                .with_context(|| format!("--as-of `{s}` is not a date (2026-11-20) or RFC 3339 time"))?;
+            Ok(d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc())
+        }
+    }
+}
+
+fn build(project: &Project, args: BuildArgs) -> Result<i32> {
+    let mut files = select(project, &args.selection)?;
+    if let Some((i, n)) = args.shard {
+        files.retain(|f| shard_of(&slug_of(f), n) == i - 1);
+    }
+    let opts = BuildOptions { now: parse_as_of(args.as_of.as_deref())?, skip_astro: args.no_astro };
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let started = Instant::now();
+
+    let multi = MultiProgress::with_draw_target(if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    });
+    let overall = multi.add(ProgressBar::new(files.len() as u64));
+    overall.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} dealers  {elapsed}").expect("valid template"));
+
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    let results: Vec<(String, Result<crate::build::BuildReport, BuildFailure>)> = pool.install(|| {
+        files
+            .par_iter()
+            .map(|file| {
+                let slug = slug_of(file);
+                let bar = multi.insert_before(&overall, ProgressBar::new_spinner());
+                bar.set_style(ProgressStyle::with_template("{spinner} {prefix:30} {msg}").expect("valid template"));
+                bar.set_prefix(slug.clone());
+                bar.enable_steady_tick(std::time::Duration::from_millis(120));
+                let result = build_dealer(project, file, &opts, &|msg: &str| bar.set_message(msg.to_string()));
+                bar.finish_and_clear();
+                overall.inc(1);
+                (slug, result)
+            })
+            .collect()
+    });
+    overall.finish_and_clear();
+
+    let mut failed = 0;
+    for (slug, result) in &results {
+        match result {
+            Ok(r) => {
+                let dist = r.dist.as_ref().map(|d| format!(" -> {}", d.display())).unwrap_or_else(|| " (astro skipped)".into());
+                println!(
+                    "built  {slug}: {} cars shown, {} hidden, {} malformed skipped; {} pages in {:.1}s{dist}",
+                    r.cars_visible,
+                    r.cars_hidden,
+                    r.skipped.len(),
+                    r.pages,
+                    r.elapsed.as_secs_f64()
+                );
+                for w in &r.warnings {
+                    println!("       warning: {w}");
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAILED {slug}: {e}");
+                if let BuildFailure::Invalid(rej) = e {
+                    eprint!("{}", render_human(&rej.diagnostics, &rej.files));
+                }
+            }
+        }
+    }
+    println!(
+        "{} built, {failed} failed, in {:.1}s ({} at a time)",
+        results.len() - failed,
+        started.elapsed().as_secs_f64(),
+        jobs
+    );
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+fn slug_of(file: &Path) -> String {
+    file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
+}
+
+fn check(project: &Project, args: CheckArgs) -> Result<i32> {
+    let files = select(project, &args.selection)?;
+    let loader = Loader::new(project.presets_dir());
+    let mut failed = 0;
+    let mut json = Vec::new();
+    for file in &files {
+        let (diags, files_src, ok) = match loader.load(file) {
+            Ok(d) => (d.warnings, None, true),
+            Err(r) => (r.diagnostics, Some(r.files), false),
+        };
+        if !ok {
+            failed += 1;
+        }
+        match args.format {
+            OutputFormat::Human => {
+                if let Some(src) = &files_src {
+                    print!("{}", render_human(&diags, src));
+                } else if !diags.is_empty() {
+                    let mut src = dealer_config::SourceFiles::default();
+                    src.add(file.clone(), std::fs::read_to_string(file).unwrap_or_default());
+                    print!("{}", render_human(&diags, &src));
+                }
+                let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+                if ok {
+                    println!("ok     {}", file.display());
+                } else {
+                    println!("FAILED {}: {errors} problem(s)\n", file.display());
+                }
+            }
+            OutputFormat::Github => print!("{}", render_github(&diags)),
+            OutputFormat::Json => json.push(serde_json::json!({
+                "dealer": slug_of(file),
+                "file": file,
+                "ok": ok,
+                "diagnostics": serde_json::from_str::<serde_json::Value>(&render_json(&diags)).unwrap_or_default(),
+            })),
+        }
+    }
+    match args.format {
+        OutputFormat::Json => println!("{}", serde_json::to_string_pretty(&json)?),
+        OutputFormat::Human => println!("{} dealer(s) checked, {failed} with problems", files.len()),
+        OutputFormat::Github => {}
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+pub fn schema_text() -> String {
+    let mut s = serde_json::to_string_pretty(dealer_config::schema()).expect("schema serialises");
+    s.push('\n');
+    s
+}
+
+fn schema(project: &Project, write: bool) -> Result<i32> {
+    if write {
+        let path = project.schema_file();
+        std::fs::write(&path, schema_text()).with_context(|| format!("cannot write {}", path.display()))?;
+        println!("wrote {}", path.display());
+    } else {
+        print!("{}", schema_text());
+    }
+    Ok(0)
+}
+
+fn list(project: &Project) -> Result<i32> {
+    let loader = Loader::new(project.presets_dir());
+    let mut bad = 0;
+    for file in project.dealer_files()? {
+        match loader.load(&file) {
+            Ok(d) => println!(
+                "{:32} {:22} {:40} {} location(s)",
+                d.slug,
+                d.config.template,
+                d.config.name,
+                d.config.locations.len()
+            ),
+            Err(r) => {
+                bad += 1;
+                println!("{:32} INVALID: {} problem(s), run `dealergen check --dealer {}`", r.slug, r.diagnostics.len(), r.slug);
+            }
+        }
+    }
+    Ok(if bad > 0 { 1 } else { 0 })
+}
+
+fn new_dealer(project: &Project, slug: &str, template: &str, name: Option<&str>) -> Result<i32> {
+    if slug.is_empty() || !slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        bail!("`{slug}` is not a valid slug: use lower-case letters, digits and dashes, e.g. gold-coast-kia");
+    }
+    let loader = Loader::new(project.presets_dir());
+    let presets = loader.presets();
+    if !presets.iter().any(|p| p == template) {
+        bail!("no template preset `{template}`; available: {}", presets.join(", "));
+    }
+    let file = project.dealer_file(slug);
+    if file.exists() {
+        bail!("{} already exists", file.display());
+    }
+    let name = name.map(String::from).unwrap_or_else(|| {
+        slug.split('-')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    let feed_rel = format!("stock/{slug}.json");
+    let feed = project.dealers_dir.join(&feed_rel);
+    let created_feed = !feed.exists();
+    if created_feed {
+        std::fs::create_dir_all(feed.parent().expect("has parent"))?;
+        std::fs::write(&feed, "[]\n")?;
+    }
+    let text = crate::scaffold::dealer_yaml(slug, template, &name, &feed_rel);
+    std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+    // The scaffold must validate; if it does not, leave nothing behind.
+    if let Err(r) = loader.load(&file) {
+        let _ = std::fs::remove_file(&file);
+        if created_feed {
+            let _ = std::fs::remove_file(&feed);
+        }
+        eprint!("{}", render_human(&r.diagnostics, &r.files));
+        bail!("the scaffold for `{slug}` did not validate (a bug in dealergen); nothing was written");
+    }
+    println!("created {}", file.display());
+    if created_feed {
+        println!("created {} (empty stock feed: point stock.feed at the real one)", feed.display());
+    }
+    println!("next: edit the file, then `dealergen check --dealer {slug}` and `dealergen build --dealer {slug}`");
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_every_dealer_exactly_once() {
+        let slugs: Vec<String> = (0..200).map(|i| format!("dealer-{i}")).collect();
+        let n = 7;
+        let mut counts = vec![0; n];
+        for s in &slugs {
+            let k = shard_of(s, n);
+            assert!(k < n);
+            counts[k] += 1;
+        }
+        assert_eq!(counts.iter().sum::<usize>(), 200);
+        assert!(counts.iter().all(|c| *c > 10), "unbalanced: {counts:?}");
+        // Stable: the same slug always lands on the same shard.
+        assert_eq!(shard_of("brisbane-motor-group", n), shard_of("brisbane-motor-group", n));
+    }
+
+    #[test]
+    fn as_of_accepts_dates_and_times() {
+        assert_eq!(parse_as_of(Some("2026-11-20")).unwrap().to_rfc3339(), "2026-11-20T00:00:00+00:00");
+        assert_eq!(parse_as_of(Some("2026-11-20T10:00:00+10:00")).unwrap().to_rfc3339(), "2026-11-20T00:00:00+00:00");
+        assert!(parse_as_of(Some("20/11/2026")).is_err());
+    }
+}

@@ -1,0 +1,311 @@
+//! Turns a visible feed car into what the pages show (the `Car` type of
+//! astro-app/src/types/site.ts): price text, the one tag banner, spec rows,
+//! comment paragraphs, its location. Pages only lay these out.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use dealer_config::check::rules::location_slug;
+use dealer_config::DealerConfig;
+use serde::Serialize;
+
+use super::feed::FeedCar;
+
+/// Cars listed within this many days get the new-arrival tag (spec 000 §9).
+pub const NEW_ARRIVAL_DAYS: i64 = 8;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Car {
+    pub id: String,
+    pub slug: String,
+    pub name: String,
+    pub year: u16,
+    pub make: String,
+    pub model: String,
+    pub badge: Option<String>,
+    pub series: Option<String>,
+    pub car_type: String,
+    pub status: String,
+    pub in_stock: bool,
+    pub price: f64,
+    pub price_text: String,
+    pub price_type: Option<String>,
+    pub was_price_text: Option<String>,
+    pub km: u64,
+    pub transmission: Option<String>,
+    pub fuel: Option<String>,
+    pub body: Option<String>,
+    pub colour: Option<String>,
+    pub drive: Option<String>,
+    pub stocknum: Option<String>,
+    pub vin: Option<String>,
+    pub images: Vec<String>,
+    pub photos_count: u32,
+    pub tag_banner: Option<String>,
+    pub reserved: bool,
+    pub certified: bool,
+    pub created_at: String,
+    pub location: CarLocation,
+    pub comment_paragraphs: Vec<String>,
+    pub specs: Vec<SpecRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CarLocation {
+    pub id: String,
+    pub name: String,
+    pub slug: String,
+    pub suburb: String,
+    pub state: String,
+    pub phone: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpecRow {
+    pub label: String,
+    pub value: String,
+}
+
+/// in_stock and coming_soon count as in stock (spec 001 §4).
+pub fn is_in_stock(status: &str) -> bool {
+    matches!(status, "in_stock" | "coming_soon")
+}
+
+/// "$34,990".
+pub fn dollars(amount: f64) -> String {
+    let whole = amount.round() as i64;
+    let digits = whole.abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{}${out}", if whole < 0 { "-" } else { "" })
+}
+
+/// Price display in priority order (spec 001 §4): subscription price when
+/// the site offers subscriptions; else the offer price or price when above
+/// 10; else PREORDER; else the dealer's no-price text.
+pub fn price_text(car: &FeedCar, cfg: &DealerConfig) -> String {
+    if cfg.features.subscriptions {
+        if let Some(s) = car.subscription_price.filter(|s| *s > 0.0) {
+            return format!("{} / week", dollars(s));
+        }
+    }
+    if let Some(p) = current_price(car).filter(|p| *p > 10.0) {
+        return dollars(p);
+    }
+    if car.preorder.unwrap_or(false) {
+        return "PREORDER".into();
+    }
+    cfg.copy.no_price_text.clone()
+}
+
+fn current_price(car: &FeedCar) -> Option<f64> {
+    car.offer_price.filter(|p| *p > 10.0).or(car.price)
+}
+
+/// The was-price shows only when the earlier price exceeds the current one.
+pub fn was_price_text(car: &FeedCar) -> Option<String> {
+    let now = current_price(car).filter(|p| *p > 10.0)?;
+    car.before_price.filter(|b| *b > now).map(dollars)
+}
+
+/// The one tag banner of a car (spec 000 §4): sold cars show SOLD; in-stock
+/// cars show the first that applies of Electric/Hybrid (when the dealer
+/// enables it), Reserved, the certified badge (for the configured make),
+/// the dealer's custom tag, COMING SOON, New Arrival (listed within 8 days).
+pub fn tag_banner(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Option<String> {
+    if !is_in_stock(&car.status) {
+        return Some("SOLD".into());
+    }
+    if cfg.cards.electric_hybrid_tag {
+        match car.simple_fuel.as_deref() {
+            Some(f) if f.eq_ignore_ascii_case("electric") => return Some("Electric".into()),
+            Some(f) if f.eq_ignore_ascii_case("hybrid") => return Some("Hybrid".into()),
+            _ => {}
+        }
+    }
+    if car.reserved.unwrap_or(false) {
+        return Some("Reserved".into());
+    }
+    if let Some(make) = &cfg.cards.certified_badge_make {
+        if car.certified.unwrap_or(false) && car.make.eq_ignore_ascii_case(make) {
+            return Some(format!("{make} Certified Pre-Owned"));
+        }
+    }
+    if let Some(tag) = car.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        return Some(tag.to_string());
+    }
+    if car.status == "coming_soon" {
+        return Some("COMING SOON".into());
+    }
+    if let Some(created) = car.created_at.as_deref().and_then(parse_time) {
+        let age = now - created;
+        if age >= chrono::Duration::zero() && age < chrono::Duration::days(NEW_ARRIVAL_DAYS) {
+            return Some(cfg.copy.new_arrival_text.clone());
+        }
+    }
+    None
+}
+
+fn parse_time(s: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(s)
+        .map(|d| d.with_timezone(&Utc))
+        .ok()
+        .or_else(|| NaiveDate::parse_from_str(s.get(..10)?, "%Y-%m-%d").ok()?.and_hms_opt(0, 0, 0).map(|d| d.and_utc()))
+}
+
+/// Specification rows; rows with empty values are dropped (spec 001 §2).
+pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<SpecRow> {
+    let v = |key: &str| -> Option<String> {
+        let value = car.variant.as_ref()?.get(key)?;
+        match value {
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            serde_json::Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+            _ => None,
+        }
+    };
+    let extra = |key: &str| -> Option<f64> { car.extra.get(key)?.as_f64() };
+    let feet = |key: &str| extra(key).map(|ft| format!("{:.2} m", ft * 0.3048));
+    let rego = car.rego_expiry.as_deref().and_then(|r| {
+        let date = NaiveDate::parse_from_str(r.get(..10)?, "%Y-%m-%d").ok()?;
+        if date < today {
+            cfg.detail_page.rego_expired_text.clone()
+        } else {
+            Some(format!("Expires on {}", date.format("%d/%m/%Y")))
+        }
+    });
+    let mut rows: Vec<(&str, Option<String>)> = vec![
+        ("Year", Some(car.year.to_string())),
+        ("Make", Some(car.make.clone())),
+        ("Model", Some(car.model.clone())),
+        ("Badge", car.badge.clone()),
+        ("Series", car.series.clone()),
+        ("Body", car.body.clone().or(car.simple_body.clone())),
+        ("Colour", car.colour.clone()),
+        ("Interior", car.interior_colour.clone()),
+        ("Transmission", car.trans.clone().or(car.simple_transmission.clone())),
+        ("Drive", car.drive.clone()),
+        ("Fuel", car.fuel.clone().or(car.simple_fuel.clone())),
+        ("Engine", car.engine_size.clone()),
+        ("Cylinders", v("cylinders")),
+        ("Induction", v("induction")),
+        ("Seats", car.seats.map(|s| s.to_string())),
+        ("Doors", car.doors.map(|s| s.to_string())),
+        ("Odometer", car.km.map(|k| format!("{} km", dollars(k).trim_start_matches('$')))),
+        ("Fuel consumption", v("fuelconsumptioncombined").map(|x| format!("{x} L/100km"))),
+        ("Towing (braked)", v("towingcapacitybraked").map(|x| format!("{x} kg"))),
+        ("ANCAP rating", v("ancaprating").map(|x| format!("{x} stars"))),
+        ("Stock number", car.stocknum.clone()),
+        ("VIN", car.vin.clone()),
+        ("Registration", car.regplate.clone()),
+        ("Registration expiry", rego),
+    ];
+    if car.item_type.as_deref() == Some("caravan") {
+        // Caravan sizes arrive in feet and are shown in metres (spec 001 §2).
+        rows.extend([
+            ("Body width", feet("body_width")),
+            ("Body length", feet("body_length")),
+            ("Tare weight", extra("tare_weight").map(|x| format!("{x} kg"))),
+            ("Axle type", car.extra.get("axle_type").and_then(|a| a.as_str()).map(String::from)),
+            ("Sleeps", extra("sleeps").map(|x| x.to_string())),
+            ("Aggregate trailer mass", extra("aggregate_trailer_mass").map(|x| format!("{x} kg"))),
+        ]);
+    }
+    rows.into_iter()
+        .filter_map(|(label, value)| {
+            let value = value?.trim().to_string();
+            (!value.is_empty()).then(|| SpecRow { label: label.into(), value })
+        })
+        .collect()
+}
+
+/// Dealer comments are split on `|` into paragraphs (spec 001 §4).
+pub fn comment_paragraphs(comments: Option<&str>) -> Vec<String> {
+    comments
+        .unwrap_or("")
+        .split('|')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The car's location from the dealer config (the feed's own copy may be
+/// stale); a car naming an unknown location is shown at the primary one.
+fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
+    let id = car.location_id.as_ref().map(|l| l.to_string());
+    let loc = id
+        .as_deref()
+        .and_then(|id| cfg.locations.iter().find(|l| l.id == id))
+        .or_else(|| cfg.locations.iter().find(|l| l.primary))
+        .or(cfg.locations.first());
+    match loc {
+        Some(l) => CarLocation {
+            id: l.id.clone(),
+            name: l.name.clone(),
+            slug: location_slug(l),
+            suburb: l.address.suburb.clone(),
+            state: l.address.state.as_str().into(),
+            phone: l.phone.clone(),
+        },
+        None => CarLocation {
+            id: String::new(),
+            name: cfg.name.clone(),
+            slug: String::new(),
+            suburb: String::new(),
+            state: String::new(),
+            phone: cfg.contact.phone.clone(),
+        },
+    }
+}
+
+pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
+    let today = now.with_timezone(&cfg.timezone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::Australia::Brisbane)).date_naive();
+    let name = car
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| {
+            [Some(car.year.to_string()), Some(car.make.clone()), Some(car.model.clone()), car.badge.clone()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+    Car {
+        id: car.id.to_string(),
+        slug: car.slug.clone(),
+        name,
+        year: car.year,
+        make: car.make.clone(),
+        model: car.model.clone(),
+        badge: car.badge.clone(),
+        series: car.series.clone(),
+        car_type: car.car_type.clone(),
+        status: car.status.clone(),
+        in_stock: is_in_stock(&car.status),
+        price: current_price(car).unwrap_or(0.0),
+        price_text: price_text(car, cfg),
+        price_type: car.price_type.clone(),
+        was_price_text: was_price_text(car),
+        km: car.km.unwrap_or(0.0).max(0.0).round() as u64,
+        transmission: car.simple_transmission.clone(),
+        fuel: car.simple_fuel.clone(),
+        body: car.simple_body.clone(),
+        colour: car.colour.clone(),
+        drive: car.drive.clone(),
+        stocknum: car.stocknum.clone(),
+        vin: car.vin.clone(),
+        images: car.images.iter().map(|i| i.url().to_string()).collect(),
+        photos_count: car.photos_count.unwrap_or(car.images.len() as u32),
+        tag_banner: tag_banner(car, cfg, now),
+        reserved: car.reserved.unwrap_or(false),
+        certified: car.certified.unwrap_or(false),
+        created_at: car.created_at.clone().unwrap_or_default(),
+        location: location_of(car, cfg),
+        comment_paragraphs: comment_paragraphs(car.dealercomments.as_deref()),
+        specs: spec_rows(car, cfg, today),
+    }
+}
