@@ -1,0 +1,234 @@
+//! HTTP rules of the API that need no JavaScript: error bodies, CORS header
+//! values, content-type and body-size checks. Plain Rust, unit-tested on the
+//! host; the handlers only apply what these functions decide.
+
+use dealer_rules::lead::FieldErrors;
+use serde_json::{json, Value};
+
+/// Largest request body accepted. A lead with a full 5,000-character message
+/// and every optional field is well under 16 KB.
+pub const BODY_LIMIT: usize = 32 * 1024;
+
+/// Methods any `/api/` route answers; sent in preflight responses.
+pub const ALLOWED_METHODS: &str = "GET, POST, OPTIONS";
+/// Request headers a dealer site may send cross-origin.
+pub const ALLOWED_HEADERS: &str = "Content-Type";
+/// How long a browser may cache a preflight answer (seconds).
+pub const PREFLIGHT_MAX_AGE: &str = "86400";
+
+/// An error answer: status, a message for people, and optionally one message
+/// per bad field. Serialised as `{"error": "...", "fields": {...}}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    pub status: u16,
+    pub error: String,
+    pub fields: Option<FieldErrors>,
+}
+
+impl ApiError {
+    pub fn new(status: u16, error: impl Into<String>) -> Self {
+        Self {
+            status,
+            error: error.into(),
+            fields: None,
+        }
+    }
+
+    pub fn with_fields(status: u16, error: impl Into<String>, fields: FieldErrors) -> Self {
+        Self {
+            status,
+            error: error.into(),
+            fields: Some(fields),
+        }
+    }
+
+    pub fn forbidden_origin() -> Self {
+        Self::new(403, "This API only answers requests from a dealer's own website (unknown or missing Origin).")
+    }
+
+    pub fn not_found() -> Self {
+        Self::new(404, "No such API endpoint.")
+    }
+
+    pub fn method_not_allowed() -> Self {
+        Self::new(405, "This endpoint does not accept that HTTP method.")
+    }
+
+    /// For failures that are ours, not the caller's (storage down, broken
+    /// configuration). The detail goes to the log, never to the client.
+    pub fn internal() -> Self {
+        Self::new(500, "Something went wrong on our side; please try again.")
+    }
+
+    pub fn body(&self) -> Value {
+        match &self.fields {
+            Some(fields) => json!({ "error": self.error, "fields": fields }),
+            None => json!({ "error": self.error }),
+        }
+    }
+}
+
+/// `application/json`, with or without parameters, in any letter case.
+/// Anything else gets 415: requiring JSON also forces browsers to preflight
+/// cross-origin posts, so a foreign page cannot fire a "simple" form post.
+pub fn check_json_content_type(content_type: Option<&str>) -> Result<(), ApiError> {
+    let essence = content_type
+        .unwrap_or("")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim();
+    if essence.eq_ignore_ascii_case("application/json") {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            415,
+            "Send the body as JSON with Content-Type: application/json.",
+        ))
+    }
+}
+
+/// Rejects a body by its declared `Content-Length` before reading it.
+pub fn check_declared_length(content_length: Option<&str>) -> Result<(), ApiError> {
+    match content_length.map(|v| v.trim().parse::<u64>()) {
+        None => Ok(()),
+        Some(Ok(n)) if n <= BODY_LIMIT as u64 => Ok(()),
+        Some(Ok(_)) => Err(too_large()),
+        Some(Err(_)) => Err(ApiError::new(400, "Invalid Content-Length header.")),
+    }
+}
+
+/// Rejects a body by its actual size (a chunked upload declares none).
+pub fn check_body_length(len: usize) -> Result<(), ApiError> {
+    if len > BODY_LIMIT {
+        Err(too_large())
+    } else {
+        Ok(())
+    }
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        413,
+        format!("The request body is larger than {} KB.", BODY_LIMIT / 1024),
+    )
+}
+
+/// Parses a request body as JSON; malformed input is the caller's error.
+pub fn parse_json(body: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::new(400, format!("Malformed JSON: {e}.")))
+}
+
+/// Headers that let the dealer's own `origin` read a response. Only ever
+/// called with an origin the dealer's config allows; never `*`, because the
+/// answer differs per tenant.
+pub fn cors_headers(origin: &str, preflight: bool) -> Vec<(&'static str, &str)> {
+    let mut headers = vec![("Access-Control-Allow-Origin", origin), ("Vary", "Origin")];
+    if preflight {
+        headers.extend([
+            ("Access-Control-Allow-Methods", ALLOWED_METHODS),
+            ("Access-Control-Allow-Headers", ALLOWED_HEADERS),
+            ("Access-Control-Max-Age", PREFLIGHT_MAX_AGE),
+        ]);
+    }
+    headers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn error_body_shape() {
+        assert_eq!(ApiError::new(403, "no").body(), json!({"error": "no"}));
+        let fields = FieldErrors(BTreeMap::from([("phone".to_string(), "bad".to_string())]));
+        assert_eq!(
+            ApiError::with_fields(400, "fix", fields).body(),
+            json!({"error": "fix", "fields": {"phone": "bad"}})
+        );
+        for e in [
+            ApiError::forbidden_origin(),
+            ApiError::not_found(),
+            ApiError::method_not_allowed(),
+            ApiError::internal(),
+        ] {
+            assert!(!e.error.is_empty());
+        }
+    }
+
+    #[test]
+    fn content_type_must_be_json() {
+        for ok in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON;charset=UTF-8",
+        ] {
+            assert_eq!(check_json_content_type(Some(ok)), Ok(()), "{ok}");
+        }
+        for bad in [
+            None,
+            Some(""),
+            Some("text/plain"),
+            Some("application/x-www-form-urlencoded"),
+            Some("application/jsonp"),
+        ] {
+            assert_eq!(
+                check_json_content_type(bad).unwrap_err().status,
+                415,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn body_size_limit() {
+        assert_eq!(check_declared_length(None), Ok(()));
+        assert_eq!(check_declared_length(Some("32768")), Ok(()));
+        assert_eq!(
+            check_declared_length(Some("32769")).unwrap_err().status,
+            413
+        );
+        assert_eq!(
+            check_declared_length(Some("99999999999999999999999"))
+                .unwrap_err()
+                .status,
+            400
+        );
+        assert_eq!(check_declared_length(Some("-1")).unwrap_err().status, 400);
+        assert_eq!(check_body_length(BODY_LIMIT), Ok(()));
+        assert_eq!(check_body_length(BODY_LIMIT + 1).unwrap_err().status, 413);
+    }
+
+    #[test]
+    fn malformed_json_is_a_400() {
+        assert_eq!(parse_json(br#"{"a":1}"#).unwrap(), json!({"a": 1}));
+        for bad in [&b""[..], b"{", b"{'a':1}", b"\xff\xfe", b"[1,]"] {
+            let e = parse_json(bad).unwrap_err();
+            assert_eq!(e.status, 400);
+            assert!(e.error.starts_with("Malformed JSON"), "{}", e.error);
+        }
+        let deep = "[".repeat(10_000);
+        assert_eq!(
+            parse_json(deep.as_bytes()).unwrap_err().status,
+            400,
+            "recursion limit, not a stack overflow"
+        );
+    }
+
+    #[test]
+    fn cors_only_echoes_the_given_origin() {
+        let simple = cors_headers("https://demo.example", false);
+        assert_eq!(
+            simple,
+            [
+                ("Access-Control-Allow-Origin", "https://demo.example"),
+                ("Vary", "Origin")
+            ]
+        );
+        let preflight = cors_headers("https://demo.example", true);
+        assert!(preflight.contains(&("Access-Control-Allow-Methods", "GET, POST, OPTIONS")));
+        assert!(preflight.contains(&("Access-Control-Allow-Headers", "Content-Type")));
+        assert!(!preflight.iter().any(|(_, v)| *v == "*"));
+    }
+}

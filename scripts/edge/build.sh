@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the edge worker (edge/ crate) for release with worker-build, fully
+# offline apart from crates.io, into edge/build/ (wrangler.toml's `main`).
+# Prints the wasm size raw and gzipped (budget: <= 300 KB gzip).
+#
+# Usage: scripts/edge/build.sh [--no-opt]
+#   --no-opt   skip wasm-opt (faster rebuilds, ~8% bigger wasm)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=tools.sh
+source "$root/scripts/edge/tools.sh"
+
+extra=()
+if [ "${1:-}" = "--no-opt" ]; then extra+=(--no-opt); fi
+
+start=$(date +%s%N)
+(cd "$root/edge" && worker-build --release "${extra[@]}")
+end=$(date +%s%N)
+
+wasm="$(find "$root/edge/build" -name '*.wasm' -print -quit)"
+if [ -z "$wasm" ] || [ ! -f "$root/edge/build/worker/shim.mjs" ]; then
+    echo "edge build: worker-build produced no edge/build/worker/shim.mjs or wasm" >&2
+    exit 1
+fi
+raw=$(stat -c %s "$wasm")
+gz=$(gzip -9 -c "$wasm" | wc -c)
+awk -v f="${wasm#"$root"/}" -v ns=$((end - start)) -v raw="$raw" -v gz="$gz" 'BEGIN {
+    printf "edge build: %s in %.1f s; wasm %d bytes raw (%.1f KB), %d bytes gzip (%.1f KB)\n", f, ns / 1e9, raw, raw / 1024, gz, gz / 1024
+}'

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Installs what building the edge worker needs, skipping whatever is already
+# there at the right version:
+#   - the wasm32-unknown-unknown Rust target,
+#   - worker-build 0.8.7 (matches the `worker` 0.8.x crate),
+#   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock.
+# worker-build would otherwise download wasm-bindgen, wasm-opt and esbuild from
+# GitHub, which these machines cannot reach; it reads WASM_BINDGEN_BIN,
+# WASM_OPT_BIN and ESBUILD_BIN first. When sourced, this script exports them
+# (wasm-opt and esbuild come from the root node_modules: npm binaryen@132 and
+# wrangler's esbuild; run `npm ci` at the repo root first).
+#
+# Usage: scripts/edge/tools.sh            (install only)
+#        source scripts/edge/tools.sh     (install, then export the variables)
+
+WORKER_BUILD_VERSION=0.8.7
+
+_edge_tools() {
+    local root cargo_bin wb_version lock_version have
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)" || return 1
+    cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+    case ":$PATH:" in *":$cargo_bin:"*) ;; *) export PATH="$cargo_bin:$PATH" ;; esac
+
+    if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+        echo "edge tools: adding Rust target wasm32-unknown-unknown" >&2
+        rustup target add wasm32-unknown-unknown || return 1
+    fi
+
+    wb_version="$(_edge_version worker-build)"
+    if [ "$wb_version" != "$WORKER_BUILD_VERSION" ]; then
+        echo "edge tools: installing worker-build $WORKER_BUILD_VERSION (was: ${wb_version:-none}; ~8 min cold)" >&2
+        cargo install worker-build --version "$WORKER_BUILD_VERSION" --locked || return 1
+    fi
+
+    # The lock file names the wasm-bindgen the worker links against; the CLI
+    # must be the very same version or the generated glue does not match.
+    lock_version="$(_edge_lock_version "$root/Cargo.lock")"
+    if [ -z "$lock_version" ]; then
+        (cd "$root" && cargo metadata --format-version 1 >/dev/null) || return 1
+        lock_version="$(_edge_lock_version "$root/Cargo.lock")"
+    fi
+    if [ -z "$lock_version" ]; then
+        echo "edge tools: no wasm-bindgen in Cargo.lock (is edge/ a workspace member?)" >&2
+        return 1
+    fi
+    have="$(_edge_version "$cargo_bin/wasm-bindgen")"
+    if [ "$have" != "$lock_version" ]; then
+        echo "edge tools: installing wasm-bindgen-cli $lock_version (was: ${have:-none})" >&2
+        # Not --locked: its lock pins a webpki-roots that no longer builds.
+        cargo install wasm-bindgen-cli --version "=$lock_version" --force || return 1
+    fi
+
+    export WASM_BINDGEN_BIN="$cargo_bin/wasm-bindgen"
+    export WASM_OPT_BIN="$root/node_modules/binaryen/bin/wasm-opt"
+    export ESBUILD_BIN="$root/node_modules/@esbuild/linux-x64/bin/esbuild"
+    local bin
+    for bin in "$WASM_OPT_BIN" "$ESBUILD_BIN"; do
+        if [ ! -x "$bin" ]; then
+            echo "edge tools: $bin is missing; run 'npm ci' at the repo root" >&2
+            return 1
+        fi
+    done
+}
+
+# Prints the x.y.z in `<tool> --version`, or nothing if the tool is missing.
+_edge_version() {
+    { "$1" --version 2>/dev/null || true; } | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n1 || true
+}
+
+_edge_lock_version() {
+    awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' "$1"
+}
+
+if (return 0 2>/dev/null); then
+    _edge_tools
+else
+    set -euo pipefail
+    _edge_tools
+fi
