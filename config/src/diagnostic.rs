@@ -27,7 +27,10 @@ impl SourceFiles {
         &self.files[id].1
     }
     pub fn text_of(&self, path: &std::path::Path) -> Option<&str> {
-        self.files.iter().find(|(p, _)| p == path).map(|(_, t)| t.as_str())
+        self.files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, t)| t.as_str())
     }
 }
 
@@ -128,7 +131,10 @@ pub fn render_human(diags: &[Diagnostic], files: &SourceFiles) -> String {
         };
         let _ = writeln!(out, "{level}: {}", d.message);
         let _ = writeln!(out, "  --> {}:{}:{}", d.file.display(), d.line, d.column);
-        if let Some(line) = files.text_of(&d.file).and_then(|t| t.lines().nth(d.line.saturating_sub(1))) {
+        if let Some(line) = files
+            .text_of(&d.file)
+            .and_then(|t| t.lines().nth(d.line.saturating_sub(1)))
+        {
             let num = d.line.to_string();
             let pad = " ".repeat(num.len());
             let width = underline_width(line, d.column);
@@ -158,8 +164,14 @@ pub fn render_human(diags: &[Diagnostic], files: &SourceFiles) -> String {
 /// Underlines the token starting at `col` (to the end of a key or value).
 fn underline_width(line: &str, col: usize) -> usize {
     let rest: String = line.chars().skip(col.saturating_sub(1)).collect();
+    // A quoted value: underline up to its closing quote.
+    if let Some(q) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') {
+        if let Some(end) = rest[1..].find(q) {
+            return rest[..end + 2].chars().count();
+        }
+    }
     let token = rest
-        .split(':')
+        .split([':', ',', '}', ']', '#'])
         .next()
         .unwrap_or("")
         .trim_end();
@@ -201,7 +213,9 @@ pub fn render_github(diags: &[Diagnostic]) -> String {
 
 // Escaping rules of GitHub workflow commands.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")

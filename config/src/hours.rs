@@ -23,17 +23,31 @@ pub fn parse_day(s: &str) -> Result<DayHours, String> {
     let open = parse_time(a.trim())?;
     let close = parse_time(b.trim())?;
     if close <= open {
-        return Err(format!("closing time {} is not after opening time {}", b.trim(), a.trim()));
+        return Err(format!(
+            "closing time {} is not after opening time {}",
+            b.trim(),
+            a.trim()
+        ));
     }
     Ok(DayHours::Open { open, close })
 }
 
 /// Parses "8:30" or "17:30" (24-hour) into minutes after midnight.
 pub fn parse_time(s: &str) -> Result<u16, String> {
-    let (h, m) = s.split_once(':').ok_or_else(|| format!("`{s}` is not a time like 08:30"))?;
-    let h: u16 = h.parse().map_err(|_| format!("`{s}` is not a time like 08:30"))?;
-    let m: u16 = m.parse().map_err(|_| format!("`{s}` is not a time like 08:30"))?;
-    if h > 24 || m > 59 || (h == 24 && m > 0) || s.split_once(':').is_some_and(|(_, mm)| mm.len() != 2) {
+    let (h, m) = s
+        .split_once(':')
+        .ok_or_else(|| format!("`{s}` is not a time like 08:30"))?;
+    let h: u16 = h
+        .parse()
+        .map_err(|_| format!("`{s}` is not a time like 08:30"))?;
+    let m: u16 = m
+        .parse()
+        .map_err(|_| format!("`{s}` is not a time like 08:30"))?;
+    if h > 24
+        || m > 59
+        || (h == 24 && m > 0)
+        || s.split_once(':').is_some_and(|(_, mm)| mm.len() != 2)
+    {
         return Err(format!("`{s}` is not a valid time of day"));
     }
     Ok(h * 60 + m)
@@ -73,7 +87,12 @@ pub fn week_lines(week: &WeekHours, closed: ClosedText) -> Vec<(String, String)>
     let days: Vec<DayHours> = week
         .days()
         .iter()
-        .map(|(_, d)| d.as_deref().map(parse_day).and_then(Result::ok).unwrap_or(DayHours::Closed))
+        .map(|(_, d)| {
+            d.as_deref()
+                .map(parse_day)
+                .and_then(Result::ok)
+                .unwrap_or(DayHours::Closed)
+        })
         .collect();
     let mut lines = Vec::new();
     let start = if days[..5].iter().all(|d| *d == days[0]) {
@@ -106,7 +125,13 @@ mod tests {
 
     #[test]
     fn parses_ranges_and_closed() {
-        assert_eq!(parse_day("08:30-17:30"), Ok(DayHours::Open { open: 510, close: 1050 }));
+        assert_eq!(
+            parse_day("08:30-17:30"),
+            Ok(DayHours::Open {
+                open: 510,
+                close: 1050
+            })
+        );
         assert_eq!(parse_day("closed"), Ok(DayHours::Closed));
         assert_eq!(parse_day(" Closed "), Ok(DayHours::Closed));
         assert!(parse_day("17:30-08:30").unwrap_err().contains("not after"));
@@ -125,7 +150,10 @@ mod tests {
 
     #[test]
     fn five_equal_weekdays_make_one_mon_fri_line() {
-        let lines = week_lines(&week("08:30-17:30", Some("08:00-12:00")), ClosedText::Closed);
+        let lines = week_lines(
+            &week("08:30-17:30", Some("08:00-12:00")),
+            ClosedText::Closed,
+        );
         assert_eq!(
             lines,
             vec![
@@ -143,6 +171,9 @@ mod tests {
         let lines = week_lines(&w, ClosedText::ByAppointment);
         assert_eq!(lines.len(), 7);
         assert_eq!(lines[3], ("Thu".to_string(), "8:30am - 9pm".to_string()));
-        assert_eq!(lines[6], ("Sun".to_string(), "By appointment only".to_string()));
+        assert_eq!(
+            lines[6],
+            ("Sun".to_string(), "By appointment only".to_string())
+        );
     }
 }

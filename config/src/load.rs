@@ -39,7 +39,9 @@ pub struct Rejected {
 /// The JSON Schema of the dealer YAML, generated from the Rust types.
 pub fn schema() -> &'static serde_json::Value {
     static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| serde_json::to_value(schemars::schema_for!(DealerConfig)).expect("schema serialises"))
+    SCHEMA.get_or_init(|| {
+        serde_json::to_value(schemars::schema_for!(DealerConfig)).expect("schema serialises")
+    })
 }
 
 /// Where presets live and how dealer files are found.
@@ -50,7 +52,9 @@ pub struct Loader {
 
 impl Loader {
     pub fn new(presets_dir: impl Into<PathBuf>) -> Self {
-        Loader { presets_dir: presets_dir.into() }
+        Loader {
+            presets_dir: presets_dir.into(),
+        }
     }
 
     /// Names of the available presets (file stems in the presets folder).
@@ -60,7 +64,8 @@ impl Loader {
                 rd.filter_map(Result::ok)
                     .filter_map(|e| {
                         let p = e.path();
-                        (p.extension().is_some_and(|x| x == "yaml")).then(|| p.file_stem()?.to_str().map(String::from))?
+                        (p.extension().is_some_and(|x| x == "yaml"))
+                            .then(|| p.file_stem()?.to_str().map(String::from))?
                     })
                     .collect()
             })
@@ -70,22 +75,43 @@ impl Loader {
     }
 
     pub fn load(&self, dealer_path: &Path) -> Result<LoadedDealer, Rejected> {
-        let slug = dealer_path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let slug = dealer_path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
         let mut files = SourceFiles::default();
-        let reject = |files: SourceFiles, problems: Vec<Problem>| {
+        let reject = |files: SourceFiles, mut problems: Vec<Problem>| {
+            // In file order, as a marketer reads their file.
+            problems.sort_by_key(|p| (p.span.file, p.span.line, p.span.col));
             let diagnostics = problems.into_iter().map(|p| p.locate(&files)).collect();
-            Rejected { slug: slug.clone(), files, diagnostics }
+            Rejected {
+                slug: slug.clone(),
+                files,
+                diagnostics,
+            }
         };
         let text = match std::fs::read_to_string(dealer_path) {
             Ok(t) => t,
             Err(e) => {
                 let id = files.add(dealer_path.to_path_buf(), String::new());
-                return Err(reject(files, vec![Problem::error(start(id), "", format!("cannot read the dealer file: {e}"))]));
+                return Err(reject(
+                    files,
+                    vec![Problem::error(
+                        start(id),
+                        "",
+                        format!("cannot read the dealer file: {e}"),
+                    )],
+                ));
             }
         };
         let dealer_id = files.add(dealer_path.to_path_buf(), text);
         let mut problems = Vec::new();
-        if slug.is_empty() || !slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        if slug.is_empty()
+            || !slug
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
             problems.push(
                 Problem::error(start(dealer_id), "", format!("the file name `{slug}` is not a valid dealer slug"))
                     .hint("name dealer files in lower-case kebab case, e.g. dealers/brisbane-motor-group.yaml"),
@@ -99,43 +125,62 @@ impl Loader {
             }
         };
         if !matches!(dealer_tree, Node::Map(..)) {
-            problems.push(Problem::error(dealer_tree.span(), "", "a dealer file is a mapping of keys such as `name:` and `locations:`"));
+            problems.push(Problem::error(
+                dealer_tree.span(),
+                "",
+                "a dealer file is a mapping of keys such as `name:` and `locations:`",
+            ));
             return Err(reject(files, problems));
         }
 
         // The preset the dealer extends.
         let tree = match dealer_tree.get("template") {
-            Some(Node::Scalar(Scalar::Str(name), span)) => match self.load_preset(name, *span, &mut files) {
-                Ok(preset) => merge(preset, dealer_tree),
-                Err(p) => {
-                    problems.push(p);
-                    dealer_tree
+            Some(Node::Scalar(Scalar::Str(name), span)) => {
+                match self.load_preset(name, *span, &mut files) {
+                    Ok(preset) => merge(preset, dealer_tree),
+                    Err(p) => {
+                        problems.push(p);
+                        dealer_tree
+                    }
                 }
-            },
+            }
             // Missing or mistyped: the schema check reports it.
             _ => dealer_tree,
         };
 
-        problems.extend(SchemaChecker::new(schema()).check(&tree));
-        if problems.iter().any(|p| p.severity == Severity::Error) {
-            return Err(reject(files, problems));
-        }
-        let config: DealerConfig = match serde_path_to_error::deserialize(tree.to_json()) {
+        let structural = SchemaChecker::new(schema()).check(&tree);
+        // Sections with structural problems are set aside (placeholders), so
+        // the rule checks still run on the rest and the marketer sees every
+        // problem of the file at once.
+        let (json, skip) = set_aside(tree.to_json(), &structural);
+        problems.extend(structural);
+        let config: DealerConfig = match serde_path_to_error::deserialize(json) {
             Ok(c) => c,
             Err(e) => {
-                // The schema check should have caught it; point at it anyway.
-                let path = serde_path(e.path());
-                problems.push(Problem::error(span_at(&tree, &path), path.to_string(), e.inner().to_string()));
+                if problems.is_empty() {
+                    // The schema check should have caught it; point at it anyway.
+                    let path = serde_path(e.path());
+                    problems.push(Problem::error(
+                        span_at(&tree, &path),
+                        path.to_string(),
+                        e.inner().to_string(),
+                    ));
+                }
                 return Err(reject(files, problems));
             }
         };
         let dir = dealer_path.parent().unwrap_or(Path::new("."));
-        problems.extend(rules::check(&config, &tree, dir));
+        problems.extend(rules::check(&config, &tree, dir, &skip));
         if problems.iter().any(|p| p.severity == Severity::Error) {
             return Err(reject(files, problems));
         }
         let warnings = problems.into_iter().map(|p| p.locate(&files)).collect();
-        Ok(LoadedDealer { slug, path: dealer_path.to_path_buf(), config, warnings })
+        Ok(LoadedDealer {
+            slug,
+            path: dealer_path.to_path_buf(),
+            config,
+            warnings,
+        })
     }
 
     fn load_preset(&self, name: &str, at: Span, files: &mut SourceFiles) -> Result<Node, Problem> {
@@ -145,24 +190,111 @@ impl Loader {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("presets live in {}", self.presets_dir.display()),
             };
-            return Err(Problem::error(at, "template", format!("template preset `{name}` does not exist"))
-                .expected(format!("one of {}", presets.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")))
-                .hint(hint));
+            return Err(Problem::error(
+                at,
+                "template",
+                format!("template preset `{name}` does not exist"),
+            )
+            .expected(format!(
+                "one of {}",
+                presets
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .hint(hint));
         }
         let path = self.presets_dir.join(format!("{name}.yaml"));
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| Problem::error(at, "template", format!("cannot read preset {}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            Problem::error(
+                at,
+                "template",
+                format!("cannot read preset {}: {e}", path.display()),
+            )
+        })?;
         let id = files.add(path, text);
-        let node = yaml::parse(files.text(id), id).map_err(|e| Problem::error(e.span, "", e.message))?;
+        let node =
+            yaml::parse(files.text(id), id).map_err(|e| Problem::error(e.span, "", e.message))?;
         if node.get("template").is_some() {
-            return Err(Problem::error(node.span(), "template", "a preset cannot itself name a `template`"));
+            return Err(Problem::error(
+                node.span(),
+                "template",
+                "a preset cannot itself name a `template`",
+            ));
         }
         Ok(node)
     }
 }
 
+/// Replaces the top-level sections that have structural problems by values
+/// that deserialise (defaults, or placeholders for required keys) and drops
+/// broken locations, remembering what was set aside.
+fn set_aside(
+    mut json: serde_json::Value,
+    problems: &[Problem],
+) -> (serde_json::Value, rules::Skip) {
+    use serde_json::{json, Value};
+    let mut skip = rules::Skip::default();
+    let mut bad_locations = std::collections::HashSet::new();
+    for p in problems {
+        let top: String = p
+            .key
+            .chars()
+            .take_while(|c| *c != '.' && *c != '[')
+            .collect();
+        if top == "locations" {
+            if let Some(i) = p
+                .key
+                .strip_prefix("locations[")
+                .and_then(|r| r.split(']').next())
+                .and_then(|n| n.parse::<usize>().ok())
+            {
+                bad_locations.insert(i);
+                continue;
+            }
+        }
+        skip.sections.insert(if top.is_empty() {
+            String::from("*")
+        } else {
+            top
+        });
+    }
+    let Some(map) = json.as_object_mut() else {
+        return (json, skip);
+    };
+    for section in &skip.sections {
+        map.remove(section);
+        let placeholder = match section.as_str() {
+            "template" | "name" => json!(""),
+            "site_url" => json!("https://placeholder.invalid"),
+            "contact" => json!({"phone": "", "email": ""}),
+            "stock" => json!({"feed": ""}),
+            "locations" => json!([]),
+            _ => Value::Null,
+        };
+        if !placeholder.is_null() {
+            map.insert(section.clone(), placeholder);
+        }
+    }
+    if let Some(Value::Array(items)) = map.get_mut("locations") {
+        let kept: Vec<(usize, Value)> = std::mem::take(items)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !bad_locations.contains(i))
+            .collect();
+        skip.location_index = kept.iter().map(|(i, _)| *i).collect();
+        *items = kept.into_iter().map(|(_, v)| v).collect();
+    }
+    (json, skip)
+}
+
 fn start(file: usize) -> Span {
-    Span { file, line: 1, col: 1 }
+    Span {
+        file,
+        line: 1,
+        col: 1,
+    }
 }
 
 /// Dealer values win; mappings merge key by key; lists are replaced whole
@@ -174,7 +306,16 @@ pub fn merge(base: Node, over: Node) -> Node {
                 match base_entries.iter().position(|(k, _)| k.name == key.name) {
                     Some(i) => {
                         let (_, old) = base_entries.remove(i);
-                        base_entries.insert(i, (Key { name: key.name.clone(), span: key.span }, merge(old, value)));
+                        base_entries.insert(
+                            i,
+                            (
+                                Key {
+                                    name: key.name.clone(),
+                                    span: key.span,
+                                },
+                                merge(old, value),
+                            ),
+                        );
                     }
                     None => base_entries.push((key, value)),
                 }

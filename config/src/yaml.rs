@@ -141,9 +141,14 @@ pub fn parse(source: &str, file: FileId) -> Result<Node, SyntaxError> {
     if let Some(err) = builder.error {
         return Err(err);
     }
-    Ok(builder
-        .root
-        .unwrap_or(Node::Map(Vec::new(), Span { file, line: 1, col: 1 })))
+    Ok(builder.root.unwrap_or(Node::Map(
+        Vec::new(),
+        Span {
+            file,
+            line: 1,
+            col: 1,
+        },
+    )))
 }
 
 fn describe_scan_error(info: &str) -> String {
@@ -194,7 +199,20 @@ impl Builder {
             self.anchors.insert(anchor, node.clone());
         }
         match self.stack.last_mut() {
-            None => self.root = Some(node),
+            // The document itself is located at its start.
+            None => {
+                self.root = Some(match node {
+                    Node::Map(e, s) => Node::Map(
+                        e,
+                        Span {
+                            line: 1,
+                            col: 1,
+                            ..s
+                        },
+                    ),
+                    other => other,
+                })
+            }
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map {
                 entries,
@@ -202,6 +220,13 @@ impl Builder {
                 ..
             }) => match pending_key.take() {
                 Some(key) => {
+                    // A block mapping or list under a key is located at its
+                    // key: "missing key in `stock`" points at `stock:`.
+                    let node = match node {
+                        Node::Map(e, _) => Node::Map(e, key.span),
+                        Node::Seq(i, _) => Node::Seq(i, key.span),
+                        other => other,
+                    };
                     if let Some((first, _)) = entries.iter().find(|(k, _)| k.name == key.name) {
                         if self.error.is_none() {
                             self.error = Some(SyntaxError {
@@ -279,7 +304,11 @@ impl MarkedEventReceiver for Builder {
                 None => {}
             },
             Event::Alias(id) => {
-                let node = self.anchors.get(&id).cloned().unwrap_or(Node::Scalar(Scalar::Null, span));
+                let node = self
+                    .anchors
+                    .get(&id)
+                    .cloned()
+                    .unwrap_or(Node::Scalar(Scalar::Null, span));
                 self.push_value(node, 0);
             }
             Event::Nothing
@@ -337,7 +366,10 @@ mod tests {
             Node::Map(entries, _) => {
                 assert_eq!(entries[1].0.name, "min_photos");
                 assert_eq!((entries[1].0.span.line, entries[1].0.span.col), (4, 3));
-                assert_eq!(entries[1].1, Node::Scalar(Scalar::Int(3), entries[1].1.span()));
+                assert_eq!(
+                    entries[1].1,
+                    Node::Scalar(Scalar::Int(3), entries[1].1.span())
+                );
             }
             _ => panic!("stock is a map"),
         }
@@ -353,7 +385,10 @@ mod tests {
         assert_eq!(resolve_plain("~"), Scalar::Null);
         assert_eq!(resolve_plain("-12"), Scalar::Int(-12));
         assert_eq!(resolve_plain("8.5"), Scalar::Float(8.5));
-        assert_eq!(resolve_plain("2025-07-01"), Scalar::Str("2025-07-01".into()));
+        assert_eq!(
+            resolve_plain("2025-07-01"),
+            Scalar::Str("2025-07-01".into())
+        );
         assert_eq!(resolve_plain("#fff"), Scalar::Str("#fff".into()));
     }
 
@@ -380,7 +415,10 @@ mod tests {
     #[test]
     fn aliases_copy_the_anchored_value() {
         let node = parse("base: &h {mon: '9:00-17:00'}\nother: *h\n", 0).unwrap();
-        assert_eq!(node.get("other").unwrap().to_json(), serde_json::json!({"mon": "9:00-17:00"}));
+        assert_eq!(
+            node.get("other").unwrap().to_json(),
+            serde_json::json!({"mon": "9:00-17:00"})
+        );
     }
 
     #[test]

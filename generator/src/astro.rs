@@ -32,11 +32,15 @@ pub fn node_binary(project: &Project) -> PathBuf {
 pub fn build(project: &Project, site_dir: &Path, must_exist: &[String]) -> Result<PathBuf> {
     let astro = project.node_modules().join("astro/bin/astro.mjs");
     if !astro.is_file() {
-        bail!("Astro is not installed ({} missing): run scripts/setup.sh first", astro.display());
+        bail!(
+            "Astro is not installed ({} missing): run scripts/setup.sh first",
+            astro.display()
+        );
     }
     let staging = site_dir.join(STAGING);
     if staging.exists() {
-        std::fs::remove_dir_all(&staging).with_context(|| format!("cannot clear {}", staging.display()))?;
+        std::fs::remove_dir_all(&staging)
+            .with_context(|| format!("cannot clear {}", staging.display()))?;
     }
     let node = node_binary(project);
     let log_path = site_dir.join("build.log");
@@ -49,23 +53,48 @@ pub fn build(project: &Project, site_dir: &Path, must_exist: &[String]) -> Resul
         .env("ASTRO_TELEMETRY_DISABLED", "1")
         .env("NODE_ENV", "production")
         .output()
-        .with_context(|| format!("cannot run {} (Node 22 is installed by scripts/setup.sh)", node.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot run {} (Node 22 is installed by scripts/setup.sh)",
+                node.display()
+            )
+        })?;
     let mut log = output.stdout.clone();
     log.extend_from_slice(&output.stderr);
     let _ = std::fs::write(&log_path, &log);
     if !output.status.success() {
         let text = String::from_utf8_lossy(&log);
-        let tail: Vec<&str> = text.lines().rev().take(25).collect::<Vec<_>>().into_iter().rev().collect();
+        let tail: Vec<&str> = text
+            .lines()
+            .rev()
+            .take(25)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         let _ = std::fs::remove_dir_all(&staging);
-        bail!("astro build failed ({}); last lines of {}:\n{}", output.status, log_path.display(), tail.join("\n"));
+        bail!(
+            "astro build failed ({}); last lines of {}:\n{}",
+            output.status,
+            log_path.display(),
+            tail.join("\n")
+        );
     }
-    let missing: Vec<&String> = must_exist.iter().filter(|f| !staging.join(f).is_file()).collect();
+    let missing: Vec<&String> = must_exist
+        .iter()
+        .filter(|f| !staging.join(f).is_file())
+        .collect();
     if !missing.is_empty() {
         let _ = std::fs::remove_dir_all(&staging);
         bail!(
             "astro build did not produce {} expected page(s), e.g. {}; the previous site was kept",
             missing.len(),
-            missing.iter().take(3).map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            missing
+                .iter()
+                .take(3)
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     swap_in(site_dir, &staging)
@@ -80,7 +109,8 @@ pub fn swap_in(site_dir: &Path, staging: &Path) -> Result<PathBuf> {
         std::fs::remove_dir_all(&old)?;
     }
     if dist.exists() {
-        std::fs::rename(&dist, &old).with_context(|| format!("cannot move {} aside", dist.display()))?;
+        std::fs::rename(&dist, &old)
+            .with_context(|| format!("cannot move {} aside", dist.display()))?;
     }
     if let Err(e) = std::fs::rename(staging, &dist) {
         // Put the old site back before reporting.

@@ -50,8 +50,16 @@ impl std::fmt::Display for BuildFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BuildFailure::Invalid(r) => {
-                let n = r.diagnostics.iter().filter(|d| d.severity == dealer_config::Severity::Error).count();
-                write!(f, "{n} problem(s) in the dealer file; run `dealergen check --dealer {}`", r.slug)
+                let n = r
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == dealer_config::Severity::Error)
+                    .count();
+                write!(
+                    f,
+                    "{n} problem(s) in the dealer file; run `dealergen check --dealer {}`",
+                    r.slug
+                )
             }
             BuildFailure::Failed(e) => write!(f, "{e:#}"),
         }
@@ -61,11 +69,18 @@ impl std::fmt::Display for BuildFailure {
 /// Pages every build must contain besides one per visible car.
 const FIXED_PAGES: [&str; 3] = ["index.html", "search/index.html", "contact-us/index.html"];
 
-pub fn build_dealer(project: &Project, dealer_file: &Path, opts: &BuildOptions, step: &dyn Fn(&str)) -> Result<BuildReport, BuildFailure> {
+pub fn build_dealer(
+    project: &Project,
+    dealer_file: &Path,
+    opts: &BuildOptions,
+    step: &dyn Fn(&str),
+) -> Result<BuildReport, BuildFailure> {
     let started = Instant::now();
     step("checking config");
     let loader = Loader::new(project.presets_dir());
-    let dealer = loader.load(dealer_file).map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
+    let dealer = loader
+        .load(dealer_file)
+        .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
     let cfg = &dealer.config;
     let run = || -> Result<BuildReport> {
         step("reading stock");
@@ -73,7 +88,11 @@ pub fn build_dealer(project: &Project, dealer_file: &Path, opts: &BuildOptions, 
         let feed = feed::load(&feed_path)?;
         let skipped = feed.skipped.clone();
         let selection = stock::select(feed, cfg, opts.now);
-        let cars: Vec<present::Car> = selection.visible.iter().map(|c| present::present(c, cfg, opts.now)).collect();
+        let cars: Vec<present::Car> = selection
+            .visible
+            .iter()
+            .map(|c| present::present(c, cfg, opts.now))
+            .collect();
         let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
 
         step("writing project");
@@ -90,8 +109,11 @@ pub fn build_dealer(project: &Project, dealer_file: &Path, opts: &BuildOptions, 
         ];
         render::write_project(project, &site_dir, &ctx, &data)?;
         let edge = edge_config(&dealer.slug, cfg);
-        std::fs::write(site_dir.join("edge-config.json"), serde_json::to_string_pretty(&edge)?)
-            .context("cannot write edge-config.json")?;
+        std::fs::write(
+            site_dir.join("edge-config.json"),
+            serde_json::to_string_pretty(&edge)?,
+        )
+        .context("cannot write edge-config.json")?;
 
         let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
         must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
@@ -105,12 +127,24 @@ pub fn build_dealer(project: &Project, dealer_file: &Path, opts: &BuildOptions, 
             Some(d) => walkdir::WalkDir::new(d)
                 .into_iter()
                 .filter_map(Result::ok)
-                .filter(|e| e.file_name() == "index.html" || e.path().extension().is_some_and(|x| x == "html"))
+                .filter(|e| {
+                    e.file_name() == "index.html"
+                        || e.path().extension().is_some_and(|x| x == "html")
+                })
                 .count(),
             None => 0,
         };
-        let mut warnings: Vec<String> = dealer.warnings.iter().map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message)).collect();
-        warnings.extend(skipped.iter().map(|s| format!("stock feed {}: skipped {}: {}", cfg.stock.feed, s.which, s.reason)));
+        let mut warnings: Vec<String> = dealer
+            .warnings
+            .iter()
+            .map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message))
+            .collect();
+        warnings.extend(skipped.iter().map(|s| {
+            format!(
+                "stock feed {}: skipped {}: {}",
+                cfg.stock.feed, s.which, s.reason
+            )
+        }));
         Ok(BuildReport {
             slug: dealer.slug.clone(),
             dist,
@@ -128,7 +162,12 @@ pub fn build_dealer(project: &Project, dealer_file: &Path, opts: &BuildOptions, 
 /// The facts the edge worker needs (rules/src/edge_config.rs).
 pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig {
     let mut origins = vec![cfg.site_url.to_ascii_lowercase()];
-    origins.extend(cfg.edge.extra_origins.iter().map(|o| o.to_ascii_lowercase()));
+    origins.extend(
+        cfg.edge
+            .extra_origins
+            .iter()
+            .map(|o| o.to_ascii_lowercase()),
+    );
     EdgeConfig {
         dealer: slug.to_string(),
         name: cfg.name.clone(),
@@ -136,10 +175,21 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
         locations: cfg
             .locations
             .iter()
-            .map(|l| EdgeLocation { id: l.id.clone(), name: l.name.clone(), phone: l.phone.clone(), lead_email: l.lead_email.clone() })
+            .map(|l| EdgeLocation {
+                id: l.id.clone(),
+                name: l.name.clone(),
+                phone: l.phone.clone(),
+                lead_email: l.lead_email.clone(),
+            })
             .collect(),
-        leads: LeadRouting { email: cfg.leads.email.clone(), webhook_url: cfg.leads.webhook_url.clone() },
-        features: EdgeFeatures { watchlist: cfg.features.watchlist, phone_reveal: cfg.features.phone_reveal },
+        leads: LeadRouting {
+            email: cfg.leads.email.clone(),
+            webhook_url: cfg.leads.webhook_url.clone(),
+        },
+        features: EdgeFeatures {
+            watchlist: cfg.features.watchlist,
+            phone_reveal: cfg.features.phone_reveal,
+        },
     }
 }
 
@@ -147,7 +197,11 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
 /// no root (a test building into a temp dir).
 pub fn relative_path(from: &Path, to: &Path) -> String {
     let abs = |p: &Path| -> PathBuf {
-        let p = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(p) };
+        let p = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(p)
+        };
         // Normalise `..` without touching the disk (the site dir may not exist yet).
         let mut out = PathBuf::new();
         for c in p.components() {
@@ -162,13 +216,21 @@ pub fn relative_path(from: &Path, to: &Path) -> String {
         out
     };
     let (from, to) = (abs(from), abs(to));
-    let common = from.components().zip(to.components()).take_while(|(a, b)| a == b).count();
+    let common = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
     if common <= 1 {
         return to.display().to_string();
     }
     let ups = from.components().count() - common;
     let mut parts: Vec<String> = vec!["..".to_string(); ups];
-    parts.extend(to.components().skip(common).map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    parts.extend(
+        to.components()
+            .skip(common)
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
     parts.join("/")
 }
 
@@ -178,7 +240,13 @@ mod tests {
 
     #[test]
     fn relative_paths_between_site_and_app() {
-        assert_eq!(relative_path(Path::new("/r/sites/demo"), Path::new("/r/astro-app")), "../../astro-app");
-        assert_eq!(relative_path(Path::new("/tmp/x/sites/demo"), Path::new("/work/astro-app")), "/work/astro-app");
+        assert_eq!(
+            relative_path(Path::new("/r/sites/demo"), Path::new("/r/astro-app")),
+            "../../astro-app"
+        );
+        assert_eq!(
+            relative_path(Path::new("/tmp/x/sites/demo"), Path::new("/work/astro-app")),
+            "/work/astro-app"
+        );
     }
 }

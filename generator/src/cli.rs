@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
-#[command(name = "dealergen", version, about = "Turns dealers/<slug>.yaml and a stock feed into a fast static dealer website.")]
+#[command(
+    name = "dealergen",
+    version,
+    about = "Turns dealers/<slug>.yaml and a stock feed into a fast static dealer website."
+)]
 pub struct Cli {
     /// Checkout root (holds dealers/, templates/, astro-app/). Default: found from the current folder upwards.
     #[arg(long, global = true, value_name = "DIR")]
@@ -95,8 +99,14 @@ pub enum OutputFormat {
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 1/4")?;
-    let i: usize = i.trim().parse().map_err(|_| format!("`{i}` is not a number"))?;
-    let n: usize = n.trim().parse().map_err(|_| format!("`{n}` is not a number"))?;
+    let i: usize = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{i}` is not a number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{n}` is not a number"))?;
     if n == 0 || i == 0 || i > n {
         return Err(format!("shard {i}/{n} does not exist: I runs from 1 to N"));
     }

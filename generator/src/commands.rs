@@ -22,7 +22,11 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Check(args) => check(&project, args),
         Command::Schema { write } => schema(&project, write),
         Command::List => list(&project),
-        Command::New { slug, template, name } => new_dealer(&project, &slug, &template, name.as_deref()),
+        Command::New {
+            slug,
+            template,
+            name,
+        } => new_dealer(&project, &slug, &template, name.as_deref()),
     }
 }
 
@@ -63,7 +67,10 @@ fn select_absolute(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
             .dealer_files()
             .with_context(|| format!("cannot list dealers in {}", project.dealers_dir.display()))?;
         if files.is_empty() {
-            bail!("no dealer files (*.yaml) in {}", project.dealers_dir.display());
+            bail!(
+                "no dealer files (*.yaml) in {}",
+                project.dealers_dir.display()
+            );
         }
         return Ok(files);
     }
@@ -100,7 +107,9 @@ pub fn shard_of(slug: &str, shards: usize) -> usize {
 
 /// Astro builds use ~400 MB and one core each: run as many as both allow.
 fn default_jobs() -> usize {
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     let mem_mb = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|m| {
@@ -120,8 +129,9 @@ fn parse_as_of(s: Option<&str>) -> Result<DateTime<Utc>> {
             if let Ok(t) = DateTime::parse_from_rfc3339(s) {
                 return Ok(t.with_timezone(&Utc));
             }
-            let d = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
-                .with_context(|| format!("--as-of `{s}` is not a date (2026-11-20) or RFC 3339 time"))?;
+            let d = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").with_context(|| {
+                format!("--as-of `{s}` is not a date (2026-11-20) or RFC 3339 time")
+            })?;
             Ok(d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc())
         }
     }
@@ -132,7 +142,10 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
     if let Some((i, n)) = args.shard {
         files.retain(|f| shard_of(&slug_of(f), n) == i - 1);
     }
-    let opts = BuildOptions { now: parse_as_of(args.as_of.as_deref())?, skip_astro: args.no_astro };
+    let opts = BuildOptions {
+        now: parse_as_of(args.as_of.as_deref())?,
+        skip_astro: args.no_astro,
+    };
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     let started = Instant::now();
 
@@ -142,32 +155,45 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
         ProgressDrawTarget::hidden()
     });
     let overall = multi.add(ProgressBar::new(files.len() as u64));
-    overall.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} dealers  {elapsed}").expect("valid template"));
+    overall.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} dealers  {elapsed}")
+            .expect("valid template"),
+    );
 
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    let results: Vec<(String, Result<crate::build::BuildReport, BuildFailure>)> = pool.install(|| {
-        files
-            .par_iter()
-            .map(|file| {
-                let slug = slug_of(file);
-                let bar = multi.insert_before(&overall, ProgressBar::new_spinner());
-                bar.set_style(ProgressStyle::with_template("{spinner} {prefix:30} {msg}").expect("valid template"));
-                bar.set_prefix(slug.clone());
-                bar.enable_steady_tick(std::time::Duration::from_millis(120));
-                let result = build_dealer(project, file, &opts, &|msg: &str| bar.set_message(msg.to_string()));
-                bar.finish_and_clear();
-                overall.inc(1);
-                (slug, result)
-            })
-            .collect()
-    });
+    let results: Vec<(String, Result<crate::build::BuildReport, BuildFailure>)> =
+        pool.install(|| {
+            files
+                .par_iter()
+                .map(|file| {
+                    let slug = slug_of(file);
+                    let bar = multi.insert_before(&overall, ProgressBar::new_spinner());
+                    bar.set_style(
+                        ProgressStyle::with_template("{spinner} {prefix:30} {msg}")
+                            .expect("valid template"),
+                    );
+                    bar.set_prefix(slug.clone());
+                    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+                    let result = build_dealer(project, file, &opts, &|msg: &str| {
+                        bar.set_message(msg.to_string())
+                    });
+                    bar.finish_and_clear();
+                    overall.inc(1);
+                    (slug, result)
+                })
+                .collect()
+        });
     overall.finish_and_clear();
 
     let mut failed = 0;
     for (slug, result) in &results {
         match result {
             Ok(r) => {
-                let dist = r.dist.as_ref().map(|d| format!(" -> {}", d.display())).unwrap_or_else(|| " (astro skipped)".into());
+                let dist = r
+                    .dist
+                    .as_ref()
+                    .map(|d| format!(" -> {}", d.display()))
+                    .unwrap_or_else(|| " (astro skipped)".into());
                 println!(
                     "built  {slug}: {} cars shown, {} hidden, {} malformed skipped; {} pages in {:.1}s{dist}",
                     r.cars_visible,
@@ -199,7 +225,10 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
 }
 
 fn slug_of(file: &Path) -> String {
-    file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
+    file.file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn check(project: &Project, args: CheckArgs) -> Result<i32> {
@@ -242,7 +271,9 @@ fn check(project: &Project, args: CheckArgs) -> Result<i32> {
     }
     match args.format {
         OutputFormat::Json => println!("{}", serde_json::to_string_pretty(&json)?),
-        OutputFormat::Human => println!("{} dealer(s) checked, {failed} with problems", files.len()),
+        OutputFormat::Human => {
+            println!("{} dealer(s) checked, {failed} with problems", files.len())
+        }
         OutputFormat::Github => {}
     }
     Ok(if failed > 0 { 1 } else { 0 })
@@ -257,7 +288,8 @@ pub fn schema_text() -> String {
 fn schema(project: &Project, write: bool) -> Result<i32> {
     if write {
         let path = project.schema_file();
-        std::fs::write(&path, schema_text()).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, schema_text())
+            .with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote {}", path.display());
     } else {
         print!("{}", schema_text());
@@ -279,7 +311,12 @@ fn list(project: &Project) -> Result<i32> {
             ),
             Err(r) => {
                 bad += 1;
-                println!("{:32} INVALID: {} problem(s), run `dealergen check --dealer {}`", r.slug, r.diagnostics.len(), r.slug);
+                println!(
+                    "{:32} INVALID: {} problem(s), run `dealergen check --dealer {}`",
+                    r.slug,
+                    r.diagnostics.len(),
+                    r.slug
+                );
             }
         }
     }
@@ -287,13 +324,20 @@ fn list(project: &Project) -> Result<i32> {
 }
 
 fn new_dealer(project: &Project, slug: &str, template: &str, name: Option<&str>) -> Result<i32> {
-    if slug.is_empty() || !slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+    if slug.is_empty()
+        || !slug
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
         bail!("`{slug}` is not a valid slug: use lower-case letters, digits and dashes, e.g. gold-coast-kia");
     }
     let loader = Loader::new(project.presets_dir());
     let presets = loader.presets();
     if !presets.iter().any(|p| p == template) {
-        bail!("no template preset `{template}`; available: {}", presets.join(", "));
+        bail!(
+            "no template preset `{template}`; available: {}",
+            presets.join(", ")
+        );
     }
     let file = project.dealer_file(slug);
     if file.exists() {
@@ -303,7 +347,9 @@ fn new_dealer(project: &Project, slug: &str, template: &str, name: Option<&str>)
         slug.split('-')
             .map(|w| {
                 let mut c = w.chars();
-                c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+                c.next()
+                    .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                    .unwrap_or_default()
             })
             .collect::<Vec<_>>()
             .join(" ")
@@ -324,11 +370,16 @@ fn new_dealer(project: &Project, slug: &str, template: &str, name: Option<&str>)
             let _ = std::fs::remove_file(&feed);
         }
         eprint!("{}", render_human(&r.diagnostics, &r.files));
-        bail!("the scaffold for `{slug}` did not validate (a bug in dealergen); nothing was written");
+        bail!(
+            "the scaffold for `{slug}` did not validate (a bug in dealergen); nothing was written"
+        );
     }
     println!("created {}", file.display());
     if created_feed {
-        println!("created {} (empty stock feed: point stock.feed at the real one)", feed.display());
+        println!(
+            "created {} (empty stock feed: point stock.feed at the real one)",
+            feed.display()
+        );
     }
     println!("next: edit the file, then `dealergen check --dealer {slug}` and `dealergen build --dealer {slug}`");
     Ok(0)
@@ -351,13 +402,24 @@ mod tests {
         assert_eq!(counts.iter().sum::<usize>(), 200);
         assert!(counts.iter().all(|c| *c > 10), "unbalanced: {counts:?}");
         // Stable: the same slug always lands on the same shard.
-        assert_eq!(shard_of("brisbane-motor-group", n), shard_of("brisbane-motor-group", n));
+        assert_eq!(
+            shard_of("brisbane-motor-group", n),
+            shard_of("brisbane-motor-group", n)
+        );
     }
 
     #[test]
     fn as_of_accepts_dates_and_times() {
-        assert_eq!(parse_as_of(Some("2026-11-20")).unwrap().to_rfc3339(), "2026-11-20T00:00:00+00:00");
-        assert_eq!(parse_as_of(Some("2026-11-20T10:00:00+10:00")).unwrap().to_rfc3339(), "2026-11-20T00:00:00+00:00");
+        assert_eq!(
+            parse_as_of(Some("2026-11-20")).unwrap().to_rfc3339(),
+            "2026-11-20T00:00:00+00:00"
+        );
+        assert_eq!(
+            parse_as_of(Some("2026-11-20T10:00:00+10:00"))
+                .unwrap()
+                .to_rfc3339(),
+            "2026-11-20T00:00:00+00:00"
+        );
         assert!(parse_as_of(Some("20/11/2026")).is_err());
     }
 }

@@ -16,7 +16,11 @@ pub struct Project {
 impl Project {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
-        Project { dealers_dir: root.join("dealers"), sites_dir: root.join("sites"), root }
+        Project {
+            dealers_dir: root.join("dealers"),
+            sites_dir: root.join("sites"),
+            root,
+        }
     }
 
     pub fn presets_dir(&self) -> PathBuf {
@@ -57,6 +61,9 @@ impl Project {
     /// Finds the checkout root from `start` upwards (the folder holding
     /// `templates/presets`), so `dealergen` works from any subfolder.
     pub fn discover(start: &Path) -> Option<PathBuf> {
-        start.ancestors().find(|p| p.join("templates/presets").is_dir()).map(Path::to_path_buf)
+        start
+            .ancestors()
+            .find(|p| p.join("templates/presets").is_dir())
+            .map(Path::to_path_buf)
     }
 }

@@ -23,7 +23,12 @@ pub struct TemplateContext {
 
 /// Renders the project into `site_dir`. `src/` is written fresh each time so
 /// no page of an earlier build lingers; `dist/` is not touched here.
-pub fn write_project(project: &Project, site_dir: &Path, ctx: &TemplateContext, data: &[(&str, String)]) -> Result<()> {
+pub fn write_project(
+    project: &Project,
+    site_dir: &Path,
+    ctx: &TemplateContext,
+    data: &[(&str, String)],
+) -> Result<()> {
     let templates = project.site_templates_dir();
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
@@ -35,7 +40,8 @@ pub fn write_project(project: &Project, site_dir: &Path, ctx: &TemplateContext, 
     if src.exists() {
         std::fs::remove_dir_all(&src).with_context(|| format!("cannot clear {}", src.display()))?;
     }
-    std::fs::create_dir_all(site_dir).with_context(|| format!("cannot create {}", site_dir.display()))?;
+    std::fs::create_dir_all(site_dir)
+        .with_context(|| format!("cannot create {}", site_dir.display()))?;
 
     let mut count = 0;
     for entry in WalkDir::new(&templates).sort_by_file_name() {
@@ -43,17 +49,25 @@ pub fn write_project(project: &Project, site_dir: &Path, ctx: &TemplateContext, 
         if !entry.file_type().is_file() {
             continue;
         }
-        let rel = entry.path().strip_prefix(&templates).expect("walkdir yields children");
+        let rel = entry
+            .path()
+            .strip_prefix(&templates)
+            .expect("walkdir yields children");
         let rel_str = rel.to_string_lossy().replace('\\', "/");
         let out_rel = rel_str.strip_suffix(".j2").unwrap_or(&rel_str).to_string();
-        let source = std::fs::read_to_string(entry.path()).with_context(|| format!("cannot read template {}", entry.path().display()))?;
+        let source = std::fs::read_to_string(entry.path())
+            .with_context(|| format!("cannot read template {}", entry.path().display()))?;
         let rendered = env
             .render_str(&source, ctx)
             .map_err(|e| anyhow::anyhow!("template {}: {e:#}", entry.path().display()))?;
         write_file(&site_dir.join(&out_rel), rendered.as_bytes())?;
         count += 1;
     }
-    anyhow::ensure!(count > 0, "no site templates found in {}", templates.display());
+    anyhow::ensure!(
+        count > 0,
+        "no site templates found in {}",
+        templates.display()
+    );
 
     for (name, json) in data {
         write_file(&src.join("data").join(name), json.as_bytes())?;
@@ -64,7 +78,8 @@ pub fn write_project(project: &Project, site_dir: &Path, ctx: &TemplateContext, 
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
@@ -80,6 +95,7 @@ fn link_node_modules(project: &Project, site_dir: &Path) -> Result<()> {
         std::fs::remove_file(&link).or_else(|_| std::fs::remove_dir_all(&link))?;
     }
     #[cfg(unix)]
-    std::os::unix::fs::symlink(&target, &link).with_context(|| format!("cannot link {}", link.display()))?;
+    std::os::unix::fs::symlink(&target, &link)
+        .with_context(|| format!("cannot link {}", link.display()))?;
     Ok(())
 }

@@ -41,7 +41,11 @@ pub struct Link {
 
 impl Link {
     fn new(label: &str, href: &str) -> Self {
-        Link { label: label.into(), href: href.into(), external: href.starts_with("https://") }
+        Link {
+            label: label.into(),
+            href: href.into(),
+            external: href.starts_with("https://"),
+        }
     }
 }
 
@@ -162,26 +166,46 @@ pub struct MakeCount {
 pub fn stock_summary(cars: &[Car]) -> StockSummary {
     let by_type = ["new", "demo", "used"]
         .into_iter()
-        .map(|t| TypeCount { car_type: t, count: cars.iter().filter(|c| c.car_type == t).count() })
+        .map(|t| TypeCount {
+            car_type: t,
+            count: cars.iter().filter(|c| c.car_type == t).count(),
+        })
         .filter(|t| t.count > 0)
         .collect();
     let mut makes: BTreeMap<&str, usize> = BTreeMap::new();
     for c in cars {
         *makes.entry(c.make.as_str()).or_default() += 1;
     }
-    let mut makes: Vec<MakeCount> = makes.into_iter().map(|(name, count)| MakeCount { name: name.into(), count }).collect();
+    let mut makes: Vec<MakeCount> = makes
+        .into_iter()
+        .map(|(name, count)| MakeCount {
+            name: name.into(),
+            count,
+        })
+        .collect();
     makes.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
-    StockSummary { total: cars.len(), by_type, makes }
+    StockSummary {
+        total: cars.len(),
+        by_type,
+        makes,
+    }
 }
 
 fn location(l: &model::Location, tz: &str) -> Location {
     let a = &l.address;
     let mut hours = Vec::new();
-    for (dept, week) in [("sales", &l.hours.sales), ("service", &l.hours.service), ("parts", &l.hours.parts)] {
+    for (dept, week) in [
+        ("sales", &l.hours.sales),
+        ("service", &l.hours.service),
+        ("parts", &l.hours.parts),
+    ] {
         if let Some(week) = week {
             hours.push(DepartmentHours {
                 department: dept,
-                lines: week_lines(week, l.closed_text).into_iter().map(|(days, text)| HoursLine { days, text }).collect(),
+                lines: week_lines(week, l.closed_text)
+                    .into_iter()
+                    .map(|(days, text)| HoursLine { days, text })
+                    .collect(),
             });
         }
     }
@@ -203,7 +227,13 @@ fn location(l: &model::Location, tz: &str) -> Location {
             suburb: a.suburb.clone(),
             state: a.state.as_str(),
             postcode: a.postcode.clone(),
-            one_line: format!("{}, {} {} {}", a.street, a.suburb, a.state.as_str(), a.postcode),
+            one_line: format!(
+                "{}, {} {} {}",
+                a.street,
+                a.suburb,
+                a.state.as_str(),
+                a.postcode
+            ),
             map_url: a.map_url.clone(),
         },
         hours,
@@ -218,7 +248,9 @@ fn location(l: &model::Location, tz: &str) -> Location {
                     Department::Service => "service",
                     Department::Parts => "parts",
                 },
-                text: parse_day(&s.hours).map(|d| format_day(d, model::ClosedText::Closed)).unwrap_or_else(|_| s.hours.clone()),
+                text: parse_day(&s.hours)
+                    .map(|d| format_day(d, model::ClosedText::Closed))
+                    .unwrap_or_else(|_| s.hours.clone()),
                 label: s.label.clone(),
             })
             .collect(),
@@ -228,7 +260,11 @@ fn location(l: &model::Location, tz: &str) -> Location {
 }
 
 pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteData {
-    let mut locations: Vec<Location> = cfg.locations.iter().map(|l| location(l, &cfg.timezone)).collect();
+    let mut locations: Vec<Location> = cfg
+        .locations
+        .iter()
+        .map(|l| location(l, &cfg.timezone))
+        .collect();
     // The primary location is listed first; the rest keep their YAML order.
     locations.sort_by_key(|l| !l.primary);
     let social = [
@@ -259,7 +295,11 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
             .iter()
             .map(|n| NavItem {
                 link: Link::new(&n.label, n.href.as_deref().unwrap_or("")),
-                children: n.children.iter().map(|c| Link::new(&c.label, &c.href)).collect(),
+                children: n
+                    .children
+                    .iter()
+                    .map(|c| Link::new(&c.label, &c.href))
+                    .collect(),
             })
             .collect(),
         footer: Footer {
@@ -267,10 +307,20 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
                 .footer
                 .groups
                 .iter()
-                .map(|g| FooterGroup { title: g.title.clone(), links: g.links.iter().map(|l| Link::new(&l.label, &l.href)).collect() })
+                .map(|g| FooterGroup {
+                    title: g.title.clone(),
+                    links: g
+                        .links
+                        .iter()
+                        .map(|l| Link::new(&l.label, &l.href))
+                        .collect(),
+                })
                 .collect(),
             legal_text: cfg.footer.legal_text.clone(),
-            copyright: format!("© {year} {}", cfg.legal_name.as_deref().unwrap_or(&cfg.name)),
+            copyright: format!(
+                "© {year} {}",
+                cfg.legal_name.as_deref().unwrap_or(&cfg.name)
+            ),
         },
         home,
         locations,
@@ -283,9 +333,20 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
         search: Search {
             page_size: cfg.search.page_size,
             keyword_placeholder: cfg.search.keyword_placeholder.clone(),
-            sort_options: cfg.search.sort_options.iter().map(|s| SortOption { value: s.replica(), label: s.label() }).collect(),
+            sort_options: cfg
+                .search
+                .sort_options
+                .iter()
+                .map(|s| SortOption {
+                    value: s.replica(),
+                    label: s.label(),
+                })
+                .collect(),
         },
-        copy: Copy { no_price_text: cfg.copy.no_price_text.clone(), dealer_comments_pending: cfg.copy.dealer_comments_pending.clone() },
+        copy: Copy {
+            no_price_text: cfg.copy.no_price_text.clone(),
+            dealer_comments_pending: cfg.copy.dealer_comments_pending.clone(),
+        },
         stock_summary: stock_summary(cars),
     }
 }

@@ -65,7 +65,10 @@ pub fn span_at(root: &Node, path: &KeyPath) -> Span {
     let mut node = root;
     for seg in path.segments() {
         let next = match (seg, node) {
-            (Seg::Key(k), Node::Map(entries, _)) => entries.iter().find(|(key, _)| &key.name == k).map(|(_, v)| v),
+            (Seg::Key(k), Node::Map(entries, _)) => entries
+                .iter()
+                .find(|(key, _)| &key.name == k)
+                .map(|(_, v)| v),
             (Seg::Index(i), Node::Seq(items, _)) => items.get(*i),
             _ => None,
         };
@@ -103,7 +106,10 @@ mod tests {
     #[test]
     fn closest_suggests_near_misses_only() {
         assert_eq!(closest("feeds", ["feed", "min_photos"]), Some("feed"));
-        assert_eq!(closest("Australia/Brisbain", ["Australia/Brisbane", "Europe/Paris"]), Some("Australia/Brisbane"));
+        assert_eq!(
+            closest("Australia/Brisbain", ["Australia/Brisbane", "Europe/Paris"]),
+            Some("Australia/Brisbane")
+        );
         assert_eq!(closest("zzz", ["feed", "min_photos"]), None);
     }
 }

@@ -43,7 +43,13 @@ impl<'s> SchemaChecker<'s> {
         s
     }
 
-    fn check_node(&self, node: &Node, schema: &'s Value, path: &mut KeyPath, out: &mut Vec<Problem>) {
+    fn check_node(
+        &self,
+        node: &Node,
+        schema: &'s Value,
+        path: &mut KeyPath,
+        out: &mut Vec<Problem>,
+    ) {
         let schema = self.resolve(schema);
         if let Some(alts) = schema
             .get("oneOf")
@@ -61,7 +67,9 @@ impl<'s> SchemaChecker<'s> {
                 format!("expected {expected}, found {}", node.kind_name()),
             )
             .expected(expected.clone());
-            if matches!(node, Node::Scalar(Scalar::Int(_) | Scalar::Float(_), _)) && expected == "text" {
+            if matches!(node, Node::Scalar(Scalar::Int(_) | Scalar::Float(_), _))
+                && expected == "text"
+            {
                 p = p.hint("put the value in quotes, e.g. \"4006\", so it is read as text");
             } else if let Some(d) = description(schema) {
                 p = p.hint(d);
@@ -69,8 +77,24 @@ impl<'s> SchemaChecker<'s> {
             out.push(p);
             return;
         }
+        if let Some(c) = schema.get("const") {
+            if node.to_json() != *c {
+                let want = c
+                    .as_str()
+                    .map(String::from)
+                    .unwrap_or_else(|| c.to_string());
+                out.push(
+                    Problem::error(node.span(), path.to_string(), format!("expected `{want}`"))
+                        .expected(format!("`{want}`")),
+                );
+            }
+            return;
+        }
         if let Some(options) = schema.get("enum").and_then(Value::as_array) {
-            let allowed: Vec<String> = options.iter().filter_map(|o| o.as_str().map(String::from)).collect();
+            let allowed: Vec<String> = options
+                .iter()
+                .filter_map(|o| o.as_str().map(String::from))
+                .collect();
             self.check_one_of_values(node, &allowed, path, out);
             return;
         }
@@ -84,17 +108,26 @@ impl<'s> SchemaChecker<'s> {
                         Some(sub) => self.check_node(value, sub, path, out),
                         None => match additional {
                             Some(Value::Bool(false)) => {
-                                let known: Vec<&str> =
-                                    props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+                                let known: Vec<&str> = props
+                                    .map(|p| p.keys().map(String::as_str).collect())
+                                    .unwrap_or_default();
                                 let parent = path.parent_string();
-                                let where_ = if parent.is_empty() { "at the top level".to_string() } else { format!("in `{parent}`") };
+                                let where_ = if parent.is_empty() {
+                                    "at the top level".to_string()
+                                } else {
+                                    format!("in `{parent}`")
+                                };
                                 let hint = match closest(&key.name, known.iter().copied()) {
                                     Some(s) => format!("did you mean `{s}`?"),
                                     None => format!("allowed keys here: {}", known.join(", ")),
                                 };
                                 out.push(
-                                    Problem::error(key.span, path.to_string(), format!("unknown key `{}` {where_}", key.name))
-                                        .hint(hint),
+                                    Problem::error(
+                                        key.span,
+                                        path.to_string(),
+                                        format!("unknown key `{}` {where_}", key.name),
+                                    )
+                                    .hint(hint),
                                 );
                             }
                             Some(sub @ Value::Object(_)) => self.check_node(value, sub, path, out),
@@ -111,10 +144,20 @@ impl<'s> SchemaChecker<'s> {
                             let key = path.to_string();
                             path.pop();
                             let parent = path.to_string();
-                            let where_ = if parent.is_empty() { String::new() } else { format!(" in `{parent}`") };
+                            let where_ = if parent.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" in `{parent}`")
+                            };
                             out.push(
-                                Problem::error(*span, key, format!("missing required key `{r}`{where_}"))
-                                    .hint_opt(sub.and_then(|s| description(s).or_else(|| description(self.resolve(s))))),
+                                Problem::error(
+                                    *span,
+                                    key,
+                                    format!("missing required key `{r}`{where_}"),
+                                )
+                                .hint_opt(sub.and_then(|s| {
+                                    description(s).or_else(|| description(self.resolve(s)))
+                                })),
                             );
                         }
                     }
@@ -130,7 +173,11 @@ impl<'s> SchemaChecker<'s> {
                 }
                 if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
                     if (items.len() as u64) < min {
-                        out.push(Problem::error(node.span(), path.to_string(), format!("needs at least {min} entries, found {}", items.len())));
+                        out.push(Problem::error(
+                            node.span(),
+                            path.to_string(),
+                            format!("needs at least {min} entries, found {}", items.len()),
+                        ));
                     }
                 }
             }
@@ -163,7 +210,13 @@ impl<'s> SchemaChecker<'s> {
         }
     }
 
-    fn check_one_of_values(&self, node: &Node, allowed: &[String], path: &KeyPath, out: &mut Vec<Problem>) {
+    fn check_one_of_values(
+        &self,
+        node: &Node,
+        allowed: &[String],
+        path: &KeyPath,
+        out: &mut Vec<Problem>,
+    ) {
         let value = match node {
             Node::Scalar(Scalar::Str(s), _) => s.clone(),
             Node::Scalar(Scalar::Int(i), _) => i.to_string(),
@@ -173,19 +226,36 @@ impl<'s> SchemaChecker<'s> {
         if allowed.contains(&value) {
             return;
         }
-        let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
-        let hint = closest(&value, allowed.iter().map(String::as_str)).map(|s| format!("did you mean `{s}`?"));
+        let list = allowed
+            .iter()
+            .map(|a| format!("`{a}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let hint = closest(&value, allowed.iter().map(String::as_str))
+            .map(|s| format!("did you mean `{s}`?"));
         out.push(
-            Problem::error(node.span(), path.to_string(), format!("`{value}` is not an allowed value"))
-                .expected(format!("one of {list}"))
-                .hint_opt(hint),
+            Problem::error(
+                node.span(),
+                path.to_string(),
+                format!("`{value}` is not an allowed value"),
+            )
+            .expected(format!("one of {list}"))
+            .hint_opt(hint),
         );
     }
 
-    fn check_alternatives(&self, node: &Node, alts: &'s [Value], path: &mut KeyPath, out: &mut Vec<Problem>) {
+    fn check_alternatives(
+        &self,
+        node: &Node,
+        alts: &'s [Value],
+        path: &mut KeyPath,
+        out: &mut Vec<Problem>,
+    ) {
         let alts: Vec<&Value> = alts.iter().map(|a| self.resolve(a)).collect();
         // Option<T>: null is always fine when one alternative is null.
-        if matches!(node, Node::Scalar(Scalar::Null, _)) && alts.iter().any(|a| type_list(a).contains(&"null")) {
+        if matches!(node, Node::Scalar(Scalar::Null, _))
+            && alts.iter().any(|a| type_list(a).contains(&"null"))
+        {
             return;
         }
         let mut best: Option<Vec<Problem>> = None;
@@ -208,28 +278,62 @@ impl<'s> SchemaChecker<'s> {
         let words: Vec<String> = alts
             .iter()
             .filter_map(|a| a.get("const").and_then(Value::as_str).map(String::from))
-            .chain(alts.iter().filter_map(|a| a.get("enum")).filter_map(Value::as_array).flatten().filter_map(|v| v.as_str().map(String::from)))
+            .chain(
+                alts.iter()
+                    .filter_map(|a| a.get("enum"))
+                    .filter_map(Value::as_array)
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(String::from)),
+            )
             .collect();
         match best {
-            Some(problems) if !(matches!(node, Node::Scalar(..)) && !words.is_empty()) => out.extend(problems),
+            Some(problems) if !(matches!(node, Node::Scalar(..)) && !words.is_empty()) => {
+                out.extend(problems)
+            }
             _ if !words.is_empty() && matches!(node, Node::Scalar(..)) => {
                 let mut allowed = words.clone();
                 let objects: Vec<String> = alts
                     .iter()
                     .filter(|a| type_list(a).contains(&"object"))
-                    .filter_map(|a| a.get("required").and_then(Value::as_array).and_then(|r| r.first()).and_then(Value::as_str).map(|k| format!("a mapping with `{k}`")))
+                    .filter_map(|a| {
+                        a.get("required")
+                            .and_then(Value::as_array)
+                            .and_then(|r| r.first())
+                            .and_then(Value::as_str)
+                            .map(|k| format!("a mapping with `{k}`"))
+                    })
                     .collect();
                 self.check_one_of_values(node, &allowed, path, out);
                 if let (Some(last), false) = (out.last_mut(), objects.is_empty()) {
                     allowed.extend(objects);
-                    last.expected = Some(format!("one of {}", allowed.iter().map(|a| if a.starts_with("a mapping") { a.clone() } else { format!("`{a}`") }).collect::<Vec<_>>().join(", ")));
+                    last.expected = Some(format!(
+                        "one of {}",
+                        allowed
+                            .iter()
+                            .map(|a| if a.starts_with("a mapping") {
+                                a.clone()
+                            } else {
+                                format!("`{a}`")
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
                 }
             }
             _ => {
-                let expected = alts.iter().filter(|a| type_list(a) != ["null"]).map(|a| self.describe(a)).collect::<Vec<_>>().join(" or ");
+                let expected = alts
+                    .iter()
+                    .filter(|a| type_list(a) != ["null"])
+                    .map(|a| self.describe(a))
+                    .collect::<Vec<_>>()
+                    .join(" or ");
                 out.push(
-                    Problem::error(node.span(), path.to_string(), format!("expected {expected}, found {}", node.kind_name()))
-                        .expected(expected),
+                    Problem::error(
+                        node.span(),
+                        path.to_string(),
+                        format!("expected {expected}, found {}", node.kind_name()),
+                    )
+                    .expected(expected),
                 );
             }
         }
@@ -296,5 +400,8 @@ fn type_list(schema: &Value) -> Vec<&str> {
 }
 
 fn description(schema: &Value) -> Option<String> {
-    schema.get("description").and_then(Value::as_str).map(String::from)
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(String::from)
 }

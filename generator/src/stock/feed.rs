@@ -155,9 +155,17 @@ pub struct Feed {
 #[derive(Debug, thiserror::Error)]
 pub enum FeedError {
     #[error("cannot read stock feed {path}: {source}")]
-    Read { path: String, source: std::io::Error },
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("stock feed {path} is not valid JSON (line {line}, column {column}): {message}. It must be a JSON array of cars or one car per line (JSON Lines)")]
-    Syntax { path: String, line: usize, column: usize, message: String },
+    Syntax {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
 }
 
 pub fn load(path: &Path) -> Result<Feed, FeedError> {
@@ -170,7 +178,10 @@ pub fn load(path: &Path) -> Result<Feed, FeedError> {
 
 pub fn parse(text: &str, path: &str) -> Result<Feed, FeedError> {
     let trimmed = text.trim_start();
-    let mut feed = Feed { cars: Vec::new(), skipped: Vec::new() };
+    let mut feed = Feed {
+        cars: Vec::new(),
+        skipped: Vec::new(),
+    };
     if trimmed.starts_with('[') {
         // A JSON array must parse as a whole; its records are then checked one by one.
         let records: Vec<Value> = serde_json::from_str(text).map_err(|e| FeedError::Syntax {
@@ -203,18 +214,29 @@ pub fn parse(text: &str, path: &str) -> Result<Feed, FeedError> {
 fn accept(record: Value, position: String, feed: &mut Feed) {
     let which = describe(&record, &position);
     if !record.is_object() {
-        feed.skipped.push(SkippedRecord { which, reason: "not a JSON object".into() });
+        feed.skipped.push(SkippedRecord {
+            which,
+            reason: "not a JSON object".into(),
+        });
         return;
     }
     match serde_path_to_error::deserialize::<_, FeedCar>(record) {
         Ok(car) => {
-            if car.slug.trim().is_empty() || !car.slug.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            if car.slug.trim().is_empty()
+                || !car
+                    .slug
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
                 feed.skipped.push(SkippedRecord {
                     which,
                     reason: format!("slug `{}` cannot be a URL path segment", car.slug),
                 });
             } else if feed.cars.iter().any(|c| c.slug == car.slug) {
-                feed.skipped.push(SkippedRecord { which, reason: format!("slug `{}` is used by an earlier record", car.slug) });
+                feed.skipped.push(SkippedRecord {
+                    which,
+                    reason: format!("slug `{}` is used by an earlier record", car.slug),
+                });
             } else {
                 feed.cars.push(car);
             }
@@ -232,7 +254,9 @@ fn accept(record: Value, position: String, feed: &mut Feed) {
 }
 
 fn describe(record: &Value, position: &str) -> String {
-    let id = record.get("id").map(|v| v.to_string().trim_matches('"').to_string());
+    let id = record
+        .get("id")
+        .map(|v| v.to_string().trim_matches('"').to_string());
     let slug = record.get("slug").and_then(Value::as_str);
     match (id, slug) {
         (Some(id), Some(slug)) => format!("{position} (id {id}, slug {slug})"),
@@ -250,19 +274,28 @@ mod tests {
 
     #[test]
     fn arrays_keep_good_records_and_name_bad_ones() {
-        let text = format!(r#"[{GOOD}, {{"id": 2, "slug": "b-2", "make": "Kia", "model": "Rio", "year": "twenty", "car_type": "used", "status": "in_stock"}}, 7]"#);
+        let text = format!(
+            r#"[{GOOD}, {{"id": 2, "slug": "b-2", "make": "Kia", "model": "Rio", "year": "twenty", "car_type": "used", "status": "in_stock"}}, 7]"#
+        );
         let feed = parse(&text, "f.json").unwrap();
         assert_eq!(feed.cars.len(), 1);
         assert_eq!(feed.cars[0].images[1].url(), "/b.jpg");
         assert_eq!(feed.skipped.len(), 2);
         assert_eq!(feed.skipped[0].which, "record 2 (id 2, slug b-2)");
-        assert!(feed.skipped[0].reason.starts_with("field `year`"), "{}", feed.skipped[0].reason);
+        assert!(
+            feed.skipped[0].reason.starts_with("field `year`"),
+            "{}",
+            feed.skipped[0].reason
+        );
         assert_eq!(feed.skipped[1].reason, "not a JSON object");
     }
 
     #[test]
     fn json_lines_lose_only_the_broken_line() {
-        let text = format!("{GOOD}\n{{\"id\": 3, broken\n\n{}\n", GOOD.replace("a-1", "c-3"));
+        let text = format!(
+            "{GOOD}\n{{\"id\": 3, broken\n\n{}\n",
+            GOOD.replace("a-1", "c-3")
+        );
         let feed = parse(&text, "f.jsonl").unwrap();
         assert_eq!(feed.cars.len(), 2);
         assert_eq!(feed.skipped.len(), 1);
@@ -275,7 +308,11 @@ mod tests {
                       {"id": 10, "slug": "../etc", "make": "Kia", "model": "Rio", "year": 2020, "car_type": "used", "status": "in_stock"}]"#;
         let feed = parse(text, "f.json").unwrap();
         assert!(feed.cars.is_empty());
-        assert!(feed.skipped[0].reason.contains("missing field `make`"), "{}", feed.skipped[0].reason);
+        assert!(
+            feed.skipped[0].reason.contains("missing field `make`"),
+            "{}",
+            feed.skipped[0].reason
+        );
         assert!(feed.skipped[1].reason.contains("URL path segment"));
     }
 

@@ -24,7 +24,12 @@ pub fn visibility_rules(cfg: &DealerConfig) -> VisibilityRules {
             .exclude
             .car_types
             .iter()
-            .map(|t| serde_json::to_value(t).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default())
+            .map(|t| {
+                serde_json::to_value(t)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default()
+            })
             .collect(),
         exclude_stock_numbers: s.exclude.stock_numbers.clone(),
     }
@@ -41,7 +46,11 @@ pub struct Selection {
 
 pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
     let rules = visibility_rules(cfg);
-    let mut sel = Selection { visible: Vec::new(), hidden: BTreeMap::new(), other_dealership: 0 };
+    let mut sel = Selection {
+        visible: Vec::new(),
+        hidden: BTreeMap::new(),
+        other_dealership: 0,
+    };
     for car in feed.cars {
         if let (Some(want), Some(got)) = (cfg.dealership_id, car.dealership_id) {
             if want != got {

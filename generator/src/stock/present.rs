@@ -153,7 +153,12 @@ fn parse_time(s: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(s)
         .map(|d| d.with_timezone(&Utc))
         .ok()
-        .or_else(|| NaiveDate::parse_from_str(s.get(..10)?, "%Y-%m-%d").ok()?.and_hms_opt(0, 0, 0).map(|d| d.and_utc()))
+        .or_else(|| {
+            NaiveDate::parse_from_str(s.get(..10)?, "%Y-%m-%d")
+                .ok()?
+                .and_hms_opt(0, 0, 0)
+                .map(|d| d.and_utc())
+        })
 }
 
 /// Specification rows; rows with empty values are dropped (spec 001 §2).
@@ -185,7 +190,10 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
         ("Body", car.body.clone().or(car.simple_body.clone())),
         ("Colour", car.colour.clone()),
         ("Interior", car.interior_colour.clone()),
-        ("Transmission", car.trans.clone().or(car.simple_transmission.clone())),
+        (
+            "Transmission",
+            car.trans.clone().or(car.simple_transmission.clone()),
+        ),
         ("Drive", car.drive.clone()),
         ("Fuel", car.fuel.clone().or(car.simple_fuel.clone())),
         ("Engine", car.engine_size.clone()),
@@ -193,10 +201,23 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
         ("Induction", v("induction")),
         ("Seats", car.seats.map(|s| s.to_string())),
         ("Doors", car.doors.map(|s| s.to_string())),
-        ("Odometer", car.km.map(|k| format!("{} km", dollars(k).trim_start_matches('$')))),
-        ("Fuel consumption", v("fuelconsumptioncombined").map(|x| format!("{x} L/100km"))),
-        ("Towing (braked)", v("towingcapacitybraked").map(|x| format!("{x} kg"))),
-        ("ANCAP rating", v("ancaprating").map(|x| format!("{x} stars"))),
+        (
+            "Odometer",
+            car.km
+                .map(|k| format!("{} km", dollars(k).trim_start_matches('$'))),
+        ),
+        (
+            "Fuel consumption",
+            v("fuelconsumptioncombined").map(|x| format!("{x} L/100km")),
+        ),
+        (
+            "Towing (braked)",
+            v("towingcapacitybraked").map(|x| format!("{x} kg")),
+        ),
+        (
+            "ANCAP rating",
+            v("ancaprating").map(|x| format!("{x} stars")),
+        ),
         ("Stock number", car.stocknum.clone()),
         ("VIN", car.vin.clone()),
         ("Registration", car.regplate.clone()),
@@ -207,16 +228,31 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
         rows.extend([
             ("Body width", feet("body_width")),
             ("Body length", feet("body_length")),
-            ("Tare weight", extra("tare_weight").map(|x| format!("{x} kg"))),
-            ("Axle type", car.extra.get("axle_type").and_then(|a| a.as_str()).map(String::from)),
+            (
+                "Tare weight",
+                extra("tare_weight").map(|x| format!("{x} kg")),
+            ),
+            (
+                "Axle type",
+                car.extra
+                    .get("axle_type")
+                    .and_then(|a| a.as_str())
+                    .map(String::from),
+            ),
             ("Sleeps", extra("sleeps").map(|x| x.to_string())),
-            ("Aggregate trailer mass", extra("aggregate_trailer_mass").map(|x| format!("{x} kg"))),
+            (
+                "Aggregate trailer mass",
+                extra("aggregate_trailer_mass").map(|x| format!("{x} kg")),
+            ),
         ]);
     }
     rows.into_iter()
         .filter_map(|(label, value)| {
             let value = value?.trim().to_string();
-            (!value.is_empty()).then(|| SpecRow { label: label.into(), value })
+            (!value.is_empty()).then(|| SpecRow {
+                label: label.into(),
+                value,
+            })
         })
         .collect()
 }
@@ -262,17 +298,28 @@ fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
 }
 
 pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
-    let today = now.with_timezone(&cfg.timezone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::Australia::Brisbane)).date_naive();
+    let today = now
+        .with_timezone(
+            &cfg.timezone
+                .parse::<chrono_tz::Tz>()
+                .unwrap_or(chrono_tz::Australia::Brisbane),
+        )
+        .date_naive();
     let name = car
         .name
         .clone()
         .filter(|n| !n.trim().is_empty())
         .unwrap_or_else(|| {
-            [Some(car.year.to_string()), Some(car.make.clone()), Some(car.model.clone()), car.badge.clone()]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join(" ")
+            [
+                Some(car.year.to_string()),
+                Some(car.make.clone()),
+                Some(car.model.clone()),
+                car.badge.clone(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
         });
     Car {
         id: car.id.to_string(),
