@@ -98,14 +98,26 @@ pub fn check(car: &CarFacts, rules: &VisibilityRules, now: i64) -> Result<(), Hi
     if car.photos_count < rules.min_photos {
         return Err(Hidden::TooFewPhotos);
     }
-    if rules.exclude_makes.iter().any(|m| m.eq_ignore_ascii_case(car.make)) {
+    if rules
+        .exclude_makes
+        .iter()
+        .any(|m| m.eq_ignore_ascii_case(car.make))
+    {
         return Err(Hidden::ExcludedMake);
     }
-    if rules.exclude_car_types.iter().any(|t| t.eq_ignore_ascii_case(car.car_type)) {
+    if rules
+        .exclude_car_types
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(car.car_type))
+    {
         return Err(Hidden::ExcludedCarType);
     }
     if let Some(s) = car.stocknum {
-        if rules.exclude_stock_numbers.iter().any(|x| x.eq_ignore_ascii_case(s)) {
+        if rules
+            .exclude_stock_numbers
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(s))
+        {
             return Err(Hidden::ExcludedStockNumber);
         }
     }
@@ -134,48 +146,152 @@ mod tests {
     fn in_stock_and_coming_soon_are_shown() {
         let rules = VisibilityRules::default();
         assert_eq!(check(&car(), &rules, NOW), Ok(()));
-        assert_eq!(check(&CarFacts { status: "coming_soon", ..car() }, &rules, NOW), Ok(()));
+        assert_eq!(
+            check(
+                &CarFacts {
+                    status: "coming_soon",
+                    ..car()
+                },
+                &rules,
+                NOW
+            ),
+            Ok(())
+        );
     }
 
     #[test]
     fn sold_cars_stay_for_the_window_then_go() {
         let rules = VisibilityRules::default(); // 3 days
-        let sold = |days_ago: f64| CarFacts { status: "sold", sold_at: Some(NOW - (days_ago * DAY as f64) as i64), ..car() };
+        let sold = |days_ago: f64| CarFacts {
+            status: "sold",
+            sold_at: Some(NOW - (days_ago * DAY as f64) as i64),
+            ..car()
+        };
         assert_eq!(check(&sold(2.9), &rules, NOW), Ok(()));
         assert_eq!(check(&sold(3.0), &rules, NOW), Ok(()));
         assert_eq!(check(&sold(3.1), &rules, NOW), Err(Hidden::SoldTooLongAgo));
-        let zero = VisibilityRules { include_sold_days: 0, ..rules.clone() };
+        let zero = VisibilityRules {
+            include_sold_days: 0,
+            ..rules.clone()
+        };
         assert_eq!(check(&sold(0.1), &zero, NOW), Err(Hidden::SoldTooLongAgo));
-        let four = VisibilityRules { include_sold_days: 4, ..rules };
+        let four = VisibilityRules {
+            include_sold_days: 4,
+            ..rules
+        };
         assert_eq!(check(&sold(3.5), &four, NOW), Ok(()));
-        assert_eq!(check(&CarFacts { status: "sold", sold_at: None, ..car() }, &four, NOW), Err(Hidden::SoldTooLongAgo));
+        assert_eq!(
+            check(
+                &CarFacts {
+                    status: "sold",
+                    sold_at: None,
+                    ..car()
+                },
+                &four,
+                NOW
+            ),
+            Err(Hidden::SoldTooLongAgo)
+        );
     }
 
     #[test]
     fn hidden_from_website_wins() {
-        let c = CarFacts { show_on_dealer_website: false, ..car() };
-        assert_eq!(check(&c, &VisibilityRules::default(), NOW), Err(Hidden::NotOnWebsite));
+        let c = CarFacts {
+            show_on_dealer_website: false,
+            ..car()
+        };
+        assert_eq!(
+            check(&c, &VisibilityRules::default(), NOW),
+            Err(Hidden::NotOnWebsite)
+        );
     }
 
     #[test]
     fn photo_threshold_is_inclusive() {
         let rules = VisibilityRules::default();
-        assert_eq!(check(&CarFacts { photos_count: 3, ..car() }, &rules, NOW), Ok(()));
-        assert_eq!(check(&CarFacts { photos_count: 2, ..car() }, &rules, NOW), Err(Hidden::TooFewPhotos));
-        let none = VisibilityRules { min_photos: 0, ..rules };
-        assert_eq!(check(&CarFacts { photos_count: 0, ..car() }, &none, NOW), Ok(()));
+        assert_eq!(
+            check(
+                &CarFacts {
+                    photos_count: 3,
+                    ..car()
+                },
+                &rules,
+                NOW
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                &CarFacts {
+                    photos_count: 2,
+                    ..car()
+                },
+                &rules,
+                NOW
+            ),
+            Err(Hidden::TooFewPhotos)
+        );
+        let none = VisibilityRules {
+            min_photos: 0,
+            ..rules
+        };
+        assert_eq!(
+            check(
+                &CarFacts {
+                    photos_count: 0,
+                    ..car()
+                },
+                &none,
+                NOW
+            ),
+            Ok(())
+        );
     }
 
     #[test]
     fn in_stock_only_hides_coming_soon_and_sold() {
-        let rules = VisibilityRules { in_stock_only: true, ..Default::default() };
-        assert_eq!(check(&CarFacts { status: "coming_soon", ..car() }, &rules, NOW), Err(Hidden::NotInStock));
-        assert_eq!(check(&CarFacts { status: "sold", sold_at: Some(NOW), ..car() }, &rules, NOW), Err(Hidden::NotInStock));
+        let rules = VisibilityRules {
+            in_stock_only: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            check(
+                &CarFacts {
+                    status: "coming_soon",
+                    ..car()
+                },
+                &rules,
+                NOW
+            ),
+            Err(Hidden::NotInStock)
+        );
+        assert_eq!(
+            check(
+                &CarFacts {
+                    status: "sold",
+                    sold_at: Some(NOW),
+                    ..car()
+                },
+                &rules,
+                NOW
+            ),
+            Err(Hidden::NotInStock)
+        );
     }
 
     #[test]
     fn unknown_status_is_hidden() {
-        assert_eq!(check(&CarFacts { status: "archived", ..car() }, &VisibilityRules::default(), NOW), Err(Hidden::UnknownStatus));
+        assert_eq!(
+            check(
+                &CarFacts {
+                    status: "archived",
+                    ..car()
+                },
+                &VisibilityRules::default(),
+                NOW
+            ),
+            Err(Hidden::UnknownStatus)
+        );
     }
 
     #[test]
@@ -185,9 +301,15 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(check(&car(), &rules, NOW), Err(Hidden::ExcludedMake));
-        let rules = VisibilityRules { exclude_car_types: vec!["used".into()], ..Default::default() };
+        let rules = VisibilityRules {
+            exclude_car_types: vec!["used".into()],
+            ..Default::default()
+        };
         assert_eq!(check(&car(), &rules, NOW), Err(Hidden::ExcludedCarType));
-        let rules = VisibilityRules { exclude_stock_numbers: vec!["bmg1".into()], ..Default::default() };
+        let rules = VisibilityRules {
+            exclude_stock_numbers: vec!["bmg1".into()],
+            ..Default::default()
+        };
         assert_eq!(check(&car(), &rules, NOW), Err(Hidden::ExcludedStockNumber));
     }
 }
