@@ -5,3 +5,4 @@
 pub mod contact;
 pub mod edge_config;
 pub mod lead;
+pub mod visibility;
