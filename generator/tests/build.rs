@@ -1,0 +1,408 @@
+//! Builds fixture dealers (tests/fixtures/dealers) with the real binary into
+//! temporary folders and checks the files it writes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const AS_OF: &str = "2026-11-20T00:00:00Z";
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealers")
+}
+
+/// Sites are built inside the checkout (under target/), as in production:
+/// Astro resolves the shared app and node_modules relative to it.
+fn sites_dir() -> tempfile::TempDir {
+    let base = repo_root().join("target/test-sites");
+    std::fs::create_dir_all(&base).unwrap();
+    tempfile::tempdir_in(base).unwrap()
+}
+
+fn dealergen(sites: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dealergen"))
+        .arg("--root")
+        .arg(repo_root())
+        .arg("--dealers-dir")
+        .arg(fixtures())
+        .arg("--sites-dir")
+        .arg(sites)
+        .args(args)
+        .current_dir(fixtures())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("dealergen runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn read_json(p: PathBuf) -> Value {
+    serde_json::from_str(
+        &std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+    )
+    .unwrap()
+}
+
+fn generated(sites: &Path) -> (Value, Vec<Value>) {
+    let data = sites.join("tiny-dealer/src/data");
+    let site = read_json(data.join("site.json"));
+    let cars = read_json(data.join("cars.json"))
+        .as_array()
+        .unwrap()
+        .clone();
+    (site, cars)
+}
+
+fn car<'a>(cars: &'a [Value], slug: &str) -> &'a Value {
+    cars.iter()
+        .find(|c| c["slug"] == slug)
+        .unwrap_or_else(|| panic!("{slug} not visible"))
+}
+
+#[test]
+fn visibility_rules_decide_which_cars_get_pages() {
+    let sites = sites_dir();
+    let out = dealergen(
+        sites.path(),
+        &[
+            "build",
+            "--dealer",
+            "tiny-dealer",
+            "--no-astro",
+            "--as-of",
+            AS_OF,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let (_, cars) = generated(sites.path());
+    let mut slugs: Vec<&str> = cars.iter().map(|c| c["slug"].as_str().unwrap()).collect();
+    slugs.sort();
+    // 4 sold long ago, 5 hidden, 6 too few photos, 7 excluded make, 14 other
+    // dealership, 15 and 16 malformed.
+    assert_eq!(
+        slugs,
+        ["car-1", "car-10", "car-11", "car-12", "car-13", "car-2", "car-3", "car-8", "car-9"]
+    );
+    let log = text(&out);
+    assert!(
+        log.contains("9 cars shown, 5 hidden, 2 malformed skipped"),
+        "{log}"
+    );
+    assert!(
+        log.contains("skipped record 15 (id 15, slug car-15): missing field"),
+        "{log}"
+    );
+    assert!(
+        log.contains("skipped record 16 (id 16, slug car-16): field `year`"),
+        "{log}"
+    );
+}
+
+#[test]
+fn cards_get_one_tag_in_priority_order_and_price_text() {
+    let sites = sites_dir();
+    let out = dealergen(
+        sites.path(),
+        &[
+            "build",
+            "--dealer",
+            "tiny-dealer",
+            "--no-astro",
+            "--as-of",
+            AS_OF,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let (_, cars) = generated(sites.path());
+    let tag = |slug: &str| car(&cars, slug)["tag_banner"].clone();
+    assert_eq!(tag("car-1"), Value::Null);
+    assert_eq!(tag("car-2"), "COMING SOON");
+    assert_eq!(tag("car-3"), "SOLD");
+    assert_eq!(tag("car-8"), "Reserved");
+    assert_eq!(tag("car-9"), "Clearance");
+    assert_eq!(tag("car-10"), "New Arrival");
+    assert_eq!(tag("car-11"), "Toyota Certified Pre-Owned");
+    assert_eq!(car(&cars, "car-1")["price_text"], "$19,990");
+    assert_eq!(car(&cars, "car-9")["was_price_text"], "$22,990");
+    assert_eq!(car(&cars, "car-1")["was_price_text"], Value::Null);
+    assert_eq!(car(&cars, "car-12")["price_text"], "PREORDER");
+    assert_eq!(car(&cars, "car-13")["price_text"], "Enquire for price.");
+    assert_eq!(car(&cars, "car-3")["in_stock"], false);
+    assert_eq!(
+        car(&cars, "car-1")["comment_paragraphs"],
+        serde_json::json!(["One owner.", "Full service history."])
+    );
+    assert_eq!(car(&cars, "car-13")["location"]["slug"], "service-centre");
+    assert_eq!(car(&cars, "car-1")["location"]["slug"], "tiny-motors");
+}
+
+#[test]
+fn site_data_and_edge_config_come_from_the_yaml() {
+    let sites = sites_dir();
+    let out = dealergen(
+        sites.path(),
+        &[
+            "build",
+            "--dealer",
+            "tiny-dealer",
+            "--no-astro",
+            "--as-of",
+            AS_OF,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let (site, _) = generated(sites.path());
+    assert_eq!(site["name"], "Tiny Motors");
+    assert_eq!(site["footer"]["copyright"], "© 2026 Tiny Motors Pty Ltd");
+    assert_eq!(site["navigation"][1]["children"][0]["href"], "/search/");
+    // From the multi-brand-group preset, not the dealer file:
+    assert_eq!(site["features"]["compare"], true);
+    assert_eq!(site["search"]["sort_options"].as_array().unwrap().len(), 6);
+    assert_eq!(site["search"]["page_size"], 21);
+    let hours = &site["locations"][0]["hours"][0];
+    assert_eq!(hours["department"], "sales");
+    assert_eq!(
+        hours["lines"][0],
+        serde_json::json!({"days": "Mon-Fri", "text": "8:30am - 5:30pm"})
+    );
+    assert_eq!(
+        hours["lines"][2],
+        serde_json::json!({"days": "Sun", "text": "Closed"})
+    );
+    assert_eq!(site["stock_summary"]["total"], 9);
+    assert_eq!(site["stock_summary"]["by_type"][0]["car_type"], "used");
+
+    let edge = read_json(sites.path().join("tiny-dealer/edge-config.json"));
+    assert_eq!(edge["dealer"], "tiny-dealer");
+    assert_eq!(
+        edge["origins"],
+        serde_json::json!(["https://www.tinymotors.com.au"])
+    );
+    assert_eq!(edge["locations"][1]["phone"], "(07) 3000 0003");
+    // The astro project is thin and points at the shared app.
+    let config =
+        std::fs::read_to_string(sites.path().join("tiny-dealer/astro.config.mjs")).unwrap();
+    assert!(config.contains("astro-app"), "{config}");
+    assert!(sites.path().join("tiny-dealer/node_modules").exists());
+}
+
+#[test]
+fn a_full_build_writes_every_page_and_a_failed_one_keeps_the_old_site() {
+    assert!(
+        repo_root().join("node_modules/astro").is_dir(),
+        "Astro is not installed: run scripts/install.sh (the test command does)"
+    );
+    let sites = sites_dir();
+    let out = dealergen(
+        sites.path(),
+        &["build", "--dealer", "tiny-dealer", "--as-of", AS_OF],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let dist = sites.path().join("tiny-dealer/dist");
+    for page in [
+        "index.html",
+        "search/index.html",
+        "contact-us/index.html",
+        "cars/car-1/index.html",
+        "cars/car-3/index.html",
+    ] {
+        assert!(dist.join(page).is_file(), "missing {page}");
+    }
+    for hidden in ["car-4", "car-5", "car-6", "car-7", "car-14", "car-15"] {
+        assert!(
+            !dist.join("cars").join(hidden).exists(),
+            "{hidden} must not get a page"
+        );
+    }
+    let car_page = std::fs::read_to_string(dist.join("cars/car-9/index.html")).unwrap();
+    assert!(
+        car_page.contains("$19,990") && car_page.contains("$22,990"),
+        "price and was-price on the page"
+    );
+    let home = std::fs::read_to_string(dist.join("index.html")).unwrap();
+    assert!(home.contains("Tiny Motors"));
+
+    // Now Astro fails (Node cannot run): the build fails, dist is untouched.
+    let before = std::fs::read_to_string(dist.join("index.html")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+        .args([
+            "--root".as_ref(),
+            repo_root().as_os_str(),
+            "--dealers-dir".as_ref(),
+            fixtures().as_os_str(),
+            "--sites-dir".as_ref(),
+            sites.path().as_os_str(),
+        ])
+        .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
+        .env("DEALERGEN_NODE", "/bin/false")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("FAILED tiny-dealer"), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(dist.join("index.html")).unwrap(),
+        before
+    );
+    assert!(dist.join("cars/car-1/index.html").is_file());
+    assert!(!sites.path().join("tiny-dealer/.dist-staging").exists());
+}
+
+#[test]
+fn one_broken_dealer_does_not_stop_the_others() {
+    let sites = sites_dir();
+    let out = dealergen(
+        sites.path(),
+        &["build", "--all", "--no-astro", "--as-of", AS_OF],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let log = text(&out);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    assert!(log.contains("FAILED broken-dealer: 1 problem(s)"), "{log}");
+    assert!(log.contains("unknown key `min_photoz` in `stock`"), "{log}");
+    assert!(log.contains("1 built, 1 failed"), "{log}");
+    assert!(sites
+        .path()
+        .join("tiny-dealer/src/data/cars.json")
+        .is_file());
+    assert!(
+        !sites.path().join("broken-dealer").exists(),
+        "nothing written for an invalid dealer"
+    );
+}
+
+#[test]
+fn shards_split_the_dealers_without_overlap() {
+    let mut seen = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let sites = sites_dir();
+        let out = dealergen(
+            sites.path(),
+            &[
+                "build",
+                "--all",
+                "--no-astro",
+                "--shard",
+                shard,
+                "--as-of",
+                AS_OF,
+            ],
+        );
+        let log = text(&out);
+        for name in ["tiny-dealer", "broken-dealer"] {
+            if log.contains(&format!(" {name}")) {
+                seen.push(name);
+            }
+        }
+    }
+    seen.sort();
+    assert_eq!(
+        seen,
+        ["broken-dealer", "tiny-dealer"],
+        "each dealer in exactly one shard"
+    );
+}
+
+#[test]
+fn check_prints_github_annotations_on_the_right_line() {
+    let sites = sites_dir();
+    let out = dealergen(
+        sites.path(),
+        &["check", "--dealer", "broken-dealer", "--format", "github"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "::error file=broken-dealer.yaml,line=5,col=33,title=stock.min_photoz::unknown key `min_photoz` in `stock`. Hint: did you mean `min_photos`?\n"
+    );
+    let out = dealergen(
+        sites.path(),
+        &["check", "--dealer", "broken-dealer", "--format", "json"],
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json[0]["ok"], false);
+    assert_eq!(json[0]["diagnostics"][0]["line"], 5);
+    assert_eq!(json[0]["diagnostics"][0]["key"], "stock.min_photoz");
+}
+
+#[test]
+fn usage_errors_exit_with_2_and_unknown_dealers_with_1() {
+    let sites = sites_dir();
+    assert_eq!(dealergen(sites.path(), &["build"]).status.code(), Some(2));
+    assert_eq!(
+        dealergen(sites.path(), &["build", "--shard", "3/2", "--all"])
+            .status
+            .code(),
+        Some(2)
+    );
+    let out = dealergen(sites.path(), &["build", "--dealer", "tiny-dealr"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("did you mean `tiny-dealer`?"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn new_scaffolds_a_dealer_that_validates() {
+    let dealers = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_dealergen"))
+            .arg("--root")
+            .arg(repo_root())
+            .arg("--dealers-dir")
+            .arg(dealers.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["new", "gold-coast-kia", "--template", "franchise-group"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(dealers.path().join("gold-coast-kia.yaml").is_file());
+    assert!(dealers.path().join("stock/gold-coast-kia.json").is_file());
+    let out = run(&["check", "--dealer", "gold-coast-kia"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(&["new", "other", "--template", "no-such-preset"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!dealers.path().join("other.yaml").exists());
+}
+
+#[test]
+fn bundled_dealers_validate_and_reference_the_committed_schema() {
+    let committed =
+        std::fs::read_to_string(repo_root().join("dealers/dealer.schema.json")).unwrap();
+    assert_eq!(
+        committed,
+        dealergen::commands::schema_text(),
+        "dealers/dealer.schema.json is stale: run `dealergen schema --write`"
+    );
+    let project = dealergen::project::Project::new(repo_root());
+    let loader = dealer_config::Loader::new(project.presets_dir());
+    let files = project.dealer_files().unwrap();
+    assert!(files.len() >= 3);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(
+            text.starts_with("# yaml-language-server: $schema=./dealer.schema.json"),
+            "{}",
+            f.display()
+        );
+        if let Err(r) = loader.load(&f) {
+            panic!("{} is invalid: {:#?}", f.display(), r.diagnostics);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs everything dealergen needs, skipping what is already there, so it
+# is cheap to run again (the test command runs it first on every CI run).
+#   - npm packages from package-lock.json (Astro, React, Vitest, wrangler,
+#     playwright-core, and Node 22 itself as the npm package `node`),
+#   - Debian's chromium for the end-to-end tests,
+#   - the wasm32 target, worker-build and wasm-bindgen-cli for the worker.
+set -euo pipefail
+source "$(dirname "$0")/lib/env.sh"
+cd "$DEALERGEN_ROOT"
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+# npm: reinstall only when package-lock.json changed since the last install.
+stamp=node_modules/.dealergen-lock.sha
+want=$(sha1sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -x node_modules/node/bin/node ]; then
+    step "npm ci"
+    command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (any version; Node 22 comes from npm)" >&2; exit 1; }
+    npm ci --no-audit --no-fund --loglevel=error
+    echo "$want" > "$stamp"
+fi
+node_version=$(node --version)
+case "$node_version" in
+    v22.*|v23.*|v24.*) ;;
+    *) echo "expected Node 22 from node_modules/node, got $node_version" >&2; exit 1 ;;
+esac
+
+# Chromium for the end-to-end tests (never a browser download of a test tool).
+if ! command -v chromium >/dev/null; then
+    step "apt-get install chromium"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# Worker toolchain (wasm32 target, worker-build, wasm-bindgen-cli).
+step "edge tools"
+bash scripts/edge/tools.sh
+
+echo "install: all tools present" >&2

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every test and quality gate (what CI runs through .ci/run):
+# installs what is missing, then formatting, lints, Rust tests, TypeScript,
+# Vitest, the demo build, end-to-end tests in Chromium and the worker's
+# integration tests. Prints a summary; exits non-zero when any gate failed.
+set -uo pipefail
+source "$(dirname "$0")/lib/env.sh"
+cd "$DEALERGEN_ROOT"
+
+bash scripts/install.sh || { echo "install failed" >&2; exit 1; }
+source scripts/edge/tools.sh >/dev/null || { echo "edge tools missing" >&2; exit 1; }
+
+passed=0; failed=0; failures=(); timings=()
+gate() {
+    local name=$1; shift
+    printf '\n==== %s\n' "$name"
+    local t0=$SECONDS
+    if "$@"; then
+        passed=$((passed + 1)); timings+=("ok     $name ($((SECONDS - t0))s)")
+    else
+        failed=$((failed + 1)); failures+=("$name"); timings+=("FAILED $name ($((SECONDS - t0))s)")
+    fi
+}
+
+DEMO=brisbane-motor-group
+gate "cargo fmt --check"   cargo fmt --all --check
+gate "cargo clippy"        cargo clippy --workspace --all-targets --quiet -- -D warnings
+gate "cargo test"          cargo test --workspace --quiet
+gate "tsc --noEmit"        npx tsc --noEmit -p astro-app
+gate "vitest"              npx vitest run --root astro-app
+gate "dealergen check --all" cargo run --quiet --release -p dealergen -- check --all
+gate "dealergen build --all" cargo run --quiet --release -p dealergen -- build --all
+gate "e2e (Chromium)"      node scripts/e2e/run.mjs "sites/$DEMO/dist"
+gate "edge integration"    bash scripts/edge/test.sh
+
+printf '\n==== summary\n'
+printf '%s\n' "${timings[@]}"
+echo "gates: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
