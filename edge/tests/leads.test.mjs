@@ -1,0 +1,327 @@
+// End-to-end tests of the edge worker: the release build (edge/build/) runs in
+// workerd through `wrangler dev --local`, with local D1 (migrations applied)
+// and local KV seeded with two dealers, all in a fresh temporary persist dir.
+//
+// Run through scripts/edge/test.sh (builds first), or, with a build present:
+//   node --test edge/tests/
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, "../..");
+const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+const TERMS = "*You must agree to the terms of use before submitting.";
+
+// Two tenants. `stale.example` maps to beta in KV but is not in beta's own
+// list of origins: the worker must refuse it.
+const ALPHA = "https://alpha-motors.example";
+const ALPHA_LOCAL = "http://127.0.0.1:4321";
+const BETA = "https://beta-cars.example";
+const STALE = "https://stale.example";
+const FOREIGN = "https://evil.example";
+
+function edgeConfig(dealer, name, origins, locationId) {
+  return {
+    dealer,
+    name,
+    origins,
+    locations: [{ id: locationId, name: `${name} HQ`, phone: "08 9123 4567", lead_email: null }],
+    leads: { email: `leads@${dealer}.example`, webhook_url: null },
+    features: { watchlist: true, phone_reveal: true },
+  };
+}
+
+const KV_SEED = [
+  { key: "dealer:alpha", value: JSON.stringify(edgeConfig("alpha", "Alpha Motors", [ALPHA, ALPHA_LOCAL], "alpha-perth")) },
+  { key: "dealer:beta", value: JSON.stringify(edgeConfig("beta", "Beta Cars", [BETA], "beta-sydney")) },
+  { key: `origin:${ALPHA}`, value: "alpha" },
+  { key: `origin:${ALPHA_LOCAL}`, value: "alpha" },
+  { key: `origin:${BETA}`, value: "beta" },
+  { key: `origin:${STALE}`, value: "beta" },
+];
+
+let persistDir;
+let base;
+let wrangler;
+let wranglerLog = "";
+
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  XDG_CONFIG_HOME: join(ROOT, ".wrangler/config"),
+  NO_COLOR: "1",
+  CI: "1",
+};
+
+async function wranglerCmd(...args) {
+  const { stdout } = await run(process.execPath, [WRANGLER, ...args, "--persist-to", persistDir], {
+    cwd: ROOT,
+    env,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+/** Rows from the local D1 database, read by a separate wrangler process. */
+async function d1(sql) {
+  const out = await wranglerCmd("d1", "execute", "DB", "--local", "--json", "--command", sql);
+  const [result] = JSON.parse(out);
+  assert.ok(result.success, out);
+  return result.results;
+}
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+}
+
+async function waitForHealth(deadlineMs) {
+  const end = Date.now() + deadlineMs;
+  while (Date.now() < end) {
+    if (wrangler.exitCode !== null) throw new Error(`wrangler dev exited early:\n${wranglerLog}`);
+    try {
+      const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`wrangler dev did not answer /api/health within ${deadlineMs} ms:\n${wranglerLog}`);
+}
+
+function groupAlive(pid) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function stopWrangler() {
+  if (!wrangler || wrangler.exitCode !== null || wrangler.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const kill = (signal) => {
+      try {
+        process.kill(-wrangler.pid, signal); // the whole group: wrangler and workerd
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => kill("SIGKILL"), 5000);
+    wrangler.once("exit", async () => {
+      clearTimeout(timer);
+      // workerd may outlive wrangler by a moment: wait until the group is gone.
+      for (let i = 0; i < 50 && groupAlive(wrangler.pid); i++) await new Promise((r) => setTimeout(r, 100));
+      kill("SIGKILL");
+      done();
+    });
+    kill("SIGTERM");
+  });
+}
+
+// Last resort if the runner dies without running `after`.
+process.once("exit", () => {
+  if (wrangler && wrangler.exitCode === null) {
+    try {
+      process.kill(-wrangler.pid, "SIGKILL");
+    } catch {}
+  }
+});
+
+before(async () => {
+  assert.ok(
+    existsSync(join(ROOT, "edge/build/worker/shim.mjs")),
+    "edge/build/ is missing: run scripts/edge/build.sh (or scripts/edge/test.sh)",
+  );
+  persistDir = await mkdtemp(join(tmpdir(), "dealergen-edge-"));
+  await mkdir(env.XDG_CONFIG_HOME, { recursive: true });
+  await wranglerCmd("d1", "migrations", "apply", "DB", "--local");
+  const seed = join(persistDir, "kv-seed.json");
+  await writeFile(seed, JSON.stringify(KV_SEED));
+  await wranglerCmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
+
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  wrangler = spawn(
+    process.execPath,
+    [WRANGLER, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistDir, "--show-interactive-dev-session=false"],
+    { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  wrangler.stdout.on("data", (d) => (wranglerLog += d));
+  wrangler.stderr.on("data", (d) => (wranglerLog += d));
+  await waitForHealth(60_000);
+});
+
+after(async () => {
+  await stopWrangler();
+  if (persistDir) await rm(persistDir, { recursive: true, force: true });
+});
+
+function validLead(extra = {}) {
+  return {
+    category: "enquiry",
+    name: "Jo Bloggs",
+    email: "jo@example.com.au",
+    phone: "0412 345 678",
+    message: "Is the Hilux still available?",
+    terms_conditions: true,
+    car_id: 1234,
+    location_id: "alpha-perth",
+    postcode: "6000",
+    url: `${ALPHA}/cars/2021-toyota-hilux`,
+    ...extra,
+  };
+}
+
+function post(origin, body, { contentType = "application/json", raw = false } = {}) {
+  const headers = { "Content-Type": contentType };
+  if (origin) headers.Origin = origin;
+  return fetch(`${base}/api/leads`, { method: "POST", headers, body: raw ? body : JSON.stringify(body) });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
+
+describe("edge worker", () => {
+  test("GET /api/health answers ok", async () => {
+    const res = await fetch(`${base}/api/health`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { ok: true });
+  });
+
+  test("a valid lead is stored in D1 first and answered 201 with its id", async () => {
+    const res = await post(ALPHA, validLead({ dealership_slug: "beta", subcategory: "Test" }));
+    assert.equal(res.status, 201);
+    assert.equal(res.headers.get("access-control-allow-origin"), ALPHA);
+    const { lead_id } = await res.json();
+    assert.match(lead_id, UUID);
+
+    const rows = await d1(`SELECT * FROM leads WHERE id = ${sqlString(lead_id)}`);
+    assert.equal(rows.length, 1);
+    const row = rows[0];
+    assert.equal(row.dealer, "alpha", "dealer comes from the Origin, not the body's dealership_slug");
+    assert.equal(row.category, "enquiry");
+    assert.equal(row.delivery_status, "pending");
+    assert.equal(row.idempotency_key, null);
+    assert.match(row.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const payload = JSON.parse(row.payload);
+    assert.equal(payload.phone, "0412345678", "phone stored normalised");
+    assert.equal(payload.car_id, "1234");
+    assert.equal(payload.terms_conditions, true);
+    assert.equal(payload.extra.subcategory, "Test");
+    assert.equal(payload.extra.dealership_slug, undefined);
+  });
+
+  test("a retry with the same idempotency key gets the same lead id and stores one row", async () => {
+    const body = validLead({ idempotency_key: "retry-key-1" });
+    const first = await post(ALPHA, body);
+    assert.equal(first.status, 201);
+    const { lead_id } = await first.json();
+    const again = await post(ALPHA, body);
+    assert.equal(again.status, 200);
+    assert.deepEqual(await again.json(), { lead_id });
+    const rows = await d1("SELECT id, dealer FROM leads WHERE idempotency_key = 'retry-key-1'");
+    assert.deepEqual(rows, [{ id: lead_id, dealer: "alpha" }]);
+  });
+
+  test("the second dealer's origin gets its own dealer column and its own idempotency space", async () => {
+    const res = await post(BETA, validLead({ location_id: "beta-sydney", idempotency_key: "retry-key-1", category: "test_drive", message: "" }));
+    assert.equal(res.status, 201, "same key as alpha's lead, but another tenant: a new lead");
+    assert.equal(res.headers.get("access-control-allow-origin"), BETA);
+    const { lead_id } = await res.json();
+    const rows = await d1(`SELECT dealer, category FROM leads WHERE id = ${sqlString(lead_id)}`);
+    assert.deepEqual(rows, [{ dealer: "beta", category: "test_drive" }]);
+    const perDealer = await d1("SELECT dealer, count(*) AS n FROM leads WHERE idempotency_key = 'retry-key-1' GROUP BY dealer ORDER BY dealer");
+    assert.deepEqual(perDealer, [{ dealer: "alpha", n: 1 }, { dealer: "beta", n: 1 }]);
+  });
+
+  test("an invalid lead gets 400 with a message per field, readable by the dealer's page", async () => {
+    const res = await post(ALPHA_LOCAL, validLead({ phone: "12345", email: "jo@", terms_conditions: false, postcode: "60", message: " " }));
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get("access-control-allow-origin"), ALPHA_LOCAL);
+    const body = await res.json();
+    assert.equal(body.error, "Please fix the following errors:");
+    assert.deepEqual(Object.keys(body.fields).sort(), ["email", "message", "phone", "postcode", "terms_conditions"]);
+    assert.equal(body.fields.terms_conditions, TERMS);
+    assert.equal(body.fields.postcode, "Invalid postcode. Please enter a 4-digit number.");
+    assert.match(body.fields.phone, /Australian phone number/);
+  });
+
+  test("a location of another dealer is refused", async () => {
+    const res = await post(ALPHA, validLead({ location_id: "beta-sydney" }));
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).fields.location_id, "Unknown location for this dealer.");
+  });
+
+  test("malformed JSON, a non-object, wrong content type and oversized bodies are 4xx JSON", async () => {
+    const cases = [
+      [await post(ALPHA, '{"name": "Jo",', { raw: true }), 400, /^Malformed JSON/],
+      [await post(ALPHA, "[1, 2]", { raw: true }), 400, /fix the following/],
+      [await post(ALPHA, "name=Jo", { raw: true, contentType: "application/x-www-form-urlencoded" }), 415, /Content-Type: application\/json/],
+      [await post(ALPHA, JSON.stringify(validLead({ message: "x".repeat(40_000) })), { raw: true }), 413, /larger than 32 KB/],
+    ];
+    for (const [res, status, pattern] of cases) {
+      assert.equal(res.status, status);
+      assert.match(res.headers.get("content-type"), /^application\/json/);
+      assert.match((await res.json()).error, pattern);
+    }
+  });
+
+  test("unknown, missing and stale origins get 403 without CORS headers and store nothing", async () => {
+    const before = (await d1("SELECT count(*) AS n FROM leads"))[0].n;
+    for (const origin of [FOREIGN, undefined, STALE, "null"]) {
+      const res = await post(origin, validLead());
+      assert.equal(res.status, 403, `origin ${origin}`);
+      assert.equal(res.headers.get("access-control-allow-origin"), null);
+      assert.match((await res.json()).error, /dealer's own website/);
+    }
+    assert.equal((await d1("SELECT count(*) AS n FROM leads"))[0].n, before);
+  });
+
+  test("CORS preflight: allowed origin gets CORS headers, a foreign one does not", async () => {
+    const preflight = (origin) =>
+      fetch(`${base}/api/leads`, {
+        method: "OPTIONS",
+        headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+      });
+    const ok = await preflight(ALPHA);
+    assert.equal(ok.status, 204);
+    assert.equal(ok.headers.get("access-control-allow-origin"), ALPHA);
+    assert.match(ok.headers.get("access-control-allow-methods"), /POST/);
+    assert.match(ok.headers.get("access-control-allow-headers"), /Content-Type/i);
+    assert.equal(ok.headers.get("vary"), "Origin");
+
+    const beta = await preflight(BETA);
+    assert.equal(beta.headers.get("access-control-allow-origin"), BETA, "each dealer gets only its own origin back");
+
+    const foreign = await preflight(FOREIGN);
+    assert.equal(foreign.status, 403);
+    assert.equal(foreign.headers.get("access-control-allow-origin"), null);
+    assert.equal(foreign.headers.get("access-control-allow-methods"), null);
+  });
+
+  test("unknown paths and methods answer JSON 404/405", async () => {
+    const missing = await fetch(`${base}/api/nope`);
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).error, "No such API endpoint.");
+    const wrongMethod = await fetch(`${base}/api/leads`, { headers: { Origin: ALPHA } });
+    assert.equal(wrongMethod.status, 405);
+    assert.match((await wrongMethod.json()).error, /method/);
+  });
+});
