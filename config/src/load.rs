@@ -183,6 +183,8 @@ impl Loader {
         })
     }
 
+    // The error goes straight into the problem list; boxing it buys nothing.
+    #[allow(clippy::result_large_err)]
     fn load_preset(&self, name: &str, at: Span, files: &mut SourceFiles) -> Result<Node, Problem> {
         let presets = self.presets();
         if !presets.iter().any(|p| p == name) {

@@ -286,56 +286,54 @@ impl<'s> SchemaChecker<'s> {
                     .filter_map(|v| v.as_str().map(String::from)),
             )
             .collect();
-        match best {
-            Some(problems) if !(matches!(node, Node::Scalar(..)) && !words.is_empty()) => {
-                out.extend(problems)
+        let scalar = matches!(node, Node::Scalar(..));
+        if scalar && !words.is_empty() {
+            // A word where a fixed set of words (or a mapping) is allowed.
+            let mut allowed = words;
+            let objects: Vec<String> = alts
+                .iter()
+                .filter(|a| type_list(a).contains(&"object"))
+                .filter_map(|a| {
+                    a.get("required")
+                        .and_then(Value::as_array)
+                        .and_then(|r| r.first())
+                        .and_then(Value::as_str)
+                        .map(|k| format!("a mapping with `{k}`"))
+                })
+                .collect();
+            self.check_one_of_values(node, &allowed, path, out);
+            if let (Some(last), false) = (out.last_mut(), objects.is_empty()) {
+                allowed.extend(objects);
+                last.expected = Some(format!(
+                    "one of {}",
+                    allowed
+                        .iter()
+                        .map(|a| if a.starts_with("a mapping") {
+                            a.clone()
+                        } else {
+                            format!("`{a}`")
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
             }
-            _ if !words.is_empty() && matches!(node, Node::Scalar(..)) => {
-                let mut allowed = words.clone();
-                let objects: Vec<String> = alts
-                    .iter()
-                    .filter(|a| type_list(a).contains(&"object"))
-                    .filter_map(|a| {
-                        a.get("required")
-                            .and_then(Value::as_array)
-                            .and_then(|r| r.first())
-                            .and_then(Value::as_str)
-                            .map(|k| format!("a mapping with `{k}`"))
-                    })
-                    .collect();
-                self.check_one_of_values(node, &allowed, path, out);
-                if let (Some(last), false) = (out.last_mut(), objects.is_empty()) {
-                    allowed.extend(objects);
-                    last.expected = Some(format!(
-                        "one of {}",
-                        allowed
-                            .iter()
-                            .map(|a| if a.starts_with("a mapping") {
-                                a.clone()
-                            } else {
-                                format!("`{a}`")
-                            })
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                }
-            }
-            _ => {
-                let expected = alts
-                    .iter()
-                    .filter(|a| type_list(a) != ["null"])
-                    .map(|a| self.describe(a))
-                    .collect::<Vec<_>>()
-                    .join(" or ");
-                out.push(
-                    Problem::error(
-                        node.span(),
-                        path.to_string(),
-                        format!("expected {expected}, found {}", node.kind_name()),
-                    )
-                    .expected(expected),
-                );
-            }
+        } else if let Some(problems) = best {
+            out.extend(problems);
+        } else {
+            let expected = alts
+                .iter()
+                .filter(|a| type_list(a) != ["null"])
+                .map(|a| self.describe(a))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            out.push(
+                Problem::error(
+                    node.span(),
+                    path.to_string(),
+                    format!("expected {expected}, found {}", node.kind_name()),
+                )
+                .expected(expected),
+            );
         }
     }
 
