@@ -13,6 +13,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -122,6 +123,12 @@ function assertEqual(actual, expected, what) {
   if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** WCAG 2.2 A/AA plus axe's best practices; target-size is off by default in axe but Lighthouse checks it. */
+const AXE_OPTIONS = {
+  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  rules: { 'target-size': { enabled: true } },
+};
 const MISSING_PAGE = '/no-such-page/';
 /** React's client runtime is ~66 KB gzip on its own; the island adds ~3 KB. */
 const JS_BUDGET_KB = 80;
@@ -326,6 +333,30 @@ async function main() {
       } finally {
         await phone.close();
       }
+    });
+
+    await test('axe finds no accessibility violations (phone and desktop)', async () => {
+      const a11y = await context.newPage();
+      watch(a11y);
+      const paths = ['/', '/search/', '/contact-us/', MISSING_PAGE];
+      if (site.locations[0]) paths.push(`/contact-us/${site.locations[0].slug}/`);
+      // The first car, a sold one and one without photos cover the car page's variants.
+      for (const c of [car, sold, cars.find((x) => x.images.length === 0)]) if (c) paths.push(`/cars/${c.slug}/`);
+      const problems = [];
+      try {
+        for (const [width, height] of [[390, 844], [1280, 900]]) {
+          await a11y.setViewportSize({ width, height });
+          for (const p of new Set(paths)) {
+            await a11y.goto(`${origin}${p}`, { waitUntil: 'load' });
+            await a11y.addScriptTag({ path: AXE_PATH });
+            const violations = await a11y.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
+            for (const v of violations) problems.push(`${width}px ${p}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
+          }
+        }
+      } finally {
+        await a11y.close();
+      }
+      assertEqual(problems.length, 0, `violations:\n${problems.slice(0, 8).join('\n')}`);
     });
 
     await test('home, search and contact pages ship no JavaScript', async () => {
