@@ -68,6 +68,27 @@ impl ApiError {
     }
 }
 
+/// Longest `Origin` looked up in KV. KV keys are limited to 512 bytes, so a
+/// longer header would make the lookup itself fail (a 5xx); no real site
+/// origin comes anywhere near this.
+pub const ORIGIN_MAX: usize = 255;
+
+/// Whether an `Origin` header can be a dealer site at all: `http(s)://host`
+/// with an optional port, short, printable, no path. Anything else is refused
+/// before any lookup.
+pub fn plausible_origin(origin: &str) -> bool {
+    let host = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"));
+    origin.len() <= ORIGIN_MAX
+        && host.is_some_and(|h| {
+            !h.is_empty()
+                && h.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']')
+                })
+        })
+}
+
 /// `application/json`, with or without parameters, in any letter case.
 /// Anything else gets 415: requiring JSON also forces browsers to preflight
 /// cross-origin posts, so a foreign page cannot fire a "simple" form post.
@@ -214,6 +235,31 @@ mod tests {
             400,
             "recursion limit, not a stack overflow"
         );
+    }
+
+    #[test]
+    fn origins_worth_looking_up() {
+        for ok in [
+            "https://demo.example",
+            "http://127.0.0.1:4321",
+            "https://sub.demo-motors.com.au",
+            "http://[::1]:8787",
+        ] {
+            assert!(plausible_origin(ok), "{ok}");
+        }
+        let long = format!("https://{}.example", "a".repeat(ORIGIN_MAX));
+        for bad in [
+            "",
+            "null",
+            "https://",
+            "ftp://demo.example",
+            "https://demo.example/path",
+            "https://a b",
+            "https://demo.example\n",
+            &long,
+        ] {
+            assert!(!plausible_origin(bad), "{bad:?}");
+        }
     }
 
     #[test]

@@ -74,6 +74,7 @@ impl Tenant {
             .get("Origin")
             .ok()
             .flatten()
+            .filter(|o| http::plausible_origin(o))
             .ok_or_else(ApiError::forbidden_origin)?;
         let kv = env.kv("CONFIG").map_err(internal("KV binding CONFIG"))?;
         let slug = kv

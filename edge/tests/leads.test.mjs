@@ -285,7 +285,8 @@ describe("edge worker", () => {
 
   test("unknown, missing and stale origins get 403 without CORS headers and store nothing", async () => {
     const before = (await d1("SELECT count(*) AS n FROM leads"))[0].n;
-    for (const origin of [FOREIGN, undefined, STALE, "null"]) {
+    const huge = `https://${"a".repeat(600)}.example`; // longer than a KV key may be
+    for (const origin of [FOREIGN, undefined, STALE, "null", huge, `${ALPHA}/path`]) {
       const res = await post(origin, validLead());
       assert.equal(res.status, 403, `origin ${origin}`);
       assert.equal(res.headers.get("access-control-allow-origin"), null);
