@@ -33,9 +33,14 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the JSON Schema of the dealer YAML (or write it with --write).
     Schema {
-        /// Write it to dealers/dealer.schema.json instead of printing it.
+        /// Write it to its committed path (dealers/dealer.schema.json, or
+        /// astro-app/src/types/site-data.schema.json with --site-data).
         #[arg(long)]
         write: bool,
+        /// The schema of the data the generator hands the Astro app
+        /// (site.json, cars.json) instead of the dealer YAML.
+        #[arg(long)]
+        site_data: bool,
     },
     /// List the dealers and whether their files are valid.
     List,

@@ -20,7 +20,7 @@ pub fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Build(args) => build(&project, args),
         Command::Check(args) => check(&project, args),
-        Command::Schema { write } => schema(&project, write),
+        Command::Schema { write, site_data } => schema(&project, write, site_data),
         Command::List => list(&project),
         Command::New {
             slug,
@@ -285,14 +285,20 @@ pub fn schema_text() -> String {
     s
 }
 
-fn schema(project: &Project, write: bool) -> Result<i32> {
+fn schema(project: &Project, write: bool, site_data: bool) -> Result<i32> {
+    let (text, path) = if site_data {
+        (
+            crate::site_data::contract_schema_text(),
+            project.site_data_schema_file(),
+        )
+    } else {
+        (schema_text(), project.schema_file())
+    };
     if write {
-        let path = project.schema_file();
-        std::fs::write(&path, schema_text())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote {}", path.display());
     } else {
-        print!("{}", schema_text());
+        print!("{text}");
     }
     Ok(0)
 }

@@ -47,6 +47,11 @@ impl Project {
         self.dealers_dir.join("dealer.schema.json")
     }
 
+    /// The JSON Schema of site.json/cars.json that astro-app's types come from.
+    pub fn site_data_schema_file(&self) -> PathBuf {
+        self.astro_app_dir().join("src/types/site-data.schema.json")
+    }
+
     /// Dealer files in `dealers/`, sorted by slug.
     pub fn dealer_files(&self) -> std::io::Result<Vec<PathBuf>> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dealers_dir)?

@@ -5,37 +5,62 @@ use std::collections::BTreeMap;
 
 use dealer_config::check::rules::location_slug;
 use dealer_config::hours::{format_day, parse_day, week_lines};
-use dealer_config::model::{self, Department, LocationKind};
+use dealer_config::model::{self, Department};
 use dealer_config::DealerConfig;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::stock::present::Car;
 
-#[derive(Debug, Serialize)]
+/// Everything a dealer's pages show apart from the cars: `src/data/site.json`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct SiteData {
+    /// Dealer slug (file name of the dealer YAML).
     pub slug: String,
+    /// Trading name.
     pub name: String,
+    /// Template preset the dealer extends.
     pub template: String,
+    /// Set for single-manufacturer dealers, e.g. "Toyota".
     pub manufacturer: Option<String>,
+    /// Public origin of the site, e.g. "https://www.example.com.au" (no trailing slash).
     pub base_url: String,
+    /// Origin of the edge worker ("" = same origin).
     pub api_base: String,
+    /// Colours, logo and font.
     pub theme: model::Theme,
+    /// Main phone and e-mail.
     pub contact: model::Contact,
+    /// Social media links, in display order.
     pub social: Vec<Link>,
+    /// Header navigation.
     pub navigation: Vec<NavItem>,
+    /// Footer groups, legal text and copyright.
     pub footer: Footer,
+    /// Home page hero (title defaults to the dealer name).
     pub home: model::Home,
+    /// Locations, the primary one first.
     pub locations: Vec<Location>,
+    /// Shopper features that change what pages render.
     pub features: Features,
+    /// Search page settings.
     pub search: Search,
+    /// Wording that differs between dealers.
     pub copy: Copy,
+    /// Counts over the visible stock, for the home page and menus.
     pub stock_summary: StockSummary,
 }
 
-#[derive(Debug, Serialize)]
+/// A link.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Link {
+    /// Link text.
     pub label: String,
+    /// Site path or https URL.
     pub href: String,
+    /// Opens another site (rel="noopener", target="_blank").
     pub external: bool,
 }
 
@@ -49,126 +74,240 @@ impl Link {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// A header menu entry.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct NavItem {
-    #[serde(flatten)]
-    pub link: Link,
+    /// Link text.
+    pub label: String,
+    /// Site path or https URL; "" for a dropdown that is not itself a link.
+    pub href: String,
+    /// Opens another site.
+    pub external: bool,
+    /// Dropdown entries; empty for a plain link.
     pub children: Vec<Link>,
 }
 
-#[derive(Debug, Serialize)]
+/// The footer.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Footer {
+    /// Titled link columns.
     pub groups: Vec<FooterGroup>,
+    /// Legal / disclaimer paragraph shown at the bottom of every page.
     pub legal_text: String,
+    /// "© 2026 Example Motor Group Pty Ltd".
     pub copyright: String,
 }
 
-#[derive(Debug, Serialize)]
+/// A titled column of footer links.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct FooterGroup {
+    /// Heading.
     pub title: String,
+    /// Links in order.
     pub links: Vec<Link>,
 }
 
-#[derive(Debug, Serialize)]
+/// What a location does.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LocationKind {
+    Sales,
+    Service,
+    Parts,
+    CarBuying,
+}
+
+/// A department with opening hours.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DepartmentName {
+    Sales,
+    Service,
+    Parts,
+}
+
+/// A department a one-off applies to.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SpecialDepartment {
+    All,
+    Sales,
+    Service,
+    Parts,
+}
+
+/// A showroom, service centre or parts department.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Location {
+    /// Id as in the stock feed's location_id.
     pub id: String,
+    /// URL slug: /contact-us/{slug}.
     pub slug: String,
+    /// Name shown on the site.
     pub name: String,
-    pub kind: &'static str,
+    /// What happens here.
+    pub kind: LocationKind,
+    /// The dealer's main location.
     pub primary: bool,
+    /// Phone as shown.
     pub phone: String,
+    /// Public e-mail, if any.
     pub email: Option<String>,
+    /// Street address.
     pub address: Address,
+    /// Opening hours per department.
     pub hours: Vec<DepartmentHours>,
+    /// Public holidays and other one-off hours.
     pub special_hours: Vec<SpecialHours>,
+    /// Motor dealer licence number.
     pub licence_number: Option<String>,
+    /// IANA time zone of the dealer.
     pub timezone: String,
 }
 
-#[derive(Debug, Serialize)]
+/// Street address.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Address {
+    /// e.g. "12 Main St".
     pub street: String,
+    /// e.g. "Newstead".
     pub suburb: String,
-    pub state: &'static str,
+    /// State abbreviation, e.g. "QLD".
+    pub state: String,
+    /// Four digits.
     pub postcode: String,
+    /// One line: "12 Main St, Newstead QLD 4006".
     pub one_line: String,
+    /// Link to a map / directions, or null when none configured.
     pub map_url: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// One department's weekly hours, ready to show.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct DepartmentHours {
-    pub department: &'static str,
+    /// Which department.
+    pub department: DepartmentName,
+    /// Lines of the hours table.
     pub lines: Vec<HoursLine>,
 }
 
-#[derive(Debug, Serialize)]
+/// A line of an hours table.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct HoursLine {
+    /// "Mon-Fri", "Sat", "Sun".
     pub days: String,
+    /// "8:30am - 5:30pm", "Closed" or "By appointment only".
     pub text: String,
 }
 
-#[derive(Debug, Serialize)]
+/// One-off hours.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct SpecialHours {
+    /// ISO date "2026-12-25".
     pub date: String,
-    pub department: &'static str,
+    /// Department it applies to.
+    pub department: SpecialDepartment,
+    /// "Closed" or "9am - 1pm".
     pub text: String,
+    /// e.g. "Christmas Day".
     pub label: String,
 }
 
-#[derive(Debug, Serialize)]
+/// Shopper features that change what pages render.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Features {
+    /// Save-to-watchlist buttons (sign-in by phone).
     pub watchlist: bool,
+    /// Compare toggles.
     pub compare: bool,
+    /// Favourite toggles.
     pub favourites: bool,
+    /// true = phone is masked until clicked; false = shown straight away.
     pub phone_reveal: bool,
 }
 
-#[derive(Debug, Serialize)]
+/// Search page settings.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Search {
+    /// Cars per results page.
     pub page_size: u32,
+    /// Placeholder of the keyword box.
     pub keyword_placeholder: String,
+    /// Sort options, the default first.
     pub sort_options: Vec<SortOption>,
 }
 
-#[derive(Debug, Serialize)]
+/// A sort option of the search page.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct SortOption {
-    pub value: &'static str,
-    pub label: &'static str,
+    /// Replica / sort key as it appears in the URL `sortBy`.
+    pub value: String,
+    /// Label in the sort dropdown.
+    pub label: String,
 }
 
-#[derive(Debug, Serialize)]
+/// Wording that differs between dealers.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Copy {
+    /// Shown instead of a price when a car has none.
     pub no_price_text: String,
+    /// Shown when a car has no dealer comments.
     pub dealer_comments_pending: String,
 }
 
-#[derive(Debug, Serialize)]
+/// Counts over the visible stock.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct StockSummary {
+    /// Visible cars.
     pub total: usize,
+    /// Per car type, in the order new, demo, used; types without cars left out.
     pub by_type: Vec<TypeCount>,
+    /// Per make, most cars first.
     pub makes: Vec<MakeCount>,
 }
 
-#[derive(Debug, Serialize)]
+/// Cars of one type.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct TypeCount {
-    pub car_type: &'static str,
+    /// new, demo or used.
+    pub car_type: model::CarType,
+    /// How many.
     pub count: usize,
 }
 
-#[derive(Debug, Serialize)]
+/// Cars of one make.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct MakeCount {
+    /// Make, e.g. "Kia".
     pub name: String,
+    /// How many.
     pub count: usize,
 }
 
 /// Counts by car type in the spec's order (new, demo, used: spec 000 §9)
 /// and by make, most cars first.
 pub fn stock_summary(cars: &[Car]) -> StockSummary {
-    let by_type = ["new", "demo", "used"]
+    use model::CarType;
+    let by_type = [CarType::New, CarType::Demo, CarType::Used]
         .into_iter()
-        .map(|t| TypeCount {
-            car_type: t,
-            count: cars.iter().filter(|c| c.car_type == t).count(),
+        .map(|car_type| TypeCount {
+            car_type,
+            count: cars.iter().filter(|c| c.car_type == car_type).count(),
         })
         .filter(|t| t.count > 0)
         .collect();
@@ -195,9 +334,9 @@ fn location(l: &model::Location, tz: &str) -> Location {
     let a = &l.address;
     let mut hours = Vec::new();
     for (dept, week) in [
-        ("sales", &l.hours.sales),
-        ("service", &l.hours.service),
-        ("parts", &l.hours.parts),
+        (DepartmentName::Sales, &l.hours.sales),
+        (DepartmentName::Service, &l.hours.service),
+        (DepartmentName::Parts, &l.hours.parts),
     ] {
         if let Some(week) = week {
             hours.push(DepartmentHours {
@@ -214,10 +353,10 @@ fn location(l: &model::Location, tz: &str) -> Location {
         slug: location_slug(l),
         name: l.name.clone(),
         kind: match l.kind {
-            LocationKind::Sales => "sales",
-            LocationKind::Service => "service",
-            LocationKind::Parts => "parts",
-            LocationKind::CarBuying => "car-buying",
+            model::LocationKind::Sales => LocationKind::Sales,
+            model::LocationKind::Service => LocationKind::Service,
+            model::LocationKind::Parts => LocationKind::Parts,
+            model::LocationKind::CarBuying => LocationKind::CarBuying,
         },
         primary: l.primary,
         phone: l.phone.clone(),
@@ -225,7 +364,7 @@ fn location(l: &model::Location, tz: &str) -> Location {
         address: Address {
             street: a.street.clone(),
             suburb: a.suburb.clone(),
-            state: a.state.as_str(),
+            state: a.state.as_str().into(),
             postcode: a.postcode.clone(),
             one_line: format!(
                 "{}, {} {} {}",
@@ -243,10 +382,10 @@ fn location(l: &model::Location, tz: &str) -> Location {
             .map(|s| SpecialHours {
                 date: s.date.clone(),
                 department: match s.department {
-                    Department::All => "all",
-                    Department::Sales => "sales",
-                    Department::Service => "service",
-                    Department::Parts => "parts",
+                    Department::All => SpecialDepartment::All,
+                    Department::Sales => SpecialDepartment::Sales,
+                    Department::Service => SpecialDepartment::Service,
+                    Department::Parts => SpecialDepartment::Parts,
                 },
                 text: parse_day(&s.hours)
                     .map(|d| format_day(d, model::ClosedText::Closed))
@@ -294,7 +433,9 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
             .navigation
             .iter()
             .map(|n| NavItem {
-                link: Link::new(&n.label, n.href.as_deref().unwrap_or("")),
+                label: n.label.clone(),
+                href: n.href.clone().unwrap_or_default(),
+                external: n.href.as_deref().is_some_and(|h| h.starts_with("https://")),
                 children: n
                     .children
                     .iter()
@@ -338,8 +479,8 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
                 .sort_options
                 .iter()
                 .map(|s| SortOption {
-                    value: s.replica(),
-                    label: s.label(),
+                    value: s.replica().into(),
+                    label: s.label().into(),
                 })
                 .collect(),
         },
@@ -349,4 +490,29 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
         },
         stock_summary: stock_summary(cars),
     }
+}
+
+/// Both data files in one document, so the schema (and the TypeScript
+/// generated from it) names every type once.
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields, title = "SiteContract")]
+#[allow(dead_code)] // only its schema is used
+struct SiteContract {
+    /// src/data/site.json
+    site: SiteData,
+    /// src/data/cars.json
+    cars: Vec<Car>,
+}
+
+/// JSON Schema of `site.json` and `cars.json` as the generator writes them
+/// (serialisation view: every field is always present). astro-app's
+/// TypeScript types are generated from it (astro-app/src/types/).
+pub fn contract_schema_text() -> String {
+    let generator = schemars::generate::SchemaSettings::draft07()
+        .for_serialize()
+        .into_generator();
+    let schema = generator.into_root_schema_for::<SiteContract>();
+    let mut s = serde_json::to_string_pretty(&schema).expect("schema serialises");
+    s.push('\n');
+    s
 }

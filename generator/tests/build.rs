@@ -391,6 +391,12 @@ fn bundled_dealers_validate_and_reference_the_committed_schema() {
         "dealers/dealer.schema.json is stale: run `dealergen schema --write`"
     );
     let project = dealergen::project::Project::new(repo_root());
+    let committed = std::fs::read_to_string(project.site_data_schema_file()).unwrap();
+    assert_eq!(
+        committed,
+        dealergen::site_data::contract_schema_text(),
+        "astro-app/src/types/site-data.schema.json is stale: run `dealergen schema --site-data --write` and `node scripts/gen-types.mjs`"
+    );
     let loader = dealer_config::Loader::new(project.presets_dir());
     let files = project.dealer_files().unwrap();
     assert!(files.len() >= 3);

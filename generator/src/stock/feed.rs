@@ -221,8 +221,16 @@ fn accept(record: Value, position: String, feed: &mut Feed) {
         return;
     }
     match serde_path_to_error::deserialize::<_, FeedCar>(record) {
-        Ok(car) => {
-            if car.slug.trim().is_empty()
+        Ok(mut car) => {
+            // Feeds disagree on case ("Used", "IN_STOCK"); the rules compare lower case.
+            car.car_type = car.car_type.trim().to_ascii_lowercase();
+            car.status = car.status.trim().to_ascii_lowercase();
+            if !matches!(car.car_type.as_str(), "new" | "demo" | "used") {
+                feed.skipped.push(SkippedRecord {
+                    which,
+                    reason: format!("car_type `{}` is not new, demo or used", car.car_type),
+                });
+            } else if car.slug.trim().is_empty()
                 || !car
                     .slug
                     .chars()
@@ -314,6 +322,27 @@ mod tests {
             feed.skipped[0].reason
         );
         assert!(feed.skipped[1].reason.contains("URL path segment"));
+    }
+
+    #[test]
+    fn car_types_and_statuses_are_normalised_or_refused() {
+        let text = format!(
+            "[{}, {}]",
+            GOOD.replace("\"used\"", "\"Used\"")
+                .replace("in_stock", "IN_STOCK"),
+            GOOD.replace("a-1", "b-2").replace("\"used\"", "\"van\"")
+        );
+        let feed = parse(&text, "f.json").unwrap();
+        assert_eq!(feed.cars.len(), 1);
+        assert_eq!(
+            (feed.cars[0].car_type.as_str(), feed.cars[0].status.as_str()),
+            ("used", "in_stock")
+        );
+        assert!(
+            feed.skipped[0].reason.contains("car_type `van`"),
+            "{:?}",
+            feed.skipped
+        );
     }
 
     #[test]

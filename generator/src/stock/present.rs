@@ -4,7 +4,9 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use dealer_config::check::rules::location_slug;
+use dealer_config::model::CarType;
 use dealer_config::DealerConfig;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::feed::FeedCar;
@@ -12,55 +14,110 @@ use super::feed::FeedCar;
 /// Cars listed within this many days get the new-arrival tag (spec 000 §9).
 pub const NEW_ARRIVAL_DAYS: i64 = 8;
 
-#[derive(Debug, Clone, Serialize)]
+/// A visible car as the pages show it: one entry of `src/data/cars.json`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Car {
+    /// Feed id, as text.
     pub id: String,
+    /// URL slug: /cars/{slug}/.
     pub slug: String,
+    /// "2023 Toyota Corolla Ascent Sport".
     pub name: String,
+    /// Model year.
     pub year: u16,
+    /// Make, e.g. "Toyota".
     pub make: String,
+    /// Model, e.g. "Corolla".
     pub model: String,
+    /// Badge / grade, e.g. "Ascent Sport".
     pub badge: Option<String>,
+    /// Series, e.g. "ZWE211R".
     pub series: Option<String>,
-    pub car_type: String,
-    pub status: String,
+    /// new, demo or used.
+    pub car_type: CarType,
+    /// in_stock, coming_soon or sold.
+    pub status: CarStatus,
+    /// Convenience: status is in_stock or coming_soon.
     pub in_stock: bool,
+    /// Current price in dollars (offer price when lower); 0 when none.
     pub price: f64,
+    /// "$34,990", "$99 / week", "PREORDER" or the dealer's no-price text.
     pub price_text: String,
+    /// "Drive Away", "Excl. Govt. Charges" or null.
     pub price_type: Option<String>,
+    /// "$36,990" when the earlier price exceeds the current one, else null.
     pub was_price_text: Option<String>,
+    /// Odometer in km.
     pub km: u64,
+    /// "Automatic" or "Manual".
     pub transmission: Option<String>,
+    /// "Petrol", "Diesel", "Hybrid", "Electric".
     pub fuel: Option<String>,
+    /// "SUV", "Hatch", "Ute", ...
     pub body: Option<String>,
+    /// Exterior colour.
     pub colour: Option<String>,
+    /// "FWD", "AWD", "4WD", ...
     pub drive: Option<String>,
+    /// Dealer stock number.
     pub stocknum: Option<String>,
+    /// Vehicle identification number.
     pub vin: Option<String>,
+    /// Image URLs (site-relative or absolute); may be empty.
     pub images: Vec<String>,
+    /// Number of photos the feed reports.
     pub photos_count: u32,
+    /// The one tag banner chosen by the spec's priority order, or null.
     pub tag_banner: Option<String>,
+    /// Reserved by a shopper.
     pub reserved: bool,
+    /// Certified pre-owned.
     pub certified: bool,
+    /// When the car was listed, ISO 8601.
     pub created_at: String,
+    /// Where the car is.
     pub location: CarLocation,
+    /// Dealer comments split into paragraphs (on "|"); empty when none.
     pub comment_paragraphs: Vec<String>,
+    /// Specification rows, empty values already dropped.
     pub specs: Vec<SpecRow>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// Stock status of a shown car.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CarStatus {
+    InStock,
+    ComingSoon,
+    Sold,
+}
+
+/// Where a car is.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct CarLocation {
+    /// Location id.
     pub id: String,
+    /// Location name.
     pub name: String,
+    /// Slug of its page /contact-us/{slug}/.
     pub slug: String,
+    /// Suburb.
     pub suburb: String,
+    /// State abbreviation.
     pub state: String,
+    /// Phone of the location.
     pub phone: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A specification row.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct SpecRow {
+    /// e.g. "Transmission".
     pub label: String,
+    /// e.g. "6 Speed Automatic".
     pub value: String,
 }
 
@@ -330,8 +387,16 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         model: car.model.clone(),
         badge: car.badge.clone(),
         series: car.series.clone(),
-        car_type: car.car_type.clone(),
-        status: car.status.clone(),
+        car_type: match car.car_type.as_str() {
+            "new" => CarType::New,
+            "demo" => CarType::Demo,
+            _ => CarType::Used,
+        },
+        status: match car.status.as_str() {
+            "in_stock" => CarStatus::InStock,
+            "coming_soon" => CarStatus::ComingSoon,
+            _ => CarStatus::Sold,
+        },
         in_stock: is_in_stock(&car.status),
         price: current_price(car).unwrap_or(0.0),
         price_text: price_text(car, cfg),
