@@ -15,9 +15,14 @@ step() { printf '\n== %s\n' "$*" >&2; }
 stamp=node_modules/.dealergen-lock.sha
 want=$(sha1sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -x node_modules/node/bin/node ]; then
-    step "npm ci"
+    step "npm install (from package-lock.json)"
     command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (any version; Node 22 comes from npm)" >&2; exit 1; }
-    npm ci --no-audit --no-fund --loglevel=error
+    # Not `npm ci`: the registry these machines reach does not serve every
+    # platform's optional binary (e.g. @astrojs/compiler-binding-darwin-*),
+    # so the lock cannot list them and `npm ci` refuses it as out of sync.
+    # `npm install` with the committed lock installs the same versions.
+    npm install --no-audit --no-fund --loglevel=error
+    want=$(sha1sum package-lock.json | cut -d' ' -f1)
     echo "$want" > "$stamp"
 fi
 node_version=$(node --version)

@@ -73,8 +73,8 @@ fn car<'a>(cars: &'a [Value], slug: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{slug} not visible"))
 }
 
-#[test]
-fn visibility_rules_decide_which_cars_get_pages() {
+/// Writes the tiny dealer's project and data without running Astro.
+fn generate_tiny() -> (tempfile::TempDir, Output) {
     let sites = sites_dir();
     let out = dealergen(
         sites.path(),
@@ -88,6 +88,12 @@ fn visibility_rules_decide_which_cars_get_pages() {
         ],
     );
     assert!(out.status.success(), "{}", text(&out));
+    (sites, out)
+}
+
+#[test]
+fn visibility_rules_decide_which_cars_get_pages() {
+    let (sites, out) = generate_tiny();
     let (_, cars) = generated(sites.path());
     let mut slugs: Vec<&str> = cars.iter().map(|c| c["slug"].as_str().unwrap()).collect();
     slugs.sort();
@@ -114,19 +120,7 @@ fn visibility_rules_decide_which_cars_get_pages() {
 
 #[test]
 fn cards_get_one_tag_in_priority_order_and_price_text() {
-    let sites = sites_dir();
-    let out = dealergen(
-        sites.path(),
-        &[
-            "build",
-            "--dealer",
-            "tiny-dealer",
-            "--no-astro",
-            "--as-of",
-            AS_OF,
-        ],
-    );
-    assert!(out.status.success(), "{}", text(&out));
+    let (sites, _) = generate_tiny();
     let (_, cars) = generated(sites.path());
     let tag = |slug: &str| car(&cars, slug)["tag_banner"].clone();
     assert_eq!(tag("car-1"), Value::Null);
@@ -152,19 +146,7 @@ fn cards_get_one_tag_in_priority_order_and_price_text() {
 
 #[test]
 fn site_data_and_edge_config_come_from_the_yaml() {
-    let sites = sites_dir();
-    let out = dealergen(
-        sites.path(),
-        &[
-            "build",
-            "--dealer",
-            "tiny-dealer",
-            "--no-astro",
-            "--as-of",
-            AS_OF,
-        ],
-    );
-    assert!(out.status.success(), "{}", text(&out));
+    let (sites, _) = generate_tiny();
     let (site, _) = generated(sites.path());
     assert_eq!(site["name"], "Tiny Motors");
     assert_eq!(site["footer"]["copyright"], "© 2026 Tiny Motors Pty Ltd");
