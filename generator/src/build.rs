@@ -8,7 +8,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Datelike, Utc};
 use dealer_config::{Loader, Rejected};
-use dealer_rules::edge_config::{EdgeConfig, EdgeFeatures, EdgeLocation, LeadRouting};
+use dealer_rules::edge_config::{
+    EdgeAnalytics, EdgeConfig, EdgeFeatures, EdgeFinance, EdgeForms, EdgeLocation,
+    EdgeQuoteProvider, LeadRouting,
+};
+use dealer_rules::finance::FinanceSettings;
 
 use crate::project::Project;
 use crate::render::{self, TemplateContext};
@@ -168,6 +172,7 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
             .iter()
             .map(|o| o.to_ascii_lowercase()),
     );
+    let calc = &cfg.finance.calculator;
     EdgeConfig {
         dealer: slug.to_string(),
         name: cfg.name.clone(),
@@ -189,6 +194,34 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
         features: EdgeFeatures {
             watchlist: cfg.features.watchlist,
             phone_reveal: cfg.features.phone_reveal,
+        },
+        dealership_id: cfg.dealership_id,
+        forms: EdgeForms {
+            message_required: cfg.forms.message_required,
+        },
+        finance: EdgeFinance {
+            calculator: FinanceSettings {
+                default_interest_rate: calc.default_interest_rate,
+                min_interest_rate: calc.min_interest_rate,
+                max_interest_rate: calc.max_interest_rate,
+                default_term_years: calc.default_term_years,
+                min_price: calc.min_price,
+                max_price: calc.max_price,
+                establishment_fee: calc.establishment_fee,
+            },
+            // Only the URL and the secret's NAME: the key itself is a worker
+            // secret and never appears in generated output.
+            quote_provider: cfg
+                .finance
+                .quote_provider
+                .as_ref()
+                .map(|q| EdgeQuoteProvider {
+                    url: q.url.clone(),
+                    secret_name: q.secret_name.clone(),
+                }),
+        },
+        analytics: EdgeAnalytics {
+            enabled: cfg.edge.analytics_sink,
         },
     }
 }
@@ -237,6 +270,40 @@ pub fn relative_path(from: &Path, to: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every fact the worker reads about a dealer comes from the YAML model.
+    #[test]
+    fn edge_config_carries_the_worker_facts() {
+        let cfg: dealer_config::DealerConfig = serde_json::from_value(serde_json::json!({
+            "template": "t", "name": "Demo", "site_url": "https://Demo.example", "dealership_id": 77,
+            "edge": {"extra_origins": ["https://staging.demo.example"], "analytics_sink": true},
+            "forms": {"message_required": false},
+            "finance": {"calculator": {"default_interest_rate": 8.5, "establishment_fee": 395.0},
+                        "quote_provider": {"url": "https://quotes.example/q", "secret_name": "YOUX_API_KEY"}},
+            "locations": [], "contact": {"phone": "07 3000 0000", "email": "a@demo.example"}, "stock": {"feed": "x.json"},
+        }))
+        .expect("minimal dealer config");
+        let edge = edge_config("demo", &cfg);
+        assert_eq!(
+            edge.origins,
+            ["https://demo.example", "https://staging.demo.example"]
+        );
+        assert_eq!(edge.dealership_id, Some(77));
+        assert!(!edge.forms.message_required);
+        assert!(edge.analytics.enabled);
+        assert_eq!(edge.finance.calculator.default_interest_rate, 8.5);
+        assert_eq!(edge.finance.calculator.establishment_fee, 395.0);
+        assert_eq!(edge.finance.calculator.max_price, 250_000, "YAML default");
+        let provider = edge.finance.quote_provider.unwrap();
+        assert_eq!(
+            (provider.url.as_str(), provider.secret_name.as_str()),
+            ("https://quotes.example/q", "YOUX_API_KEY")
+        );
+        // The JSON written next to the site must load in the worker.
+        let json = serde_json::to_string(&edge_config("demo", &cfg)).unwrap();
+        let back: EdgeConfig = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.dealer, "demo");
+    }
 
     #[test]
     fn relative_paths_between_site_and_app() {

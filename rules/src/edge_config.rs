@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::finance::FinanceSettings;
+
 /// KV key holding a dealer's [`EdgeConfig`] JSON.
 pub fn dealer_key(slug: &str) -> String {
     format!("dealer:{slug}")
@@ -39,6 +41,19 @@ pub struct EdgeConfig {
     pub leads: LeadRouting,
     /// Switches that change what the worker accepts.
     pub features: EdgeFeatures,
+    /// The dealer's id in the stock feed / old platform (`dealership_id` of
+    /// phone-reveal records); none for dealers that never had one.
+    #[serde(default)]
+    pub dealership_id: Option<u64>,
+    /// Form rules the worker enforces on leads.
+    #[serde(default)]
+    pub forms: EdgeForms,
+    /// Finance calculator settings and the optional upstream quote provider.
+    #[serde(default)]
+    pub finance: EdgeFinance,
+    /// Whether `POST /api/events` records this dealer's analytics events.
+    #[serde(default)]
+    pub analytics: EdgeAnalytics,
 }
 
 impl EdgeConfig {
@@ -79,6 +94,49 @@ pub struct EdgeFeatures {
     pub phone_reveal: bool,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeForms {
+    /// The message field must be filled in on open-question forms (enquiry,
+    /// general, fleet...). Off: the message is optional everywhere.
+    pub message_required: bool,
+}
+
+impl Default for EdgeForms {
+    /// The spec's default: required unless the dealer switches it off.
+    fn default() -> Self {
+        EdgeForms {
+            message_required: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EdgeFinance {
+    /// The calculator's settings; indicative quotes are computed from these.
+    pub calculator: FinanceSettings,
+    /// Upstream quote service; none means indicative quotes.
+    pub quote_provider: Option<EdgeQuoteProvider>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeQuoteProvider {
+    /// Endpoint the worker POSTs the quote request to.
+    pub url: String,
+    /// Name of the worker secret holding its API key. Only the name is in
+    /// configuration; the key itself lives in the worker's secrets.
+    pub secret_name: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EdgeAnalytics {
+    /// Record events in the worker's D1 `events` table.
+    pub enabled: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +168,10 @@ mod tests {
                 watchlist: false,
                 phone_reveal: false,
             },
+            dealership_id: None,
+            forms: EdgeForms::default(),
+            finance: EdgeFinance::default(),
+            analytics: EdgeAnalytics::default(),
         };
         assert!(config.allows_origin("https://demo.example"));
         assert!(config.allows_origin("http://127.0.0.1:4321"));
@@ -123,5 +185,18 @@ mod tests {
             "port matters"
         );
         assert!(!config.allows_origin("null"));
+    }
+
+    #[test]
+    fn configs_written_before_the_new_sections_still_load() {
+        // A KV value from an older `dealergen build` must keep working.
+        let old = r#"{"dealer":"d","name":"D","origins":[],"locations":[],
+            "leads":{"email":null,"webhook_url":null},
+            "features":{"watchlist":true,"phone_reveal":false}}"#;
+        let c: EdgeConfig = serde_json::from_str(old).unwrap();
+        assert!(c.forms.message_required);
+        assert_eq!(c.finance.calculator.default_interest_rate, 10.0);
+        assert_eq!(c.finance.quote_provider, None);
+        assert!(!c.analytics.enabled);
     }
 }

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::contact::{self, EMAIL_MESSAGE, PHONE_MESSAGE, POSTCODE_MESSAGE};
 use crate::edge_config::EdgeConfig;
+use crate::input::Fields;
 
 /// Wording required by the spec for an unticked terms checkbox.
 pub const TERMS_MESSAGE: &str = "*You must agree to the terms of use before submitting.";
@@ -142,7 +143,7 @@ pub struct Lead {
 pub struct FieldErrors(pub BTreeMap<String, String>);
 
 impl FieldErrors {
-    fn add(&mut self, field: &str, message: impl Into<String>) {
+    pub(crate) fn add(&mut self, field: &str, message: impl Into<String>) {
         // The first problem of a field is the one worth telling.
         self.0
             .entry(field.to_string())
@@ -213,7 +214,10 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErr
     };
 
     let message = fields.text("message", MESSAGE_MAX, true);
-    if message.is_none() && category.is_some_and(LeadCategory::message_required) {
+    if message.is_none()
+        && config.forms.message_required
+        && category.is_some_and(LeadCategory::message_required)
+    {
         fields.require("message", "Please enter a message.");
     }
 
@@ -297,64 +301,6 @@ const KNOWN_KEYS: [&str; 11] = [
     "idempotency_key",
 ];
 
-/// Reads typed fields out of the body, recording a message per bad field.
-struct Fields<'a> {
-    obj: &'a Map<String, Value>,
-    errors: &'a mut FieldErrors,
-}
-
-impl Fields<'_> {
-    fn require(&mut self, key: &str, message: &str) {
-        // A field present but of the wrong type already has its message.
-        self.errors.add(key, message);
-    }
-
-    /// Optional single-line text: trimmed, empty means absent, no control
-    /// characters, at most `max` characters.
-    fn line(&mut self, key: &str, max: usize) -> Option<String> {
-        self.text(key, max, false)
-    }
-
-    fn text(&mut self, key: &str, max: usize, multiline: bool) -> Option<String> {
-        let value = match self.obj.get(key) {
-            None | Some(Value::Null) => return None,
-            Some(Value::String(s)) => s.trim(),
-            Some(_) => {
-                self.errors.add(key, "Must be text.");
-                return None;
-            }
-        };
-        if value.is_empty() {
-            return None;
-        }
-        if value.chars().count() > max {
-            self.errors
-                .add(key, format!("Must be at most {max} characters."));
-            return None;
-        }
-        let allowed = |c: char| !c.is_control() || (multiline && matches!(c, '\n' | '\r' | '\t'));
-        if !value.chars().all(allowed) {
-            self.errors.add(key, "Must not contain control characters.");
-            return None;
-        }
-        Some(value.to_string())
-    }
-
-    /// An id from the stock feed: text or a non-negative whole number.
-    fn id(&mut self, key: &str) -> Option<String> {
-        match self.obj.get(key) {
-            Some(Value::Number(n)) => match n.as_u64() {
-                Some(n) => Some(n.to_string()),
-                None => {
-                    self.errors.add(key, "Must be a whole number or text.");
-                    None
-                }
-            },
-            _ => self.line(key, ID_MAX),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,6 +326,12 @@ mod tests {
                 watchlist: true,
                 phone_reveal: true,
             },
+            ..serde_json::from_value(
+                json!({"dealer": "", "name": "", "origins": [], "locations": [],
+                "leads": {"email": null, "webhook_url": null},
+                "features": {"watchlist": false, "phone_reveal": false}}),
+            )
+            .unwrap()
         }
     }
 
@@ -508,6 +460,15 @@ mod tests {
         assert!(LeadCategory::General.message_required());
         assert!(!LeadCategory::TestDrive.message_required());
         assert!(!LeadCategory::TradeIn.message_required());
+    }
+
+    #[test]
+    fn dealer_switch_makes_the_message_optional() {
+        let mut relaxed = config();
+        relaxed.forms.message_required = false;
+        let body = without(valid(), "message");
+        assert!(validate_lead(&body, &config()).is_err());
+        assert_eq!(validate_lead(&body, &relaxed).unwrap().message, None);
     }
 
     #[test]

@@ -230,4 +230,6 @@ pub struct EdgeSettings {
     pub api_base: String,
     /// Extra origins (besides `site_url`) allowed to call the API for this dealer, e.g. a staging site.
     pub extra_origins: Vec<String>,
+    /// Record the site's analytics events (ids 14, 15, 17, 19, 25, 26, 39...) through the edge API's `POST /api/events` into its database. Off: the events call answers 404 for this dealer.
+    pub analytics_sink: bool,
 }

@@ -1,0 +1,94 @@
+//! Reading typed, per-field-checked values out of a parsed JSON body. Every
+//! endpoint reports all bad fields at once, each with its own message, so
+//! the same reader serves leads, quotes, watchlist and sign-in bodies.
+
+use serde_json::{Map, Value};
+
+use crate::lead::{FieldErrors, ID_MAX};
+
+/// Reads typed fields out of the body, recording a message per bad field.
+pub(crate) struct Fields<'a> {
+    pub obj: &'a Map<String, Value>,
+    pub errors: &'a mut FieldErrors,
+}
+
+impl Fields<'_> {
+    pub fn require(&mut self, key: &str, message: &str) {
+        // A field present but of the wrong type already has its message.
+        self.errors.add(key, message);
+    }
+
+    /// Optional single-line text: trimmed, empty means absent, no control
+    /// characters, at most `max` characters.
+    pub fn line(&mut self, key: &str, max: usize) -> Option<String> {
+        self.text(key, max, false)
+    }
+
+    pub fn text(&mut self, key: &str, max: usize, multiline: bool) -> Option<String> {
+        let value = match self.obj.get(key) {
+            None | Some(Value::Null) => return None,
+            Some(Value::String(s)) => s.trim(),
+            Some(_) => {
+                self.errors.add(key, "Must be text.");
+                return None;
+            }
+        };
+        if value.is_empty() {
+            return None;
+        }
+        if value.chars().count() > max {
+            self.errors
+                .add(key, format!("Must be at most {max} characters."));
+            return None;
+        }
+        let allowed = |c: char| !c.is_control() || (multiline && matches!(c, '\n' | '\r' | '\t'));
+        if !value.chars().all(allowed) {
+            self.errors.add(key, "Must not contain control characters.");
+            return None;
+        }
+        Some(value.to_string())
+    }
+
+    /// An id from the stock feed: text or a non-negative whole number.
+    pub fn id(&mut self, key: &str) -> Option<String> {
+        match self.obj.get(key) {
+            Some(Value::Number(n)) => match n.as_u64() {
+                Some(n) => Some(n.to_string()),
+                None => {
+                    self.errors.add(key, "Must be a whole number or text.");
+                    None
+                }
+            },
+            _ => self.line(key, ID_MAX),
+        }
+    }
+}
+
+impl Fields<'_> {
+    /// Optional finite number (JSON number, or numeric text as forms send).
+    pub fn number(&mut self, key: &str) -> Option<f64> {
+        let n = match self.obj.get(key) {
+            None | Some(Value::Null) => return None,
+            Some(Value::Number(n)) => n.as_f64(),
+            Some(Value::String(s)) if s.trim().is_empty() => return None,
+            Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
+            Some(_) => None,
+        };
+        match n.filter(|n| n.is_finite()) {
+            Some(n) => Some(n),
+            None => {
+                self.errors.add(key, "Must be a number.");
+                None
+            }
+        }
+    }
+}
+
+/// The body as an object, or the message for a body that is not one.
+pub fn object(body: &Value) -> Result<&Map<String, Value>, FieldErrors> {
+    body.as_object().ok_or_else(|| {
+        let mut errors = FieldErrors::default();
+        errors.add("body", "Send a JSON object.");
+        errors
+    })
+}
