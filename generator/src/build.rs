@@ -110,6 +110,10 @@ pub fn build_dealer(
         let data = [
             ("site.json", serde_json::to_string_pretty(&site)?),
             ("cars.json", serde_json::to_string(&cars)?),
+            (
+                "search-index.json",
+                serde_json::to_string(&crate::search_index::build(&cars))?,
+            ),
         ];
         render::write_project(project, &site_dir, &ctx, &data)?;
         let edge = edge_config(&dealer.slug, cfg);

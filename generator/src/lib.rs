@@ -12,5 +12,6 @@ pub mod commands;
 pub mod project;
 pub mod render;
 pub mod scaffold;
+pub mod search_index;
 pub mod site_data;
 pub mod stock;

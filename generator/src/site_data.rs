@@ -3,13 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use dealer_config::check::rules::location_slug;
+use dealer_config::check::rules::{location_slug, parse_moment};
 use dealer_config::hours::{format_day, parse_day, week_lines};
 use dealer_config::model::{self, Department};
 use dealer_config::DealerConfig;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::search_index::{self, LandingPage, SearchIndex};
 use crate::stock::present::Car;
 
 /// Everything a dealer's pages show apart from the cars: `src/data/site.json`.
@@ -233,6 +234,12 @@ pub struct Features {
     pub favourites: bool,
     /// true = phone is masked until clicked; false = shown straight away.
     pub phone_reveal: bool,
+    /// Reserve Now is offered (on cards and the car page).
+    pub checkout: bool,
+    /// Reservation deposit in dollars; 0 leaves the amount off the button.
+    pub checkout_deposit: u32,
+    /// Checkout page below /cars/{slug}/: "checkout" or "buy-online".
+    pub checkout_path: String,
 }
 
 /// Search page settings.
@@ -245,6 +252,70 @@ pub struct Search {
     pub keyword_placeholder: String,
     /// Sort options, the default first.
     pub sort_options: Vec<SortOption>,
+    /// Price low-to-high leaves out cars without a price (price 0).
+    pub price_asc_excludes_zero: bool,
+    /// Makes shown before "Show all makes".
+    pub popular_makes_count: u32,
+    /// Shown instead of a result count above 1999; null: the sum of the facet counts.
+    pub stock_count_override: Option<u32>,
+    /// 1-based slot of the "can't find what you want" card among a page's results; 0 hides it.
+    pub cta_card_position: u32,
+    /// Promotional tiles, their windows resolved to unix seconds in the dealer's time zone.
+    pub promo_tiles: Vec<PromoTile>,
+    /// The hosted search service, or null for the embedded index (/search-index.json).
+    pub hosted: Option<dealer_config::model::HostedSearch>,
+    /// Base filters every search applies (the same rules that chose the visible stock).
+    pub base_filters: BaseFilters,
+    /// Buttons on each result card, in order.
+    pub card_buttons: Vec<dealer_config::model::CardButton>,
+    /// Compare and favourite only for used cars priced above 0 with photos.
+    pub strict_compare: bool,
+    /// Pre-rendered landing pages below /search/.
+    pub landing_pages: Vec<LandingPage>,
+}
+
+/// A promotional tile among search results.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PromoTile {
+    /// Id, unique within the dealer.
+    pub id: String,
+    /// 1-based slots among a page's results.
+    pub positions: Vec<u32>,
+    /// First second it shows (unix seconds).
+    pub starts_at: i64,
+    /// Last second it shows (unix seconds).
+    pub expires_at: i64,
+    /// Daily window as minutes after local midnight [from, to); null: all day.
+    pub daily_minutes: Option<[u16; 2]>,
+    /// IANA time zone the daily window is judged in.
+    pub timezone: String,
+    /// Only for searches limited to these car types; empty: always.
+    pub car_types: Vec<model::CarType>,
+    /// Image path or URL.
+    pub image: String,
+    /// Alternative text.
+    pub alt: String,
+    /// Link target.
+    pub href: String,
+}
+
+/// Base filters of every search (spec 000 §9), mirrored from the stock rules.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct BaseFilters {
+    /// Sold cars stay listed this many days after they sold.
+    pub include_sold_days: u32,
+    /// Cars with fewer photos are left out (0 to 14).
+    pub min_photos: u32,
+    /// Only in_stock cars.
+    pub in_stock_only: bool,
+    /// Makes left out (case-insensitive).
+    pub exclude_makes: Vec<String>,
+    /// Car types left out.
+    pub exclude_car_types: Vec<model::CarType>,
+    /// Stock numbers left out (case-insensitive).
+    pub exclude_stock_numbers: Vec<String>,
 }
 
 /// A sort option of the search page.
@@ -328,6 +399,34 @@ pub fn stock_summary(cars: &[Car]) -> StockSummary {
         by_type,
         makes,
     }
+}
+
+/// Resolves a tile's local start/expiry ("2025-07-01", "2025-09-30 17:30")
+/// to unix seconds in the dealer's time zone (a date-only expiry lasts the
+/// whole day). The config check has already refused unparsable values.
+fn promo_tile(t: &model::PromoTile, timezone: &str) -> Option<PromoTile> {
+    use chrono::TimeZone;
+    let tz: chrono_tz::Tz = timezone.parse().unwrap_or(chrono_tz::Australia::Brisbane);
+    let at = |s: &str, end: bool| -> Option<i64> {
+        let local = parse_moment(s, end)?;
+        Some(tz.from_local_datetime(&local).earliest()?.timestamp())
+    };
+    let daily_minutes = match t.daily_hours.as_deref().map(parse_day) {
+        Some(Ok(dealer_config::hours::DayHours::Open { open, close })) => Some([open, close]),
+        _ => None,
+    };
+    Some(PromoTile {
+        id: t.id.clone(),
+        positions: t.positions.clone(),
+        starts_at: at(&t.start, false)?,
+        expires_at: at(&t.expiry, true)?,
+        daily_minutes,
+        timezone: timezone.to_string(),
+        car_types: t.car_types.clone(),
+        image: t.image.clone(),
+        alt: t.alt.clone(),
+        href: t.href.clone(),
+    })
 }
 
 fn location(l: &model::Location, tz: &str) -> Location {
@@ -470,6 +569,12 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
             compare: cfg.features.compare,
             favourites: cfg.features.favourites,
             phone_reveal: cfg.features.phone_reveal,
+            checkout: cfg.features.checkout.enabled,
+            checkout_deposit: cfg.features.checkout.deposit,
+            checkout_path: match cfg.features.checkout.path {
+                model::CheckoutPath::Checkout => "checkout".into(),
+                model::CheckoutPath::BuyOnline => "buy-online".into(),
+            },
         },
         search: Search {
             page_size: cfg.search.page_size,
@@ -483,6 +588,31 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
                     label: s.label().into(),
                 })
                 .collect(),
+            price_asc_excludes_zero: cfg.search.price_asc_excludes_zero,
+            popular_makes_count: cfg.search.popular_makes_count,
+            stock_count_override: cfg.search.stock_count_override,
+            cta_card_position: cfg.search.cta_card_position,
+            promo_tiles: cfg
+                .search
+                .promo_tiles
+                .iter()
+                .filter_map(|t| promo_tile(t, &cfg.timezone))
+                .collect(),
+            hosted: match &cfg.search.engine {
+                model::SearchEngine::Embedded => None,
+                model::SearchEngine::Hosted(h) => Some(h.clone()),
+            },
+            base_filters: BaseFilters {
+                include_sold_days: cfg.stock.include_sold_cars_days,
+                min_photos: cfg.stock.min_photos,
+                in_stock_only: cfg.stock.in_stock_only,
+                exclude_makes: cfg.stock.exclude.makes.clone(),
+                exclude_car_types: cfg.stock.exclude.car_types.clone(),
+                exclude_stock_numbers: cfg.stock.exclude.stock_numbers.clone(),
+            },
+            card_buttons: cfg.cards.buttons.clone(),
+            strict_compare: cfg.cards.strict_compare,
+            landing_pages: search_index::landing_pages(cars, &cfg.name),
         },
         copy: Copy {
             no_price_text: cfg.copy.no_price_text.clone(),
@@ -502,6 +632,8 @@ struct SiteContract {
     site: SiteData,
     /// src/data/cars.json
     cars: Vec<Car>,
+    /// src/data/search-index.json
+    search_index: SearchIndex,
 }
 
 /// JSON Schema of `site.json` and `cars.json` as the generator writes them

@@ -394,3 +394,156 @@ fn bundled_dealers_validate_and_reference_the_committed_schema() {
         }
     }
 }
+
+#[test]
+fn search_index_holds_the_visible_stock_with_facets_ranges_and_landing_pages() {
+    let (sites, _) = generate_tiny();
+    let (site, cars) = generated(sites.path());
+    let index = read_json(sites.path().join("tiny-dealer/src/data/search-index.json"));
+    assert_eq!(index["version"], 1);
+    assert_eq!(index["count"], cars.len());
+    // Columns follow cars.json order (the "most relevant" ranking).
+    let slugs: Vec<&Value> = cars.iter().map(|c| &c["slug"]).collect();
+    let index_slugs: Vec<&Value> = index["strings"]["slug"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(index_slugs, slugs);
+    assert_eq!(
+        index["facets"]["make"],
+        serde_json::json!({"Kia": 8, "Toyota": 1})
+    );
+    assert_eq!(index["facets"]["car_type"], serde_json::json!({"used": 9}));
+    assert_eq!(index["facets"]["city"], serde_json::json!({"Newstead": 9}));
+    // Two cars have no price (0): the price range starts at 0.
+    assert_eq!(
+        index["facets_stats"]["price"],
+        serde_json::json!({"min": 0, "max": 19990})
+    );
+    // Make values are dictionary-coded: one entry per distinct make.
+    assert_eq!(
+        index["text"]["make"]["values"],
+        serde_json::json!(["Kia", "Toyota"])
+    );
+    let sold = car(&cars, "car-3");
+    assert!(sold["sold_at"].is_i64(), "sold cars carry their sale time");
+
+    let landing: Vec<(&str, u64)> = site["search"]["landing_pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["path"].as_str().unwrap(), p["count"].as_u64().unwrap()))
+        .collect();
+    // No new or demo stock: only the used and all-types pages, then makes,
+    // make/model and the body page.
+    assert_eq!(
+        landing,
+        [
+            ("used-cars", 9),
+            ("new-used-and-demo-cars", 9),
+            ("kia", 8),
+            ("kia/rio", 8),
+            ("toyota", 1),
+            ("toyota/corolla", 1),
+            ("hatch", 9)
+        ]
+    );
+    assert_eq!(
+        site["search"]["landing_pages"][0]["refinements"],
+        serde_json::json!({"car_type": ["used"]})
+    );
+    assert_eq!(
+        site["search"]["base_filters"]["exclude_makes"],
+        serde_json::json!(["Lada"])
+    );
+}
+
+/// The hand-made fixture site (astro-app/test/fixtures/site) carries the
+/// index and landing pages the generator would write for its cars, so the
+/// TypeScript engine's facet counts are checked against Rust's.
+/// `UPDATE_FIXTURES=1 cargo test` rewrites them.
+#[test]
+fn fixture_site_search_index_is_what_the_generator_writes() {
+    use dealergen::search_index;
+    use dealergen::stock::present::Car;
+    let data = repo_root().join("astro-app/test/fixtures/site/src/data");
+    let cars: Vec<Car> =
+        serde_json::from_str(&std::fs::read_to_string(data.join("cars.json")).unwrap()).unwrap();
+    let index_path = data.join("search-index.json");
+    let fresh = serde_json::to_string(&search_index::build(&cars)).unwrap() + "\n";
+    let site_path = data.join("site.json");
+    let mut site = read_json(site_path.clone());
+    let name = site["name"].as_str().unwrap().to_string();
+    let landing = serde_json::to_value(search_index::landing_pages(&cars, &name)).unwrap();
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(&index_path, &fresh).unwrap();
+        site["search"]["landing_pages"] = landing;
+        std::fs::write(
+            &site_path,
+            serde_json::to_string_pretty(&site).unwrap() + "\n",
+        )
+        .unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&index_path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "{} is stale: run UPDATE_FIXTURES=1 cargo test -p dealergen --test build fixture_site",
+        index_path.display()
+    );
+    assert_eq!(
+        site["search"]["landing_pages"], landing,
+        "landing pages stale"
+    );
+}
+
+/// Base filters as shared cases with the browser (spec 000 §9).
+#[test]
+fn base_filter_cases_shared_with_the_browser_match_the_visibility_rules() {
+    use dealer_rules::visibility::{check, CarFacts, VisibilityRules};
+    let cases = read_json(repo_root().join("astro-app/test/fixtures/search/base-filters.json"));
+    for case in cases["cases"].as_array().unwrap() {
+        let r = &case["rules"];
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect()
+        };
+        let rules = VisibilityRules {
+            include_sold_days: r["include_sold_days"].as_u64().unwrap() as u32,
+            min_photos: r["min_photos"].as_u64().unwrap() as u32,
+            in_stock_only: r["in_stock_only"].as_bool().unwrap(),
+            exclude_makes: strings(&r["exclude_makes"]),
+            exclude_car_types: strings(&r["exclude_car_types"]),
+            exclude_stock_numbers: strings(&r["exclude_stock_numbers"]),
+        };
+        let now = case["now"].as_i64().unwrap();
+        let visible: Vec<&str> = case["cars"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| {
+                let facts = CarFacts {
+                    status: c["status"].as_str().unwrap(),
+                    sold_at: c["sold_at"].as_i64(),
+                    show_on_dealer_website: c["show_on_dealer_website"].as_bool().unwrap(),
+                    photos_count: c["photos_count"].as_u64().unwrap() as u32,
+                    make: c["make"].as_str().unwrap(),
+                    car_type: c["car_type"].as_str().unwrap(),
+                    stocknum: c["stocknum"].as_str(),
+                };
+                check(&facts, &rules, now).is_ok()
+            })
+            .map(|c| c["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            serde_json::json!(visible),
+            case["visible"],
+            "{}",
+            case["name"]
+        );
+    }
+}

@@ -35,6 +35,23 @@ export type LocationKind = 'sales' | 'service' | 'parts' | 'car-buying';
  * via the `definition` "SpecialDepartment".
  */
 export type SpecialDepartment = 'all' | 'sales' | 'service' | 'parts';
+/**
+ * A button on a result card or in the detail sidebar.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CardButton".
+ */
+export type CardButton =
+  | 'enquire'
+  | 'test_drive'
+  | 'finance'
+  | 'reserve'
+  | 'trade_in'
+  | 'view_details'
+  | 'call_dealer'
+  | 'make_offer'
+  | 'buy_online'
+  | 'history_report';
 
 /**
  * Both data files in one document, so the schema (and the TypeScript
@@ -45,6 +62,10 @@ export interface SiteContract {
    * src/data/cars.json
    */
   cars: Car[];
+  /**
+   * src/data/search-index.json
+   */
+  search_index: SearchIndex;
   /**
    * src/data/site.json
    */
@@ -154,6 +175,11 @@ export interface Car {
    */
   slug: string;
   /**
+   * When it sold (unix seconds), null when not sold: the search page
+   * re-applies the sold window at the shopper's time, not the build's.
+   */
+  sold_at: number | null;
+  /**
    * Specification rows, empty values already dropped.
    */
   specs: SpecRow[];
@@ -233,6 +259,120 @@ export interface SpecRow {
    * e.g. "6 Speed Automatic".
    */
   value: string;
+}
+/**
+ * The search index of one dealer's visible stock.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SearchIndex".
+ */
+export interface SearchIndex {
+  /**
+   * Number of cars; every column has this many entries.
+   */
+  count: number;
+  /**
+   * Facet counts over the whole index: attribute → value → cars.
+   */
+  facets: {
+    [k: string]:
+      | {
+          [k: string]: number | undefined;
+        }
+      | undefined;
+  };
+  /**
+   * Range statistics over the whole index (price, km, year).
+   */
+  facets_stats: {
+    [k: string]: FacetStats | undefined;
+  };
+  /**
+   * The locations cars refer to by index.
+   */
+  locations: IndexLocation[];
+  /**
+   * Whole-number attributes, one value per car: year, price (dollars), km, photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
+   */
+  numbers: {
+    [k: string]: number[] | undefined;
+  };
+  /**
+   * Per-car strings ("" = none): id, slug, name, price_text, was_price_text, image (first photo), stocknum.
+   */
+  strings: {
+    [k: string]: string[] | undefined;
+  };
+  /**
+   * Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, tag_banner).
+   */
+  text: {
+    [k: string]: DictColumn | undefined;
+  };
+  /**
+   * Layout version (the browser refuses another).
+   */
+  version: number;
+}
+/**
+ * Minimum and maximum of a numeric attribute.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "FacetStats".
+ */
+export interface FacetStats {
+  /**
+   * Largest value.
+   */
+  max: number;
+  /**
+   * Smallest value.
+   */
+  min: number;
+}
+/**
+ * Where a car is, shared by the cars of one location.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "IndexLocation".
+ */
+export interface IndexLocation {
+  /**
+   * Suburb (the city facet).
+   */
+  city: string;
+  /**
+   * Location id.
+   */
+  id: string;
+  /**
+   * Location name (the location_name facet).
+   */
+  name: string;
+  /**
+   * Phone of the location (the Call Dealer button).
+   */
+  phone: string;
+  /**
+   * State abbreviation.
+   */
+  state: string;
+}
+/**
+ * A dictionary-encoded text column.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "DictColumn".
+ */
+export interface DictColumn {
+  /**
+   * Per car: index into `values`, or -1 when the car has none.
+   */
+  codes: number[];
+  /**
+   * Distinct values, sorted.
+   */
+  values: string[];
 }
 /**
  * Everything a dealer's pages show apart from the cars: `src/data/site.json`.
@@ -349,6 +489,18 @@ export interface Copy {
  * via the `definition` "Features".
  */
 export interface Features {
+  /**
+   * Reserve Now is offered (on cards and the car page).
+   */
+  checkout: boolean;
+  /**
+   * Reservation deposit in dollars; 0 leaves the amount off the button.
+   */
+  checkout_deposit: number;
+  /**
+   * Checkout page below /cars/{slug}/: "checkout" or "buy-online".
+   */
+  checkout_path: string;
   /**
    * Compare toggles.
    */
@@ -622,17 +774,194 @@ export interface NavItem {
  */
 export interface Search {
   /**
+   * Base filters every search applies (the same rules that chose the visible stock).
+   */
+  base_filters: BaseFilters;
+  /**
+   * Buttons on each result card, in order.
+   */
+  card_buttons: CardButton[];
+  /**
+   * 1-based slot of the "can't find what you want" card among a page's results; 0 hides it.
+   */
+  cta_card_position: number;
+  /**
+   * The hosted search service, or null for the embedded index (/search-index.json).
+   */
+  hosted: HostedSearch | null;
+  /**
    * Placeholder of the keyword box.
    */
   keyword_placeholder: string;
+  /**
+   * Pre-rendered landing pages below /search/.
+   */
+  landing_pages: LandingPage[];
   /**
    * Cars per results page.
    */
   page_size: number;
   /**
+   * Makes shown before "Show all makes".
+   */
+  popular_makes_count: number;
+  /**
+   * Price low-to-high leaves out cars without a price (price 0).
+   */
+  price_asc_excludes_zero: boolean;
+  /**
+   * Promotional tiles, their windows resolved to unix seconds in the dealer's time zone.
+   */
+  promo_tiles: PromoTile[];
+  /**
    * Sort options, the default first.
    */
   sort_options: SortOption[];
+  /**
+   * Shown instead of a result count above 1999; null: the sum of the facet counts.
+   */
+  stock_count_override: number | null;
+  /**
+   * Compare and favourite only for used cars priced above 0 with photos.
+   */
+  strict_compare: boolean;
+}
+/**
+ * Base filters of every search (spec 000 §9), mirrored from the stock rules.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "BaseFilters".
+ */
+export interface BaseFilters {
+  /**
+   * Car types left out.
+   */
+  exclude_car_types: CarType[];
+  /**
+   * Makes left out (case-insensitive).
+   */
+  exclude_makes: string[];
+  /**
+   * Stock numbers left out (case-insensitive).
+   */
+  exclude_stock_numbers: string[];
+  /**
+   * Only in_stock cars.
+   */
+  in_stock_only: boolean;
+  /**
+   * Sold cars stay listed this many days after they sold.
+   */
+  include_sold_days: number;
+  /**
+   * Cars with fewer photos are left out (0 to 14).
+   */
+  min_photos: number;
+}
+/**
+ * A hosted search service.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "HostedSearch".
+ */
+export interface HostedSearch {
+  /**
+   * Application id.
+   */
+  app_id: string;
+  /**
+   * Host of the search service, e.g. "abc123-dsn.algolia.net".
+   */
+  host: string;
+  /**
+   * Index name, e.g. "Car_production".
+   */
+  index: string;
+  /**
+   * Search-only public API key (never an admin key: it ships to browsers).
+   */
+  public_key: string;
+}
+/**
+ * A pre-rendered search landing page, e.g. /search/used-cars/.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "LandingPage".
+ */
+export interface LandingPage {
+  /**
+   * Cars it lists.
+   */
+  count: number;
+  /**
+   * Meta description.
+   */
+  description: string;
+  /**
+   * Path below /search/ without slashes: "used-cars", "toyota", "toyota/corolla", "suv".
+   */
+  path: string;
+  /**
+   * The refinements the page applies (attribute → values), as in the URL's refinementList.
+   */
+  refinements: {
+    [k: string]: string[] | undefined;
+  };
+  /**
+   * Page title and heading, e.g. "Used Toyota Corolla for sale".
+   */
+  title: string;
+}
+/**
+ * A promotional tile among search results.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "PromoTile".
+ */
+export interface PromoTile {
+  /**
+   * Alternative text.
+   */
+  alt: string;
+  /**
+   * Only for searches limited to these car types; empty: always.
+   */
+  car_types: CarType[];
+  /**
+   * Daily window as minutes after local midnight [from, to); null: all day.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  daily_minutes: [number, number] | null;
+  /**
+   * Last second it shows (unix seconds).
+   */
+  expires_at: number;
+  /**
+   * Link target.
+   */
+  href: string;
+  /**
+   * Id, unique within the dealer.
+   */
+  id: string;
+  /**
+   * Image path or URL.
+   */
+  image: string;
+  /**
+   * 1-based slots among a page's results.
+   */
+  positions: number[];
+  /**
+   * First second it shows (unix seconds).
+   */
+  starts_at: number;
+  /**
+   * IANA time zone the daily window is judged in.
+   */
+  timezone: string;
 }
 /**
  * A sort option of the search page.

@@ -7,7 +7,7 @@ use dealer_config::check::rules::location_slug;
 use dealer_config::model::CarType;
 use dealer_config::DealerConfig;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::feed::FeedCar;
 
@@ -15,7 +15,7 @@ use super::feed::FeedCar;
 pub const NEW_ARRIVAL_DAYS: i64 = 8;
 
 /// A visible car as the pages show it: one entry of `src/data/cars.json`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Car {
     /// Feed id, as text.
@@ -76,6 +76,9 @@ pub struct Car {
     pub certified: bool,
     /// When the car was listed, ISO 8601.
     pub created_at: String,
+    /// When it sold (unix seconds), null when not sold: the search page
+    /// re-applies the sold window at the shopper's time, not the build's.
+    pub sold_at: Option<i64>,
     /// Where the car is.
     pub location: CarLocation,
     /// Dealer comments split into paragraphs (on "|"); empty when none.
@@ -85,7 +88,7 @@ pub struct Car {
 }
 
 /// Stock status of a shown car.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CarStatus {
     InStock,
@@ -94,7 +97,7 @@ pub enum CarStatus {
 }
 
 /// Where a car is.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct CarLocation {
     /// Location id.
@@ -112,7 +115,7 @@ pub struct CarLocation {
 }
 
 /// A specification row.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct SpecRow {
     /// e.g. "Transmission".
@@ -416,6 +419,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         reserved: car.reserved.unwrap_or(false),
         certified: car.certified.unwrap_or(false),
         created_at: car.created_at.clone().unwrap_or_default(),
+        sold_at: car.sold_date_timestamp,
         location: location_of(car, cfg),
         comment_paragraphs: comment_paragraphs(car.dealercomments.as_deref()),
         specs: spec_rows(car, cfg, today),

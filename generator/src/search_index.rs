@@ -1,0 +1,454 @@
+//! The precomputed stock search index (`src/data/search-index.json`, served
+//! as `/search-index.json`): only the fields result cards and facets need,
+//! dictionary-encoded by column so 2,000 cars stay well under 120 KB gzip,
+//! plus the facet counts and range statistics of the unfiltered stock (so the
+//! static first paint shows real counts before any JavaScript runs) and the
+//! static landing pages (`/search/new-cars/`, `/search/{make}/`, ...).
+//!
+//! The browser engine (astro-app/src/lib/search/) decodes it; its facet
+//! counts over the whole index must equal `facets` here (pinned by the
+//! shared fixture astro-app/test/fixtures/search/index.json).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dealer_config::model::CarType;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::stock::present::{Car, CarStatus};
+
+/// Bumped when the layout changes; the browser refuses an index of another version.
+pub const INDEX_VERSION: u32 = 1;
+
+/// Attributes counted as facets, in the names the spec (000 §3) and the
+/// hosted index use. `city`, `location_name` and `state` come from the
+/// car's location.
+pub const FACET_ATTRIBUTES: [&str; 13] = [
+    "make",
+    "model",
+    "badge",
+    "car_type",
+    "body",
+    "fuel",
+    "transmission",
+    "drive",
+    "colour",
+    "city",
+    "location_name",
+    "state",
+    "year",
+];
+
+/// Numeric attributes with range statistics (the sliders).
+pub const RANGE_ATTRIBUTES: [&str; 3] = ["price", "km", "year"];
+
+/// The search index of one dealer's visible stock.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SearchIndex {
+    /// Layout version (the browser refuses another).
+    pub version: u32,
+    /// Number of cars; every column has this many entries.
+    pub count: usize,
+    /// Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, tag_banner).
+    pub text: BTreeMap<String, DictColumn>,
+    /// Whole-number attributes, one value per car: year, price (dollars), km, photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
+    pub numbers: BTreeMap<String, Vec<i64>>,
+    /// Per-car strings ("" = none): id, slug, name, price_text, was_price_text, image (first photo), stocknum.
+    pub strings: BTreeMap<String, Vec<String>>,
+    /// The locations cars refer to by index.
+    pub locations: Vec<IndexLocation>,
+    /// Facet counts over the whole index: attribute → value → cars.
+    pub facets: BTreeMap<String, BTreeMap<String, usize>>,
+    /// Range statistics over the whole index (price, km, year).
+    pub facets_stats: BTreeMap<String, FacetStats>,
+}
+
+/// A dictionary-encoded text column.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct DictColumn {
+    /// Distinct values, sorted.
+    pub values: Vec<String>,
+    /// Per car: index into `values`, or -1 when the car has none.
+    pub codes: Vec<i32>,
+}
+
+/// Where a car is, shared by the cars of one location.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct IndexLocation {
+    /// Location id.
+    pub id: String,
+    /// Location name (the location_name facet).
+    pub name: String,
+    /// Suburb (the city facet).
+    pub city: String,
+    /// State abbreviation.
+    pub state: String,
+    /// Phone of the location (the Call Dealer button).
+    pub phone: String,
+}
+
+/// Minimum and maximum of a numeric attribute.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct FacetStats {
+    /// Smallest value.
+    pub min: i64,
+    /// Largest value.
+    pub max: i64,
+}
+
+/// A pre-rendered search landing page, e.g. /search/used-cars/.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct LandingPage {
+    /// Path below /search/ without slashes: "used-cars", "toyota", "toyota/corolla", "suv".
+    pub path: String,
+    /// Page title and heading, e.g. "Used Toyota Corolla for sale".
+    pub title: String,
+    /// Meta description.
+    pub description: String,
+    /// The refinements the page applies (attribute → values), as in the URL's refinementList.
+    pub refinements: BTreeMap<String, Vec<String>>,
+    /// Cars it lists.
+    pub count: usize,
+}
+
+fn unix_seconds(iso: &str) -> i64 {
+    chrono::DateTime::parse_from_rfc3339(iso)
+        .map(|d| d.timestamp())
+        .ok()
+        .or_else(|| {
+            chrono::NaiveDate::parse_from_str(iso.get(..10)?, "%Y-%m-%d")
+                .ok()?
+                .and_hms_opt(0, 0, 0)
+                .map(|d| d.and_utc().timestamp())
+        })
+        .unwrap_or(0)
+}
+
+fn car_type_name(t: CarType) -> &'static str {
+    match t {
+        CarType::New => "new",
+        CarType::Demo => "demo",
+        CarType::Used => "used",
+    }
+}
+
+fn status_name(s: CarStatus) -> &'static str {
+    match s {
+        CarStatus::InStock => "in_stock",
+        CarStatus::ComingSoon => "coming_soon",
+        CarStatus::Sold => "sold",
+    }
+}
+
+fn location_of(car: &Car) -> IndexLocation {
+    IndexLocation {
+        id: car.location.id.clone(),
+        name: car.location.name.clone(),
+        city: car.location.suburb.clone(),
+        state: car.location.state.clone(),
+        phone: car.location.phone.clone(),
+    }
+}
+
+/// The value of a facet attribute for a car ("" = none, not counted).
+fn facet_value(car: &Car, attribute: &str) -> String {
+    let opt = |o: &Option<String>| o.clone().unwrap_or_default();
+    match attribute {
+        "make" => car.make.clone(),
+        "model" => car.model.clone(),
+        "badge" => opt(&car.badge),
+        "car_type" => car_type_name(car.car_type).into(),
+        "body" => opt(&car.body),
+        "fuel" => opt(&car.fuel),
+        "transmission" => opt(&car.transmission),
+        "drive" => opt(&car.drive),
+        "colour" => opt(&car.colour),
+        "city" => car.location.suburb.clone(),
+        "location_name" => car.location.name.clone(),
+        "state" => car.location.state.clone(),
+        "year" => car.year.to_string(),
+        other => unreachable!("unknown facet attribute {other}"),
+    }
+}
+
+fn dict_column(values: impl Iterator<Item = Option<String>>) -> DictColumn {
+    let raw: Vec<Option<String>> = values
+        .map(|v| v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()))
+        .collect();
+    let distinct: BTreeSet<&String> = raw.iter().flatten().collect();
+    let values: Vec<String> = distinct.into_iter().cloned().collect();
+    let codes = raw
+        .iter()
+        .map(|v| match v {
+            Some(s) => values.binary_search(s).expect("value in dictionary") as i32,
+            None => -1,
+        })
+        .collect();
+    DictColumn { values, codes }
+}
+
+/// Facet counts of `cars` (values trimmed; empty values not counted).
+pub fn facet_counts(cars: &[Car]) -> BTreeMap<String, BTreeMap<String, usize>> {
+    let mut facets = BTreeMap::new();
+    for attribute in FACET_ATTRIBUTES {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for car in cars {
+            let v = facet_value(car, attribute).trim().to_string();
+            if !v.is_empty() {
+                *counts.entry(v).or_default() += 1;
+            }
+        }
+        facets.insert(attribute.to_string(), counts);
+    }
+    facets
+}
+
+/// The whole-dollar price the index filters and sorts on.
+fn price_dollars(car: &Car) -> i64 {
+    car.price.max(0.0).round() as i64
+}
+
+/// Range statistics of `cars` (absent for an empty stock: the sliders then
+/// fall back to 0 to 100000, spec 000 §5).
+pub fn range_stats(cars: &[Car]) -> BTreeMap<String, FacetStats> {
+    let mut stats = BTreeMap::new();
+    for attribute in RANGE_ATTRIBUTES {
+        let values = cars.iter().map(|c| match attribute {
+            "price" => price_dollars(c),
+            "km" => c.km as i64,
+            _ => i64::from(c.year),
+        });
+        if let (Some(min), Some(max)) = (values.clone().min(), values.max()) {
+            stats.insert(attribute.to_string(), FacetStats { min, max });
+        }
+    }
+    stats
+}
+
+/// Builds the index of the visible cars, in the order given (that order is
+/// the "most relevant" ranking, the hosted index's custom_rank descending).
+pub fn build(cars: &[Car]) -> SearchIndex {
+    let col = |f: &dyn Fn(&Car) -> Option<String>| dict_column(cars.iter().map(f));
+    let mut text = BTreeMap::new();
+    text.insert("make".into(), col(&|c| Some(c.make.clone())));
+    text.insert("model".into(), col(&|c| Some(c.model.clone())));
+    text.insert("badge".into(), col(&|c| c.badge.clone()));
+    text.insert("series".into(), col(&|c| c.series.clone()));
+    text.insert(
+        "car_type".into(),
+        col(&|c| Some(car_type_name(c.car_type).into())),
+    );
+    text.insert(
+        "status".into(),
+        col(&|c| Some(status_name(c.status).into())),
+    );
+    text.insert("transmission".into(), col(&|c| c.transmission.clone()));
+    text.insert("fuel".into(), col(&|c| c.fuel.clone()));
+    text.insert("body".into(), col(&|c| c.body.clone()));
+    text.insert("colour".into(), col(&|c| c.colour.clone()));
+    text.insert("drive".into(), col(&|c| c.drive.clone()));
+    text.insert("price_type".into(), col(&|c| c.price_type.clone()));
+    text.insert("tag_banner".into(), col(&|c| c.tag_banner.clone()));
+
+    let locations: Vec<IndexLocation> = cars
+        .iter()
+        .map(location_of)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+
+    let mut numbers = BTreeMap::new();
+    let num = |f: &dyn Fn(&Car) -> i64| cars.iter().map(f).collect::<Vec<i64>>();
+    numbers.insert("year".into(), num(&|c| i64::from(c.year)));
+    numbers.insert("price".into(), num(&price_dollars));
+    numbers.insert("km".into(), num(&|c| c.km as i64));
+    numbers.insert("photos_count".into(), num(&|c| i64::from(c.photos_count)));
+    numbers.insert("created_at".into(), num(&|c| unix_seconds(&c.created_at)));
+    numbers.insert("sold_at".into(), num(&|c| c.sold_at.unwrap_or(0)));
+    numbers.insert("certified".into(), num(&|c| i64::from(c.certified)));
+    numbers.insert("reserved".into(), num(&|c| i64::from(c.reserved)));
+    numbers.insert(
+        "location".into(),
+        num(&|c| {
+            locations
+                .binary_search(&location_of(c))
+                .expect("location listed") as i64
+        }),
+    );
+
+    let mut strings = BTreeMap::new();
+    let strs = |f: &dyn Fn(&Car) -> String| cars.iter().map(f).collect::<Vec<String>>();
+    strings.insert("id".into(), strs(&|c| c.id.clone()));
+    strings.insert("slug".into(), strs(&|c| c.slug.clone()));
+    strings.insert("name".into(), strs(&|c| c.name.clone()));
+    strings.insert("price_text".into(), strs(&|c| c.price_text.clone()));
+    strings.insert(
+        "was_price_text".into(),
+        strs(&|c| c.was_price_text.clone().unwrap_or_default()),
+    );
+    strings.insert(
+        "image".into(),
+        strs(&|c| c.images.first().cloned().unwrap_or_default()),
+    );
+    strings.insert(
+        "stocknum".into(),
+        strs(&|c| c.stocknum.clone().unwrap_or_default()),
+    );
+
+    SearchIndex {
+        version: INDEX_VERSION,
+        count: cars.len(),
+        text,
+        numbers,
+        strings,
+        locations,
+        facets: facet_counts(cars),
+        facets_stats: range_stats(cars),
+    }
+}
+
+/// URL slug of a make, model or body: "Land Cruiser" → "land-cruiser".
+pub fn slugify(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.trim().chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// The static landing pages (spec 002 §2.4): per car type and the
+/// new-and-demo / all-types pages, per make, per make and model, per body.
+/// A body whose slug equals a make's (or a fixed page's) is left out: the
+/// make page owns that URL. "page" is reserved for /search/page/N/.
+pub fn landing_pages(cars: &[Car], dealer_name: &str) -> Vec<LandingPage> {
+    let mut pages: Vec<LandingPage> = Vec::new();
+    let mut taken: BTreeSet<String> = ["page".to_string()].into();
+    let mut push = |pages: &mut Vec<LandingPage>,
+                    path: String,
+                    title: String,
+                    refinements: BTreeMap<String, Vec<String>>,
+                    count: usize| {
+        if count == 0 || !taken.insert(path.clone()) {
+            return;
+        }
+        let description =
+            format!("{title} at {dealer_name}: {count} in stock, with photos and prices.");
+        pages.push(LandingPage {
+            path,
+            title,
+            description,
+            refinements,
+            count,
+        });
+    };
+    let of_types = |types: &[CarType]| cars.iter().filter(|c| types.contains(&c.car_type)).count();
+    let refine = |attr: &str, values: &[&str]| -> BTreeMap<String, Vec<String>> {
+        [(
+            attr.to_string(),
+            values.iter().map(|v| v.to_string()).collect(),
+        )]
+        .into()
+    };
+    for (path, title, types) in [
+        ("new-cars", "New cars for sale", vec![CarType::New]),
+        ("used-cars", "Used cars for sale", vec![CarType::Used]),
+        ("demo-cars", "Demo cars for sale", vec![CarType::Demo]),
+        (
+            "new-and-demo-cars",
+            "New and demo cars for sale",
+            vec![CarType::New, CarType::Demo],
+        ),
+        (
+            "new-used-and-demo-cars",
+            "New, used and demo cars for sale",
+            vec![CarType::New, CarType::Demo, CarType::Used],
+        ),
+    ] {
+        let names: Vec<&str> = types.iter().map(|t| car_type_name(*t)).collect();
+        // The combined pages refine nothing when every type is included: they list all stock.
+        let refinements = if types.len() == 3 {
+            BTreeMap::new()
+        } else {
+            refine("car_type", &names)
+        };
+        push(
+            &mut pages,
+            path.into(),
+            title.into(),
+            refinements,
+            of_types(&types),
+        );
+    }
+    let mut makes: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
+    let mut bodies: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in cars {
+        *makes
+            .entry(&c.make)
+            .or_default()
+            .entry(&c.model)
+            .or_default() += 1;
+        if let Some(b) = c.body.as_deref().filter(|b| !b.trim().is_empty()) {
+            *bodies.entry(b).or_default() += 1;
+        }
+    }
+    for (make, models) in &makes {
+        let total = models.values().sum();
+        push(
+            &mut pages,
+            slugify(make),
+            format!("{make} cars for sale"),
+            refine("make", &[make]),
+            total,
+        );
+        for (model, count) in models {
+            let mut r = refine("make", &[make]);
+            r.insert("model".into(), vec![model.to_string()]);
+            push(
+                &mut pages,
+                format!("{}/{}", slugify(make), slugify(model)),
+                format!("{make} {model} for sale"),
+                r,
+                *count,
+            );
+        }
+    }
+    for (body, count) in bodies {
+        push(
+            &mut pages,
+            slugify(body),
+            format!("{body} cars for sale"),
+            refine("body", &[body]),
+            count,
+        );
+    }
+    pages
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_lower_case_and_hyphenated() {
+        assert_eq!(slugify("Land Cruiser 300"), "land-cruiser-300");
+        assert_eq!(slugify(" Cab/Chassis "), "cab-chassis");
+        assert_eq!(slugify("C-HR"), "c-hr");
+    }
+
+    #[test]
+    fn dictionary_columns_code_missing_values_as_minus_one() {
+        let c =
+            dict_column([Some("b".into()), None, Some("a".into()), Some(" ".into())].into_iter());
+        assert_eq!(c.values, vec!["a", "b"]);
+        assert_eq!(c.codes, vec![1, -1, 0, -1]);
+    }
+}
