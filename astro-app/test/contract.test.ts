@@ -53,7 +53,8 @@ describe('site data contract', () => {
   it('the fixture site.json and cars.json follow the schema', () => {
     const site = JSON.parse(fs.readFileSync(new URL('site.json', fixture), 'utf8'));
     const cars = JSON.parse(fs.readFileSync(new URL('cars.json', fixture), 'utf8'));
-    expect(problems({ site, cars }, schema, 'data')).toEqual([]);
+    const search_index = JSON.parse(fs.readFileSync(new URL('search-index.json', fixture), 'utf8'));
+    expect(problems({ site, cars, search_index }, schema, 'data')).toEqual([]);
   });
 
   it('the validator itself notices drift', () => {
@@ -61,7 +62,8 @@ describe('site data contract', () => {
     delete site.name;
     site.surprise = 1;
     site.locations[0].kind = 'warehouse';
-    expect(problems({ site, cars: [] }, schema, 'data').sort()).toEqual([
+    const search_index = JSON.parse(fs.readFileSync(new URL('search-index.json', fixture), 'utf8'));
+    expect(problems({ site, cars: [], search_index }, schema, 'data').sort()).toEqual([
       'data.site.name: missing',
       'data.site.surprise: not in the contract',
       'data.site.locations[0].kind: "warehouse" not in sales, service, parts, car-buying',
