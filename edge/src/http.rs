@@ -23,6 +23,8 @@ pub struct ApiError {
     pub status: u16,
     pub error: String,
     pub fields: Option<FieldErrors>,
+    /// Also answer the spec's watchlist shape, `success: false` + `message`.
+    pub success_flag: bool,
 }
 
 impl ApiError {
@@ -31,6 +33,7 @@ impl ApiError {
             status,
             error: error.into(),
             fields: None,
+            success_flag: false,
         }
     }
 
@@ -39,6 +42,7 @@ impl ApiError {
             status,
             error: error.into(),
             fields: Some(fields),
+            success_flag: false,
         }
     }
 
@@ -56,15 +60,30 @@ impl ApiError {
 
     /// For failures that are ours, not the caller's (storage down, broken
     /// configuration). The detail goes to the log, never to the client.
+    pub fn too_many(message: impl Into<String>) -> Self {
+        Self::new(429, message)
+    }
+
     pub fn internal() -> Self {
         Self::new(500, "Something went wrong on our side; please try again.")
     }
 
+    /// For the watchlist calls, whose callers read `{success, message}`.
+    pub fn with_success_flag(mut self) -> Self {
+        self.success_flag = true;
+        self
+    }
+
     pub fn body(&self) -> Value {
-        match &self.fields {
+        let mut body = match &self.fields {
             Some(fields) => json!({ "error": self.error, "fields": fields }),
             None => json!({ "error": self.error }),
+        };
+        if self.success_flag {
+            body["success"] = json!(false);
+            body["message"] = json!(self.error);
         }
+        body
     }
 }
 
@@ -144,7 +163,13 @@ pub fn parse_json(body: &[u8]) -> Result<Value, ApiError> {
 /// called with an origin the dealer's config allows; never `*`, because the
 /// answer differs per tenant.
 pub fn cors_headers(origin: &str, preflight: bool) -> Vec<(&'static str, &str)> {
-    let mut headers = vec![("Access-Control-Allow-Origin", origin), ("Vary", "Origin")];
+    // Credentials: the watchlist session cookie must travel with the site's
+    // fetches; safe because the origin is always one specific dealer origin.
+    let mut headers = vec![
+        ("Access-Control-Allow-Origin", origin),
+        ("Access-Control-Allow-Credentials", "true"),
+        ("Vary", "Origin"),
+    ];
     if preflight {
         headers.extend([
             ("Access-Control-Allow-Methods", ALLOWED_METHODS),
@@ -167,6 +192,10 @@ mod tests {
         assert_eq!(
             ApiError::with_fields(400, "fix", fields).body(),
             json!({"error": "fix", "fields": {"phone": "bad"}})
+        );
+        assert_eq!(
+            ApiError::new(401, "sign in").with_success_flag().body(),
+            json!({"error": "sign in", "success": false, "message": "sign in"})
         );
         for e in [
             ApiError::forbidden_origin(),
@@ -269,6 +298,7 @@ mod tests {
             simple,
             [
                 ("Access-Control-Allow-Origin", "https://demo.example"),
+                ("Access-Control-Allow-Credentials", "true"),
                 ("Vary", "Origin")
             ]
         );

@@ -1,58 +1,39 @@
 //! `POST /api/leads`: lead capture. The lead is written to D1 before anything
-//! else happens (delivery to the dealer is a later step that reads rows with
-//! `delivery_status = 'pending'`).
+//! else happens; then it is handed to the delivery queue ([`crate::delivery`]).
+//! If that hand-over fails the lead is still stored as 'pending' and the
+//! cron re-drive picks it up: a stored lead is never lost.
 
-use dealer_rules::lead::{validate_lead, Lead, FORM_ERROR};
+use dealer_rules::lead::{validate_lead, Lead};
 use serde::Deserialize;
 use serde_json::json;
-use wasm_bindgen::prelude::wasm_bindgen;
 use worker::wasm_bindgen::JsValue;
-use worker::{D1Database, Request, Response, RouteContext};
+use worker::{console_error, D1Database, Request, Response, RouteContext};
 
-use crate::http::{self, ApiError};
-use crate::{error_response, internal, json_response, Tenant};
+use crate::api::{self, invalid, random_uuid, Reply};
+use crate::http::ApiError;
+use crate::{delivery, internal, Tenant};
 
-#[wasm_bindgen]
-extern "C" {
-    /// Web Crypto's `crypto.randomUUID()`: a v4 UUID from the platform CSPRNG.
-    #[wasm_bindgen(js_namespace = crypto, js_name = randomUUID)]
-    fn random_uuid() -> String;
+pub async fn create(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
+    api::run(req, ctx, false, accept).await
 }
 
-pub async fn create(mut req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    let tenant = match Tenant::resolve(&req, &ctx.env).await {
-        Ok(tenant) => tenant,
-        Err(error) => return error_response(&error, None),
-    };
-    // From here on every answer carries CORS headers, so the dealer's page
-    // can read the field messages of a 400 as well as the lead id of a 201.
-    let origin = Some(tenant.origin.as_str());
-    match accept(&mut req, &ctx, &tenant).await {
-        Ok((status, lead_id)) => json_response(status, &json!({ "lead_id": lead_id }), origin),
-        Err(error) => error_response(&error, origin),
-    }
-}
-
-/// Checks, validates and stores one lead; returns (status, lead id).
+/// Checks, validates and stores one lead, then queues its delivery.
 async fn accept(
-    req: &mut Request,
-    ctx: &RouteContext<()>,
-    tenant: &Tenant,
-) -> Result<(u16, String), ApiError> {
-    let header = |name: &str| req.headers().get(name).ok().flatten();
-    http::check_json_content_type(header("Content-Type").as_deref())?;
-    http::check_declared_length(header("Content-Length").as_deref())?;
-    let bytes = req
-        .bytes()
-        .await
-        .map_err(|_| ApiError::new(400, "Could not read the request body."))?;
-    http::check_body_length(bytes.len())?;
-    let body = http::parse_json(&bytes)?;
-    let lead = validate_lead(&body, &tenant.config)
-        .map_err(|fields| ApiError::with_fields(400, FORM_ERROR, fields))?;
-
-    let db = ctx.env.d1("DB").map_err(internal("D1 binding DB"))?;
-    store(&db, &tenant.config.dealer, &lead).await
+    mut req: Request,
+    ctx: RouteContext<()>,
+    tenant: Tenant,
+) -> Result<Reply, ApiError> {
+    let body = api::json_body(&mut req).await?;
+    let lead = validate_lead(&body, &tenant.config).map_err(invalid)?;
+    let db = api::db(&ctx.env)?;
+    let (status, lead_id) = store(&db, &tenant.config.dealer, &lead).await?;
+    if status == 201 {
+        if let Err(e) = delivery::enqueue(&ctx.env, &lead_id).await {
+            // Stored as pending: the cron re-drive will queue it.
+            console_error!("queueing lead {lead_id} failed (cron will retry): {e}");
+        }
+    }
+    Ok(Reply::json(status, json!({ "lead_id": lead_id })))
 }
 
 #[derive(Deserialize)]

@@ -8,19 +8,45 @@
 //! namespace `CONFIG` (`origin:<origin>` → slug, `dealer:<slug>` →
 //! [`EdgeConfig`]), never from the body. Unknown or missing origins get 403.
 
+mod api;
+mod auth;
+mod delivery;
 mod http;
 mod leads;
+mod misc;
+mod quote;
+mod reveal;
+mod views;
+mod watchlist;
 
 use dealer_rules::edge_config::{dealer_key, origin_key, EdgeConfig};
 use http::ApiError;
 use serde_json::{json, Value};
-use worker::{console_error, event, Context, Env, Request, Response, RouteContext, Router};
+use worker::{
+    console_error, event, Context, Env, MessageBatch, Method, Request, Response, RouteContext,
+    Router, ScheduleContext, ScheduledEvent,
+};
 
+/// Every route. `edge/openapi.yaml` documents exactly these (checked by the
+/// `openapi_documents_every_route` test, which reads this function's source).
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
     let result = Router::new()
         .get("/api/health", health)
         .post_async("/api/leads", leads::create)
+        .get_async("/api/leads/:id/delivery", delivery::status)
+        .post_async("/api/miscellaneous", misc::miscellaneous)
+        .post_async("/api/events", misc::event)
+        .post_async("/api/youx/quote", quote::quote)
+        .get_async("/api/cars/:slug/view.json", views::view)
+        .post_async("/api/phone-reveal", reveal::reveal)
+        .post_async("/api/auth/request-code", auth::request_code)
+        .post_async("/api/auth/verify", auth::verify)
+        .post_async("/api/auth/sign-out", auth::sign_out)
+        .get_async("/api/auth/me", auth::me)
+        .get_async("/api/watchlist", watchlist::list)
+        .post_async("/api/watchlist/save-car", watchlist::save)
+        .post_async("/api/watchlist/remove-car", watchlist::remove)
         .options_async("/api/*rest", preflight)
         .run(req, env)
         .await;
@@ -43,13 +69,30 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
     }
 }
 
+/// Lead delivery: one message per stored lead (see [`delivery`]).
+#[event(queue)]
+async fn queue(
+    batch: MessageBatch<delivery::LeadMessage>,
+    env: Env,
+    _ctx: Context,
+) -> worker::Result<()> {
+    delivery::consume(batch, &env).await
+}
+
+/// Every minute: re-drive leads whose delivery is due (a lost queue message
+/// or a crashed run can delay a lead, never drop it) and drop old counters.
+#[event(scheduled)]
+async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    delivery::redrive(&env).await;
+}
+
 fn health(_req: Request, _ctx: RouteContext<()>) -> worker::Result<Response> {
     json_response(200, &json!({ "ok": true }), None)
 }
 
 /// CORS preflight for any `/api/` path: allowed only for a dealer's own origin.
 async fn preflight(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    match Tenant::resolve(&req, &ctx.env).await {
+    match Tenant::resolve(&req, &ctx.env, false).await {
         Ok(tenant) => {
             let mut response = Response::empty()?.with_status(204);
             for (name, value) in http::cors_headers(&tenant.origin, true) {
@@ -68,14 +111,26 @@ pub(crate) struct Tenant {
 }
 
 impl Tenant {
-    async fn resolve(req: &Request, env: &Env) -> Result<Tenant, ApiError> {
-        let origin = req
-            .headers()
-            .get("Origin")
-            .ok()
-            .flatten()
+    /// `same_origin_get`: browsers send no `Origin` on same-origin GETs, so a
+    /// GET without one is attributed to the origin of the URL it was sent to
+    /// (the dealer's own domain when the API is served on it). Writes always
+    /// need the header.
+    async fn resolve(req: &Request, env: &Env, same_origin_get: bool) -> Result<Tenant, ApiError> {
+        let header = req.headers().get("Origin").ok().flatten();
+        let origin = match header {
+            Some(o) => Some(o),
+            None if same_origin_get && req.method() == Method::Get => {
+                req.url().ok().map(|u| u.origin().ascii_serialization())
+            }
+            None => None,
+        };
+        let origin = origin
             .filter(|o| http::plausible_origin(o))
             .ok_or_else(ApiError::forbidden_origin)?;
+        Self::for_origin(origin, env).await
+    }
+
+    async fn for_origin(origin: String, env: &Env) -> Result<Tenant, ApiError> {
         let kv = env.kv("CONFIG").map_err(internal("KV binding CONFIG"))?;
         let slug = kv
             .get(&origin_key(&origin))
@@ -94,8 +149,7 @@ impl Tenant {
             console_error!("origin {origin} maps to dealer {slug}, which has no config");
             return Err(ApiError::forbidden_origin());
         };
-        let config: EdgeConfig =
-            serde_json::from_str(&config).map_err(internal("dealer config JSON"))?;
+        let config = parse_config(&config)?;
         // Defence in depth: the origin map and the dealer's own list must agree.
         if config.dealer != slug || !config.allows_origin(&origin) {
             console_error!("origin {origin} maps to {slug}, but that config does not list it");
@@ -103,6 +157,11 @@ impl Tenant {
         }
         Ok(Tenant { origin, config })
     }
+}
+
+/// A dealer's configuration as stored in KV.
+pub(crate) fn parse_config(json: &str) -> Result<EdgeConfig, ApiError> {
+    serde_json::from_str(json).map_err(internal("dealer config JSON"))
 }
 
 /// Logs an internal failure with its context and turns it into a 500.

@@ -217,7 +217,8 @@ describe("edge worker", () => {
     const row = rows[0];
     assert.equal(row.dealer, "alpha", "dealer comes from the Origin, not the body's dealership_slug");
     assert.equal(row.category, "enquiry");
-    assert.equal(row.delivery_status, "pending");
+    // The delivery queue may already have handled it (no targets here but a logged e-mail).
+    assert.match(row.delivery_status, /^(pending|retrying|delivered)$/);
     assert.equal(row.idempotency_key, null);
     assert.match(row.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const payload = JSON.parse(row.payload);

@@ -108,23 +108,24 @@ impl LeadCategory {
 }
 
 /// A lead that passed validation, normalised (trimmed text, phone in
-/// national format). Serialised as the `payload` column.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// national format). Serialised as the `payload` column, and read back from
+/// it by the delivery step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Lead {
     pub category: LeadCategory,
     pub name: String,
     pub email: String,
     /// National format, `0412345678`.
     pub phone: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub car_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postcode: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Always true for a valid lead; kept so the stored record shows consent.
     pub terms_conditions: bool,
@@ -133,7 +134,7 @@ pub struct Lead {
     pub idempotency_key: Option<String>,
     /// Fields the form sent that this contract does not name (subcategory,
     /// lead_attributes, opt_in...), kept verbatim for the dealer's CRM.
-    #[serde(skip_serializing_if = "Map::is_empty")]
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub extra: Map<String, Value>,
 }
 
@@ -460,6 +461,20 @@ mod tests {
         assert!(LeadCategory::General.message_required());
         assert!(!LeadCategory::TestDrive.message_required());
         assert!(!LeadCategory::TradeIn.message_required());
+    }
+
+    #[test]
+    fn stored_payload_reads_back_as_the_same_lead() {
+        let lead = validate_lead(&valid(), &config()).unwrap();
+        let json = serde_json::to_string(&lead).unwrap();
+        let back: Lead = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            back,
+            Lead {
+                idempotency_key: None,
+                ..lead
+            }
+        );
     }
 
     #[test]

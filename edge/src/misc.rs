@@ -1,0 +1,108 @@
+//! `POST /api/miscellaneous` (valuation data for a lead, spec 001 §7) and
+//! `POST /api/events` (the optional per-dealer analytics sink).
+
+use dealer_rules::requests::{validate_event, validate_miscellaneous};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use worker::wasm_bindgen::JsValue;
+use worker::{Request, Response, RouteContext};
+
+use crate::api::{self, invalid, random_uuid, Reply};
+use crate::http::ApiError;
+use crate::{internal, Tenant};
+
+pub async fn miscellaneous(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
+    api::run(req, ctx, false, store_misc).await
+}
+
+pub async fn event(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
+    api::run(req, ctx, false, store_event).await
+}
+
+#[derive(Deserialize)]
+struct Found {
+    #[allow(dead_code)] // only its presence matters
+    id: String,
+}
+
+async fn store_misc(
+    mut req: Request,
+    ctx: RouteContext<()>,
+    tenant: Tenant,
+) -> Result<Reply, ApiError> {
+    let body = api::json_body(&mut req).await?;
+    let misc = validate_miscellaneous(&body).map_err(invalid)?;
+    let db = api::db(&ctx.env)?;
+    let dealer = tenant.config.dealer.as_str();
+    if let Some(lead_id) = &misc.lead_id {
+        // Attaching data to another dealer's lead must be impossible.
+        let found = db
+            .prepare("SELECT id FROM leads WHERE id = ?1 AND dealer = ?2")
+            .bind(&[lead_id.as_str().into(), dealer.into()])
+            .map_err(internal("bind misc lead lookup"))?
+            .first::<Found>(None)
+            .await
+            .map_err(internal("misc lead lookup"))?;
+        if found.is_none() {
+            let mut fields = dealer_rules::lead::FieldErrors::default();
+            fields
+                .0
+                .insert("lead_id".into(), "Unknown lead for this dealer.".into());
+            return Err(invalid(fields));
+        }
+    }
+    let id = random_uuid();
+    let payload =
+        serde_json::to_string(&Value::Object(misc.data)).map_err(internal("misc JSON"))?;
+    db.prepare("INSERT INTO miscellaneous (id, dealer, column_name, lead_id, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
+        .bind(&[
+            id.as_str().into(),
+            dealer.into(),
+            misc.column_name.as_str().into(),
+            misc.lead_id.as_deref().map_or(JsValue::NULL, JsValue::from),
+            payload.into(),
+        ])
+        .map_err(internal("bind misc"))?
+        .run()
+        .await
+        .map_err(internal("insert misc"))?;
+    Ok(Reply::json(201, json!({ "success": true, "id": id })))
+}
+
+async fn store_event(
+    mut req: Request,
+    ctx: RouteContext<()>,
+    tenant: Tenant,
+) -> Result<Reply, ApiError> {
+    if !tenant.config.analytics.enabled {
+        return Err(ApiError::new(
+            404,
+            "Analytics events are not collected for this dealer.",
+        ));
+    }
+    let body = api::json_body(&mut req).await?;
+    let event = validate_event(&body).map_err(invalid)?;
+    let data = if event.data.is_empty() {
+        JsValue::NULL
+    } else {
+        serde_json::to_string(&event.data)
+            .map_err(internal("event JSON"))?
+            .into()
+    };
+    api::db(&ctx.env)?
+        .prepare(
+            "INSERT INTO events (dealer, event_id, car_id, url, data) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .bind(&[
+            tenant.config.dealer.as_str().into(),
+            event.event_id.into(),
+            event.car_id.as_deref().map_or(JsValue::NULL, JsValue::from),
+            event.url.as_deref().map_or(JsValue::NULL, JsValue::from),
+            data,
+        ])
+        .map_err(internal("bind event"))?
+        .run()
+        .await
+        .map_err(internal("insert event"))?;
+    Ok(Reply::json(202, json!({ "accepted": true })))
+}

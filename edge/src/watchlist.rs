@@ -1,0 +1,106 @@
+//! The watchlist (spec 000 §4, §7): `POST /api/watchlist/save-car` and
+//! `remove-car` (JSON phone_number, car_id → `{success, message?}`) and
+//! `GET /api/watchlist`. The signed session decides whose list it is; a
+//! phone_number in the body that differs from the session is refused. Save
+//! and remove are idempotent.
+
+use dealer_rules::requests::{phone_matches_session, validate_watchlist_change};
+use dealer_rules::session::Session;
+use serde::Deserialize;
+use serde_json::json;
+use worker::{Request, Response, RouteContext};
+
+use crate::api::{self, invalid, Reply};
+use crate::auth::{require_watchlist, session};
+use crate::http::ApiError;
+use crate::{internal, Tenant};
+
+pub async fn save(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
+    api::run(req, ctx, false, |r, c, t| change(r, c, t, true)).await
+}
+pub async fn remove(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
+    api::run(req, ctx, false, |r, c, t| change(r, c, t, false)).await
+}
+pub async fn list(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
+    api::run(req, ctx, true, read).await
+}
+
+/// The spec's shape for failures (`success: false` and a message), on top of
+/// the API's usual `error`.
+fn failure(status: u16, message: &str) -> ApiError {
+    ApiError::new(status, message).with_success_flag()
+}
+
+fn signed_in(req: &Request, ctx: &RouteContext<()>, tenant: &Tenant) -> Result<Session, ApiError> {
+    require_watchlist(tenant)?;
+    session(req, &ctx.env, tenant)?
+        .ok_or_else(|| failure(401, "Please sign in to use your watchlist."))
+}
+
+async fn change(
+    req: Request,
+    ctx: RouteContext<()>,
+    tenant: Tenant,
+    save: bool,
+) -> Result<Reply, ApiError> {
+    apply(req, ctx, tenant, save)
+        .await
+        .map_err(ApiError::with_success_flag)
+}
+
+async fn apply(
+    mut req: Request,
+    ctx: RouteContext<()>,
+    tenant: Tenant,
+    save: bool,
+) -> Result<Reply, ApiError> {
+    let session = signed_in(&req, &ctx, &tenant)?;
+    let body = api::json_body(&mut req).await?;
+    let change = validate_watchlist_change(&body).map_err(invalid)?;
+    if !phone_matches_session(change.phone_number.as_deref(), &session.phone) {
+        return Err(failure(403, "You can only change your own watchlist."));
+    }
+    let sql = if save {
+        "INSERT INTO watchlist (dealer, phone, car_id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING"
+    } else {
+        "DELETE FROM watchlist WHERE dealer = ?1 AND phone = ?2 AND car_id = ?3"
+    };
+    api::db(&ctx.env)?
+        .prepare(sql)
+        .bind(&[
+            tenant.config.dealer.as_str().into(),
+            session.phone.as_str().into(),
+            change.car_id.as_str().into(),
+        ])
+        .map_err(internal("bind watchlist"))?
+        .run()
+        .await
+        .map_err(internal("watchlist change"))?;
+    Ok(Reply::json(
+        200,
+        json!({ "success": true, "car_id": change.car_id, "saved": save }),
+    ))
+}
+
+#[derive(Deserialize)]
+struct Car {
+    car_id: String,
+}
+
+async fn read(req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Reply, ApiError> {
+    let session = signed_in(&req, &ctx, &tenant)?;
+    let rows = api::db(&ctx.env)?
+        .prepare("SELECT car_id FROM watchlist WHERE dealer = ?1 AND phone = ?2 ORDER BY created_at, car_id")
+        .bind(&[tenant.config.dealer.as_str().into(), session.phone.as_str().into()])
+        .map_err(internal("bind watchlist list"))?
+        .all()
+        .await
+        .map_err(internal("watchlist list"))?
+        .results::<Car>()
+        .map_err(internal("watchlist rows"))?;
+    let ids: Vec<String> = rows.into_iter().map(|c| c.car_id).collect();
+    Ok(Reply::json(
+        200,
+        json!({ "success": true, "phone_number": session.phone, "car_ids": ids }),
+    ))
+}

@@ -1,0 +1,174 @@
+// Starts the release build of the worker in workerd (`wrangler dev --local`)
+// with local D1 (migrations applied), KV seeded from `kvSeed`, local Queues
+// and `vars` (secrets), all in a fresh temporary persist dir; and small
+// helpers the test files share. One wrangler per test file.
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+export const ROOT = resolve(import.meta.dirname, "../..");
+const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  XDG_CONFIG_HOME: join(ROOT, ".wrangler/config"),
+  NO_COLOR: "1",
+  CI: "1",
+};
+
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const sqlString = (s) => `'${String(s).replaceAll("'", "''")}'`;
+
+/** A dealer's edge config as `dealergen build` writes it. */
+export function edgeConfig(dealer, name, origins, locations, extra = {}) {
+  return {
+    dealer,
+    name,
+    origins,
+    locations,
+    leads: { email: `leads@${dealer}.example`, webhook_url: null },
+    features: { watchlist: true, phone_reveal: true },
+    ...extra,
+  };
+}
+
+/** KV entries for dealers: `dealer:<slug>` plus `origin:<origin>` per origin. */
+export function kvFor(...configs) {
+  const out = [];
+  for (const c of configs) {
+    out.push({ key: `dealer:${c.dealer}`, value: JSON.stringify(c) });
+    for (const o of c.origins) out.push({ key: `origin:${o}`, value: c.dealer });
+  }
+  return out;
+}
+
+export async function startWorker({ kvSeed, vars = {} }) {
+  assert.ok(
+    existsSync(join(ROOT, "edge/build/worker/shim.mjs")),
+    "edge/build/ is missing: run scripts/edge/build.sh (or scripts/edge/test.sh)",
+  );
+  const persistDir = await mkdtemp(join(tmpdir(), "dealergen-edge-"));
+  await mkdir(env.XDG_CONFIG_HOME, { recursive: true });
+  const cmd = async (...args) => {
+    const { stdout } = await run(process.execPath, [WRANGLER, ...args, "--persist-to", persistDir], {
+      cwd: ROOT,
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return stdout;
+  };
+  await cmd("d1", "migrations", "apply", "DB", "--local");
+  const seed = join(persistDir, "kv-seed.json");
+  await writeFile(seed, JSON.stringify(kvSeed));
+  await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawn(
+    process.execPath,
+    [WRANGLER, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistDir,
+      "--show-interactive-dev-session=false", "--test-scheduled", ...varArgs],
+    { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const worker = { base, log: "", child, persistDir };
+  child.stdout.on("data", (d) => (worker.log += d));
+  child.stderr.on("data", (d) => (worker.log += d));
+  process.once("exit", () => {
+    try {
+      if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  });
+
+  /** Rows from the local D1 database, read by a separate wrangler process. */
+  worker.d1 = async (sql) => {
+    const out = await cmd("d1", "execute", "DB", "--local", "--json", "--command", sql);
+    const [result] = JSON.parse(out);
+    assert.ok(result.success, out);
+    return result.results;
+  };
+
+  worker.stop = () => stop(child).then(() => rm(persistDir, { recursive: true, force: true }));
+
+  const end = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${worker.log}`);
+    try {
+      const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) break;
+    } catch {}
+    if (Date.now() > end) throw new Error(`wrangler dev did not answer /api/health:\n${worker.log}`);
+    await sleep(200);
+  }
+  return worker;
+}
+
+function groupAlive(pid) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const kill = (signal) => {
+      try {
+        process.kill(-child.pid, signal); // the whole group: wrangler and workerd
+      } catch {}
+    };
+    const timer = setTimeout(() => kill("SIGKILL"), 5000);
+    child.once("exit", async () => {
+      clearTimeout(timer);
+      for (let i = 0; i < 50 && groupAlive(child.pid); i++) await sleep(100);
+      kill("SIGKILL");
+      done();
+    });
+    kill("SIGTERM");
+  });
+}
+
+/** An HTTP receiver on 127.0.0.1 recording every request; `answer(req, n)` picks the status. */
+export async function receiver(answer = () => 200) {
+  const { createServer: createHttp } = await import("node:http");
+  const got = [];
+  const server = createHttp((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      const entry = { url: req.url, headers: req.headers, body, json: null, status: 0 };
+      try {
+        entry.json = JSON.parse(body);
+      } catch {}
+      entry.status = answer(entry, got.length);
+      got.push(entry);
+      const out = typeof entry.reply === "string" ? entry.reply : "{}";
+      res.writeHead(entry.status, { "Content-Type": "application/json" });
+      res.end(out);
+    });
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return { url: `http://127.0.0.1:${server.address().port}`, got, close: () => new Promise((ok) => server.close(ok)) };
+}
