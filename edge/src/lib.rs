@@ -16,6 +16,7 @@ mod leads;
 mod misc;
 mod quote;
 mod reveal;
+mod routes_doc;
 mod views;
 mod watchlist;
 
