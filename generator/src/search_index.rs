@@ -22,10 +22,11 @@ pub const INDEX_VERSION: u32 = 1;
 
 /// Attributes counted as facets, in the names the spec (000 §3) and the
 /// hosted index use. `city`, `location_name` and `state` come from the
-/// car's location.
-pub const FACET_ATTRIBUTES: [&str; 13] = [
+/// car's location; `make_model` ("Toyota|Corolla") feeds the per-make model picker.
+pub const FACET_ATTRIBUTES: [&str; 14] = [
     "make",
     "model",
+    "make_model",
     "badge",
     "car_type",
     "body",
@@ -161,6 +162,7 @@ fn facet_value(car: &Car, attribute: &str) -> String {
     match attribute {
         "make" => car.make.clone(),
         "model" => car.model.clone(),
+        "make_model" => format!("{}|{}", car.make.trim(), car.model.trim()),
         "badge" => opt(&car.badge),
         "car_type" => car_type_name(car.car_type).into(),
         "body" => opt(&car.body),

@@ -13,6 +13,15 @@
  */
 export type {
   Address,
+  BaseFilters,
+  CardButton,
+  DictColumn,
+  FacetStats,
+  HostedSearch,
+  IndexLocation,
+  LandingPage,
+  PromoTile,
+  SearchIndex,
   Car,
   CarLocation,
   CarStatus,

@@ -1,0 +1,83 @@
+/**
+ * What a result card offers (spec 000 §2, §4, §5; 002 §2.7): cars not in
+ * stock get only Find Me Something Similar; in-stock cars the dealer's
+ * button set, Reserve Now only when checkout is on (with the deposit when
+ * not zero); compare/favourite only when the feature is on and the car is
+ * in stock (strict dealers: also used, priced above 0, with photos).
+ */
+import type { CardButton } from '../../types/site';
+import { telHref } from '../format';
+import type { Hit } from './types';
+
+export interface CardAction {
+  kind: CardButton | 'similar';
+  label: string;
+  href: string;
+}
+
+export interface CardSettings {
+  buttons: CardButton[];
+  checkout: boolean;
+  checkoutDeposit: number;
+  checkoutPath: string;
+}
+
+type CardCar = Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone'>;
+
+export function inStock(car: Pick<Hit, 'status'>): boolean {
+  return car.status === 'in_stock' || car.status === 'coming_soon';
+}
+
+export function cardActions(car: CardCar, s: CardSettings): CardAction[] {
+  const page = `/cars/${car.slug}/`;
+  if (!inStock(car)) return [{ kind: 'similar', label: 'Find Me Something Similar', href: `${page}#enquire` }];
+  const out: CardAction[] = [];
+  for (const b of s.buttons) {
+    switch (b) {
+      case 'enquire':
+        out.push({ kind: b, label: 'Enquire', href: `${page}#enquire` });
+        break;
+      case 'test_drive':
+        out.push({ kind: b, label: 'Book a Test Drive', href: `${page}?enquiry=test-drive#enquire` });
+        break;
+      case 'finance':
+        out.push({ kind: b, label: 'Get Finance', href: `${page}?enquiry=finance#enquire` });
+        break;
+      case 'reserve':
+        if (s.checkout) {
+          const amount = s.checkoutDeposit > 0 ? ` $${s.checkoutDeposit}` : '';
+          out.push({ kind: b, label: `Reserve Now${amount}`, href: `${page}${s.checkoutPath}/` });
+        }
+        break;
+      case 'trade_in':
+        out.push({ kind: b, label: 'Trade In', href: `/cars/trade-in?car_id=${encodeURIComponent(car.objectID)}` });
+        break;
+      case 'view_details':
+        out.push({ kind: b, label: 'View Details', href: page });
+        break;
+      case 'call_dealer':
+        if (car.phone) out.push({ kind: b, label: 'Call Dealer', href: telHref(car.phone) });
+        break;
+      case 'make_offer':
+        out.push({ kind: b, label: 'Make an Offer', href: `${page}?enquiry=offer#enquire` });
+        break;
+      case 'buy_online':
+        if (s.checkout) out.push({ kind: b, label: 'Buy Online', href: `${page}${s.checkoutPath}/` });
+        break;
+      case 'history_report':
+        // Needs the car's history file, which result cards do not carry.
+        break;
+    }
+  }
+  return out;
+}
+
+/** Compare / favourite visibility. */
+export function showToggle(
+  car: Pick<Hit, 'status' | 'car_type' | 'price' | 'image'>,
+  featureOn: boolean,
+  strict: boolean,
+): boolean {
+  if (!featureOn || !inStock(car)) return false;
+  return !strict || (car.car_type === 'used' && car.price > 0 && car.image !== '');
+}

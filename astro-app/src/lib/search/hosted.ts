@@ -1,0 +1,190 @@
+/**
+ * The hosted search service (Algolia-compatible API; spec 000 §7): host,
+ * application id, index name (e.g. Car_production, ranked by custom_rank
+ * descending) and the search-only public key come from the dealer YAML.
+ * Disjunctive facets need one extra query per refined attribute (each
+ * without its own refinement), sent together in one multi-query request;
+ * the answers merge into the same response the embedded engine gives.
+ * Loaded only on sites that use it (a dynamic import), so embedded sites
+ * do not ship it.
+ */
+import type { BaseFilters, HostedSearch } from '../../types/site';
+import { hostedBaseFilter } from './base-filters';
+import {
+  FACET_ATTRIBUTES,
+  RANGE_ATTRIBUTES,
+  sortKeyOf,
+  type Hit,
+  type SearchClient,
+  type SearchResponse,
+  type SearchState,
+} from './types';
+
+export interface HostedOptions {
+  config: HostedSearch;
+  baseFilters: BaseFilters;
+  hitsPerPage: number;
+  priceAscExcludesZero: boolean;
+  fetch?: typeof fetch;
+  /** Unix seconds, for the sold window of the base filter. */
+  now?: () => number;
+}
+
+export interface HostedRequest {
+  indexName: string;
+  params: string;
+}
+
+const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+/** The filter string for `state`, leaving out the refinement of `except` (its disjunctive query). */
+export function filterString(state: SearchState, base: string, priceAscExcludesZero: boolean, except?: string): string {
+  const parts = [base];
+  for (const [attr, values] of Object.entries(state.refinementList)) {
+    if (attr === except || values.length === 0) continue;
+    parts.push(`(${values.map((v) => `${attr}:${q(v)}`).join(' OR ')})`);
+  }
+  for (const [attr, r] of Object.entries(state.range)) {
+    if (attr === except) continue;
+    if (r.min !== undefined) parts.push(`${attr} >= ${r.min}`);
+    if (r.max !== undefined) parts.push(`${attr} <= ${r.max}`);
+  }
+  if (priceAscExcludesZero && sortKeyOf(state.sortBy) === 'price_asc') parts.push('price > 0');
+  return parts.join(' AND ');
+}
+
+/** The main query plus one per refined facet or range attribute. */
+export function buildRequests(state: SearchState, o: HostedOptions, nowSeconds: number): HostedRequest[] {
+  const base = hostedBaseFilter(o.baseFilters, nowSeconds);
+  const indexName = state.sortBy || o.config.index;
+  const params = (p: Record<string, string | number>) =>
+    Object.entries(p)
+      .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+      .join('&');
+  const requests: HostedRequest[] = [
+    {
+      indexName,
+      params: params({
+        query: state.query,
+        hitsPerPage: o.hitsPerPage,
+        page: Math.max(0, state.page - 1),
+        facets: JSON.stringify([...FACET_ATTRIBUTES, ...RANGE_ATTRIBUTES]),
+        filters: filterString(state, base, o.priceAscExcludesZero),
+      }),
+    },
+  ];
+  const refined = [
+    ...Object.keys(state.refinementList).filter((a) => (state.refinementList[a] ?? []).length > 0),
+    ...Object.keys(state.range),
+  ];
+  for (const attr of new Set(refined)) {
+    requests.push({
+      indexName,
+      params: params({
+        query: state.query,
+        hitsPerPage: 0,
+        page: 0,
+        facets: JSON.stringify([attr]),
+        filters: filterString(state, base, o.priceAscExcludesZero, attr),
+      }),
+    });
+  }
+  return requests;
+}
+
+type Raw = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v) || 0);
+
+/** A hosted hit (the spec's Car fields) as a card hit. */
+export function hitFromHosted(raw: Raw): Hit {
+  const loc = (raw.location ?? {}) as Raw;
+  const status = str(raw.status) as Hit['status'];
+  const price = num(raw.price);
+  const images = Array.isArray(raw.images) ? (raw.images as Raw[]) : [];
+  return {
+    objectID: str(raw.objectID ?? raw.id),
+    slug: str(raw.slug),
+    name: str(raw.name),
+    year: num(raw.year),
+    make: str(raw.make),
+    model: str(raw.model),
+    badge: str(raw.badge),
+    series: str(raw.series),
+    car_type: (str(raw.car_type) || 'used') as Hit['car_type'],
+    status: status || 'in_stock',
+    price,
+    price_text: str(raw.price_text) || (price > 10 ? `$${new Intl.NumberFormat('en-AU').format(Math.round(price))}` : 'Enquire for price'),
+    was_price_text: str(raw.was_price_text),
+    price_type: str(raw.price_type),
+    km: num(raw.km),
+    transmission: str(raw.simple_transmission ?? raw.transmission),
+    fuel: str(raw.simple_fuel ?? raw.fuel),
+    body: str(raw.simple_body ?? raw.body),
+    tag_banner: str(raw.tag_banner) || (status === 'sold' ? 'SOLD' : str(raw.tag)),
+    image: str(raw.primary_image_url) || str((images[0] as Raw | undefined)?.url),
+    photos_count: num(raw.photos_count),
+    location_name: str(raw.location_name ?? loc.name),
+    city: str(raw.city),
+    state: str(raw.state),
+    phone: str(loc.phone),
+  };
+}
+
+interface RawResult {
+  hits: Raw[];
+  nbHits: number;
+  nbPages: number;
+  page: number;
+  hitsPerPage: number;
+  facets?: Record<string, Record<string, number>>;
+  facets_stats?: Record<string, { min: number; max: number }>;
+  processingTimeMS?: number;
+}
+
+/** Merges the main result with the disjunctive ones (each supplies its own attribute's facet and stats). */
+export function mergeResults(results: RawResult[], requests: HostedRequest[]): SearchResponse {
+  const [main, ...rest] = results;
+  if (!main) throw new Error('the search service returned no results');
+  const facets = { ...(main.facets ?? {}) };
+  const facets_stats = { ...(main.facets_stats ?? {}) };
+  rest.forEach((r, i) => {
+    const attr = (JSON.parse(new URLSearchParams(requests[i + 1]!.params).get('facets') ?? '[]') as string[])[0];
+    if (!attr) return;
+    facets[attr] = r.facets?.[attr] ?? {};
+    const stats = r.facets_stats?.[attr];
+    if (stats) facets_stats[attr] = stats;
+  });
+  return {
+    hits: main.hits.map(hitFromHosted),
+    nbHits: main.nbHits,
+    nbPages: main.nbPages,
+    page: main.page,
+    hitsPerPage: main.hitsPerPage,
+    facets,
+    facets_stats,
+    processingTimeMS: results.reduce((t, r) => t + (r.processingTimeMS ?? 0), 0),
+  };
+}
+
+export function createHostedClient(o: HostedOptions): SearchClient {
+  const doFetch = o.fetch ?? fetch;
+  const now = o.now ?? (() => Math.floor(Date.now() / 1000));
+  return {
+    async search(state) {
+      const requests = buildRequests(state, o, now());
+      const res = await doFetch(`https://${o.config.host}/1/indexes/*/queries`, {
+        method: 'POST',
+        headers: {
+          'X-Algolia-Application-Id': o.config.app_id,
+          'X-Algolia-API-Key': o.config.public_key,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ requests }),
+      });
+      if (!res.ok) throw new Error(`search service answered ${res.status}`);
+      const body = (await res.json()) as { results: RawResult[] };
+      return mergeResults(body.results, requests);
+    },
+  };
+}

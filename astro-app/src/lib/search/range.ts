@@ -1,0 +1,73 @@
+/**
+ * Range slider rules (spec 000 §5, §9): bounds from the facet statistics
+ * (0 to 100000 without them), step one hundredth of the range rounded,
+ * price and km snap to the nearest 1000, the minimum stays at or below the
+ * maximum, and out-of-range input is ignored (only logged).
+ */
+import type { FacetStatsValue, RangeRefinement } from './types';
+
+export const DEFAULT_BOUNDS: FacetStatsValue = { min: 0, max: 100_000 };
+const SNAPPED = new Set(['price', 'km']);
+export const SLIDER_DEBOUNCE_MS = 400;
+
+export function sliderBounds(stats: FacetStatsValue | undefined): FacetStatsValue {
+  return stats && Number.isFinite(stats.min) && Number.isFinite(stats.max) && stats.min <= stats.max ? stats : DEFAULT_BOUNDS;
+}
+
+/** One hundredth of the range, rounded (at least 1). */
+export function sliderStep(bounds: FacetStatsValue): number {
+  return Math.max(1, Math.round((bounds.max - bounds.min) / 100));
+}
+
+/** Price and km snap to the nearest 1000; other attributes stay as they are. */
+export function snap(attr: string, value: number): number {
+  return SNAPPED.has(attr) ? Math.round(value / 1000) * 1000 : value;
+}
+
+export type Thumbs = [number, number];
+
+/**
+ * The slider after the shopper sets one thumb to `value`. Input outside the
+ * bounds (or not a number) is ignored: the previous thumbs come back and the
+ * problem is logged. A snapped value is kept inside the bounds; the minimum
+ * never passes the maximum (nor the maximum the minimum).
+ */
+export function moveThumb(
+  attr: string,
+  current: Thumbs,
+  which: 'min' | 'max',
+  value: number,
+  bounds: FacetStatsValue,
+  log: (message: string) => void = console.warn,
+): Thumbs {
+  if (!Number.isFinite(value) || value < bounds.min || value > bounds.max) {
+    log(`range ${attr}: ${value} is outside ${bounds.min}..${bounds.max}; ignored`);
+    return current;
+  }
+  const v = Math.min(bounds.max, Math.max(bounds.min, snap(attr, value)));
+  return which === 'min' ? [Math.min(v, current[1]), current[1]] : [current[0], Math.max(v, current[0])];
+}
+
+/** The thumbs for a URL refinement (missing ends at the bounds; clamped). */
+export function thumbsOf(refinement: RangeRefinement | undefined, bounds: FacetStatsValue): Thumbs {
+  const lo = Math.max(bounds.min, Math.min(bounds.max, refinement?.min ?? bounds.min));
+  const hi = Math.max(lo, Math.min(bounds.max, refinement?.max ?? bounds.max));
+  return [lo, hi];
+}
+
+/** The refinement for thumbs: an end at its bound is left open; both open is no refinement. */
+export function refinementOf(thumbs: Thumbs, bounds: FacetStatsValue): RangeRefinement | undefined {
+  const min = thumbs[0] > bounds.min ? thumbs[0] : undefined;
+  const max = thumbs[1] < bounds.max ? thumbs[1] : undefined;
+  return min === undefined && max === undefined ? undefined : { min, max };
+}
+
+const money = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 0 });
+
+/** Labels (spec 000 §9): price in dollars, subscription price per week, year plain, km with the unit. */
+export function rangeLabel(attr: string, value: number): string {
+  if (attr === 'price') return `$${money.format(value)}`;
+  if (attr === 'subscription_price') return `$${money.format(value)} / week`;
+  if (attr === 'km') return `${money.format(value)} km`;
+  return String(value);
+}

@@ -1,0 +1,114 @@
+/**
+ * The search state (what the URL holds) and the response shape. The
+ * response follows the hosted search service's (Algolia) single-index
+ * response so the embedded engine and a hosted index are interchangeable
+ * behind one `SearchClient`.
+ */
+import type { CarType } from '../../types/site';
+
+/** Numeric range refinement; an open end is undefined. */
+export interface RangeRefinement {
+  min?: number;
+  max?: number;
+}
+
+/** InstantSearch's single-index UI state (DESIGN contract 3). */
+export interface SearchState {
+  query: string;
+  /** attribute → selected values (OR within an attribute, AND across). */
+  refinementList: Record<string, string[]>;
+  range: Record<string, RangeRefinement>;
+  /** 1-based, as in the URL. */
+  page: number;
+  /** Replica name; '' is the default (first) sort. */
+  sortBy: string;
+}
+
+export const EMPTY_STATE: SearchState = { query: '', refinementList: {}, range: {}, page: 1, sortBy: '' };
+
+/** What a result card shows. */
+export interface Hit {
+  objectID: string;
+  slug: string;
+  name: string;
+  year: number;
+  make: string;
+  model: string;
+  badge: string;
+  series: string;
+  car_type: CarType;
+  status: 'in_stock' | 'coming_soon' | 'sold';
+  price: number;
+  price_text: string;
+  was_price_text: string;
+  price_type: string;
+  km: number;
+  transmission: string;
+  fuel: string;
+  body: string;
+  tag_banner: string;
+  image: string;
+  photos_count: number;
+  location_name: string;
+  city: string;
+  state: string;
+  phone: string;
+}
+
+export interface FacetStatsValue {
+  min: number;
+  max: number;
+}
+
+/** The hosted service's response (the fields the page reads). */
+export interface SearchResponse {
+  hits: Hit[];
+  nbHits: number;
+  nbPages: number;
+  /** 0-based, as the hosted service returns it. */
+  page: number;
+  hitsPerPage: number;
+  facets: Record<string, Record<string, number>>;
+  facets_stats: Record<string, FacetStatsValue>;
+  processingTimeMS: number;
+}
+
+/** Anything that answers a search: the embedded engine or the hosted service. */
+export interface SearchClient {
+  search(state: SearchState): Promise<SearchResponse>;
+}
+
+/** Facet attributes, as in generator/src/search_index.rs FACET_ATTRIBUTES. */
+export const FACET_ATTRIBUTES = [
+  'make',
+  'model',
+  'make_model',
+  'badge',
+  'car_type',
+  'body',
+  'fuel',
+  'transmission',
+  'drive',
+  'colour',
+  'city',
+  'location_name',
+  'state',
+  'year',
+] as const;
+
+/** Range (slider) attributes, as in search_index.rs RANGE_ATTRIBUTES. */
+export const RANGE_ATTRIBUTES = ['price', 'km', 'year'] as const;
+
+export type SortKey = 'relevance' | 'latest' | 'price_desc' | 'price_asc' | 'km_desc' | 'km_asc';
+
+/**
+ * The sort a replica name stands for: replicas are "<index>_<sort>"
+ * (config/src/model/search.rs SortOption::replica), the bare index is
+ * relevance (custom_rank descending).
+ */
+export function sortKeyOf(replica: string): SortKey {
+  for (const key of ['latest', 'price_desc', 'price_asc', 'km_desc', 'km_asc'] as const) {
+    if (replica.endsWith(`_${key}`)) return key;
+  }
+  return 'relevance';
+}

@@ -1,0 +1,136 @@
+/**
+ * The embedded engine against the fixture site's index (written by the Rust
+ * generator, see generator/tests/build.rs), with plain filtering of the
+ * fixture cars.json as the oracle.
+ */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { applyBaseFilters, createEngine, decodeIndex } from '../src/lib/search/engine';
+import { EMPTY_STATE, type SearchState } from '../src/lib/search/types';
+import type { Car, SearchIndex } from '../src/types/site';
+
+const data = new URL('./fixtures/site/src/data/', import.meta.url);
+const index = JSON.parse(fs.readFileSync(new URL('search-index.json', data), 'utf8')) as SearchIndex;
+const cars = JSON.parse(fs.readFileSync(new URL('cars.json', data), 'utf8')) as Car[];
+const decoded = decodeIndex(index);
+const engine = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: true });
+const state = (s: Partial<SearchState>): SearchState => ({ ...EMPTY_STATE, refinementList: {}, range: {}, ...s });
+
+function countBy(list: Car[], key: (c: Car) => string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of list) {
+    const k = key(c);
+    if (k) out[k] = (out[k] ?? 0) + 1;
+  }
+  return out;
+}
+
+describe('search engine', () => {
+  it('counts the same facets and ranges as the generator over the whole index', () => {
+    const r = engine.search(state({}));
+    for (const [attr, counts] of Object.entries(index.facets)) expect(r.facets[attr], attr).toEqual(counts);
+    expect(r.facets_stats).toEqual(index.facets_stats);
+    expect(r.nbHits).toBe(cars.length);
+  });
+
+  it('answers in the hosted service shape with 0-based pages', () => {
+    const r = engine.search(state({ page: 2 }));
+    expect(Object.keys(r).sort()).toEqual(
+      ['facets', 'facets_stats', 'hits', 'hitsPerPage', 'nbHits', 'nbPages', 'page', 'processingTimeMS'].sort(),
+    );
+    expect(r.page).toBe(1);
+    expect(r.hitsPerPage).toBe(5);
+    expect(r.nbPages).toBe(Math.ceil(cars.length / 5));
+    expect(r.hits.map((h) => h.slug)).toEqual(cars.slice(5, 10).map((c) => c.slug));
+  });
+
+  it('keeps counts of the other values of a refined facet (disjunctive) and narrows the other facets', () => {
+    const toyota = cars.filter((c) => c.make === 'Toyota');
+    const r = engine.search(state({ refinementList: { make: ['Toyota'] } }));
+    expect(r.nbHits).toBe(toyota.length);
+    expect(r.facets.make).toEqual(countBy(cars, (c) => c.make));
+    expect(r.facets.model).toEqual(countBy(toyota, (c) => c.model));
+    expect(r.facets.car_type).toEqual(countBy(toyota, (c) => c.car_type));
+  });
+
+  it('ORs values within a facet and ANDs across facets', () => {
+    const want = cars.filter((c) => ['Toyota', 'Mazda'].includes(c.make) && c.car_type === 'used');
+    const r = engine.search(state({ refinementList: { make: ['Toyota', 'Mazda'], car_type: ['used'] } }));
+    expect(r.nbHits).toBe(want.length);
+    // The make facet counts used cars of every make; car_type counts Toyota and Mazda of every type.
+    expect(r.facets.make).toEqual(countBy(cars.filter((c) => c.car_type === 'used'), (c) => c.make));
+    expect(r.facets.car_type).toEqual(countBy(cars.filter((c) => ['Toyota', 'Mazda'].includes(c.make)), (c) => c.car_type));
+  });
+
+  it('filters ranges inclusively and computes the range stats without the range itself', () => {
+    const want = cars.filter((c) => Math.round(c.price) >= 20000 && Math.round(c.price) <= 40000);
+    const r = engine.search(state({ range: { price: { min: 20000, max: 40000 } } }));
+    expect(r.nbHits).toBe(want.length);
+    expect(r.facets_stats.price).toEqual(index.facets_stats.price);
+    const km = want.map((c) => c.km);
+    expect(r.facets_stats.km).toEqual({ min: Math.min(...km), max: Math.max(...km) });
+  });
+
+  it('sorts by price, km and listing date, relevance being the index order', () => {
+    const all = { hitsPerPage: 100, priceAscExcludesZero: false };
+    const e = createEngine(decoded, all);
+    const prices = e.search(state({ sortBy: 'Car_production_price_desc' })).hits.map((h) => h.price);
+    expect(prices).toEqual([...prices].sort((a, b) => b - a));
+    const km = e.search(state({ sortBy: 'Car_production_km_asc' })).hits.map((h) => h.km);
+    expect(km).toEqual([...km].sort((a, b) => a - b));
+    const latest = e.search(state({ sortBy: 'Car_production_latest' })).hits.map((h) => h.slug);
+    const byDate = [...cars].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || cars.indexOf(a) - cars.indexOf(b));
+    expect(latest).toEqual(byDate.map((c) => c.slug));
+    expect(e.search(state({})).hits.map((h) => h.slug)).toEqual(cars.map((c) => c.slug));
+  });
+
+  it('leaves out price 0 when sorting price ascending, where the dealer says so', () => {
+    const priced = cars.filter((c) => Math.round(c.price) > 0).length;
+    expect(priced).toBeLessThan(cars.length);
+    expect(engine.search(state({ sortBy: 'Car_production_price_asc' })).nbHits).toBe(priced);
+    const keepZero = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: false });
+    expect(keepZero.search(state({ sortBy: 'Car_production_price_asc' })).nbHits).toBe(cars.length);
+  });
+
+  it('matches every keyword as a word prefix, EV meaning electric', () => {
+    const r = engine.search(state({ query: 'toyota hil' }));
+    expect(r.nbHits).toBe(cars.filter((c) => c.make === 'Toyota' && c.model.startsWith('HiLux')).length);
+    expect(r.nbHits).toBeGreaterThan(0);
+    expect(engine.search(state({ query: 'oyota' })).nbHits).toBe(0);
+    const hybrids = cars.filter((c) => c.fuel === 'Hybrid').length;
+    expect(engine.search(state({ query: 'HYBRID' })).nbHits).toBe(hybrids);
+  });
+
+  it('returns card fields for a hit', () => {
+    const car = cars[0]!;
+    const hit = engine.search(state({})).hits[0]!;
+    expect(hit).toMatchObject({
+      objectID: car.id,
+      slug: car.slug,
+      year: car.year,
+      make: car.make,
+      model: car.model,
+      price_text: car.price_text,
+      km: car.km,
+      tag_banner: car.tag_banner ?? '',
+      image: car.images[0] ?? '',
+      location_name: car.location.name,
+      city: car.location.suburb,
+    });
+  });
+
+  it('re-applies the base filters at the shopper clock (a sold window ending after the build)', () => {
+    const sold = cars.filter((c) => c.status === 'sold');
+    expect(sold.length).toBeGreaterThan(0);
+    const rules = { include_sold_days: 3, min_photos: 0, in_stock_only: false, exclude_makes: ['Ford'], exclude_car_types: [], exclude_stock_numbers: [] };
+    const later = Math.max(...sold.map((c) => c.sold_at ?? 0)) + 4 * 86_400;
+    const e = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: false, keep: applyBaseFilters(decoded, rules, later) });
+    const r = e.search(state({}));
+    expect(r.nbHits).toBe(cars.filter((c) => c.status !== 'sold' && c.make !== 'Ford').length);
+    expect(r.facets.make?.Ford).toBeUndefined();
+  });
+
+  it('refuses an index of another layout version', () => {
+    expect(() => decodeIndex({ ...index, version: 99 })).toThrow(/version 99/);
+  });
+});

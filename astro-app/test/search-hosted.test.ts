@@ -1,0 +1,70 @@
+/** The hosted search client: requests, disjunctive queries, merging, the cache. */
+import { describe, expect, it, vi } from 'vitest';
+import { cached } from '../src/lib/search/client';
+import { buildRequests, createHostedClient, filterString, type HostedOptions } from '../src/lib/search/hosted';
+import { EMPTY_STATE, type SearchState } from '../src/lib/search/types';
+
+const options: HostedOptions = {
+  config: { host: 'abc-dsn.algolia.net', app_id: 'ABC', index: 'Car_production', public_key: 'search-only' },
+  baseFilters: { include_sold_days: 3, min_photos: 3, in_stock_only: false, exclude_makes: ['Lada'], exclude_car_types: [], exclude_stock_numbers: [] },
+  hitsPerPage: 21,
+  priceAscExcludesZero: true,
+};
+const NOW = 1_763_596_800;
+const BASE = 'show_on_dealer_website:true AND photos_count >= 3 AND (status:in_stock OR status:coming_soon OR sold_date_timestamp >= 1763337600) AND NOT make:"Lada"';
+const state: SearchState = { ...EMPTY_STATE, query: 'suv', refinementList: { make: ['Toyota', 'Kia'], body: ['SUV'] }, range: { price: { min: 5000, max: 30000 } }, page: 2 };
+
+describe('hosted search', () => {
+  it('sends the base filters and refinements as one filter string', () => {
+    expect(filterString(state, BASE, false)).toBe(`${BASE} AND (make:"Toyota" OR make:"Kia") AND (body:"SUV") AND price >= 5000 AND price <= 30000`);
+    expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, true)).toMatch(/ AND price > 0$/);
+  });
+
+  it('asks one main query (custom_rank index unless sorted) plus one per refined attribute without its own refinement', () => {
+    const reqs = buildRequests(state, options, NOW);
+    expect(reqs.map((r) => r.indexName)).toEqual(['Car_production', 'Car_production', 'Car_production', 'Car_production']);
+    const params = reqs.map((r) => new URLSearchParams(r.params));
+    expect(params[0]!.get('page')).toBe('1');
+    expect(params[0]!.get('hitsPerPage')).toBe('21');
+    expect(params[0]!.get('query')).toBe('suv');
+    expect(params.slice(1).map((p) => JSON.parse(p.get('facets')!))).toEqual([['make'], ['body'], ['price']]);
+    expect(params[1]!.get('filters')).not.toContain('make:"Toyota"');
+    expect(params[1]!.get('filters')).toContain('body:"SUV"');
+    expect(params[1]!.get('hitsPerPage')).toBe('0');
+    expect(buildRequests({ ...state, sortBy: 'Car_production_latest' }, options, NOW)[0]!.indexName).toBe('Car_production_latest');
+  });
+
+  it('merges the disjunctive facets into one response and maps hits to card fields', async () => {
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      const n = JSON.parse(String(init.body)).requests.length;
+      const results = Array.from({ length: n }, (_, i) => ({
+        hits: i === 0 ? [{ objectID: '9', slug: 'kia-9', make: 'Kia', model: 'Rio', year: 2020, price: 19990, status: 'in_stock', car_type: 'used', primary_image_url: '/a.jpg', location: { name: 'Newstead', phone: '07 3000 0000' } }] : [],
+        nbHits: 1,
+        nbPages: 1,
+        page: 0,
+        hitsPerPage: 21,
+        facets: i === 0 ? { make: { Kia: 1 }, body: { SUV: 1 } } : i === 1 ? { make: { Kia: 1, Toyota: 4, Mazda: 2 } } : { body: { SUV: 1, Ute: 3 } },
+        facets_stats: i === 3 ? { price: { min: 990, max: 90000 } } : { price: { min: 19990, max: 19990 } },
+        processingTimeMS: 1,
+      }));
+      return new Response(JSON.stringify({ results }), { status: 200 });
+    });
+    const client = cached(createHostedClient({ ...options, fetch: fetchMock as unknown as typeof fetch, now: () => NOW }));
+    const r = await client.search(state);
+    expect(fetchMock.mock.calls[0]![0]).toBe('https://abc-dsn.algolia.net/1/indexes/*/queries');
+    const headers = fetchMock.mock.calls[0]![1].headers as Record<string, string>;
+    expect(headers['X-Algolia-API-Key']).toBe('search-only');
+    expect(r.facets.make).toEqual({ Kia: 1, Toyota: 4, Mazda: 2 });
+    expect(r.facets.body).toEqual({ SUV: 1, Ute: 3 });
+    expect(r.facets_stats.price).toEqual({ min: 990, max: 90000 });
+    expect(r.hits[0]).toMatchObject({ objectID: '9', slug: 'kia-9', price_text: '$19,990', image: '/a.jpg', location_name: 'Newstead' });
+    // The same state again comes from the cache.
+    await client.search({ ...state, refinementList: { body: ['SUV'], make: ['Kia', 'Toyota'] } });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports a failing service as an error (the page keeps the previous results)', async () => {
+    const client = createHostedClient({ ...options, fetch: (async () => new Response('no', { status: 503 })) as unknown as typeof fetch });
+    await expect(client.search(EMPTY_STATE)).rejects.toThrow(/503/);
+  });
+});

@@ -1,0 +1,58 @@
+/** Range slider rules (spec 000 §5, §9). */
+import { describe, expect, it, vi } from 'vitest';
+import { moveThumb, rangeLabel, refinementOf, sliderBounds, sliderStep, snap, thumbsOf } from '../src/lib/search/range';
+
+const bounds = { min: 4990, max: 87990 };
+
+describe('range slider', () => {
+  it('defaults to 0 to 100000 without statistics', () => {
+    expect(sliderBounds(undefined)).toEqual({ min: 0, max: 100000 });
+    expect(sliderBounds({ min: 5, max: 9 })).toEqual({ min: 5, max: 9 });
+  });
+
+  it('steps one hundredth of the range, rounded', () => {
+    expect(sliderStep({ min: 0, max: 100000 })).toBe(1000);
+    expect(sliderStep(bounds)).toBe(830);
+    expect(sliderStep({ min: 2015, max: 2026 })).toBe(1);
+  });
+
+  it('snaps price and km to the nearest 1000, not the year', () => {
+    expect(snap('price', 12499)).toBe(12000);
+    expect(snap('km', 12500)).toBe(13000);
+    expect(snap('year', 2019)).toBe(2019);
+  });
+
+  it('keeps the minimum at or below the maximum', () => {
+    expect(moveThumb('price', [10000, 30000], 'min', 50000, bounds)).toEqual([30000, 30000]);
+    expect(moveThumb('price', [10000, 30000], 'max', 6000, bounds)).toEqual([10000, 10000]);
+    expect(moveThumb('price', [10000, 30000], 'min', 15200, bounds)).toEqual([15000, 30000]);
+  });
+
+  it('keeps snapped values inside the bounds', () => {
+    expect(moveThumb('price', [4990, 87990], 'max', 87900, bounds)).toEqual([4990, 87990]);
+    expect(moveThumb('price', [4990, 87990], 'min', 4990, bounds)).toEqual([5000, 87990]);
+  });
+
+  it('ignores out-of-range input and only logs it', () => {
+    const log = vi.fn();
+    expect(moveThumb('price', [10000, 30000], 'min', 1000, bounds, log)).toEqual([10000, 30000]);
+    expect(moveThumb('price', [10000, 30000], 'max', 99999999, bounds, log)).toEqual([10000, 30000]);
+    expect(moveThumb('price', [10000, 30000], 'max', Number.NaN, bounds, log)).toEqual([10000, 30000]);
+    expect(log).toHaveBeenCalledTimes(3);
+  });
+
+  it('reads thumbs from the URL (full range when cleared) and writes open ends at the bounds', () => {
+    expect(thumbsOf(undefined, bounds)).toEqual([4990, 87990]);
+    expect(thumbsOf({ min: 20000 }, bounds)).toEqual([20000, 87990]);
+    expect(thumbsOf({ min: 1, max: 999999 }, bounds)).toEqual([4990, 87990]);
+    expect(refinementOf([4990, 87990], bounds)).toBeUndefined();
+    expect(refinementOf([20000, 87990], bounds)).toEqual({ min: 20000, max: undefined });
+  });
+
+  it('labels price in dollars, weekly price per week, year plain and km with the unit', () => {
+    expect(rangeLabel('price', 25000)).toBe('$25,000');
+    expect(rangeLabel('subscription_price', 99)).toBe('$99 / week');
+    expect(rangeLabel('year', 2021)).toBe('2021');
+    expect(rangeLabel('km', 120000)).toBe('120,000 km');
+  });
+});

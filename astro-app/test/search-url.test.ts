@@ -1,0 +1,55 @@
+/** URL state in InstantSearch's single-index format (DESIGN contract 3). */
+import { describe, expect, it } from 'vitest';
+import { parseSearchState, serialiseSearchState, stateKey, toggleRefinement, withFilters } from '../src/lib/search/url';
+import { EMPTY_STATE } from '../src/lib/search/types';
+
+describe('search URL state', () => {
+  it('parses the InstantSearch keys, encoded brackets included', () => {
+    const s = parseSearchState(
+      '?query=suv&refinementList%5Bmake%5D%5B1%5D=Kia&refinementList[make][0]=Toyota&range[price]=5000%3A30000&range[km]=:20000&page=2&sortBy=Car_production_price_asc&utm_source=x',
+    );
+    expect(s).toEqual({
+      query: 'suv',
+      refinementList: { make: ['Toyota', 'Kia'] },
+      range: { price: { min: 5000, max: 30000 }, km: { min: undefined, max: 20000 } },
+      page: 2,
+      sortBy: 'Car_production_price_asc',
+    });
+  });
+
+  it('ignores broken pages and ranges', () => {
+    const s = parseSearchState('page=-3&range[price]=abc:');
+    expect(s.page).toBe(1);
+    expect(s.range).toEqual({});
+  });
+
+  it('writes the same format back and round-trips', () => {
+    const s = { query: 'hi lux', refinementList: { make: ['Toyota'], body: ['SUV', 'Ute'] }, range: { price: { min: 5000 } }, page: 3, sortBy: 'Car_production_latest' };
+    const text = serialiseSearchState(s);
+    expect(text).toBe(
+      '?query=hi%20lux&refinementList[make][0]=Toyota&refinementList[body][0]=SUV&refinementList[body][1]=Ute&range[price]=5000:&sortBy=Car_production_latest&page=3',
+    );
+    expect(parseSearchState(text)).toEqual({ ...s, range: { price: { min: 5000, max: undefined } } });
+    expect(serialiseSearchState(EMPTY_STATE)).toBe('');
+  });
+
+  it('resets paging on any filter change', () => {
+    const s = { ...EMPTY_STATE, page: 4 };
+    expect(toggleRefinement(s, 'make', 'Kia').page).toBe(1);
+    expect(withFilters(s, { query: 'x' }).page).toBe(1);
+    expect(withFilters(s, { sortBy: 'Car_production_latest' }).page).toBe(1);
+  });
+
+  it('toggles a value on and off, dropping an empty attribute', () => {
+    const on = toggleRefinement(EMPTY_STATE, 'make', 'Kia');
+    expect(on.refinementList).toEqual({ make: ['Kia'] });
+    expect(toggleRefinement(on, 'make', 'Kia').refinementList).toEqual({});
+  });
+
+  it('keys equal states equally whatever the order of values', () => {
+    const a = { ...EMPTY_STATE, refinementList: { make: ['Kia', 'Toyota'], body: ['SUV'] } };
+    const b = { ...EMPTY_STATE, refinementList: { body: ['SUV'], make: ['Toyota', 'Kia'] } };
+    expect(stateKey(a)).toBe(stateKey(b));
+    expect(stateKey(a)).not.toBe(stateKey({ ...a, page: 2 }));
+  });
+});
