@@ -22,7 +22,8 @@ const routes = [
 const keys = ["category", "name", "email", "phone", "phone_number", "car_id", "code", "purchasePrice", "loanTerm", "year", "vin",
   "event_id", "column_name", "lead_id", "location_id", "terms_conditions", "message", "idempotency_key", "data", "__proto__", "constructor"];
 let seed = 12345;
-const rnd = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+// High bits of the LCG: its low bits cycle too fast to pick independently.
+const rnd = (n) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
 function value(depth = 0) {
   switch (rnd(depth > 2 ? 6 : 9)) {
     case 0: return null;
