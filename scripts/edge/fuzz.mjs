@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { ROOT, edgeConfig, kvFor, startWorker } from "../../edge/tests/harness.mjs";
 
 const R = Number(process.argv[2] ?? 2000);
@@ -72,7 +73,8 @@ try {
   const st = join(ROOT, ".tools/fuzz-venv/bin/schemathesis");
   const run = spawnSync(st, ["run", join(ROOT, "edge/openapi.yaml"), "--url", w.base, "-H", `Origin: ${ORIGIN}`,
     "--checks", "not_a_server_error", "--mode", "all", "-n", String(EXAMPLES), "--request-timeout", "10", "--no-color"],
-    { encoding: "utf8", env: { ...process.env, SCHEMATHESIS_TELEMETRY: "false", NO_COLOR: "1" }, timeout: 600_000 });
+    // cwd outside the repo: schemathesis leaves a .schemathesis/ cache in its cwd.
+    { cwd: tmpdir(), encoding: "utf8", env: { ...process.env, SCHEMATHESIS_TELEMETRY: "false", NO_COLOR: "1" }, timeout: 600_000 });
   const out = `${run.stdout}${run.stderr}`;
   console.log(out.split("\n").filter((l) => /test cases|passed|failed|Checks|not_a_server_error|error|Summary|operations/i.test(l)).join("\n"));
   console.log(`schemathesis exit code ${run.status}`);
