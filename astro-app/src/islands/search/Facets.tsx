@@ -1,0 +1,125 @@
+/**
+ * The filter panel's facet widgets (spec 000 §2, §9; 002 §2.7): checkbox
+ * lists, make cards with logos and a per-make model picker, dropdown
+ * selects with separators. Counts are disjunctive (from the engine).
+ */
+import { useState } from 'react';
+import { facetEntries, modelsOfMake, splitPopular, withSeparators, type FacetEntry } from '../../lib/search/facet-lists';
+import { carTypeLabel } from '../../lib/format';
+
+type Toggle = (attr: string, value: string) => void;
+
+const label = (attr: string, value: string) =>
+  attr === 'car_type' && (value === 'new' || value === 'used' || value === 'demo') ? carTypeLabel(value) : value;
+
+export function CheckboxList({ attr, title, entries, onToggle }: { attr: string; title: string; entries: FacetEntry[]; onToggle: Toggle }) {
+  if (entries.length === 0) return null;
+  return (
+    <fieldset className="facet" data-attr={attr}>
+      <legend>{title}</legend>
+      <ul className="facet__list">
+        {entries.map((e) => (
+          <li key={e.value}>
+            <label className="facet__option">
+              <input type="checkbox" checked={e.refined} onChange={() => onToggle(attr, e.value)} />
+              <span>{label(attr, e.value)}</span> <span className="facet__count">({e.count})</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
+interface MakeProps {
+  makes: FacetEntry[];
+  makeModel: Record<string, number> | undefined;
+  refinedModels: string[];
+  popular: number;
+  logos: Set<string>;
+  onToggle: Toggle;
+}
+
+export const makeSlug = (make: string) =>
+  make
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/** Make cards: logo, name, count; the first `popular` shown, the rest behind "Show all makes". */
+export function MakeCards({ makes, makeModel, refinedModels, popular, logos, onToggle }: MakeProps) {
+  const [all, setAll] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
+  if (makes.length === 0) return null;
+  const { shown, extra } = splitPopular(makes, popular);
+  const list = all ? makes : shown;
+  return (
+    <fieldset className="facet facet--makes" data-attr="make">
+      <legend>Make</legend>
+      <ul className="make-cards">
+        {list.map((m) => {
+          const slug = makeSlug(m.value);
+          const models = open === m.value ? modelsOfMake(makeModel, m.value) : [];
+          return (
+            <li key={m.value} className={`make-card${m.refined ? ' make-card--on' : ''}`}>
+              <label className="make-card__label">
+                <input type="checkbox" checked={m.refined} onChange={() => onToggle('make', m.value)} />
+                {logos.has(slug) && <img src={`/images/makes/${slug}.svg`} alt="" width={32} height={32} loading="lazy" />}
+                <span>{m.value}</span> <span className="facet__count">({m.count})</span>
+              </label>
+              <button type="button" className="link-button" aria-expanded={open === m.value} onClick={() => setOpen(open === m.value ? null : m.value)}>
+                {open === m.value ? 'Hide' : 'Select models'}
+                <span className="visually-hidden"> of {m.value}</span>
+              </button>
+              {models.length > 0 && (
+                <ul className="facet__list make-card__models">
+                  {models.map((model) => (
+                    <li key={model.value}>
+                      <label className="facet__option">
+                        <input type="checkbox" checked={refinedModels.includes(model.value)} onChange={() => onToggle('model', model.value)} />
+                        <span>{model.value}</span> <span className="facet__count">({model.count})</span>
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {extra.length > 0 && (
+        <button type="button" className="link-button" aria-expanded={all} onClick={() => setAll(!all)}>
+          {all ? 'Hide extra makes' : 'Show all makes'}
+        </button>
+      )}
+    </fieldset>
+  );
+}
+
+/** A single-choice dropdown; a separator after every 20 options. */
+export function Dropdown({ attr, title, entries, onSelect }: { attr: string; title: string; entries: FacetEntry[]; onSelect: (attr: string, value: string) => void }) {
+  if (entries.length === 0) return null;
+  const selected = entries.find((e) => e.refined)?.value ?? '';
+  const id = `select-${attr}`;
+  return (
+    <div className="facet facet--select" data-attr={attr}>
+      <label htmlFor={id}>{title}</label>
+      <select id={id} value={selected} onChange={(e) => onSelect(attr, e.currentTarget.value)}>
+        <option value="">Any</option>
+        {withSeparators(entries).map((item, i) =>
+          item.kind === 'separator' ? (
+            <option key={`sep-${i}`} disabled>
+              ──────────
+            </option>
+          ) : (
+            <option key={item.option.value} value={item.option.value}>
+              {item.option.value} ({item.option.count})
+            </option>
+          ),
+        )}
+      </select>
+    </div>
+  );
+}
+
+export { facetEntries };

@@ -1,0 +1,128 @@
+/**
+ * A result card (spec 000 §2, §4; 002 §2.7), the same markup the static
+ * page renders: one tag banner (computed by the generator), the photo or the
+ * new-arrival / coming-soon placeholder, the location overlay, year make
+ * model, badge and series, price and price type; condition, transmission,
+ * odometer and fuel for cars in stock; the dealer's buttons; save,
+ * favourite and compare toggles where the rules allow them.
+ */
+import { cardActions, inStock, showToggle, type CardSettings } from '../../lib/search/cards';
+import type { Hit } from '../../lib/search/types';
+import { badgeLine, carTypeLabel, formatKm, suburbState } from '../../lib/format';
+
+export interface Toggles {
+  favourites: boolean;
+  compare: boolean;
+  watchlist: boolean;
+  strict: boolean;
+  saved: Set<string>;
+  favourite: Set<string>;
+  compared: Set<string>;
+  onToggle: (list: 'favourite' | 'compared', id: string) => void;
+}
+
+interface Props {
+  hit: Hit;
+  eager: boolean;
+  settings: CardSettings;
+  toggles: Toggles;
+  /** The current search path (sign-in comes back to it). */
+  back: string;
+}
+
+export function ResultCard({ hit, eager, settings, toggles, back }: Props) {
+  const href = `/cars/${hit.slug}/`;
+  const stocked = inStock(hit);
+  const badge = badgeLine(hit);
+  const name = hit.name || `${hit.year} ${hit.make} ${hit.model}`;
+  const placeholder = hit.status === 'coming_soon' ? 'Coming soon' : 'New arrival – photos coming soon';
+  const toggle = showToggle(hit, true, toggles.strict);
+  // A sold car that is not already saved gets no save button (spec 000 §4).
+  const canSave = toggles.watchlist && (stocked || toggles.saved.has(hit.objectID));
+  return (
+    <article className={`car-card${hit.status === 'sold' ? ' car-card--sold' : ''}`}>
+      <div className="car-card__media">
+        <a href={href} tabIndex={-1} aria-hidden="true">
+          {hit.image ? (
+            <img
+              src={hit.image}
+              alt=""
+              width={640}
+              height={480}
+              loading={eager ? 'eager' : 'lazy'}
+              decoding="async"
+              fetchPriority={eager ? 'high' : undefined}
+              className="car-image"
+            />
+          ) : (
+            <div className="car-image car-image--placeholder">
+              <span>{placeholder}</span>
+            </div>
+          )}
+        </a>
+        {hit.tag_banner && <span className="tag-banner">{hit.tag_banner}</span>}
+        <span className="car-card__location">
+          <span className="visually-hidden">Located at {hit.location_name}, </span>
+          {suburbState(hit.city, hit.state)}
+        </span>
+      </div>
+      <div className="car-card__body">
+        <h2 className="car-card__title">
+          <a href={href}>
+            {hit.year} {hit.make} {hit.model}
+          </a>
+        </h2>
+        {badge && <p className="car-card__badge">{badge}</p>}
+        <div className="price price--card">
+          {hit.was_price_text && (
+            <s className="price__was">
+              <span className="visually-hidden">Was </span>
+              {hit.was_price_text}
+            </s>
+          )}
+          <span className="price__amount">
+            {hit.was_price_text && <span className="visually-hidden">Now </span>}
+            {hit.price_text}
+          </span>
+          {hit.price_type && <span className="price__type">{hit.price_type}</span>}
+        </div>
+        {stocked && (
+          <ul className="car-card__facts" aria-label="Key facts">
+            <li>{carTypeLabel(hit.car_type)}</li>
+            {hit.transmission && <li>{hit.transmission}</li>}
+            <li>{formatKm(hit.km)}</li>
+            {hit.fuel && <li>{hit.fuel}</li>}
+          </ul>
+        )}
+        <div className="car-card__actions">
+          {cardActions(hit, settings).map((a) => (
+            <a key={a.kind} href={a.href} className={`button ${a.kind === 'view_details' || a.kind === 'similar' ? '' : 'button--outline '}car-card__cta`}>
+              {a.label}
+              <span className="visually-hidden"> – {name}</span>
+            </a>
+          ))}
+        </div>
+        {(toggle || canSave) && (
+          <div className="car-card__toggles">
+            {toggle && toggles.favourites && (
+              <button type="button" className="toggle" aria-pressed={toggles.favourite.has(hit.objectID)} onClick={() => toggles.onToggle('favourite', hit.objectID)}>
+                Favourite<span className="visually-hidden"> {name}</span>
+              </button>
+            )}
+            {toggle && toggles.compare && (
+              <button type="button" className="toggle" aria-pressed={toggles.compared.has(hit.objectID)} onClick={() => toggles.onToggle('compared', hit.objectID)}>
+                Compare<span className="visually-hidden"> {name}</span>
+              </button>
+            )}
+            {canSave && (
+              // Signed-out shoppers go to sign-in first (spec 000 §2, §4).
+              <a className="toggle" href={`/sign-in?type=watchlist&redirect=${encodeURIComponent(back)}&back=${encodeURIComponent(back)}`}>
+                Save<span className="visually-hidden"> {name}</span>
+              </a>
+            )}
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,325 @@
+/**
+ * The stock search island. Astro renders it on the server with the first
+ * page of results computed at build time (complete HTML before any
+ * JavaScript); once hydrated it takes over: URL state, filters, sliders,
+ * sorting and paging over the embedded index or the hosted service. All
+ * search logic lives in lib/search; this file only wires it to the page.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { createClient } from '../../lib/search/client';
+import { displayCount, facetEntries } from '../../lib/search/facet-lists';
+import { recordSearch } from '../../lib/search/history';
+import { layoutResults, tileActive } from '../../lib/search/promo';
+import { sliderBounds } from '../../lib/search/range';
+import type { RangeRefinement, SearchClient, SearchResponse, SearchState } from '../../lib/search/types';
+import { parseSearchState, serialiseSearchState, toggleRefinement, withFilters } from '../../lib/search/url';
+import type { CardSettings } from '../../lib/search/cards';
+import type { Search } from '../../types/site';
+import { formatCount } from '../../lib/format';
+import { pageLinks } from '../../lib/pagination';
+import { CheckboxList, Dropdown, MakeCards } from './Facets';
+import { RangeSlider } from './RangeSlider';
+import { ResultCard, type Toggles } from './ResultCard';
+
+export const KEYWORD_DEBOUNCE_MS = 300;
+/** Set by the "Show me N cars" widget: the results page scrolls to the top on arrival. */
+export const SCROLL_FLAG = 'dealergen:scroll-top';
+const SAVED_KEY = 'dealergen:toggles';
+
+export interface IslandConfig {
+  search: Omit<Search, 'landing_pages'>;
+  cards: CardSettings;
+  features: { favourites: boolean; compare: boolean; watchlist: boolean };
+  /** Make slugs with a logo in /images/makes/. */
+  logos: string[];
+}
+
+interface Props {
+  config: IslandConfig;
+  initialState: SearchState;
+  initial: SearchResponse;
+  /** Build time (ms): promo tiles are judged at it until the browser's clock takes over. */
+  renderedAt: number;
+  /** Landing page title, e.g. "Used cars for sale"; empty on /search/. */
+  title: string;
+}
+
+const RANGES: Array<[string, string]> = [
+  ['price', 'Price'],
+  ['km', 'Kilometres'],
+  ['year', 'Year'],
+];
+
+function hrefOf(state: SearchState): string {
+  const plain = !state.query && !state.sortBy && Object.keys(state.refinementList).length === 0 && Object.keys(state.range).length === 0;
+  // Without filters the static pages work without JavaScript too.
+  if (plain) return state.page > 1 ? `/search/page/${state.page}/` : '/search/';
+  return `/search/${serialiseSearchState(state)}`;
+}
+
+function loadToggles(): { favourite: string[]; compared: string[] } {
+  try {
+    return { favourite: [], compared: [], ...JSON.parse(localStorage.getItem(SAVED_KEY) ?? '{}') };
+  } catch {
+    return { favourite: [], compared: [] };
+  }
+}
+
+export default function SearchApp({ config, initialState, initial, renderedAt, title }: Props) {
+  const [state, setState] = useState(initialState);
+  const [response, setResponse] = useState(initial);
+  const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
+  const [keyword, setKeyword] = useState(initialState.query);
+  const [now, setNow] = useState(renderedAt);
+  const [lists, setLists] = useState<{ favourite: string[]; compared: string[] }>({ favourite: [], compared: [] });
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const client = useRef<Promise<SearchClient> | undefined>(undefined);
+  const seq = useRef(0);
+  const keywordTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const top = useRef<HTMLDivElement>(null);
+
+  const run = useCallback(
+    (next: SearchState) => {
+      const mine = ++seq.current;
+      setStatus('loading');
+      client.current ??= createClient(config.search as Search);
+      client.current
+        .then((c) => c.search(next))
+        .then((r) => {
+          if (mine !== seq.current) return;
+          setResponse(r);
+          setStatus('idle');
+          recordSearch(window.localStorage, { refinements: next.refinementList, path: hrefOf(next) });
+        })
+        .catch((error: unknown) => {
+          // The previous hits, count and facets stay on screen (spec 000 §4).
+          console.warn('search failed', error);
+          client.current = undefined;
+          if (mine === seq.current) setStatus('error');
+        });
+    },
+    [config.search],
+  );
+
+  const go = useCallback(
+    (next: SearchState, opts: { scroll?: boolean } = {}) => {
+      setState(next);
+      setKeyword(next.query);
+      history.pushState(null, '', hrefOf(next));
+      run(next);
+      if (opts.scroll) top.current?.scrollIntoView({ block: 'start' });
+    },
+    [run],
+  );
+
+  useEffect(() => {
+    setNow(Date.now());
+    setLists(loadToggles());
+    if (sessionStorage.getItem(SCROLL_FLAG)) {
+      sessionStorage.removeItem(SCROLL_FLAG);
+      window.scrollTo(0, 0);
+    }
+    // A shared link or a reload with filters: the URL wins over the static page.
+    if (location.search) {
+      const fromUrl = parseSearchState(location.search);
+      setState(fromUrl);
+      setKeyword(fromUrl.query);
+      run(fromUrl);
+    } else {
+      // Warm the index (and the cache) so the first tap answers at once.
+      run(initialState);
+    }
+    const onPop = () => {
+      const s = location.pathname.startsWith('/search/page/')
+        ? { ...parseSearchState(''), page: Number(location.pathname.split('/')[3]) || 1 }
+        : location.search || location.pathname === '/search/'
+          ? parseSearchState(location.search)
+          : initialState;
+      setState(s);
+      setKeyword(s.query);
+      run(s);
+    };
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+
+  const toggle = (attr: string, value: string) => go(toggleRefinement(state, attr, value));
+  const select = (attr: string, value: string) => {
+    const refinementList = { ...state.refinementList };
+    if (value) refinementList[attr] = [value];
+    else delete refinementList[attr];
+    go(withFilters(state, { refinementList }));
+  };
+  const commitRange = (attr: string, r: RangeRefinement | undefined) => {
+    const range = { ...state.range };
+    if (r) range[attr] = r;
+    else delete range[attr];
+    go(withFilters(state, { range }));
+  };
+  const onKeyword = (value: string) => {
+    setKeyword(value);
+    clearTimeout(keywordTimer.current);
+    keywordTimer.current = setTimeout(() => go(withFilters(state, { query: value.trim() })), KEYWORD_DEBOUNCE_MS);
+  };
+  const onToggleList = (list: 'favourite' | 'compared', id: string) => {
+    const current = lists[list];
+    const next = { ...lists, [list]: current.includes(id) ? current.filter((x) => x !== id) : [...current, id] };
+    setLists(next);
+    try {
+      localStorage.setItem(SAVED_KEY, JSON.stringify(next));
+    } catch {
+      // Storage full or blocked: the toggle still works for this visit.
+    }
+  };
+
+  const s = config.search;
+  const facets = response.facets;
+  const refined = (attr: string) => state.refinementList[attr] ?? [];
+  const count = displayCount(response.nbHits, facets, s.stock_count_override);
+  const carTypes = refined('car_type');
+  const tiles = s.promo_tiles.filter((t) => tileActive(t, now, carTypes));
+  const items = layoutResults(response.hits, tiles, s.cta_card_position);
+  const toggles: Toggles = {
+    favourites: config.features.favourites,
+    compare: config.features.compare,
+    watchlist: config.features.watchlist,
+    strict: s.strict_compare,
+    saved: new Set(),
+    favourite: new Set(lists.favourite),
+    compared: new Set(lists.compared),
+    onToggle: onToggleList,
+  };
+  const back = hrefOf(state);
+  const page = response.page + 1;
+  const from = response.nbHits === 0 ? 0 : response.page * response.hitsPerPage + 1;
+  const to = Math.min(response.nbHits, from + response.hitsPerPage - 1);
+  const anyFilter = state.query || Object.keys(state.refinementList).length > 0 || Object.keys(state.range).length > 0;
+  const pages = pageLinks(page, response.nbPages);
+
+  return (
+    <div className="search" ref={top}>
+      <div className="search__head">
+        {title ? (
+          <h1 className="search__title">{title}</h1>
+        ) : (
+          <h1 className="search__title">
+            <span data-testid="result-count">{formatCount(count)}</span> {count === 1 ? 'car' : 'cars'} for sale
+          </h1>
+        )}
+        <p className="search__range" role="status">
+          {title && (
+            <>
+              <span data-testid="result-count">{formatCount(count)}</span> {count === 1 ? 'car' : 'cars'}.{' '}
+            </>
+          )}
+          {response.nbHits > 0 && `Showing ${formatCount(from)}–${formatCount(to)}`}
+          {response.nbPages > 1 && ` (page ${page} of ${response.nbPages})`}
+          {status === 'loading' && <span className="search__busy"> Updating…</span>}
+          {status === 'error' && <span className="search__error"> Search is not available right now; showing the last results.</span>}
+        </p>
+      </div>
+      <div className="search__layout">
+        <aside className={`search__filters${filtersOpen ? ' search__filters--open' : ''}`} aria-label="Filters">
+          <button type="button" className="button button--outline search__filters-toggle" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
+            {filtersOpen ? 'Hide filters' : 'Filter results'}
+          </button>
+          <div className="search__filters-body">
+            <div className="facet">
+              <label htmlFor="search-keyword">Keyword</label>
+              <input id="search-keyword" type="search" value={keyword} placeholder={s.keyword_placeholder} onChange={(e) => onKeyword(e.currentTarget.value)} />
+            </div>
+            <CheckboxList attr="car_type" title="Condition" entries={facetEntries('car_type', facets.car_type, refined('car_type'))} onToggle={toggle} />
+            <MakeCards
+              makes={facetEntries('make', facets.make, refined('make'))}
+              makeModel={facets.make_model}
+              refinedModels={refined('model')}
+              popular={s.popular_makes_count}
+              logos={new Set(config.logos)}
+              onToggle={toggle}
+            />
+            {RANGES.map(([attr, label]) => (
+              <RangeSlider key={attr} attr={attr} label={label} bounds={sliderBounds(response.facets_stats[attr])} value={state.range[attr]} onCommit={commitRange} />
+            ))}
+            <Dropdown attr="body" title="Body type" entries={facetEntries('body', facets.body, refined('body'))} onSelect={select} />
+            <Dropdown attr="fuel" title="Fuel" entries={facetEntries('fuel', facets.fuel, refined('fuel'))} onSelect={select} />
+            <Dropdown attr="transmission" title="Transmission" entries={facetEntries('transmission', facets.transmission, refined('transmission'))} onSelect={select} />
+            <Dropdown attr="colour" title="Colour" entries={facetEntries('colour', facets.colour, refined('colour'))} onSelect={select} />
+            <CheckboxList attr="city" title="City" entries={facetEntries('city', facets.city, refined('city'))} onToggle={toggle} />
+            <CheckboxList attr="location_name" title="Dealership" entries={facetEntries('location_name', facets.location_name, refined('location_name'))} onToggle={toggle} />
+            {anyFilter && (
+              <button type="button" className="link-button" onClick={() => go({ ...state, query: '', refinementList: {}, range: {}, page: 1 })}>
+                Clear all filters
+              </button>
+            )}
+          </div>
+        </aside>
+        <div className="search__results">
+          <div className="search__sort">
+            <label htmlFor="search-sort">Sort by</label>
+            <select id="search-sort" value={state.sortBy || s.sort_options[0]?.value || ''} onChange={(e) => go(withFilters(state, { sortBy: e.currentTarget.value === s.sort_options[0]?.value ? '' : e.currentTarget.value }))}>
+              {s.sort_options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          {response.nbHits === 0 ? (
+            <p className="search__empty">No cars match these filters. Try removing one, or <a href="/contact-us/">ask us to find one for you</a>.</p>
+          ) : (
+            <ul className="card-grid card-grid--cars">
+              {items.map((item, i) =>
+                item.kind === 'car' ? (
+                  <li key={item.hit.objectID}>
+                    <ResultCard hit={item.hit} eager={i < 2} settings={config.cards} toggles={toggles} back={back} />
+                  </li>
+                ) : item.kind === 'promo' ? (
+                  <li key={`promo-${item.tile.id}-${i}`} className="promo-tile">
+                    <a href={item.tile.href}>
+                      <img src={item.tile.image} alt={item.tile.alt} width={640} height={480} loading="lazy" />
+                    </a>
+                  </li>
+                ) : (
+                  <li key="cta" className="cta-card">
+                    <h2>Can't find what you're looking for?</h2>
+                    <p>Tell us what you want and we'll find it for you.</p>
+                    <a className="button" href="/contact-us/">
+                      Find Me Something Similar
+                    </a>
+                  </li>
+                ),
+              )}
+            </ul>
+          )}
+          {response.nbPages > 1 && (
+            <nav className="pagination" aria-label="Pages">
+              <ul>
+                {pages.map((link, i) =>
+                  link.kind === 'gap' ? (
+                    <li key={`gap-${i}`} className="pagination__gap" aria-hidden="true">
+                      …
+                    </li>
+                  ) : (
+                    <li key={link.n}>
+                      <a
+                        href={hrefOf({ ...state, page: link.n })}
+                        aria-current={link.current ? 'page' : undefined}
+                        onClick={(e) => {
+                          e.preventDefault();
+                          go({ ...state, page: link.n }, { scroll: true });
+                        }}
+                      >
+                        <span className="visually-hidden">Page </span>
+                        {link.n}
+                      </a>
+                    </li>
+                  ),
+                )}
+              </ul>
+            </nav>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
