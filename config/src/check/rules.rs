@@ -549,6 +549,26 @@ fn check_links(cfg: &DealerConfig, cx: &mut Ctx) {
     if cx.skip.ok("home") {
         check_href(&cfg.home.cta_href, &root().key("home").key("cta_href"), cx);
     }
+    if cx.skip.ok("sell_your_car") {
+        check_href(
+            &cfg.sell_your_car.href,
+            &root().key("sell_your_car").key("href"),
+            cx,
+        );
+    }
+    if let Some(url) = cfg
+        .service
+        .booking_url
+        .as_ref()
+        .filter(|_| cx.skip.ok("service"))
+    {
+        if !url.starts_with("https://") {
+            cx.err(
+                &root().key("service").key("booking_url"),
+                format!("`{url}` is not an https:// link"),
+            );
+        }
+    }
     if !cx.skip.ok("social") {
         return;
     }

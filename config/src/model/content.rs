@@ -204,3 +204,90 @@ impl Default for Copy {
         }
     }
 }
+
+/// What location cards show (spec 002 §2.9: "only when the site's show flag is on").
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct LocationCards {
+    /// Opening hours on the cards.
+    pub show_hours: bool,
+    /// Dealer licence numbers on the cards.
+    pub show_licences: bool,
+    /// Contact, Get Directions and Book a Service buttons on the cards.
+    pub show_buttons: bool,
+}
+
+impl Default for LocationCards {
+    fn default() -> Self {
+        LocationCards {
+            show_hours: true,
+            show_licences: true,
+            show_buttons: true,
+        }
+    }
+}
+
+/// Servicing.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServiceConfig {
+    /// External service-booking page (https). Empty: Book a Service goes to /genuine-service.
+    pub booking_url: Option<String>,
+}
+
+/// The sell-your-car banner.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct SellYourCar {
+    /// Where the banner goes: /sell-your-car, /trade-in or the dealer's external page.
+    pub href: String,
+    /// Banner heading.
+    pub headline: String,
+    /// Banner button text.
+    pub button_label: String,
+}
+
+impl Default for SellYourCar {
+    fn default() -> Self {
+        SellYourCar {
+            href: "/sell-your-car".into(),
+            headline: "We Would Love To Buy Your Vehicle. Get $$$ For Your Car Today!".into(),
+            button_label: "Click Here To Sell".into(),
+        }
+    }
+}
+
+/// How offers are shown.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct OffersDisplay {
+    /// Descriptions longer than this many characters collapse behind "View more"; 0 never collapses.
+    pub collapse_description_over: u32,
+}
+
+impl Default for OffersDisplay {
+    fn default() -> Self {
+        OffersDisplay {
+            collapse_description_over: 200,
+        }
+    }
+}
+
+/// Legal wording.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Legal {
+    /// Complaint-handling text of /pages/complaint-handling-process.
+    pub complaints_text: String,
+    /// Days within which privacy complaints are answered.
+    pub privacy_response_days: u32,
+}
+
+impl Default for Legal {
+    fn default() -> Self {
+        Legal {
+            complaints_text: "If you are unhappy with our service, please speak to the manager of the department concerned or call the dealership. If we cannot resolve your complaint, you may contact your state's consumer protection regulator, or seek independent legal advice.".into(),
+            privacy_response_days: 30,
+        }
+    }
+}

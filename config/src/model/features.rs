@@ -31,6 +31,19 @@ pub struct Features {
     pub hover_dropdowns: bool,
     /// Captcha on forms.
     pub captcha: bool,
+    /// What Make an Offer opens.
+    pub make_offer: MakeOfferMode,
+}
+
+/// How the Make an Offer button works.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MakeOfferMode {
+    /// An offer form in a dialog (offer amount required).
+    #[default]
+    Dialog,
+    /// The dealer's chat widget.
+    Chat,
 }
 
 impl Default for Features {
@@ -47,6 +60,7 @@ impl Default for Features {
             sticky_mobile_footer: false,
             hover_dropdowns: false,
             captcha: true,
+            make_offer: MakeOfferMode::Dialog,
         }
     }
 }
@@ -63,6 +77,10 @@ pub struct Checkout {
     pub deposit: u32,
     /// Hours the car is held after reserving.
     pub hold_hours: u32,
+    /// Only these car types can be reserved or bought online; empty allows all.
+    pub car_types: Vec<super::CarType>,
+    /// Only these makes can be reserved or bought online (e.g. ["Kia", "MG"]); empty allows all.
+    pub makes: Vec<String>,
 }
 
 impl Default for Checkout {
@@ -72,6 +90,8 @@ impl Default for Checkout {
             path: CheckoutPath::Checkout,
             deposit: 200,
             hold_hours: 48,
+            car_types: Vec::new(),
+            makes: Vec::new(),
         }
     }
 }

@@ -101,6 +101,21 @@ pub struct DealerConfig {
     /// Texts shown on the site that dealers word differently.
     #[serde(default)]
     pub copy: Copy,
+    /// What location cards show.
+    #[serde(default)]
+    pub location_cards: LocationCards,
+    /// Servicing links.
+    #[serde(default)]
+    pub service: ServiceConfig,
+    /// The sell-your-car banner.
+    #[serde(default)]
+    pub sell_your_car: SellYourCar,
+    /// How offers are shown.
+    #[serde(default)]
+    pub offers_display: OffersDisplay,
+    /// Legal wording (complaints, privacy).
+    #[serde(default)]
+    pub legal: Legal,
     /// The edge API the site calls.
     #[serde(default)]
     pub edge: EdgeSettings,
