@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+/**
+ * Size budgets of the stock search (issue 3), printed as figures; exits 1
+ * when one is exceeded (a gate in scripts/test.sh).
+ *
+ *   node scripts/budget.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
+ *
+ * 1. Search page JavaScript on top of the React runtime every island page
+ *    shares: the scripts /search/ loads (the island, its chunks, lazily
+ *    loaded chunks such as the hosted client, the inline island loader)
+ *    minus the React renderer's own chunks; gzip; at most 35 KB.
+ * 2. The embedded index for 2,000 cars: the generator builds a dealer whose
+ *    feed is the demo feed grown to 2,000 cars (new ids, slugs, stock
+ *    numbers, VINs and per-car CDN-style photo URLs, so nothing compresses
+ *    better than real stock would) with --no-astro; its search-index.json,
+ *    gzip, at most 120 KB.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'sites/brisbane-motor-group/dist'));
+const SEARCH_JS_KB = 35;
+const INDEX_2000_KB = 120;
+const CARS = 2000;
+
+const kb = (bytes) => bytes / 1024;
+const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+const results = [];
+function check(name, valueKb, limitKb, detail = '') {
+  const ok = valueKb <= limitKb;
+  results.push(ok);
+  console.log(`${ok ? 'ok  ' : 'OVER'} ${name}: ${valueKb.toFixed(1)} KB gzip (budget ${limitKb} KB)${detail ? `  ${detail}` : ''}`);
+}
+
+/** A chunk and every chunk it imports, statically or lazily (site paths like /_astro/x.js). */
+function closure(entry, seen = new Set()) {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  const file = path.join(dist, entry);
+  const text = fs.readFileSync(file, 'utf8');
+  const dir = path.posix.dirname(entry);
+  for (const m of text.matchAll(/(?:import|from)\s*\(?\s*"(\.{1,2}\/[^"]+\.js)"/g)) closure(path.posix.join(dir, m[1]), seen);
+  // Vite lists lazily loaded chunks (dynamic imports) in __vite__mapDeps, relative to the site root.
+  for (const m of text.matchAll(/"(_astro\/[^"]+\.js)"/g)) closure(`/${m[1]}`, seen);
+  return seen;
+}
+
+function searchPageJs() {
+  const html = fs.readFileSync(path.join(dist, 'search/index.html'), 'utf8');
+  const components = [...html.matchAll(/component-url="([^"]+)"/g)].map((m) => m[1]);
+  const renderers = [...html.matchAll(/renderer-url="([^"]+)"/g)].map((m) => m[1]);
+  const modules = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+  if (components.length === 0) throw new Error('/search/ has no island (component-url missing)');
+  const runtime = new Set(renderers.flatMap((r) => [...closure(r)]));
+  const page = new Set([...components, ...modules].flatMap((c) => [...closure(c)]));
+  const own = [...page].filter((f) => !runtime.has(f));
+  const ownBytes = own.reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+  const inlineBytes = gz(Buffer.from(inline));
+  const runtimeBytes = [...runtime].reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
+  check(
+    'search page JavaScript over the React runtime',
+    kb(ownBytes + inlineBytes),
+    SEARCH_JS_KB,
+    `(${own.length} chunks ${kb(ownBytes).toFixed(1)} KB + inline loader ${kb(inlineBytes).toFixed(1)} KB; React runtime ${kb(runtimeBytes).toFixed(1)} KB not counted)`,
+  );
+}
+
+function index2000() {
+  const work = path.join(root, '.tmp/budget');
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(path.join(work, 'dealers/stock'), { recursive: true });
+  const base = JSON.parse(fs.readFileSync(path.join(root, 'dealers/stock/brisbane-motor-group.json'), 'utf8'));
+  // Only cars the dealer would show, so the index really holds 2,000.
+  const shown = base.filter((c) => c.show_on_dealer_website !== false && c.status !== 'sold' && (c.photos_count ?? c.images?.length ?? 0) >= 3);
+  const now = new Date().toISOString();
+  const feed = Array.from({ length: CARS }, (_, i) => {
+    const c = structuredClone(shown[i % shown.length]);
+    const id = 900000 + i;
+    c.id = id;
+    c.slug = `${c.slug.replace(/-\d+$/, '')}-${id}`;
+    c.stocknum = `BG${String(id * 7919).slice(-6)}`;
+    c.vin = `${(c.vin ?? 'MR0FR22G000000000').slice(0, 11)}${String(id * 104729).slice(-6)}`;
+    c.created_at = new Date(Date.parse(now) - (i % 90) * 86_400_000 - i * 1000).toISOString();
+    const key = (id * 2654435761) % 4294967296;
+    c.images = Array.from({ length: 4 }, (_, k) => ({ url: `https://images.dealergen.example/cars/${id}/${key.toString(16)}-${k + 1}.jpg` }));
+    c.photos_count = c.images.length;
+    return c;
+  });
+  fs.writeFileSync(path.join(work, 'dealers/stock/budget.json'), JSON.stringify(feed));
+  const yaml = fs
+    .readFileSync(path.join(root, 'dealers/brisbane-motor-group.yaml'), 'utf8')
+    .replace(/^(\s*feed:\s*).*$/m, '$1stock/budget.json');
+  fs.writeFileSync(path.join(work, 'dealers/budget-dealer.yaml'), yaml);
+  fs.copyFileSync(path.join(root, 'dealers/dealer.schema.json'), path.join(work, 'dealers/dealer.schema.json'));
+  const run = spawnSync(
+    'cargo',
+    ['run', '--quiet', '--release', '-p', 'dealergen', '--', '--root', root, '--dealers-dir', path.join(work, 'dealers'), '--sites-dir', path.join(work, 'sites'), 'build', '--dealer', 'budget-dealer', '--no-astro'],
+    { cwd: root, encoding: 'utf8' },
+  );
+  if (run.status !== 0) throw new Error(`dealergen failed:\n${run.stdout}${run.stderr}`);
+  const indexFile = path.join(work, 'sites/budget-dealer/src/data/search-index.json');
+  const index = JSON.parse(fs.readFileSync(indexFile, 'utf8'));
+  if (index.count !== CARS) throw new Error(`the index holds ${index.count} cars, expected ${CARS}`);
+  const raw = fs.readFileSync(indexFile);
+  check(`embedded index for ${CARS} cars`, kb(gz(raw)), INDEX_2000_KB, `(${kb(raw.length).toFixed(0)} KB raw)`);
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+try {
+  searchPageJs();
+  index2000();
+} catch (error) {
+  results.push(false);
+  console.log(`FAIL ${error?.message ?? error}`);
+}
+process.exit(results.every(Boolean) ? 0 : 1);
