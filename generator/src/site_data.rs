@@ -51,6 +51,10 @@ pub struct SiteData {
     pub copy: Copy,
     /// Counts over the visible stock, for the home page and menus.
     pub stock_summary: StockSummary,
+    /// Route patterns that need a signed-in shopper, e.g. "/my-garage" or
+    /// "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
+    /// one of them redirects a signed-out visitor to /sign-in/.
+    pub gated_routes: Vec<String>,
 }
 
 /// A link.
@@ -240,6 +244,13 @@ pub struct Features {
     pub checkout_deposit: u32,
     /// Checkout page below /cars/{slug}/: "checkout" or "buy-online".
     pub checkout_path: String,
+    /// The site sends its analytics events (39 save car, 25 phone click)
+    /// to the edge's `POST /api/events`; off, the edge answers 404, so the
+    /// site must not call it at all.
+    pub analytics: bool,
+    /// Finance figures are shown: the car page asks `POST /api/youx/quote`
+    /// for a weekly repayment (priced cars only).
+    pub finance_quote: bool,
 }
 
 /// Search page settings.
@@ -575,6 +586,8 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
                 model::CheckoutPath::Checkout => "checkout".into(),
                 model::CheckoutPath::BuyOnline => "buy-online".into(),
             },
+            analytics: cfg.edge.analytics_sink,
+            finance_quote: cfg.finance.enabled,
         },
         search: Search {
             page_size: cfg.search.page_size,
@@ -619,6 +632,7 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
             dealer_comments_pending: cfg.copy.dealer_comments_pending.clone(),
         },
         stock_summary: stock_summary(cars),
+        gated_routes: cfg.gated_routes.clone(),
     }
 }
 

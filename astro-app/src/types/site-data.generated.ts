@@ -406,6 +406,12 @@ export interface SiteData {
    */
   footer: Footer;
   /**
+   * Route patterns that need a signed-in shopper, e.g. "/my-garage" or
+   * "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
+   * one of them redirects a signed-out visitor to /sign-in/.
+   */
+  gated_routes: string[];
+  /**
    * Home page hero (title defaults to the dealer name).
    */
   home: Home;
@@ -490,6 +496,12 @@ export interface Copy {
  */
 export interface Features {
   /**
+   * The site sends its analytics events (39 save car, 25 phone click)
+   * to the edge's `POST /api/events`; off, the edge answers 404, so the
+   * site must not call it at all.
+   */
+  analytics: boolean;
+  /**
    * Reserve Now is offered (on cards and the car page).
    */
   checkout: boolean;
@@ -509,6 +521,11 @@ export interface Features {
    * Favourite toggles.
    */
   favourites: boolean;
+  /**
+   * Finance figures are shown: the car page asks `POST /api/youx/quote`
+   * for a weekly repayment (priced cars only).
+   */
+  finance_quote: boolean;
   /**
    * true = phone is masked until clicked; false = shown straight away.
    */
