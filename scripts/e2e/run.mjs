@@ -169,6 +169,109 @@ async function main() {
       await page.waitForURL(`${origin}/search/`);
     });
 
+    // ------------------------------------------------ search island (issue 3)
+    const resultCount = (p, n) => p.locator('[data-testid="result-count"]').filter({ hasText: new RegExp(`^${count(n).replace(/,/g, ',')}$`) }).waitFor();
+    const hydrated = (p) => p.locator('astro-island[component-url*="SearchApp"]:not([ssr])').waitFor({ state: 'attached' });
+    const makeCounts = cars.reduce((m, c) => ((m[c.make] = (m[c.make] ?? 0) + 1), m), {});
+    const topMakes = Object.entries(makeCounts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const [make, makeCount] = topMakes[0] ?? ['', 0];
+    const priceOf = (c) => Math.round(c.price);
+
+    await test('search index is served as a file with every visible car', async () => {
+      const res = await page.goto(`${origin}/search-index.json`);
+      assertEqual(res?.status(), 200, 'status');
+      assertEqual((await res.json()).count, cars.length, 'cars in the index');
+    });
+
+    await test('search island: paging and back/forward keep the URL and the cards in step', async () => {
+      if (pages === 1) return;
+      await page.goto(`${origin}/search/`);
+      await hydrated(page);
+      await page.locator('nav.pagination').getByRole('link', { name: 'Page 2', exact: true }).click();
+      await page.waitForURL(`${origin}/search/page/2/`);
+      await page.locator('article.car-card h2', { hasText: `${cars[pageSize].year} ${cars[pageSize].make} ${cars[pageSize].model}` }).first().waitFor();
+      assertEqual(await page.locator('article.car-card h2').first().innerText(), `${cars[pageSize].year} ${cars[pageSize].make} ${cars[pageSize].model}`, 'first card of page 2');
+      await page.goBack();
+      await page.waitForURL(`${origin}/search/`);
+      await page.locator('article.car-card h2', { hasText: `${cars[0].year} ${cars[0].make} ${cars[0].model}` }).first().waitFor();
+    });
+
+    await test('search island: ticking a make counts its cars, keeps the other makes\' counts, and the URL says so', async () => {
+      if (!make) return;
+      await page.goto(`${origin}/search/`);
+      await hydrated(page);
+      const makes = page.locator('fieldset[data-attr="make"]');
+      await makes.getByRole('checkbox', { name: new RegExp(`^${make} \\(`) }).check();
+      await resultCount(page, makeCount);
+      await page.waitForURL((u) => decodeURIComponent(u.search).includes(`refinementList[make][0]=${make}`));
+      const other = topMakes[1];
+      if (other) {
+        // Disjunctive facets: another make still shows all its cars.
+        await makes.getByText(`(${other[1]})`, { exact: true }).first().waitFor();
+      }
+      assertEqual(await page.locator('article.car-card').count(), Math.min(pageSize, makeCount), 'cards');
+    });
+
+    let priceMin = 0;
+    await test('search island: the price slider moves with the keyboard and filters after the debounce', async () => {
+      if (!make) return;
+      const slider = page.getByRole('slider', { name: 'Minimum price' });
+      await slider.focus();
+      for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
+      await page.waitForURL((u) => decodeURIComponent(u.search).includes('range[price]='), { timeout: 5000 });
+      const range = new URL(page.url()).searchParams.get('range[price]') ?? '';
+      priceMin = Number(range.split(':')[0]);
+      assert(priceMin > 0, `range ${range}`);
+      assert(priceMin % 1000 === 0, `price ${priceMin} is not snapped to 1000`);
+      const expected = cars.filter((c) => c.make === make && priceOf(c) >= priceMin).length;
+      await resultCount(page, expected);
+      assert(!new URL(page.url()).searchParams.has('page'), 'a filter change keeps a page number');
+    });
+
+    await test('search island: sorting by price puts the dearest matching car first', async () => {
+      if (!make) return;
+      const sorted = cars.filter((c) => c.make === make && priceOf(c) >= priceMin).sort((a, b) => priceOf(b) - priceOf(a));
+      if (sorted.length === 0) return;
+      const option = site.search.sort_options.find((o) => o.value.endsWith('_price_desc'));
+      if (!option) return;
+      await page.getByLabel('Sort by').selectOption(option.value);
+      await page.waitForURL((u) => u.search.includes(`sortBy=${option.value}`));
+      await page.locator('article.car-card .price__amount').first().filter({ hasText: sorted[0].price_text }).waitFor();
+    });
+
+    await test('search island: back steps through the earlier searches', async () => {
+      if (!make) return;
+      await page.goBack();
+      await page.goBack();
+      await resultCount(page, makeCount);
+      await page.goBack();
+      await resultCount(page, cars.length);
+      assertEqual(await page.locator('fieldset[data-attr="make"] input:checked').count(), 0, 'makes still ticked');
+    });
+
+    await test('an inbound InstantSearch link is applied on arrival', async () => {
+      const used = cars.filter((c) => c.car_type === 'used').length;
+      await page.goto(`${origin}/search/?refinementList%5Bcar_type%5D%5B0%5D=used`);
+      await hydrated(page);
+      await resultCount(page, used);
+      assert(await page.getByRole('checkbox', { name: /^Used \(/ }).isChecked(), 'Used not ticked');
+    });
+
+    await test('landing pages are static HTML with their own title and count', async () => {
+      const landing = site.search.landing_pages.find((l) => l.path === 'used-cars') ?? site.search.landing_pages[0];
+      if (!landing) return;
+      const p = await context.newPage();
+      watch(p);
+      await p.goto(`${origin}/search/${landing.path}/`);
+      assertEqual(await p.getByRole('heading', { level: 1 }).innerText(), landing.title, 'h1');
+      assert((await p.title()).startsWith(landing.title), `title ${await p.title()}`);
+      await resultCount(p, landing.count);
+      assertEqual(await p.locator('article.car-card').count(), Math.min(pageSize, landing.count), 'cards');
+      await p.close();
+      // The tests below start from the plain search page.
+      await page.goto(`${origin}/search/`);
+    });
+
     const car = cars[0];
     await test('a car card opens that car', async () => {
       if (!car) return;
