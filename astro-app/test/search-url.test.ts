@@ -17,8 +17,9 @@ describe('search URL state', () => {
     });
   });
 
-  it('ignores broken pages and ranges', () => {
-    const s = parseSearchState('page=-3&range[price]=abc:');
+  it('ignores broken pages and ranges, and empty values', () => {
+    const s = parseSearchState('page=-3&range[price]=abc:&refinementList[make][0]=');
+    expect(s.refinementList).toEqual({});
     expect(s.page).toBe(1);
     expect(s.range).toEqual({});
   });

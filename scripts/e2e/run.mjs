@@ -85,10 +85,16 @@ async function main() {
       leads.push(JSON.parse(route.request().postData() ?? 'null'));
       await route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ lead_id: 'e2e-lead-1' }) });
     });
+    // The car page's other calls (views, who is signed in), answered like a
+    // signed-out visit; scripts/e2e/fullstack.mjs runs them against the worker.
+    await context.route(/\/api\/(cars\/[^/]+\/view\.json|auth\/me)(\?|$)/, async (route) => {
+      const me = route.request().url().includes('/api/auth/me');
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(me ? { signed_in: false } : { views: 12 }) });
+    });
     const watch = (page) => {
       page.on('request', (req) => {
         const url = new URL(req.url());
-        if (/\/api\/leads$/.test(url.pathname)) return;
+        if (/\/api\/(leads|auth\/me|cars\/[^/]+\/view\.json)$/.test(url.pathname)) return;
         if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return;
         if (url.hostname !== '127.0.0.1') outside.push(req.url());
         if (req.resourceType() === 'script') {
@@ -257,6 +263,27 @@ async function main() {
       assert(await page.getByRole('checkbox', { name: /^Used \(/ }).isChecked(), 'Used not ticked');
     });
 
+    await test('home "Show me N cars" counts the chosen make and opens its results at the top', async () => {
+      if (!make) return;
+      await page.goto(`${origin}/`);
+      const widget = page.locator('form.show-me');
+      await widget.scrollIntoViewIfNeeded();
+      await page.locator('astro-island[component-url*="ShowMeWidget"]:not([ssr])').waitFor({ state: 'attached' });
+      await widget.getByLabel('Make').selectOption(make);
+      await widget.getByRole('button', { name: `Show me ${count(makeCount)} ${makeCount === 1 ? 'car' : 'cars'}` }).click();
+      await page.waitForURL((u) => u.pathname === '/search/' && decodeURIComponent(u.search).includes(`refinementList[make][0]=${make}`));
+      await hydrated(page);
+      await resultCount(page, makeCount);
+      assertEqual(await page.evaluate(() => window.scrollY), 0, 'scroll position');
+    });
+
+    await test('the sitemap lists the search landing pages', async () => {
+      const res = await page.goto(`${origin}/sitemap.xml`);
+      assertEqual(res?.status(), 200, 'status');
+      const xml = await res.text();
+      for (const l of site.search.landing_pages) assert(xml.includes(`/search/${l.path}/</loc>`), `sitemap lacks /search/${l.path}/`);
+    });
+
     await test('landing pages are static HTML with their own title and count', async () => {
       const landing = site.search.landing_pages.find((l) => l.path === 'used-cars') ?? site.search.landing_pages[0];
       if (!landing) return;
@@ -384,9 +411,9 @@ async function main() {
       assertEqual(problems.length, 0, `violations:\n${problems.slice(0, 8).join('\n')}`);
     });
 
-    // The search page hydrates the search island (its size is checked by scripts/budget.mjs).
-    await test('home and contact pages ship no JavaScript', async () => {
-      const withScripts = ['/', '/contact-us/'].filter((p) => (scriptsByPage.get(p)?.size ?? 0) > 0);
+    // The search page and the home page's "Show me N cars" widget are islands (sizes: scripts/budget.mjs).
+    await test('contact page ships no JavaScript', async () => {
+      const withScripts = ['/contact-us/'].filter((p) => (scriptsByPage.get(p)?.size ?? 0) > 0);
       assertEqual(withScripts.join(', '), '', 'pages loading scripts');
     });
 

@@ -28,6 +28,8 @@ export function parseSearchState(search: string): SearchState {
       const p = Number.parseInt(value, 10);
       state.page = Number.isFinite(p) && p >= 1 ? p : 1;
     } else if ((m = REFINEMENT.exec(key))) {
+      // An empty value (a form's "All" option) refines nothing.
+      if (value === '') continue;
       const attr = m[1]!;
       const at = m[2] ? Number(m[2]) : Number.MAX_SAFE_INTEGER;
       (indexed[attr] ??= []).push([at, value]);
