@@ -1,0 +1,43 @@
+/** Phone reveal (spec 000 §4, §7, §8): the masked text and the call. */
+import { api } from './api';
+
+/** "(07) 3555 0101" → "(07) 3555 XXXX": the last four digits hidden, the layout kept. */
+export function maskPhone(phone: string): string {
+  let hide = 4;
+  const chars = [...phone];
+  for (let i = chars.length - 1; i >= 0 && hide > 0; i--) {
+    if (/\d/.test(chars[i] ?? '')) {
+      chars[i] = 'X';
+      hide--;
+    }
+  }
+  return chars.join('');
+}
+
+/** "tel:" link of a shown number (digits and a leading +). */
+export function telLink(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
+export interface RevealRequest {
+  apiBase: string;
+  carId: string;
+  locationId: string;
+  dealershipId?: number | null;
+  websiteId?: string;
+  fetchImpl?: typeof fetch;
+}
+
+/**
+ * The location's phone from POST /api/phone-reveal (which also records the
+ * reveal and event 25), or null; failures are only logged (spec 000 §8).
+ */
+export async function revealPhone(req: RevealRequest): Promise<string | null> {
+  const body: Record<string, unknown> = { car_id: req.carId, location_id: req.locationId };
+  if (req.dealershipId != null) body['dealership_id'] = req.dealershipId;
+  if (req.websiteId) body['website_id'] = req.websiteId;
+  const result = await api<{ phone?: unknown }>(req.apiBase, '/api/phone-reveal', { body, fetchImpl: req.fetchImpl });
+  if (result.ok && typeof result.data.phone === 'string' && result.data.phone !== '') return result.data.phone;
+  console.error('phone reveal failed:', result.ok ? 'no phone in the answer' : result.error);
+  return null;
+}
