@@ -1,0 +1,118 @@
+// @vitest-environment jsdom
+/**
+ * The search island's wiring: loading and errors keep the previous results
+ * on screen (spec 000 §4), the keyword box waits 300 ms (spec 000 §9), the
+ * URL follows the state, and the server render matches the hydrated one.
+ */
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import fs from 'node:fs';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SearchClient, SearchState } from '../src/lib/search/types';
+import { EMPTY_STATE } from '../src/lib/search/types';
+import { engineFor } from '../src/lib/search/client';
+import type { SearchIndex, SiteData } from '../src/types/site';
+
+// Plain paths: under jsdom, import.meta.url is not a file URL.
+const data = `${__dirname}/fixtures/site/src/data/`;
+const site = JSON.parse(fs.readFileSync(`${data}site.json`, 'utf8')) as SiteData;
+const index = JSON.parse(fs.readFileSync(`${data}search-index.json`, 'utf8')) as SearchIndex;
+const engine = engineFor(index, site.search, 2_000_000_000);
+
+const calls: SearchState[] = [];
+let fail = false;
+vi.mock('../src/lib/search/client', async (original) => {
+  const real = await original<typeof import('../src/lib/search/client')>();
+  return {
+    ...real,
+    createClient: async (): Promise<SearchClient> => ({
+      async search(state) {
+        calls.push(state);
+        if (fail) throw new Error('offline');
+        return engine.search(state);
+      },
+    }),
+  };
+});
+
+const { default: SearchApp } = await import('../src/islands/search/SearchApp');
+const { landing_pages: _l, ...search } = site.search;
+const props = {
+  config: {
+    search,
+    cards: { buttons: site.search.card_buttons, checkout: true, checkoutDeposit: 200, checkoutPath: 'checkout' },
+    features: { favourites: true, compare: true, watchlist: false },
+    logos: [],
+  },
+  initialState: EMPTY_STATE,
+  initial: engine.search(EMPTY_STATE),
+  renderedAt: Date.UTC(2026, 0, 1),
+  title: '',
+};
+const countText = () => screen.getAllByTestId('result-count')[0]!.textContent;
+
+beforeEach(() => {
+  calls.length = 0;
+  fail = false;
+  history.replaceState(null, '', '/search/');
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('search island', () => {
+  it('hydrates the server HTML without a mismatch', async () => {
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(<SearchApp {...props} />);
+    document.body.append(container);
+    const errors: unknown[] = [];
+    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void errors.push(args));
+    await act(async () => {
+      hydrateRoot(container, <SearchApp {...props} />, { onRecoverableError: (e) => void errors.push(e) });
+    });
+    consoleError.mockRestore();
+    expect(errors).toEqual([]);
+    expect(container.querySelectorAll('article.car-card').length).toBe(site.search.page_size);
+    container.remove();
+  });
+
+  it('keeps the previous hits, count and facets when a search fails, and says so', async () => {
+    render(<SearchApp {...props} />);
+    await act(async () => {});
+    const before = countText();
+    const cards = document.querySelectorAll('article.car-card').length;
+    fail = true;
+    await act(async () => {
+      fireEvent.click(screen.getByRole('checkbox', { name: /^Used \(/ }));
+    });
+    await screen.findByText(/Search is not available right now/);
+    expect(countText()).toBe(before);
+    expect(document.querySelectorAll('article.car-card').length).toBe(cards);
+    expect(location.search).toContain('refinementList[car_type][0]=used');
+  });
+
+  it('searches the keyword 300 ms after the last key, from page 1', async () => {
+    vi.useFakeTimers();
+    render(<SearchApp {...props} initialState={{ ...EMPTY_STATE, page: 2 }} initial={engine.search({ ...EMPTY_STATE, page: 2 })} />);
+    await act(async () => {});
+    calls.length = 0;
+    fireEvent.change(screen.getByLabelText('Keyword'), { target: { value: 'toyota' } });
+    await act(async () => {
+      vi.advanceTimersByTime(299);
+    });
+    expect(calls).toHaveLength(0);
+    await act(async () => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(calls.at(-1)).toMatchObject({ query: 'toyota', page: 1 });
+    expect(location.search).toBe('?query=toyota');
+  });
+
+  it('shows an active promo tile and hides an expired one', () => {
+    render(<SearchApp {...props} />);
+    expect(screen.getByRole('img', { name: 'Finance offer: 4.99% p.a.' })).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'Expired offer' })).toBeNull();
+  });
+});
