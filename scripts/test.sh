@@ -33,6 +33,7 @@ gate "dealergen build --all" cargo run --quiet --release -p dealergen -- build -
 gate "e2e (Chromium)"      node scripts/e2e/run.mjs "sites/$DEMO/dist"
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
+gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"
 
 printf '\n==== summary\n'
 printf '%s\n' "${timings[@]}"

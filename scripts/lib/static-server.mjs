@@ -2,6 +2,8 @@
  * A static file server for a built site, with the edge's URL rules:
  * /a/ -> /a/index.html, /a -> 301 /a/, else 404.html. Used by the e2e
  * tests, the screenshot script and scripts/serve.mjs. Loopback only.
+ * With `apiProxy`, /api/* goes to the worker instead, as production routes
+ * /api on the site's own domain to it (scripts/e2e/fullstack.mjs).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -33,10 +35,35 @@ export function isFile(p) {
   }
 }
 
-/** A static file server with the edge's URL rules: /a/ -> /a/index.html, /a -> 301 /a/, else 404.html. */
-export function startServer(root, port = 0) {
+/**
+ * Sends one request on to the worker at `target` (http://127.0.0.1:port),
+ * unchanged: method, path, body and every header, Host included, so the
+ * worker sees the site's own URL (same-origin GETs carry no Origin header).
+ */
+function proxy(req, res, target) {
+  const { hostname, port } = new URL(target);
+  const upstream = http.request({ hostname, port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', (error) => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: `worker unreachable: ${error.message}` }));
+  });
+  req.pipe(upstream);
+}
+
+/**
+ * A static file server with the edge's URL rules: /a/ -> /a/index.html, /a -> 301 /a/, else 404.html.
+ * `options.apiProxy`: a function answering the worker's origin; /api/* is then proxied there.
+ */
+export function startServer(root, port = 0, options = {}) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (options.apiProxy && url.pathname.startsWith('/api/')) {
+      proxy(req, res, options.apiProxy());
+      return;
+    }
     let pathname;
     try {
       pathname = decodeURIComponent(url.pathname);
