@@ -179,11 +179,27 @@ fn no_message_mentions_rust_types() {
 #[test]
 fn links_must_go_somewhere_safe() {
     let r = snapshot("bad-links");
-    assert!(find(&r.diagnostics, "navigation[0].href").hint.as_deref().unwrap().contains("/search"));
-    assert!(find(&r.diagnostics, "navigation[1]").message.contains("neither `href` nor `children`"));
-    assert!(find(&r.diagnostics, "sell_your_car.href").hint.as_deref().unwrap().contains("https://"));
-    assert!(find(&r.diagnostics, "service.booking_url").message.contains("https://"));
-    assert!(find(&r.diagnostics, "features.make_offer").expected.as_deref().unwrap().contains("`chat`"));
+    assert!(find(&r.diagnostics, "navigation[0].href")
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("/search"));
+    assert!(find(&r.diagnostics, "navigation[1]")
+        .message
+        .contains("neither `href` nor `children`"));
+    assert!(find(&r.diagnostics, "sell_your_car.href")
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("https://"));
+    assert!(find(&r.diagnostics, "service.booking_url")
+        .message
+        .contains("https://"));
+    assert!(find(&r.diagnostics, "features.make_offer")
+        .expected
+        .as_deref()
+        .unwrap()
+        .contains("`chat`"));
 }
 
 #[test]
@@ -209,7 +225,11 @@ fn a_valid_dealer_merges_over_its_preset() {
     assert_eq!(c.stock.min_photos, 3);
     assert_eq!(c.copy.no_price_text, "Enquire for price.");
     // Spec defaults (002 §2.9, §4, §9; 001 §2).
-    assert!(c.location_cards.show_hours && c.location_cards.show_licences && c.location_cards.show_buttons);
+    assert!(
+        c.location_cards.show_hours
+            && c.location_cards.show_licences
+            && c.location_cards.show_buttons
+    );
     assert_eq!(c.sell_your_car.href, "/sell-your-car");
     assert_eq!(c.sell_your_car.button_label, "Click Here To Sell");
     assert_eq!(c.offers_display.collapse_description_over, 200);
