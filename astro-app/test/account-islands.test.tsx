@@ -1,0 +1,171 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import PhoneReveal from '../src/islands/PhoneReveal';
+import SignIn, { signInParams } from '../src/islands/SignIn';
+import ViewsCounter from '../src/islands/ViewsCounter';
+import WatchlistList from '../src/islands/WatchlistList';
+import { resetSession } from '../src/lib/session';
+import { toastStore } from '../src/lib/toast';
+import { resetWatchlist } from '../src/lib/watchlist';
+import { mockApi } from './helpers/api-mock';
+
+beforeEach(() => {
+  resetSession();
+  resetWatchlist();
+  toastStore.reset();
+});
+afterEach(cleanup);
+
+describe('SignIn', () => {
+  const SEARCH = '?type=watchlist&redirect=%2Fcars%2Fa-1%2F&back=%2Fsearch%2F';
+  const signedOut = { 'GET /api/auth/me': { body: { signed_in: false } } };
+
+  it('reads only site paths from the query', () => {
+    expect(signInParams(SEARCH)).toEqual({ type: 'watchlist', redirect: '/cars/a-1/', back: '/search/' });
+    expect(signInParams('?redirect=https%3A%2F%2Fevil.example').redirect).toBe('/');
+  });
+
+  it('code by SMS, a wrong code shows the message, the right one goes to redirect', async () => {
+    const navigate = vi.fn();
+    let attempt = 0;
+    const { fetchImpl, calls } = mockApi({
+      ...signedOut,
+      'POST /api/auth/request-code': { status: 202, body: { success: true, expires_in: 600 } },
+      'POST /api/auth/verify': async () =>
+        attempt++ === 0 ? { status: 400, body: { error: 'That code is not right.' } } : { body: { success: true, phone_number: '0412345678' } },
+    });
+    render(<SignIn apiBase="" search={SEARCH} fetchImpl={fetchImpl} navigate={navigate} />);
+    expect(screen.getByText(/save cars to your watchlist/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe('/search/');
+    fireEvent.change(screen.getByLabelText('Mobile number'), { target: { value: '0412 345 678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    const code = await screen.findByLabelText('Code');
+    expect(document.activeElement).toBe(code);
+    expect(calls.find((c) => c.path === '/api/auth/request-code')!.body).toEqual({ phone_number: '0412 345 678' });
+    fireEvent.change(code, { target: { value: '000000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('That code is not right.');
+    expect(navigate).not.toHaveBeenCalled();
+    fireEvent.change(code, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/cars/a-1/'));
+    expect(calls.filter((c) => c.path === '/api/auth/verify')[1]!.body).toEqual({ phone_number: '0412 345 678', code: '123456' });
+  });
+
+  it("shows the server's message for a bad number and stays on the first step", async () => {
+    const { fetchImpl } = mockApi({ ...signedOut, 'POST /api/auth/request-code': { status: 400, body: { error: 'Please check the form.', fields: { phone_number: 'Please enter an Australian mobile number.' } } } });
+    render(<SignIn apiBase="" search={SEARCH} fetchImpl={fetchImpl} navigate={vi.fn()} />);
+    fireEvent.change(screen.getByLabelText('Mobile number'), { target: { value: '08 9123 4567' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Please enter an Australian mobile number.');
+    expect(screen.getByLabelText('Mobile number').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByLabelText('Code')).toBeNull();
+  });
+
+  it('already signed in: straight on to redirect', async () => {
+    const navigate = vi.fn();
+    const { fetchImpl } = mockApi({ 'GET /api/auth/me': { body: { signed_in: true, phone_number: '0412345678' } } });
+    render(<SignIn apiBase="" search={SEARCH} fetchImpl={fetchImpl} navigate={navigate} />);
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/cars/a-1/'));
+  });
+});
+
+describe('PhoneReveal', () => {
+  it('masked until clicked, then the number the worker answers as a call link', async () => {
+    const { fetchImpl, calls } = mockApi({ 'POST /api/phone-reveal': { body: { phone: '(07) 3555 0101' } } });
+    render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" analytics fetchImpl={fetchImpl} />);
+    expect(screen.queryByText(/0101/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
+    const link = await screen.findByRole('link', { name: 'Call (07) 3555 0101' });
+    expect(link.getAttribute('href')).toBe('tel:0735550101');
+    expect(calls[0]!.body).toMatchObject({ car_id: '42', location_id: 'l1' });
+    // The reveal call records event 25 itself: the site sends no second one.
+    link.addEventListener('click', (e) => e.preventDefault()); // jsdom cannot open tel:
+    fireEvent.click(link);
+    expect(calls.some((c) => c.path === '/api/events')).toBe(false);
+  });
+
+  it('a failed reveal keeps the button and only logs', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { fetchImpl } = mockApi({ 'POST /api/phone-reveal': { status: 429, body: { error: 'Too many.' } } });
+    render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" analytics={false} fetchImpl={fetchImpl} />);
+    fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
+    await waitFor(() => expect(log).toHaveBeenCalled());
+    expect(screen.getByRole('button', { name: /Show number/ })).toBeTruthy();
+    expect(screen.queryByRole('link')).toBeNull();
+    log.mockRestore();
+  });
+
+  it('shown at once: a plain call link whose click sends event 25', () => {
+    const { fetchImpl, calls } = mockApi({ 'POST /api/events': { status: 202, body: {} } });
+    render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" phone="(07) 3555 0101" analytics fetchImpl={fetchImpl} />);
+    const link = screen.getByRole('link', { name: 'Call (07) 3555 0101' });
+    link.addEventListener('click', (e) => e.preventDefault()); // jsdom cannot open tel:
+    fireEvent.click(link);
+    expect(calls[0]).toMatchObject({ path: '/api/events', body: { event_id: 25, car_id: '42' } });
+  });
+});
+
+describe('ViewsCounter', () => {
+  it('counts the view and shows the total', async () => {
+    const { fetchImpl, calls } = mockApi({ 'GET /api/cars/a-1/view.json': { body: { slug: 'a-1', views: 57 } } });
+    render(<ViewsCounter apiBase="" slug="a-1" photosCount={9} websiteId="demo" fetchImpl={fetchImpl} />);
+    expect((await screen.findByText('57 views')).className).toBe('car-views');
+    expect(calls[0]!.url).toBe('/api/cars/a-1/view.json?photos_count=9&website_id=demo');
+  });
+  it('shows nothing when the call fails', async () => {
+    const { fetchImpl, calls } = mockApi({});
+    const { container } = render(<ViewsCounter apiBase="" slug="a-1" photosCount={9} websiteId="demo" fetchImpl={fetchImpl} />);
+    await waitFor(() => expect(calls).toHaveLength(1));
+    await act(async () => {});
+    expect(container.textContent).toBe('');
+  });
+});
+
+describe('WatchlistList', () => {
+  const cars = [
+    { id: '1', slug: 'car-1', name: 'Car One', price_text: '$10,000', image: '/1.jpg' },
+    { id: '2', slug: 'car-2', name: 'Car Two', price_text: '$20,000', image: null },
+  ];
+  const routes = (ids: string[]) => ({
+    'GET /api/auth/me': { body: { signed_in: true, phone_number: '0412345678' } },
+    'GET /api/watchlist': { body: { success: true, car_ids: ids } },
+    'GET /watchlist-cars.json': { body: cars },
+  });
+
+  it('lists the saved cars newest first, and one no longer listed', async () => {
+    const { fetchImpl } = mockApi(routes(['1', '2', '99']));
+    render(<WatchlistList apiBase="" carsUrl="/watchlist-cars.json" fetchImpl={fetchImpl} />);
+    const list = await screen.findByRole('list', { name: 'Saved cars' });
+    expect([...list.querySelectorAll('.watchlist__name')].map((n) => n.textContent)).toEqual(['A car that is no longer listed', 'Car Two', 'Car One']);
+    expect(screen.getByRole('link', { name: 'Car One' }).getAttribute('href')).toBe('/cars/car-1/');
+  });
+
+  it('Remove: gone at once, then the Car Removed toast', async () => {
+    const { fetchImpl, calls } = mockApi({ ...routes(['1']), 'POST /api/watchlist/remove-car': { body: { success: true } } });
+    render(<WatchlistList apiBase="" carsUrl="/watchlist-cars.json" fetchImpl={fetchImpl} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Car One from your watchlist' }));
+    expect(screen.getByText(/no saved cars yet/)).toBeTruthy();
+    expect(await screen.findByText('Car One is no longer in your watchlist')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View List' })).toBeTruthy();
+    expect(calls.find((c) => c.path === '/api/watchlist/remove-car')!.body).toEqual({ phone_number: '0412345678', car_id: '1' });
+  });
+
+  it('a failed remove puts the car back and alerts', async () => {
+    const alert = vi.fn();
+    const { fetchImpl } = mockApi({ ...routes(['1']), 'POST /api/watchlist/remove-car': { status: 500, body: { error: 'Database busy.' } } });
+    render(<WatchlistList apiBase="" carsUrl="/watchlist-cars.json" fetchImpl={fetchImpl} alert={alert} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Car One from your watchlist' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('Database busy.'));
+    expect(screen.getByRole('link', { name: 'Car One' })).toBeTruthy();
+    expect(screen.queryByText('Car Removed')).toBeNull();
+  });
+
+  it('signed out: a sign-in link back to the list', async () => {
+    const { fetchImpl } = mockApi({ 'GET /api/auth/me': { body: { signed_in: false } } });
+    render(<WatchlistList apiBase="" carsUrl="/watchlist-cars.json" fetchImpl={fetchImpl} />);
+    const link = await screen.findByRole('link', { name: 'Sign in' });
+    expect(new URLSearchParams(link.getAttribute('href')!.split('?')[1]).get('redirect')).toBe('/watchlist/');
+  });
+});
