@@ -12,7 +12,6 @@ use dealer_rules::edge_config::{
     EdgeAnalytics, EdgeConfig, EdgeFeatures, EdgeFinance, EdgeForms, EdgeLocation,
     EdgeQuoteProvider, LeadRouting,
 };
-use dealer_rules::finance::FinanceSettings;
 
 use crate::project::Project;
 use crate::render::{self, TemplateContext};
@@ -204,15 +203,7 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
             message_required: cfg.forms.message_required,
         },
         finance: EdgeFinance {
-            calculator: FinanceSettings {
-                default_interest_rate: calc.default_interest_rate,
-                min_interest_rate: calc.min_interest_rate,
-                max_interest_rate: calc.max_interest_rate,
-                default_term_years: calc.default_term_years,
-                min_price: calc.min_price,
-                max_price: calc.max_price,
-                establishment_fee: calc.establishment_fee,
-            },
+            calculator: calc.settings(),
             // Only the URL and the secret's NAME: the key itself is a worker
             // secret and never appears in generated output.
             quote_provider: cfg

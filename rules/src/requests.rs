@@ -18,11 +18,31 @@ fn required_id(f: &mut Fields<'_>, key: &str, message: &str) -> Option<String> {
     id
 }
 
-fn finish<T>(value: Option<T>, errors: FieldErrors) -> Result<T, FieldErrors> {
+/// Reads a JSON object body field by field; every bad field gets its
+/// message, and the value counts only when no field was bad.
+fn check_body<T>(
+    body: &Value,
+    read: impl FnOnce(&mut Fields<'_>) -> Option<T>,
+) -> Result<T, FieldErrors> {
+    let obj = object(body)?;
+    let mut errors = FieldErrors::default();
+    let value = read(&mut Fields {
+        obj,
+        errors: &mut errors,
+    });
     match value {
         Some(v) if errors.is_empty() => Ok(v),
         _ => Err(errors),
     }
+}
+
+/// `phone_number` as a normalised Australian mobile, or its message.
+fn required_mobile(f: &mut Fields<'_>) -> Option<String> {
+    let mobile = f.line("phone_number", 32).as_deref().and_then(parse_mobile);
+    if mobile.is_none() && !f.errors.0.contains_key("phone_number") {
+        f.errors.add("phone_number", MOBILE_MESSAGE);
+    }
+    mobile
 }
 
 /// `POST /api/watchlist/save-car` and `remove-car` (spec 000 §7).
@@ -34,26 +54,19 @@ pub struct WatchlistChange {
 }
 
 pub fn validate_watchlist_change(body: &Value) -> Result<WatchlistChange, FieldErrors> {
-    let obj = object(body)?;
-    let mut errors = FieldErrors::default();
-    let mut f = Fields {
-        obj,
-        errors: &mut errors,
-    };
-    let car_id = required_id(&mut f, "car_id", "Please say which car.");
-    let phone_number = f.line("phone_number", 32).and_then(|raw| {
-        parse_mobile(&raw).or_else(|| {
-            f.errors.add("phone_number", MOBILE_MESSAGE);
-            None
-        })
-    });
-    finish(
+    check_body(body, |f| {
+        let car_id = required_id(f, "car_id", "Please say which car.");
+        let phone_number = f.line("phone_number", 32).and_then(|raw| {
+            parse_mobile(&raw).or_else(|| {
+                f.errors.add("phone_number", MOBILE_MESSAGE);
+                None
+            })
+        });
         car_id.map(|car_id| WatchlistChange {
             car_id,
             phone_number,
-        }),
-        errors,
-    )
+        })
+    })
 }
 
 /// Whether a body's phone (if any) may act on the session's list: a list is
@@ -64,38 +77,19 @@ pub fn phone_matches_session(body_phone: Option<&str>, session_phone: &str) -> b
 
 /// `POST /api/auth/request-code`.
 pub fn validate_code_request(body: &Value) -> Result<String, FieldErrors> {
-    let obj = object(body)?;
-    let mut errors = FieldErrors::default();
-    let mut f = Fields {
-        obj,
-        errors: &mut errors,
-    };
-    let phone = f.line("phone_number", 32);
-    let mobile = phone.as_deref().and_then(parse_mobile);
-    if mobile.is_none() && !f.errors.0.contains_key("phone_number") {
-        f.errors.add("phone_number", MOBILE_MESSAGE);
-    }
-    finish(mobile, errors)
+    check_body(body, required_mobile)
 }
 
 /// `POST /api/auth/verify`: (phone, code).
 pub fn validate_code_check(body: &Value) -> Result<(String, String), FieldErrors> {
-    let obj = object(body)?;
-    let mut errors = FieldErrors::default();
-    let mut f = Fields {
-        obj,
-        errors: &mut errors,
-    };
-    let phone = f.line("phone_number", 32);
-    let mobile = phone.as_deref().and_then(parse_mobile);
-    if mobile.is_none() && !f.errors.0.contains_key("phone_number") {
-        f.errors.add("phone_number", MOBILE_MESSAGE);
-    }
-    let code = f.line("code", 16).filter(|c| is_code_shaped(c));
-    if code.is_none() && !f.errors.0.contains_key("code") {
-        f.errors.add("code", "Enter the 6-digit code we sent you.");
-    }
-    finish(mobile.zip(code), errors)
+    check_body(body, |f| {
+        let mobile = required_mobile(f);
+        let code = f.line("code", 16).filter(|c| is_code_shaped(c));
+        if code.is_none() && !f.errors.0.contains_key("code") {
+            f.errors.add("code", "Enter the 6-digit code we sent you.");
+        }
+        mobile.zip(code)
+    })
 }
 
 /// `POST /api/phone-reveal` (spec 000 §4, §7: car_id, dealership_id,
@@ -108,25 +102,18 @@ pub struct RevealRequest {
 }
 
 pub fn validate_reveal(body: &Value) -> Result<RevealRequest, FieldErrors> {
-    let obj = object(body)?;
-    let mut errors = FieldErrors::default();
-    let mut f = Fields {
-        obj,
-        errors: &mut errors,
-    };
-    let car_id = required_id(&mut f, "car_id", "Please say which car.");
-    let location_id = f.id("location_id");
-    // dealership_id and website_id are accepted (the site sends them) but
-    // the recorded ones come from configuration: a client cannot claim a tenant.
-    let _ = f.id("dealership_id");
-    let _ = f.id("website_id");
-    finish(
+    check_body(body, |f| {
+        let car_id = required_id(f, "car_id", "Please say which car.");
+        let location_id = f.id("location_id");
+        // dealership_id and website_id are accepted (the site sends them) but
+        // the recorded ones come from configuration: a client cannot claim a tenant.
+        let _ = f.id("dealership_id");
+        let _ = f.id("website_id");
         car_id.map(|car_id| RevealRequest {
             car_id,
             location_id,
-        }),
-        errors,
-    )
+        })
+    })
 }
 
 /// The location whose phone a reveal returns: the named one, or the
@@ -178,59 +165,52 @@ pub struct AnalyticsEvent {
 pub const EVENT_DATA_MAX: usize = 4096;
 
 pub fn validate_event(body: &Value) -> Result<AnalyticsEvent, FieldErrors> {
-    let obj = object(body)?;
-    let mut errors = FieldErrors::default();
-    let mut f = Fields {
-        obj,
-        errors: &mut errors,
-    };
-    let id = f.number("event_id");
-    let event_id = match id {
-        Some(n) if n.fract() == 0.0 && EVENT_IDS.contains(&(n as u32)) && n >= 0.0 => {
-            Some(n as u32)
-        }
-        Some(_) => {
-            f.errors.add(
-                "event_id",
-                format!("Unknown event id; expected one of {EVENT_IDS:?}."),
-            );
-            None
-        }
-        None => {
-            if !f.errors.0.contains_key("event_id") {
-                f.errors.add("event_id", "Please give an event_id.");
+    check_body(body, |f| {
+        let id = f.number("event_id");
+        let event_id = match id {
+            Some(n) if n.fract() == 0.0 && EVENT_IDS.contains(&(n as u32)) && n >= 0.0 => {
+                Some(n as u32)
             }
-            None
-        }
-    };
-    let car_id = f.id("car_id");
-    let url = f.line("url", crate::lead::URL_MAX);
-    let data = match obj.get("data") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m))
-            if serde_json::to_string(m).map_or(0, |s| s.len()) <= EVENT_DATA_MAX =>
-        {
-            m.clone()
-        }
-        Some(Value::Object(_)) => {
-            f.errors
-                .add("data", format!("Must be at most {EVENT_DATA_MAX} bytes."));
-            Map::new()
-        }
-        Some(_) => {
-            f.errors.add("data", "Must be an object.");
-            Map::new()
-        }
-    };
-    finish(
+            Some(_) => {
+                f.errors.add(
+                    "event_id",
+                    format!("Unknown event id; expected one of {EVENT_IDS:?}."),
+                );
+                None
+            }
+            None => {
+                if !f.errors.0.contains_key("event_id") {
+                    f.errors.add("event_id", "Please give an event_id.");
+                }
+                None
+            }
+        };
+        let car_id = f.id("car_id");
+        let url = f.line("url", crate::lead::URL_MAX);
+        let data = match f.obj.get("data") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(m))
+                if serde_json::to_string(m).map_or(0, |s| s.len()) <= EVENT_DATA_MAX =>
+            {
+                m.clone()
+            }
+            Some(Value::Object(_)) => {
+                f.errors
+                    .add("data", format!("Must be at most {EVENT_DATA_MAX} bytes."));
+                Map::new()
+            }
+            Some(_) => {
+                f.errors.add("data", "Must be an object.");
+                Map::new()
+            }
+        };
         event_id.map(|event_id| AnalyticsEvent {
             event_id,
             car_id,
             url,
             data,
-        }),
-        errors,
-    )
+        })
+    })
 }
 
 /// `POST /api/miscellaneous`: extra data for a lead; the spec's only use is
@@ -246,44 +226,37 @@ pub struct Miscellaneous {
 pub const MISC_COLUMNS: [&str; 1] = ["valuation"];
 
 pub fn validate_miscellaneous(body: &Value) -> Result<Miscellaneous, FieldErrors> {
-    let obj = object(body)?;
-    let mut errors = FieldErrors::default();
-    let mut f = Fields {
-        obj,
-        errors: &mut errors,
-    };
-    let column = f.line("column_name", 40);
-    match column.as_deref() {
-        Some(c) if MISC_COLUMNS.contains(&c) => {}
-        Some(_) => f.errors.add(
-            "column_name",
-            "Unknown column_name; expected \"valuation\".",
-        ),
-        None => {
-            if !f.errors.0.contains_key("column_name") {
-                f.errors.add("column_name", "Please give column_name.");
+    check_body(body, |f| {
+        let column = f.line("column_name", 40);
+        match column.as_deref() {
+            Some(c) if MISC_COLUMNS.contains(&c) => {}
+            Some(_) => f.errors.add(
+                "column_name",
+                "Unknown column_name; expected \"valuation\".",
+            ),
+            None => {
+                if !f.errors.0.contains_key("column_name") {
+                    f.errors.add("column_name", "Please give column_name.");
+                }
             }
         }
-    }
-    let lead_id = f.line("lead_id", ID_MAX);
-    let mut data = obj.clone();
-    for key in [
-        "column_name",
-        "lead_id",
-        "dealer",
-        "dealership_slug",
-        "dealership_id",
-    ] {
-        data.remove(key);
-    }
-    finish(
+        let lead_id = f.line("lead_id", ID_MAX);
+        let mut data = f.obj.clone();
+        for key in [
+            "column_name",
+            "lead_id",
+            "dealer",
+            "dealership_slug",
+            "dealership_id",
+        ] {
+            data.remove(key);
+        }
         column.map(|column_name| Miscellaneous {
             column_name,
             lead_id,
             data,
-        }),
-        errors,
-    )
+        })
+    })
 }
 
 #[cfg(test)]

@@ -73,16 +73,34 @@ pub struct Calculator {
 }
 
 impl Default for Calculator {
+    /// The worker's quote maths and this calculator start from the same
+    /// numbers (spec 001 §5, §9): they are defined once, in dealer-rules.
     fn default() -> Self {
+        let f = dealer_rules::finance::FinanceSettings::default();
         Calculator {
-            default_interest_rate: 10.0,
-            min_interest_rate: 0.5,
-            max_interest_rate: 15.0,
-            default_term_years: 5.0,
-            min_price: 1000,
-            max_price: 250_000,
-            establishment_fee: 0.0,
+            default_interest_rate: f.default_interest_rate,
+            min_interest_rate: f.min_interest_rate,
+            max_interest_rate: f.max_interest_rate,
+            default_term_years: f.default_term_years,
+            min_price: f.min_price,
+            max_price: f.max_price,
+            establishment_fee: f.establishment_fee,
             show_frequency: true,
+        }
+    }
+}
+
+impl Calculator {
+    /// The settings the worker's indicative quotes use.
+    pub fn settings(&self) -> dealer_rules::finance::FinanceSettings {
+        dealer_rules::finance::FinanceSettings {
+            default_interest_rate: self.default_interest_rate,
+            min_interest_rate: self.min_interest_rate,
+            max_interest_rate: self.max_interest_rate,
+            default_term_years: self.default_term_years,
+            min_price: self.min_price,
+            max_price: self.max_price,
+            establishment_fee: self.establishment_fee,
         }
     }
 }
