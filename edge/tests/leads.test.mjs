@@ -6,17 +6,8 @@
 //   node --test edge/tests/
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { edgeConfig, kvFor, sqlString, startWorker } from "./harness.mjs";
 
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, "../..");
-const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const TERMS = "*You must agree to the terms of use before submitting.";
 
 // Two tenants. `stale.example` maps to beta in KV but is not in beta's own
@@ -27,150 +18,26 @@ const BETA = "https://beta-cars.example";
 const STALE = "https://stale.example";
 const FOREIGN = "https://evil.example";
 
-function edgeConfig(dealer, name, origins, locationId) {
-  return {
-    dealer,
-    name,
-    origins,
-    locations: [{ id: locationId, name: `${name} HQ`, phone: "08 9123 4567", lead_email: null }],
-    leads: { email: `leads@${dealer}.example`, webhook_url: null },
-    features: { watchlist: true, phone_reveal: true },
-  };
-}
-
+const location = (id, name) => [{ id, name: `${name} HQ`, phone: "08 9123 4567", lead_email: null }];
 const KV_SEED = [
-  { key: "dealer:alpha", value: JSON.stringify(edgeConfig("alpha", "Alpha Motors", [ALPHA, ALPHA_LOCAL], "alpha-perth")) },
-  { key: "dealer:beta", value: JSON.stringify(edgeConfig("beta", "Beta Cars", [BETA], "beta-sydney")) },
-  { key: `origin:${ALPHA}`, value: "alpha" },
-  { key: `origin:${ALPHA_LOCAL}`, value: "alpha" },
-  { key: `origin:${BETA}`, value: "beta" },
+  ...kvFor(
+    edgeConfig("alpha", "Alpha Motors", [ALPHA, ALPHA_LOCAL], location("alpha-perth", "Alpha Motors")),
+    edgeConfig("beta", "Beta Cars", [BETA], location("beta-sydney", "Beta Cars")),
+  ),
   { key: `origin:${STALE}`, value: "beta" },
 ];
 
-let persistDir;
+let worker;
 let base;
-let wrangler;
-let wranglerLog = "";
-
-const env = {
-  ...process.env,
-  WRANGLER_SEND_METRICS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  XDG_CONFIG_HOME: join(ROOT, ".wrangler/config"),
-  NO_COLOR: "1",
-  CI: "1",
-};
-
-async function wranglerCmd(...args) {
-  const { stdout } = await run(process.execPath, [WRANGLER, ...args, "--persist-to", persistDir], {
-    cwd: ROOT,
-    env,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout;
-}
-
-/** Rows from the local D1 database, read by a separate wrangler process. */
-async function d1(sql) {
-  const out = await wranglerCmd("d1", "execute", "DB", "--local", "--json", "--command", sql);
-  const [result] = JSON.parse(out);
-  assert.ok(result.success, out);
-  return result.results;
-}
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
-}
-
-async function waitForHealth(deadlineMs) {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    if (wrangler.exitCode !== null) throw new Error(`wrangler dev exited early:\n${wranglerLog}`);
-    try {
-      const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`wrangler dev did not answer /api/health within ${deadlineMs} ms:\n${wranglerLog}`);
-}
-
-function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function stopWrangler() {
-  if (!wrangler || wrangler.exitCode !== null || wrangler.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const kill = (signal) => {
-      try {
-        process.kill(-wrangler.pid, signal); // the whole group: wrangler and workerd
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => kill("SIGKILL"), 5000);
-    wrangler.once("exit", async () => {
-      clearTimeout(timer);
-      // workerd may outlive wrangler by a moment: wait until the group is gone.
-      for (let i = 0; i < 50 && groupAlive(wrangler.pid); i++) await new Promise((r) => setTimeout(r, 100));
-      kill("SIGKILL");
-      done();
-    });
-    kill("SIGTERM");
-  });
-}
-
-// Last resort if the runner dies without running `after`.
-process.once("exit", () => {
-  if (wrangler && wrangler.exitCode === null) {
-    try {
-      process.kill(-wrangler.pid, "SIGKILL");
-    } catch {}
-  }
-});
+const d1 = (sql) => worker.d1(sql);
 
 before(async () => {
-  assert.ok(
-    existsSync(join(ROOT, "edge/build/worker/shim.mjs")),
-    "edge/build/ is missing: run scripts/edge/build.sh (or scripts/edge/test.sh)",
-  );
-  persistDir = await mkdtemp(join(tmpdir(), "dealergen-edge-"));
-  await mkdir(env.XDG_CONFIG_HOME, { recursive: true });
-  await wranglerCmd("d1", "migrations", "apply", "DB", "--local");
-  const seed = join(persistDir, "kv-seed.json");
-  await writeFile(seed, JSON.stringify(KV_SEED));
-  await wranglerCmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
-
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  wrangler = spawn(
-    process.execPath,
-    [WRANGLER, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistDir, "--show-interactive-dev-session=false"],
-    { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  wrangler.stdout.on("data", (d) => (wranglerLog += d));
-  wrangler.stderr.on("data", (d) => (wranglerLog += d));
-  await waitForHealth(60_000);
+  worker = await startWorker({ kvSeed: KV_SEED, vars: { SESSION_SECRET: "leads-test-secret-0123456789abcdef" } });
+  base = worker.base;
 });
 
 after(async () => {
-  await stopWrangler();
-  if (persistDir) await rm(persistDir, { recursive: true, force: true });
+  await worker?.stop();
 });
 
 function validLead(extra = {}) {
@@ -196,7 +63,6 @@ function post(origin, body, { contentType = "application/json", raw = false } = 
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
 
 describe("edge worker", () => {
   test("GET /api/health answers ok", async () => {
