@@ -40,8 +40,10 @@ pub const FACET_ATTRIBUTES: [&str; 14] = [
     "year",
 ];
 
-/// Numeric attributes with range statistics (the sliders).
-pub const RANGE_ATTRIBUTES: [&str; 3] = ["price", "km", "year"];
+/// Numeric attributes with range statistics (the sliders). The
+/// subscription slider is only shown for dealers offering subscriptions;
+/// for the others the column is all 0 and costs a few bytes gzipped.
+pub const RANGE_ATTRIBUTES: [&str; 4] = ["price", "km", "year", "subscription_price"];
 
 /// The search index of one dealer's visible stock.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -53,7 +55,7 @@ pub struct SearchIndex {
     pub count: usize,
     /// Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, tag_banner).
     pub text: BTreeMap<String, DictColumn>,
-    /// Whole-number attributes, one value per car: year, price (dollars), km, photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
+    /// Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
     pub numbers: BTreeMap<String, Vec<i64>>,
     /// Per-car strings ("" = none): id, slug, name, price_text, was_price_text, image (first photo), stocknum.
     pub strings: BTreeMap<String, Vec<String>>,
@@ -61,7 +63,7 @@ pub struct SearchIndex {
     pub locations: Vec<IndexLocation>,
     /// Facet counts over the whole index: attribute → value → cars.
     pub facets: BTreeMap<String, BTreeMap<String, usize>>,
-    /// Range statistics over the whole index (price, km, year).
+    /// Range statistics over the whole index (price, km, year, subscription_price).
     pub facets_stats: BTreeMap<String, FacetStats>,
 }
 
@@ -223,6 +225,7 @@ pub fn range_stats(cars: &[Car]) -> BTreeMap<String, FacetStats> {
         let values = cars.iter().map(|c| match attribute {
             "price" => price_dollars(c),
             "km" => c.km as i64,
+            "subscription_price" => c.subscription_price.max(0.0).round() as i64,
             _ => i64::from(c.year),
         });
         if let (Some(min), Some(max)) = (values.clone().min(), values.max()) {
@@ -269,6 +272,10 @@ pub fn build(cars: &[Car]) -> SearchIndex {
     numbers.insert("year".into(), num(&|c| i64::from(c.year)));
     numbers.insert("price".into(), num(&price_dollars));
     numbers.insert("km".into(), num(&|c| c.km as i64));
+    numbers.insert(
+        "subscription_price".into(),
+        num(&|c| c.subscription_price.max(0.0).round() as i64),
+    );
     numbers.insert("photos_count".into(), num(&|c| i64::from(c.photos_count)));
     numbers.insert("created_at".into(), num(&|c| unix_seconds(&c.created_at)));
     numbers.insert("sold_at".into(), num(&|c| c.sold_at.unwrap_or(0)));

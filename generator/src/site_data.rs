@@ -251,6 +251,9 @@ pub struct Features {
     /// Finance figures are shown: the car page asks `POST /api/youx/quote`
     /// for a weekly repayment (priced cars only).
     pub finance_quote: bool,
+    /// The dealer offers car subscriptions: cards lead with the weekly
+    /// price and the search page adds a '/ week' price slider (spec 000 §9).
+    pub subscriptions: bool,
 }
 
 /// Search page settings.
@@ -588,6 +591,7 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
             },
             analytics: cfg.edge.analytics_sink,
             finance_quote: cfg.finance.enabled,
+            subscriptions: cfg.features.subscriptions,
         },
         search: Search {
             page_size: cfg.search.page_size,

@@ -62,6 +62,7 @@ for (let i = 0; i < 26; i++) {
     drive: body === 'Ute' ? '4x4' : 'Front Wheel Drive',
     stocknum: `BMG${5000 + i}`, vin: i === 7 ? null : `JTDKB3FU${String(100000000 + i * 7919).slice(0, 9)}`,
     images, photos_count: images.length, tag_banner,
+    tag: i === 10 ? 'Test Drive Only' : null, subscription_price: 0,
     reserved: i === 2, certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,
     created_at: new Date(Date.UTC(2026, 10, 20 - i, 1, 0, 0)).toISOString(),
     location: { id: loc.id, name: loc.name, slug: loc.slug, suburb: loc.address.suburb, state: loc.address.state, phone: loc.phone },

@@ -192,6 +192,19 @@ export interface Car {
    */
   stocknum: string | null;
   /**
+   * Weekly subscription price in whole dollars; 0 when the car has none
+   * or the dealer offers no subscriptions (the search page's '/ week'
+   * slider, spec 000 §9).
+   */
+  subscription_price: number;
+  /**
+   * The dealer's own tag as the feed gives it (trimmed), or null. Kept
+   * apart from the banner because a higher-priority banner (Reserved...)
+   * can hide it, while the enquiry form still sends event 17 for a
+   * "Test Drive Only" car (spec 001 §7).
+   */
+  tag: string | null;
+  /**
    * The one tag banner chosen by the spec's priority order, or null.
    */
   tag_banner: string | null;
@@ -282,7 +295,7 @@ export interface SearchIndex {
       | undefined;
   };
   /**
-   * Range statistics over the whole index (price, km, year).
+   * Range statistics over the whole index (price, km, year, subscription_price).
    */
   facets_stats: {
     [k: string]: FacetStats | undefined;
@@ -292,7 +305,7 @@ export interface SearchIndex {
    */
   locations: IndexLocation[];
   /**
-   * Whole-number attributes, one value per car: year, price (dollars), km, photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
+   * Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
    */
   numbers: {
     [k: string]: number[] | undefined;
@@ -530,6 +543,11 @@ export interface Features {
    * true = phone is masked until clicked; false = shown straight away.
    */
   phone_reveal: boolean;
+  /**
+   * The dealer offers car subscriptions: cards lead with the weekly
+   * price and the search page adds a '/ week' price slider (spec 000 §9).
+   */
+  subscriptions: boolean;
   /**
    * Save-to-watchlist buttons (sign-in by phone).
    */

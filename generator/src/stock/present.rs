@@ -70,6 +70,15 @@ pub struct Car {
     pub photos_count: u32,
     /// The one tag banner chosen by the spec's priority order, or null.
     pub tag_banner: Option<String>,
+    /// The dealer's own tag as the feed gives it (trimmed), or null. Kept
+    /// apart from the banner because a higher-priority banner (Reserved...)
+    /// can hide it, while the enquiry form still sends event 17 for a
+    /// "Test Drive Only" car (spec 001 §7).
+    pub tag: Option<String>,
+    /// Weekly subscription price in whole dollars; 0 when the car has none
+    /// or the dealer offers no subscriptions (the search page's '/ week'
+    /// slider, spec 000 §9).
+    pub subscription_price: f64,
     /// Reserved by a shopper.
     pub reserved: bool,
     /// Certified pre-owned.
@@ -159,6 +168,15 @@ pub fn price_text(car: &FeedCar, cfg: &DealerConfig) -> String {
         return "PREORDER".into();
     }
     cfg.copy.no_price_text.clone()
+}
+
+/// The weekly subscription price the pages may show: only when the dealer
+/// offers subscriptions and it is above 0 (the same rule as `price_text`).
+pub fn subscription_price(car: &FeedCar, cfg: &DealerConfig) -> f64 {
+    match car.subscription_price {
+        Some(s) if cfg.features.subscriptions && s > 0.0 => s.round(),
+        _ => 0.0,
+    }
 }
 
 fn current_price(car: &FeedCar) -> Option<f64> {
@@ -416,6 +434,13 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         images: car.images.iter().map(|i| i.url().to_string()).collect(),
         photos_count: car.photos_count.unwrap_or(car.images.len() as u32),
         tag_banner: tag_banner(car, cfg, now),
+        tag: car
+            .tag
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(String::from),
+        subscription_price: subscription_price(car, cfg),
         reserved: car.reserved.unwrap_or(false),
         certified: car.certified.unwrap_or(false),
         created_at: car.created_at.clone().unwrap_or_default(),

@@ -97,7 +97,7 @@ export const FACET_ATTRIBUTES = [
 ] as const;
 
 /** Range (slider) attributes, as in search_index.rs RANGE_ATTRIBUTES. */
-export const RANGE_ATTRIBUTES = ['price', 'km', 'year'] as const;
+export const RANGE_ATTRIBUTES = ['price', 'km', 'year', 'subscription_price'] as const;
 
 export type SortKey = 'relevance' | 'latest' | 'price_desc' | 'price_asc' | 'km_desc' | 'km_asc';
 
