@@ -72,6 +72,7 @@ describe('EnquiryForm', () => {
     const body = JSON.parse(String(init?.body));
     expect(body).toEqual({
       category: 'enquiry',
+      subcategory: 'Vehicle Enquiry',
       name: 'Sam Citizen',
       email: 'sam@example.com.au',
       phone: '0412345678',

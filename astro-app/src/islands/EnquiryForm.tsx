@@ -1,10 +1,20 @@
 /**
- * Vehicle enquiry form: the only island on the car page (client:visible).
- * Rules and the network call live in lib/enquiry.ts; this file is the UI.
+ * Vehicle enquiry form on the car page (client:visible). Rules and the
+ * network call live in lib/enquiry.ts; this file is the UI. Links ask for a
+ * kind of enquiry with `?enquiry=test-drive|finance|offer|trade-in|photos|
+ * similar` (the result cards' buttons): it sets the lead's category and
+ * subcategory, the heading and the fields (test drive: a preferred date and
+ * time; photos: the hidden request text). A sold car always asks for
+ * something similar. After a lead is stored, the enquiry event (14/15/17)
+ * goes to the analytics sink when the dealer has one.
  */
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { track } from '../lib/analytics';
 import {
   buildEnquiryPayload,
+  enquiryEventId,
+  enquiryTypeOf,
+  requestedEnquiry,
   submitLead,
   validateEnquiry,
   type EnquiryErrors,
@@ -21,8 +31,17 @@ export interface EnquiryFormProps {
   carName: string;
   /** Pre-filled message (sold cars ask for something similar). */
   defaultMessage?: string;
-  /** Heading text; "Enquire about this car" by default. */
+  /** Heading of the plain enquiry; "Enquire about this car" by default (other kinds have their own). */
   title?: string;
+  /** The kind of enquiry asked for; the page's `?enquiry=` parameter wins once hydrated. */
+  enquiry?: string;
+  /** Not in stock: the form asks for something similar whatever was requested. */
+  sold?: boolean;
+  /** The dealer's own tag (Car.tag) and the car type, for the event id. */
+  tag?: string | null;
+  carType?: string;
+  /** `site.features.analytics`: send the enquiry event to `${apiBase}/api/events`. */
+  analytics?: boolean;
   /** Injected by tests; the browser's fetch otherwise. */
   fetchImpl?: typeof fetch;
 }
@@ -35,22 +54,34 @@ function newIdempotencyKey(): string {
 }
 
 export default function EnquiryForm(props: EnquiryFormProps) {
-  const { apiBase, carId, locationId, carName, defaultMessage = '', title = 'Enquire about this car' } = props;
+  const { apiBase, carId, locationId, carName, defaultMessage = '', sold = false } = props;
   const id = useId();
   const idempotencyKey = useRef<string | null>(null);
+  const [type, setType] = useState(() => enquiryTypeOf(props.enquiry, sold));
   const [values, setValues] = useState<EnquiryValues>({
     name: '',
     email: '',
     phone: '',
-    message: defaultMessage,
+    message: defaultMessage || type.defaultMessage,
     terms: false,
   });
+  const [when, setWhen] = useState({ date: '', time: '' });
   const [errors, setErrors] = useState<EnquiryErrors>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   // The server-rendered form stays disabled until React takes over: a native
   // submit would put the shopper's details into a GET query string.
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setHydrated(true);
+    // Read after hydration, not during render: the server-rendered HTML has
+    // no query string, and a different first render would not hydrate.
+    const requested = requestedEnquiry(window.location.search);
+    if (requested === null) return;
+    const next = enquiryTypeOf(requested, sold);
+    setType(next);
+    // Swap the pre-filled message only while the shopper has not typed.
+    setValues((v) => (v.message === (defaultMessage || type.defaultMessage) ? { ...v, message: defaultMessage || next.defaultMessage } : v));
+  }, []);
   const fieldId = (field: EnquiryField) => `${id}-${field}`;
   const errorId = (field: EnquiryField) => `${id}-${field}-error`;
 
@@ -67,7 +98,7 @@ export default function EnquiryForm(props: EnquiryFormProps) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status.kind === 'submitting') return;
-    const found = validateEnquiry(values);
+    const found = validateEnquiry(values, type);
     setErrors(found);
     const firstInvalid = (Object.keys(found) as EnquiryField[])[0];
     if (firstInvalid) {
@@ -77,14 +108,17 @@ export default function EnquiryForm(props: EnquiryFormProps) {
     // One key per form instance, so a retried submission is not a second lead.
     idempotencyKey.current ??= newIdempotencyKey();
     setStatus({ kind: 'submitting' });
-    const payload = buildEnquiryPayload(values, {
-      carId,
-      locationId,
-      url: window.location.href,
-      idempotencyKey: idempotencyKey.current,
-    });
-    const result = await submitLead(apiBase, payload, props.fetchImpl ?? fetch.bind(globalThis));
+    const payload = buildEnquiryPayload(
+      values,
+      { carId, locationId, url: window.location.href, idempotencyKey: idempotencyKey.current },
+      type,
+      when,
+    );
+    const fetchImpl = props.fetchImpl ?? fetch.bind(globalThis);
+    const result = await submitLead(apiBase, payload, fetchImpl);
     if (result.ok) {
+      // Spec 001 §4: the event is recorded once the lead is stored; fire-and-forget.
+      track({ apiBase, enabled: props.analytics === true, fetchImpl }, enquiryEventId({ tag: props.tag, carType: props.carType }), carId);
       setStatus({ kind: 'success' });
     } else {
       setErrors(result.fields);
@@ -93,6 +127,7 @@ export default function EnquiryForm(props: EnquiryFormProps) {
   }
 
   const headingId = `${id}-heading`;
+  const title = type.kind === 'enquiry' ? (props.title ?? type.title) : type.title;
   if (status.kind === 'success') {
     return (
       <section className="enquiry" aria-labelledby={headingId}>
@@ -116,7 +151,8 @@ export default function EnquiryForm(props: EnquiryFormProps) {
   return (
     <section className="enquiry" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      <form noValidate onSubmit={onSubmit} className="enquiry__form" aria-busy={submitting}>
+      <form noValidate onSubmit={onSubmit} className="enquiry__form" aria-busy={submitting} data-enquiry={type.kind}>
+        {type.hiddenText && <input type="hidden" name="text" value={type.hiddenText} />}
         <div className="field">
           <label htmlFor={fieldId('name')}>Name</label>
           <input
@@ -164,12 +200,12 @@ export default function EnquiryForm(props: EnquiryFormProps) {
           {fieldError('phone')}
         </div>
         <div className="field">
-          <label htmlFor={fieldId('message')}>Message</label>
+          <label htmlFor={fieldId('message')}>Message{type.messageRequired ? '' : ' (optional)'}</label>
           <textarea
             id={fieldId('message')}
             name="message"
             rows={4}
-            required
+            required={type.messageRequired}
             value={values.message}
             onChange={update('message')}
             aria-invalid={!!errors.message}
@@ -177,6 +213,18 @@ export default function EnquiryForm(props: EnquiryFormProps) {
           />
           {fieldError('message')}
         </div>
+        {type.dateTime && (
+          <div className="field-row">
+            <div className="field">
+              <label htmlFor={`${id}-date`}>Preferred date (optional)</label>
+              <input id={`${id}-date`} name="preferred_date" type="date" value={when.date} onChange={(e) => setWhen({ ...when, date: e.currentTarget.value })} />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-time`}>Preferred time (optional)</label>
+              <input id={`${id}-time`} name="preferred_time" type="time" value={when.time} onChange={(e) => setWhen({ ...when, time: e.currentTarget.value })} />
+            </div>
+          </div>
+        )}
         <div className="field field--checkbox">
           <input
             id={fieldId('terms')}
@@ -199,7 +247,7 @@ export default function EnquiryForm(props: EnquiryFormProps) {
           </p>
         ) : null}
         <button type="submit" className="button button--primary" disabled={submitting || !hydrated}>
-          {submitting ? 'Sending…' : 'Send enquiry'}
+          {submitting ? 'Sending…' : type.kind === 'test-drive' ? 'Request test drive' : 'Send enquiry'}
         </button>
       </form>
     </section>

@@ -81,22 +81,98 @@ export function isEmail(input: string): boolean {
   return localOk && domainOk;
 }
 
+/**
+ * The kinds of car enquiry a link can ask for with `?enquiry=<kind>` (the
+ * result cards' Book a Test Drive, Get Finance, Make an Offer... buttons).
+ * `category` is the server's lead category (rules/src/lead.rs LeadCategory),
+ * `subcategory` the label the dealer's CRM files it under.
+ */
+export type EnquiryKind = 'enquiry' | 'test-drive' | 'finance' | 'offer' | 'trade-in' | 'photos' | 'similar';
+
+export interface EnquiryType {
+  kind: EnquiryKind;
+  category: 'enquiry' | 'test_drive' | 'finance' | 'offer' | 'trade_in' | 'photo_request' | 'find_me_similar';
+  subcategory: string;
+  title: string;
+  /** Pre-filled message. */
+  defaultMessage: string;
+  /**
+   * Whether the shopper must write a message: as on the server
+   * (LeadCategory::message_required), forms whose intent the category
+   * already states leave it optional.
+   */
+  messageRequired: boolean;
+  /** Sent with the message, never shown (the photo request's text, spec 000 §5). */
+  hiddenText: string;
+  /** Optional preferred date and time (the test drive form, spec 000 §5). */
+  dateTime: boolean;
+}
+
+export const SIMILAR_MESSAGE = 'Can you please find me something similar?';
+export const PHOTO_REQUEST_TEXT = 'Please send photos for this car';
+
+const TYPES: Record<EnquiryKind, Omit<EnquiryType, 'kind'>> = {
+  enquiry: { category: 'enquiry', subcategory: 'Vehicle Enquiry', title: 'Enquire about this car', defaultMessage: '', messageRequired: true, hiddenText: '', dateTime: false },
+  'test-drive': { category: 'test_drive', subcategory: 'Book a Test Drive', title: 'Book a Test Drive', defaultMessage: '', messageRequired: false, hiddenText: '', dateTime: true },
+  finance: { category: 'finance', subcategory: 'Finance Enquiry', title: 'Get Finance', defaultMessage: '', messageRequired: false, hiddenText: '', dateTime: false },
+  offer: { category: 'offer', subcategory: 'Make an Offer', title: 'Make an Offer', defaultMessage: '', messageRequired: false, hiddenText: '', dateTime: false },
+  'trade-in': { category: 'trade_in', subcategory: 'Trade-in Enquiry', title: 'Trade In', defaultMessage: '', messageRequired: false, hiddenText: '', dateTime: false },
+  photos: { category: 'photo_request', subcategory: 'Photo Request', title: 'Request Photos', defaultMessage: '', messageRequired: false, hiddenText: PHOTO_REQUEST_TEXT, dateTime: false },
+  // Spec 002 §4: a car not in stock asks for something similar.
+  similar: { category: 'find_me_similar', subcategory: 'Find me something similar', title: 'Find Me Something Similar', defaultMessage: SIMILAR_MESSAGE, messageRequired: true, hiddenText: '', dateTime: false },
+};
+
+/**
+ * The form for a requested kind (the `enquiry` query parameter; unknown or
+ * missing: the plain enquiry). A sold car only ever gets Find Me Something
+ * Similar (spec 001 §4: the SOLD panel replaces the buy buttons).
+ */
+export function enquiryTypeOf(requested: string | null | undefined, sold = false): EnquiryType {
+  const kind: EnquiryKind = sold ? 'similar' : requested && Object.hasOwn(TYPES, requested) ? (requested as EnquiryKind) : 'enquiry';
+  return { kind, ...TYPES[kind] };
+}
+
+/** The `enquiry` parameter of a query string ("?enquiry=test-drive"), or null. */
+export function requestedEnquiry(search: string): string | null {
+  return new URLSearchParams(search).get('enquiry');
+}
+
+/** Analytics event ids of a sent enquiry (spec 001 §7). */
+export const EVENT_ENQUIRY = 14;
+export const EVENT_ENQUIRY_USED = 15;
+export const EVENT_ENQUIRY_TEST_DRIVE_ONLY = 17;
+
+/**
+ * The event a sent enquiry records: 17 when the car's tag is "Test Drive
+ * Only", 15 for a used car, otherwise 14 (spec 001 §7). The tag is the
+ * dealer's own (Car.tag), not the banner, which Reserved may have replaced.
+ */
+export function enquiryEventId(car: { tag?: string | null; carType?: string | null }): 14 | 15 | 17 {
+  if (car.tag?.trim().toLowerCase() === 'test drive only') return EVENT_ENQUIRY_TEST_DRIVE_ONLY;
+  return car.carType === 'used' ? EVENT_ENQUIRY_USED : EVENT_ENQUIRY;
+}
+
 /** Per-field messages; an empty object means the form may be sent. */
-export function validateEnquiry(values: EnquiryValues): EnquiryErrors {
+export function validateEnquiry(values: EnquiryValues, type: Pick<EnquiryType, 'messageRequired'> = { messageRequired: true }): EnquiryErrors {
   const errors: EnquiryErrors = {};
   if (values.name.trim() === '') errors.name = 'Please enter your name.';
   if (values.email.trim() === '') errors.email = 'Please enter your email address.';
   else if (!isEmail(values.email)) errors.email = EMAIL_MESSAGE;
   if (values.phone.trim() === '') errors.phone = 'Please enter your phone number.';
   else if (!isAustralianPhone(values.phone)) errors.phone = PHONE_MESSAGE;
-  if (values.message.trim() === '') errors.message = 'Please enter a message.';
+  if (type.messageRequired && values.message.trim() === '') errors.message = 'Please enter a message.';
   if (!values.terms) errors.terms = TERMS_MESSAGE;
   return errors;
 }
 
 /** The JSON body of POST {api_base}/api/leads for a vehicle enquiry. */
 export interface EnquiryPayload {
-  category: 'enquiry';
+  category: EnquiryType['category'];
+  /** Extra field the server keeps as given (rules/src/lead.rs `extra`). */
+  subcategory?: string;
+  /** Test drive: "2026-12-01" and "10:30", only when the shopper chose them. */
+  preferred_date?: string;
+  preferred_time?: string;
   name: string;
   email: string;
   phone: string;
@@ -111,13 +187,21 @@ export interface EnquiryPayload {
 export function buildEnquiryPayload(
   values: EnquiryValues,
   context: { carId: string; locationId: string; url: string; idempotencyKey: string },
+  type?: EnquiryType,
+  when: { date?: string; time?: string } = {},
 ): EnquiryPayload {
+  // The photo request's hidden text leads the message, so the dealer reads
+  // the request even when the shopper adds nothing.
+  const message = [type?.hiddenText ?? '', values.message.trim()].filter(Boolean).join('\n\n');
   return {
-    category: 'enquiry',
+    category: type?.category ?? 'enquiry',
+    ...(type ? { subcategory: type.subcategory } : {}),
+    ...(type?.dateTime && when.date ? { preferred_date: when.date } : {}),
+    ...(type?.dateTime && when.time ? { preferred_time: when.time } : {}),
     name: values.name.trim(),
     email: values.email.trim(),
     phone: parseAuPhone(values.phone) ?? values.phone.trim(),
-    message: values.message.trim(),
+    message,
     car_id: context.carId,
     location_id: context.locationId,
     terms_conditions: true,

@@ -30,7 +30,8 @@ export function inStock(car: Pick<Hit, 'status'>): boolean {
 
 export function cardActions(car: CardCar, s: CardSettings): CardAction[] {
   const page = `/cars/${car.slug}/`;
-  if (!inStock(car)) return [{ kind: 'similar', label: 'Find Me Something Similar', href: `${page}#enquire` }];
+  // The car page's form reads ?enquiry=similar (a sold car's page asks for it anyway).
+  if (!inStock(car)) return [{ kind: 'similar', label: 'Find Me Something Similar', href: `${page}?enquiry=similar#enquire` }];
   const out: CardAction[] = [];
   for (const b of s.buttons) {
     switch (b) {
