@@ -58,6 +58,21 @@ describe('SaveCarButton', () => {
     expect(calls.find((c) => c.path === '/api/events')!.body).toMatchObject({ event_id: 39, car_id: '1001' });
   });
 
+  it('a click before the list arrives is not undone by the list', async () => {
+    const list = deferred<{ body: unknown }>();
+    const { calls } = setup({
+      'GET /api/auth/me': { body: { signed_in: true, phone_number: '0412345678' } },
+      'GET /api/watchlist': () => list.promise,
+      'POST /api/watchlist/save-car': { body: { success: true } },
+    });
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/watchlist')).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Save to Watchlist' }));
+    await act(async () => list.resolve({ body: { success: true, car_ids: [] } }));
+    await screen.findByText('Car Saved In Watchlist');
+    expect(screen.getByRole('button', { name: 'Remove from Watchlist' })).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/api/watchlist/save-car')).toHaveLength(1);
+  });
+
   it('no event without the analytics sink', async () => {
     const { calls } = setup({ ...signedIn(), 'POST /api/watchlist/save-car': { body: { success: true } } });
     await waitFor(() => expect(calls.some((c) => c.path === '/api/watchlist')).toBe(true));

@@ -46,7 +46,8 @@ async function test(name, fn, { inChain = false } = {}) {
     console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
   } catch (error) {
     results.push({ name, ok: false });
-    const message = String(error?.message ?? error).split('\n').slice(0, 8).join('\n       ');
+    let message = String(error?.message ?? error).split('\n').slice(0, 8).join('\n       ');
+    if (currentPage) message += `\n       (page: ${currentPage.url()})`;
     console.log(`FAIL - ${name}\n       ${message}`);
   }
 }
@@ -64,6 +65,8 @@ function assertEqual(actual, expected, what) {
 
 let worker;
 let server;
+/** Named in failure messages. */
+let currentPage;
 let browser;
 
 async function main() {
@@ -87,6 +90,7 @@ async function main() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
+  currentPage = page;
   const pageErrors = [];
   const apiCalls = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -114,6 +118,18 @@ async function main() {
     await page.reload();
     await page.locator('.car-views').waitFor();
     assertEqual(await views(), first + 1, 'views after a reload');
+  });
+
+  await test("the car page shows the worker's finance quote (price above 0)", async () => {
+    assert(site.features.finance_quote && car.price > 0, 'the demo car was expected to be priced, with finance on');
+    const figure = page.locator('.finance-quote strong');
+    await figure.waitFor();
+    const quote = await page.evaluate(
+      (c) => fetch('/api/youx/quote', { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ purchasePrice: c.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: c.year, vin: c.vin ?? '', nvic: '', whoIsHelping: '' }) }).then((r) => r.json()),
+      car,
+    );
+    assertEqual(await figure.innerText(), `$${new Intl.NumberFormat('en-AU').format(quote.weeklyRepaymentAmount)} / week`, 'weekly figure');
   });
 
   await step('Save while signed out goes to /sign-in/ with type, redirect and back', async () => {
@@ -190,11 +206,15 @@ async function main() {
     // The worker does not fail on demand: this one answer is injected.
     await page.route('**/api/watchlist/save-car', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Try again shortly.' }) }), { times: 1 });
-    const dialog = page.waitForEvent('dialog');
+    // Accepted from the listener: an open alert blocks the page, and with it the click.
+    const alerted = new Promise((resolve) =>
+      page.once('dialog', (d) => {
+        resolve(d.message());
+        void d.accept();
+      }),
+    );
     await page.getByRole('button', { name: 'Save to Watchlist' }).click();
-    const shown = await dialog;
-    assertEqual(shown.message(), 'Try again shortly.', 'alert text');
-    await shown.accept();
+    assertEqual(await alerted, 'Try again shortly.', 'alert text');
     await page.getByRole('button', { name: 'Save to Watchlist' }).waitFor();
     assertEqual(await page.locator('.toast').count(), 0, 'toasts after a failure');
   });

@@ -85,16 +85,21 @@ async function main() {
       leads.push(JSON.parse(route.request().postData() ?? 'null'));
       await route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ lead_id: 'e2e-lead-1' }) });
     });
-    // The car page's other calls (views, who is signed in), answered like a
+    // The car page's other calls (views, who is signed in, finance quote), answered like a
     // signed-out visit; scripts/e2e/fullstack.mjs runs them against the worker.
-    await context.route(/\/api\/(cars\/[^/]+\/view\.json|auth\/me)(\?|$)/, async (route) => {
-      const me = route.request().url().includes('/api/auth/me');
-      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(me ? { signed_in: false } : { views: 12 }) });
+    await context.route(/\/api\/(cars\/[^/]+\/view\.json|auth\/me|youx\/quote)(\?|$)/, async (route) => {
+      const url = route.request().url();
+      const body = url.includes('/api/auth/me')
+        ? { signed_in: false }
+        : url.includes('/api/youx/quote')
+          ? { weeklyRepaymentAmount: 123, comparisonRate: 9.1, advertisedRate: 8.5, source: 'indicative' }
+          : { views: 12 };
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
     });
     const watch = (page) => {
       page.on('request', (req) => {
         const url = new URL(req.url());
-        if (/\/api\/(leads|auth\/me|cars\/[^/]+\/view\.json)$/.test(url.pathname)) return;
+        if (/\/api\/(leads|auth\/me|youx\/quote|cars\/[^/]+\/view\.json)$/.test(url.pathname)) return;
         if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return;
         if (url.hostname !== '127.0.0.1') outside.push(req.url());
         if (req.resourceType() === 'script') {

@@ -33,6 +33,9 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
   // null until the session and list are known (a sold car renders nothing till then).
   const [saved, setSaved] = useState<boolean | null>(null);
   const pending = useRef(false);
+  // Set by a click: the first load may answer after the shopper has already
+  // toggled, and must not undo the optimistic state.
+  const touched = useRef(false);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -40,7 +43,7 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
     (async () => {
       const session = await getSession(apiBase, fetchImpl);
       const ids = session.signedIn ? await loadWatchlist(apiBase, fetchImpl) : null;
-      if (live) setSaved(ids?.has(carId) ?? false);
+      if (live && !touched.current) setSaved(ids?.has(carId) ?? false);
     })();
     return () => {
       live = false;
@@ -53,6 +56,7 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
   async function onClick() {
     if (pending.current) return;
     pending.current = true;
+    touched.current = true;
     setBusy(true);
     try {
       const session = await getSession(apiBase, fetchImpl);
@@ -61,7 +65,9 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
         navigate(signInHref('watchlist', here, here));
         return;
       }
-      const next = !saved;
+      // Clicked before the list arrived: decide from the list, not from "unknown".
+      const current = saved ?? (await loadWatchlist(apiBase, fetchImpl))?.has(carId) ?? false;
+      const next = !current;
       setSaved(next); // optimistic: the list changes before the call
       const result = await changeWatchlist(apiBase, { carId, save: next, phone: session.phone }, fetchImpl);
       if (!result.ok) {
