@@ -8,7 +8,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createClient } from '../../lib/search/client';
 import { displayCount, facetEntries } from '../../lib/search/facet-lists';
-import { recordSearch } from '../../lib/search/history';
+import { track } from '../../lib/analytics';
+import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
 import { layoutResults, tileActive } from '../../lib/search/promo';
 import { sliderBounds } from '../../lib/search/range';
 import type { RangeRefinement, SearchClient, SearchResponse, SearchState } from '../../lib/search/types';
@@ -25,11 +26,23 @@ export const KEYWORD_DEBOUNCE_MS = 300;
 /** Set by the "Show me N cars" widget: the results page scrolls to the top on arrival. */
 export const SCROLL_FLAG = 'dealergen:scroll-top';
 const SAVED_KEY = 'dealergen:toggles';
+/** Analytics event of the Fleet Enquiry 'Get In Touch' button (spec 000 §5, §7). */
+export const EVENT_FLEET_ENQUIRY = 19;
 
 export interface IslandConfig {
   search: Omit<Search, 'landing_pages'>;
   cards: CardSettings;
-  features: { favourites: boolean; compare: boolean; watchlist: boolean };
+  features: {
+    favourites: boolean;
+    compare: boolean;
+    watchlist: boolean;
+    /** `site.features.analytics`: events go to `${apiBase}/api/events`. */
+    analytics?: boolean;
+    /** `site.features.subscriptions`: adds the '/ week' subscription price slider. */
+    subscriptions?: boolean;
+  };
+  /** `site.api_base` ("" = same origin). */
+  apiBase?: string;
   /** Make slugs with a logo in /images/makes/. */
   logos: string[];
 }
@@ -49,6 +62,8 @@ const RANGES: Array<[string, string]> = [
   ['km', 'Kilometres'],
   ['year', 'Year'],
 ];
+/** Dealers offering subscriptions filter on the weekly price too, right after the price. */
+const SUBSCRIPTION_RANGES: Array<[string, string]> = [RANGES[0]!, ['subscription_price', 'Subscription price'], ...RANGES.slice(1)];
 
 function hrefOf(state: SearchState): string {
   const plain = !state.query && !state.sortBy && Object.keys(state.refinementList).length === 0 && Object.keys(state.range).length === 0;
@@ -73,6 +88,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const [now, setNow] = useState(renderedAt);
   const [lists, setLists] = useState<{ favourite: string[]; compared: string[] }>({ favourite: [], compared: [] });
   const [filtersOpen, setFiltersOpen] = useState(false);
+  // Read from the device after hydration (the server has no history): starts empty.
+  const [recent, setRecent] = useState<HistoryEntry[]>([]);
   const client = useRef<Promise<SearchClient> | undefined>(undefined);
   const seq = useRef(0);
   const keywordTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -89,7 +106,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
           if (mine !== seq.current) return;
           setResponse(r);
           setStatus('idle');
-          recordSearch(window.localStorage, { refinements: next.refinementList, path: hrefOf(next) });
+          setRecent(recordSearch(window.localStorage, { refinements: next.refinementList, path: hrefOf(next) }));
         })
         .catch((error: unknown) => {
           // The previous hits, count and facets stay on screen (spec 000 §4).
@@ -115,6 +132,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   useEffect(() => {
     setNow(Date.now());
     setLists(loadToggles());
+    setRecent(loadHistory(window.localStorage));
     if (sessionStorage.getItem(SCROLL_FLAG)) {
       sessionStorage.removeItem(SCROLL_FLAG);
       window.scrollTo(0, 0);
@@ -195,6 +213,9 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const to = Math.min(response.nbHits, from + response.hitsPerPage - 1);
   const anyFilter = state.query || Object.keys(state.refinementList).length > 0 || Object.keys(state.range).length > 0;
   const pages = pageLinks(page, response.nbPages);
+  const ranges = config.features.subscriptions ? SUBSCRIPTION_RANGES : RANGES;
+  // The search on screen is not worth a link back to itself.
+  const pastSearches = recent.filter((e) => e.path !== back);
 
   return (
     <div className="search" ref={top}>
@@ -224,6 +245,28 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
             {filtersOpen ? 'Hide filters' : 'Filter results'}
           </button>
           <div className="search__filters-body">
+            {pastSearches.length > 0 && (
+              <nav className="recent-searches" aria-labelledby="recent-searches-heading">
+                <h2 id="recent-searches-heading" className="recent-searches__title">
+                  Recent searches
+                </h2>
+                <ul>
+                  {pastSearches.map((e) => (
+                    <li key={e.path}>
+                      <a
+                        href={e.path}
+                        onClick={(event) => {
+                          event.preventDefault();
+                          go(stateOfPath(e.path), { scroll: true });
+                        }}
+                      >
+                        {historyLabel(e)}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            )}
             <div className="facet">
               <label htmlFor="search-keyword">Keyword</label>
               <input id="search-keyword" type="search" value={keyword} placeholder={s.keyword_placeholder} onChange={(e) => onKeyword(e.currentTarget.value)} />
@@ -237,7 +280,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
               logos={new Set(config.logos)}
               onToggle={toggle}
             />
-            {RANGES.map(([attr, label]) => (
+            {ranges.map(([attr, label]) => (
               <RangeSlider key={attr} attr={attr} label={label} bounds={sliderBounds(response.facets_stats[attr])} value={state.range[attr]} onCommit={commitRange} />
             ))}
             <Dropdown attr="body" title="Body type" entries={facetEntries('body', facets.body, refined('body'))} onSelect={select} />
@@ -320,6 +363,18 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
           )}
         </div>
       </div>
+      <section className="fleet-enquiry" aria-labelledby="fleet-heading">
+        <h2 id="fleet-heading">Fleet Enquiry</h2>
+        <p>Buying for a business? Our fleet team looks after orders of every size.</p>
+        <a
+          className="button button--outline"
+          href="/contact-us/?enquiry=fleet"
+          // Fire-and-forget with keepalive (lib/analytics): the navigation goes ahead at once.
+          onClick={() => track({ apiBase: config.apiBase ?? '', enabled: config.features.analytics === true }, EVENT_FLEET_ENQUIRY)}
+        >
+          Get In Touch
+        </a>
+      </section>
     </div>
   );
 }

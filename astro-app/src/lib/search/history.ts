@@ -2,7 +2,9 @@
  * Search history (spec 002 §2.7): the last 5 searches, each its refinements
  * plus the path, newest first, kept on the shopper's device.
  */
-import type { SearchState } from './types';
+import { rangeLabel } from './range';
+import { EMPTY_STATE, type SearchState } from './types';
+import { parseSearchState } from './url';
 
 export const HISTORY_SIZE = 5;
 export const HISTORY_KEY = 'dealergen:search-history';
@@ -36,4 +38,48 @@ export function recordSearch(storage: Pick<Storage, 'getItem' | 'setItem'> | und
     // Private mode or a full quota: history is a convenience, not worth an error.
   }
   return next;
+}
+
+/**
+ * The search a stored path stands for: "/search/?refinementList[make][0]=Kia"
+ * (the island's URLs), "/search/page/3/" (the static pages) or "/search/".
+ */
+export function stateOfPath(path: string): SearchState {
+  const paged = /^\/search\/page\/(\d+)\/?$/.exec(path);
+  if (paged) return { ...EMPTY_STATE, refinementList: {}, range: {}, page: Number(paged[1]) };
+  const q = path.indexOf('?');
+  return parseSearchState(q < 0 ? '' : path.slice(q));
+}
+
+const RANGE_NAMES: Record<string, string> = { price: 'Price', km: 'Kilometres', year: 'Year', subscription_price: 'Subscription' };
+
+/**
+ * A short label of a past search for the "Recent searches" list, e.g.
+ * `"suv" · Toyota Corolla · Used · Price $10,000–$30,000`; "All cars" when
+ * nothing was refined.
+ */
+export function historyLabel(entry: HistoryEntry): string {
+  const state = stateOfPath(entry.path);
+  const parts: string[] = [];
+  if (state.query) parts.push(`"${state.query}"`);
+  // The stored refinements and the path agree; the path also has ranges and the query.
+  const refinements = Object.keys(state.refinementList).length ? state.refinementList : entry.refinements;
+  const models = new Set(refinements.model ?? []);
+  for (const [attr, values] of Object.entries(refinements)) {
+    if (attr === 'model') continue;
+    for (const v of values) {
+      if (attr === 'make_model') parts.push(v.replace('|', ' '));
+      else if (attr === 'car_type') parts.push(v.charAt(0).toUpperCase() + v.slice(1));
+      else parts.push(v);
+    }
+  }
+  // Models follow their make ("Toyota Corolla" reads better than "Toyota · Corolla").
+  if (models.size) parts.push([...models].join(', '));
+  for (const [attr, r] of Object.entries(state.range)) {
+    const lo = r.min === undefined ? 'any' : rangeLabel(attr, r.min);
+    const hi = r.max === undefined ? 'any' : rangeLabel(attr, r.max);
+    parts.push(`${RANGE_NAMES[attr] ?? attr} ${lo}–${hi}`);
+  }
+  if (state.page > 1) parts.push(`page ${state.page}`);
+  return parts.length ? parts.join(' · ') : 'All cars';
 }
