@@ -9,6 +9,7 @@ const options: HostedOptions = {
   baseFilters: { include_sold_days: 3, min_photos: 3, in_stock_only: false, exclude_makes: ['Lada'], exclude_car_types: [], exclude_stock_numbers: [] },
   hitsPerPage: 21,
   priceAscExcludesZero: true,
+  rules: { electric_hybrid_tag: false, certified_badge_make: null, new_arrival_text: 'New Arrival', no_price_text: 'Enquire for price.', subscriptions: false },
 };
 const NOW = 1_763_596_800;
 const BASE = 'show_on_dealer_website:true AND photos_count >= 3 AND (status:in_stock OR status:coming_soon OR sold_date_timestamp >= 1763337600) AND NOT make:"Lada"';

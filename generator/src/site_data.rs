@@ -284,6 +284,8 @@ pub struct Search {
     pub card_buttons: Vec<dealer_config::model::CardButton>,
     /// Compare and favourite only for used cars priced above 0 with photos.
     pub strict_compare: bool,
+    /// The generator's card rules, for hits the hosted service returns raw.
+    pub hit_rules: HitRules,
     /// Pre-rendered landing pages below /search/.
     pub landing_pages: Vec<LandingPage>,
 }
@@ -340,6 +342,26 @@ pub struct SortOption {
     pub value: String,
     /// Label in the sort dropdown.
     pub label: String,
+}
+
+/// The card rules of `stock::present` (tag banner priority, price text) for
+/// hits the hosted search service returns as raw feed fields: the browser
+/// applies them in astro-app/src/lib/search/present.ts, and both languages
+/// are checked against the same cases
+/// (astro-app/test/fixtures/search/present-cases.json).
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct HitRules {
+    /// Electric and Hybrid tags lead the banner priority.
+    pub electric_hybrid_tag: bool,
+    /// Make whose certified cars get "{make} Certified Pre-Owned"; null: none.
+    pub certified_badge_make: Option<String>,
+    /// Banner of cars listed within the last 8 days.
+    pub new_arrival_text: String,
+    /// Price text of cars without a price.
+    pub no_price_text: String,
+    /// The weekly subscription price leads the price text.
+    pub subscriptions: bool,
 }
 
 /// Wording that differs between dealers.
@@ -629,6 +651,13 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
             },
             card_buttons: cfg.cards.buttons.clone(),
             strict_compare: cfg.cards.strict_compare,
+            hit_rules: HitRules {
+                electric_hybrid_tag: cfg.cards.electric_hybrid_tag,
+                certified_badge_make: cfg.cards.certified_badge_make.clone(),
+                new_arrival_text: cfg.copy.new_arrival_text.clone(),
+                no_price_text: cfg.copy.no_price_text.clone(),
+                subscriptions: cfg.features.subscriptions,
+            },
             landing_pages: search_index::landing_pages(cars, &cfg.name),
         },
         copy: Copy {

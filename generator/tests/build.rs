@@ -547,3 +547,81 @@ fn base_filter_cases_shared_with_the_browser_match_the_visibility_rules() {
         );
     }
 }
+
+/// The card rules as shared cases with the browser, which applies them to
+/// raw hosted-search hits (astro-app/src/lib/search/present.ts): one rule,
+/// two languages, one list of cases.
+#[test]
+fn card_rule_cases_shared_with_the_browser_match_present() {
+    use dealergen::stock::feed::FeedCar;
+    use dealergen::stock::present::{present, price_text, tag_banner, was_price_text};
+    let cases = read_json(repo_root().join("astro-app/test/fixtures/search/present-cases.json"));
+    let now = chrono::DateTime::parse_from_rfc3339(cases["now"].as_str().unwrap())
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    for case in cases["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let mut rules = cases["default_rules"].clone();
+        if let Some(over) = case["rules"].as_object() {
+            for (k, v) in over {
+                rules[k] = v.clone();
+            }
+        }
+        let cfg: dealer_config::DealerConfig = serde_json::from_value(serde_json::json!({
+            "template": "t", "name": "Demo", "site_url": "https://demo.example",
+            "locations": [], "contact": {"phone": "07 3000 0000", "email": "a@demo.example"}, "stock": {"feed": "x.json"},
+            "features": {"subscriptions": rules["subscriptions"]},
+            "cards": {"electric_hybrid_tag": rules["electric_hybrid_tag"], "certified_badge_make": rules["certified_badge_make"]},
+            "copy": {"new_arrival_text": rules["new_arrival_text"], "no_price_text": rules["no_price_text"]},
+        }))
+        .unwrap_or_else(|e| panic!("{name}: config: {e}"));
+        let mut car = serde_json::json!({
+            "id": 1, "slug": "car-1", "make": "Kia", "model": "Rio", "year": 2022,
+            "car_type": "used", "status": "in_stock",
+        });
+        for (k, v) in case["car"].as_object().unwrap() {
+            car[k] = v.clone();
+        }
+        let car: FeedCar =
+            serde_json::from_value(car).unwrap_or_else(|e| panic!("{name}: car: {e}"));
+        assert_eq!(
+            serde_json::json!(tag_banner(&car, &cfg, now)),
+            case["tag_banner"],
+            "{name}: tag_banner"
+        );
+        assert_eq!(
+            serde_json::json!(price_text(&car, &cfg)),
+            case["price_text"],
+            "{name}: price_text"
+        );
+        assert_eq!(
+            serde_json::json!(was_price_text(&car)),
+            case["was_price_text"],
+            "{name}: was_price_text"
+        );
+        // present() uses these very functions for cars.json and the index.
+        let shown = present(&car, &cfg, now);
+        assert_eq!(
+            serde_json::json!(shown.tag_banner),
+            case["tag_banner"],
+            "{name}"
+        );
+        assert_eq!(
+            shown.price_text,
+            case["price_text"].as_str().unwrap(),
+            "{name}"
+        );
+        // The weekly price column only carries a price the dealer offers.
+        let offered = rules["subscriptions"].as_bool().unwrap();
+        let weekly = case["car"]["subscription_price"].as_f64().unwrap_or(0.0);
+        assert_eq!(
+            shown.subscription_price,
+            if offered && weekly > 0.0 {
+                weekly.round()
+            } else {
+                0.0
+            },
+            "{name}: subscription_price"
+        );
+    }
+}

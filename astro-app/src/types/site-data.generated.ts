@@ -821,6 +821,10 @@ export interface Search {
    */
   cta_card_position: number;
   /**
+   * The generator's card rules, for hits the hosted service returns raw.
+   */
+  hit_rules: HitRules;
+  /**
    * The hosted search service, or null for the embedded index (/search-index.json).
    */
   hosted: HostedSearch | null;
@@ -892,6 +896,38 @@ export interface BaseFilters {
    * Cars with fewer photos are left out (0 to 14).
    */
   min_photos: number;
+}
+/**
+ * The card rules of `stock::present` (tag banner priority, price text) for
+ * hits the hosted search service returns as raw feed fields: the browser
+ * applies them in astro-app/src/lib/search/present.ts, and both languages
+ * are checked against the same cases
+ * (astro-app/test/fixtures/search/present-cases.json).
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "HitRules".
+ */
+export interface HitRules {
+  /**
+   * Make whose certified cars get "{make} Certified Pre-Owned"; null: none.
+   */
+  certified_badge_make: string | null;
+  /**
+   * Electric and Hybrid tags lead the banner priority.
+   */
+  electric_hybrid_tag: boolean;
+  /**
+   * Banner of cars listed within the last 8 days.
+   */
+  new_arrival_text: string;
+  /**
+   * Price text of cars without a price.
+   */
+  no_price_text: string;
+  /**
+   * The weekly subscription price leads the price text.
+   */
+  subscriptions: boolean;
 }
 /**
  * A hosted search service.

@@ -17,6 +17,7 @@ export type {
   CardButton,
   DictColumn,
   FacetStats,
+  HitRules,
   HostedSearch,
   IndexLocation,
   LandingPage,

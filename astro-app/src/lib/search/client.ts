@@ -60,6 +60,7 @@ export async function createClient(search: Search): Promise<SearchClient> {
         baseFilters: search.base_filters,
         hitsPerPage: search.page_size,
         priceAscExcludesZero: search.price_asc_excludes_zero,
+        rules: search.hit_rules,
       }),
     );
   }

@@ -6,10 +6,13 @@
  * without its own refinement), sent together in one multi-query request;
  * the answers merge into the same response the embedded engine gives.
  * Loaded only on sites that use it (a dynamic import), so embedded sites
- * do not ship it.
+ * do not ship it. Its hits are raw feed records: the tag banner and the
+ * price texts come from the generator's own rules (./present), unless a
+ * record already carries them.
  */
-import type { BaseFilters, HostedSearch } from '../../types/site';
+import type { BaseFilters, HitRules, HostedSearch } from '../../types/site';
 import { hostedBaseFilter } from './base-filters';
+import { currentPrice, priceText, tagBanner, wasPriceText } from './present';
 import {
   FACET_ATTRIBUTES,
   RANGE_ATTRIBUTES,
@@ -25,6 +28,8 @@ export interface HostedOptions {
   baseFilters: BaseFilters;
   hitsPerPage: number;
   priceAscExcludesZero: boolean;
+  /** The dealer's card rules (site.search.hit_rules). */
+  rules: HitRules;
   fetch?: typeof fetch;
   /** Unix seconds, for the sold window of the base filter. */
   now?: () => number;
@@ -96,11 +101,15 @@ type Raw = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v) || 0);
 
-/** A hosted hit (the spec's Car fields) as a card hit. */
-export function hitFromHosted(raw: Raw): Hit {
+/**
+ * A hosted hit (the spec's Car fields) as a card hit; tag and price texts
+ * by the generator's rules at `nowMs` (the new-arrival window).
+ */
+export function hitFromHosted(raw: Raw, rules: HitRules, nowMs: number): Hit {
   const loc = (raw.location ?? {}) as Raw;
   const status = str(raw.status) as Hit['status'];
-  const price = num(raw.price);
+  // As cars.json: the offer price when there is one.
+  const price = currentPrice(raw) ?? 0;
   const images = Array.isArray(raw.images) ? (raw.images as Raw[]) : [];
   return {
     objectID: str(raw.objectID ?? raw.id),
@@ -114,14 +123,14 @@ export function hitFromHosted(raw: Raw): Hit {
     car_type: (str(raw.car_type) || 'used') as Hit['car_type'],
     status: status || 'in_stock',
     price,
-    price_text: str(raw.price_text) || (price > 10 ? `$${new Intl.NumberFormat('en-AU').format(Math.round(price))}` : 'Enquire for price'),
-    was_price_text: str(raw.was_price_text),
+    price_text: str(raw.price_text) || priceText(raw, rules),
+    was_price_text: str(raw.was_price_text) || (wasPriceText(raw) ?? ''),
     price_type: str(raw.price_type),
     km: num(raw.km),
     transmission: str(raw.simple_transmission ?? raw.transmission),
     fuel: str(raw.simple_fuel ?? raw.fuel),
     body: str(raw.simple_body ?? raw.body),
-    tag_banner: str(raw.tag_banner) || (status === 'sold' ? 'SOLD' : str(raw.tag)),
+    tag_banner: str(raw.tag_banner) || (tagBanner(raw, rules, nowMs) ?? ''),
     image: str(raw.primary_image_url) || str((images[0] as Raw | undefined)?.url),
     photos_count: num(raw.photos_count),
     location_name: str(raw.location_name ?? loc.name),
@@ -143,7 +152,7 @@ interface RawResult {
 }
 
 /** Merges the main result with the disjunctive ones (each supplies its own attribute's facet and stats). */
-export function mergeResults(results: RawResult[], requests: HostedRequest[]): SearchResponse {
+export function mergeResults(results: RawResult[], requests: HostedRequest[], rules: HitRules, nowMs: number): SearchResponse {
   const [main, ...rest] = results;
   if (!main) throw new Error('the search service returned no results');
   const facets = { ...(main.facets ?? {}) };
@@ -156,7 +165,7 @@ export function mergeResults(results: RawResult[], requests: HostedRequest[]): S
     if (stats) facets_stats[attr] = stats;
   });
   return {
-    hits: main.hits.map(hitFromHosted),
+    hits: main.hits.map((h) => hitFromHosted(h, rules, nowMs)),
     nbHits: main.nbHits,
     nbPages: main.nbPages,
     page: main.page,
@@ -172,7 +181,8 @@ export function createHostedClient(o: HostedOptions): SearchClient {
   const now = o.now ?? (() => Math.floor(Date.now() / 1000));
   return {
     async search(state) {
-      const requests = buildRequests(state, o, now());
+      const nowSeconds = now();
+      const requests = buildRequests(state, o, nowSeconds);
       const res = await doFetch(`https://${o.config.host}/1/indexes/*/queries`, {
         method: 'POST',
         headers: {
@@ -184,7 +194,7 @@ export function createHostedClient(o: HostedOptions): SearchClient {
       });
       if (!res.ok) throw new Error(`search service answered ${res.status}`);
       const body = (await res.json()) as { results: RawResult[] };
-      return mergeResults(body.results, requests);
+      return mergeResults(body.results, requests, o.rules, nowSeconds * 1000);
     },
   };
 }
