@@ -13,7 +13,7 @@ import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry
 import { layoutResults, tileActive } from '../../lib/search/promo';
 import { sliderBounds } from '../../lib/search/range';
 import type { RangeRefinement, SearchClient, SearchResponse, SearchState } from '../../lib/search/types';
-import { parseSearchState, serialiseSearchState, toggleRefinement, withFilters } from '../../lib/search/url';
+import { parseSearchState, SCROLL_FLAG, serialiseSearchState, toggleRefinement, withFilters } from '../../lib/search/url';
 import type { CardSettings } from '../../lib/search/cards';
 import type { Search } from '../../types/site';
 import { formatCount } from '../../lib/format';
@@ -23,8 +23,6 @@ import { RangeSlider } from './RangeSlider';
 import { ResultCard, type Toggles } from './ResultCard';
 
 export const KEYWORD_DEBOUNCE_MS = 300;
-/** Set by the "Show me N cars" widget: the results page scrolls to the top on arrival. */
-export const SCROLL_FLAG = 'dealergen:scroll-top';
 const SAVED_KEY = 'dealergen:toggles';
 /** Analytics event of the Fleet Enquiry 'Get In Touch' button (spec 000 §5, §7). */
 export const EVENT_FLEET_ENQUIRY = 19;

@@ -8,10 +8,9 @@ import { useRef, useState } from 'react';
 import { createClient } from '../../lib/search/client';
 import type { SearchClient, SearchState } from '../../lib/search/types';
 import { EMPTY_STATE } from '../../lib/search/types';
-import { serialiseSearchState } from '../../lib/search/url';
+import { SCROLL_FLAG, serialiseSearchState } from '../../lib/search/url';
 import { carTypeLabel, formatCount } from '../../lib/format';
 import type { CarType, Search } from '../../types/site';
-import { SCROLL_FLAG } from './SearchApp';
 
 interface Props {
   search: Omit<Search, 'landing_pages'>;

@@ -6,6 +6,13 @@
  */
 import { EMPTY_STATE, type RangeRefinement, type SearchState } from './types';
 
+/**
+ * Set by the home page's "Show me N cars" widget: the results page scrolls
+ * to the top on arrival (spec 000 §4). Here rather than in the search
+ * island so the widget does not bundle the island to read one string.
+ */
+export const SCROLL_FLAG = 'dealergen:scroll-top';
+
 const REFINEMENT = /^refinementList\[([^\]]+)\](?:\[(\d*)\])?$/;
 const RANGE = /^range\[([^\]]+)\]$/;
 
