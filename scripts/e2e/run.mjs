@@ -344,6 +344,29 @@ async function main() {
       assert(typeof lead.idempotency_key === 'string' && lead.idempotency_key.length >= 16, 'idempotency_key missing');
     });
 
+    await test("a card's Book a Test Drive opens the test drive form and posts a test_drive lead", async () => {
+      if (!site.search.card_buttons.includes('test_drive')) return;
+      await page.goto(`${origin}/search/`);
+      const before = leads.length;
+      await page.locator('article.car-card').first().getByRole('link', { name: /^Book a Test Drive/ }).click();
+      await page.waitForURL(/\/cars\/[^/]+\/\?enquiry=test-drive#enquire$/);
+      await page.locator('#enquire').scrollIntoViewIfNeeded();
+      await page.locator('#enquire astro-island:not([ssr])').waitFor({ state: 'attached' });
+      await page.getByRole('heading', { name: 'Book a Test Drive' }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('E2E Driver');
+      await page.getByLabel('Email', { exact: true }).fill('e2e@example.com.au');
+      await page.getByLabel('Phone', { exact: true }).fill('0412 345 678');
+      await page.getByLabel('Preferred date (optional)').fill('2030-01-15');
+      await page.getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Request test drive' }).click();
+      await page.getByRole('status').filter({ hasText: 'has been sent' }).waitFor();
+      assertEqual(leads.length, before + 1, 'leads sent');
+      const lead = leads[leads.length - 1];
+      assertEqual(lead.category, 'test_drive', 'category');
+      assertEqual(lead.subcategory, 'Book a Test Drive', 'subcategory');
+      assertEqual(lead.preferred_date, '2030-01-15', 'preferred_date');
+    });
+
     const sold = cars.find((c) => c.status === 'sold');
     await test('a sold car offers Find Me Something Similar instead of buy buttons', async () => {
       if (!sold) return;
