@@ -18,6 +18,7 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { kvFor, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
@@ -27,7 +28,20 @@ import { isFile, startServer } from '../lib/static-server.mjs';
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const siteDir = path.join(distDir, '..');
 const MOBILE = '0412 555 123';
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** As scripts/e2e/run.mjs audits the static pages: WCAG 2.2 A/AA, best practices, target size. */
+const AXE_OPTIONS = {
+  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  rules: { 'target-size': { enabled: true } },
+};
 const MOBILE_NATIONAL = MOBILE.replace(/\D/g, '');
+
+/** axe violations on the page as it is now (with its islands' state). */
+async function axeProblems(page) {
+  await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
+  return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
+}
 
 const results = [];
 // The sign-in → save → list chain: once a link fails, its later links are
@@ -146,8 +160,10 @@ async function main() {
     await page.locator(`.sign-in__back a[href="${carPath}"]`).waitFor();
   });
 
-  await step(`sign in with an SMS code for ${MOBILE}: a wrong code is refused, the right one leads back`, async () => {
+  await step(`sign in (no axe violations) with an SMS code for ${MOBILE}: a wrong code is refused, the right one leads back`, async () => {
     await hydrated('SignIn').waitFor({ state: 'attached' });
+    const a11y = await axeProblems(page);
+    assertEqual(a11y.length, 0, `axe on /sign-in/: ${a11y.join('; ')}`);
     const logFrom = worker.log.length;
     await page.getByLabel('Mobile number').fill(MOBILE);
     await page.getByRole('button', { name: 'Send code' }).click();
@@ -187,10 +203,12 @@ async function main() {
     await page.waitForURL(`${origin}/watchlist/`);
   });
 
-  await step('the watchlist page lists the saved car; Remove shows the Car Removed toast and empties the list', async () => {
+  await step('the watchlist page lists the saved car (no axe violations); Remove shows the Car Removed toast and empties the list', async () => {
     const list = page.getByRole('list', { name: 'Saved cars' });
     await list.getByRole('link', { name: car.name }).waitFor();
     assertEqual(await list.getByRole('link', { name: car.name }).getAttribute('href'), carPath, 'link to the car');
+    const a11y = await axeProblems(page);
+    assertEqual(a11y.length, 0, `axe on /watchlist/: ${a11y.join('; ')}`);
     await list.getByRole('button', { name: `Remove ${car.name} from your watchlist` }).click();
     await page.locator('.toast').getByText('Car Removed', { exact: true }).waitFor();
     await page.locator('.toast').getByText(`${car.name} is no longer in your watchlist`, { exact: true }).waitFor();
