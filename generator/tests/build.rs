@@ -428,6 +428,33 @@ fn search_index_holds_the_visible_stock_with_facets_ranges_and_landing_pages() {
     );
     let sold = car(&cars, "car-3");
     assert!(sold["sold_at"].is_i64(), "sold cars carry their sale time");
+    // Reserved outranks the dealer's tag on the banner, but the raw tag is
+    // kept for the enquiry event (17 for "Test Drive Only", spec 001 §7).
+    let reserved = car(&cars, "car-8");
+    assert_eq!(reserved["tag_banner"], "Reserved");
+    assert_eq!(reserved["tag"], "Clearance");
+    // No subscriptions at this dealer: the weekly column is all 0 and the
+    // site does not offer the '/ week' slider.
+    assert!(index["numbers"]["subscription_price"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|v| v == 0));
+    assert_eq!(
+        index["facets_stats"]["subscription_price"],
+        serde_json::json!({"min": 0, "max": 0})
+    );
+    assert_eq!(site["features"]["subscriptions"], false);
+    // The hosted-hit rules come from the YAML (cards.certified_badge_make)
+    // and its preset (multi-brand-group turns the Electric/Hybrid tag on).
+    assert_eq!(
+        site["search"]["hit_rules"],
+        serde_json::json!({
+            "electric_hybrid_tag": true, "certified_badge_make": "Toyota",
+            "new_arrival_text": "New Arrival", "no_price_text": site["copy"]["no_price_text"],
+            "subscriptions": false,
+        })
+    );
 
     let landing: Vec<(&str, u64)> = site["search"]["landing_pages"]
         .as_array()
