@@ -98,6 +98,12 @@ describe('subscription price range', () => {
     expect(screen.getByRole('group', { name: 'Price' })).toBeTruthy();
   });
 
+  it('leaves the slider out when no car has a weekly price', () => {
+    const initial = engine.search(state({}));
+    render(<SearchApp {...props({ subscriptions: true })} initial={{ ...initial, facets_stats: { ...initial.facets_stats, subscription_price: { min: 0, max: 0 } } }} />);
+    expect(screen.queryByRole('group', { name: 'Subscription price' })).toBeNull();
+  });
+
   it('cards lead with the weekly price text the generator wrote', () => {
     const hit = { ...engine.search(state({})).hits[0]!, price_text: '$129 / week' };
     render(<SearchApp {...props({ subscriptions: true })} initial={{ ...engine.search(state({})), hits: [hit] }} />);

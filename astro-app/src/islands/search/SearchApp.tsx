@@ -211,7 +211,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const to = Math.min(response.nbHits, from + response.hitsPerPage - 1);
   const anyFilter = state.query || Object.keys(state.refinementList).length > 0 || Object.keys(state.range).length > 0;
   const pages = pageLinks(page, response.nbPages);
-  const ranges = config.features.subscriptions ? SUBSCRIPTION_RANGES : RANGES;
+  // A weekly slider over cars none of which has a weekly price would be 0 to 0: left out.
+  const ranges = config.features.subscriptions && (response.facets_stats.subscription_price?.max ?? 0) > 0 ? SUBSCRIPTION_RANGES : RANGES;
   // The search on screen is not worth a link back to itself.
   const pastSearches = recent.filter((e) => e.path !== back);
 
