@@ -9,13 +9,16 @@
 import { cardActions, inStock, showToggle, type CardSettings } from '../../lib/search/cards';
 import type { Hit } from '../../lib/search/types';
 import { badgeLine, carTypeLabel, formatKm, suburbState } from '../../lib/format';
+import SaveCarButton from '../SaveCarButton';
 
 export interface Toggles {
   favourites: boolean;
   compare: boolean;
   watchlist: boolean;
   strict: boolean;
-  saved: Set<string>;
+  /** For the Save button's calls: `site.api_base` and `site.features.analytics`. */
+  apiBase: string;
+  analytics: boolean;
   favourite: Set<string>;
   compared: Set<string>;
   onToggle: (list: 'favourite' | 'compared', id: string) => void;
@@ -26,19 +29,18 @@ interface Props {
   eager: boolean;
   settings: CardSettings;
   toggles: Toggles;
-  /** The current search path (sign-in comes back to it). */
-  back: string;
 }
 
-export function ResultCard({ hit, eager, settings, toggles, back }: Props) {
+export function ResultCard({ hit, eager, settings, toggles }: Props) {
   const href = `/cars/${hit.slug}/`;
   const stocked = inStock(hit);
   const badge = badgeLine(hit);
   const name = hit.name || `${hit.year} ${hit.make} ${hit.model}`;
   const placeholder = hit.status === 'coming_soon' ? 'Coming soon' : 'New arrival – photos coming soon';
   const toggle = showToggle(hit, true, toggles.strict);
-  // A sold car that is not already saved gets no save button (spec 000 §4).
-  const canSave = toggles.watchlist && (stocked || toggles.saved.has(hit.objectID));
+  // SaveCarButton itself hides the button of a sold car that is not saved
+  // (spec 000 §4) once it knows the shopper's list.
+  const canSave = toggles.watchlist;
   return (
     <article className={`car-card${hit.status === 'sold' ? ' car-card--sold' : ''}`}>
       <div className="car-card__media">
@@ -115,10 +117,15 @@ export function ResultCard({ hit, eager, settings, toggles, back }: Props) {
               </button>
             )}
             {canSave && (
-              // Signed-out shoppers go to sign-in first (spec 000 §2, §4).
-              <a className="toggle" href={`/sign-in?type=watchlist&redirect=${encodeURIComponent(back)}&back=${encodeURIComponent(back)}`}>
-                Save<span className="visually-hidden"> {name}</span>
-              </a>
+              // Signed out, it goes to sign-in and back to this search (spec 000 §2, §4).
+              <SaveCarButton
+                apiBase={toggles.apiBase}
+                carId={hit.objectID}
+                carName={name}
+                sold={!stocked}
+                analytics={toggles.analytics}
+                className="toggle"
+              />
             )}
           </div>
         )}

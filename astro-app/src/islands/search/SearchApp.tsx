@@ -200,7 +200,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
     compare: config.features.compare,
     watchlist: config.features.watchlist,
     strict: s.strict_compare,
-    saved: new Set(),
+    apiBase: config.apiBase ?? '',
+    analytics: config.features.analytics === true,
     favourite: new Set(lists.favourite),
     compared: new Set(lists.compared),
     onToggle: onToggleList,
@@ -313,7 +314,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
               {items.map((item, i) =>
                 item.kind === 'car' ? (
                   <li key={item.hit.objectID}>
-                    <ResultCard hit={item.hit} eager={i < 2} settings={config.cards} toggles={toggles} back={back} />
+                    <ResultCard hit={item.hit} eager={i < 2} settings={config.cards} toggles={toggles} />
                   </li>
                 ) : item.kind === 'promo' ? (
                   <li key={`promo-${item.tile.id}-${i}`} className="promo-tile">
