@@ -33,7 +33,7 @@ function setup(routes: Record<string, Answer>, props: Partial<Parameters<typeof 
 describe('SaveCarButton', () => {
   it('signed out: goes to sign-in with this page as redirect and back', async () => {
     const { navigate, calls } = setup({ 'GET /api/auth/me': { body: { signed_in: false } } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save to Watchlist' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
     await waitFor(() => expect(navigate).toHaveBeenCalledOnce());
     const href = navigate.mock.calls[0]![0] as string;
     const q = new URLSearchParams(href.split('?')[1]);
@@ -46,8 +46,8 @@ describe('SaveCarButton', () => {
     const held = deferred<{ body: unknown }>();
     const { calls } = setup({ ...signedIn(), 'POST /api/watchlist/save-car': () => held.promise, 'POST /api/events': { status: 202, body: {} } }, { analytics: true });
     await waitFor(() => expect(calls.some((c) => c.path === '/api/watchlist')).toBe(true));
-    fireEvent.click(screen.getByRole('button', { name: 'Save to Watchlist' }));
-    await screen.findByRole('button', { name: 'Remove from Watchlist' }); // optimistic
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
+    await screen.findByRole('button', { name: /^Remove from Watchlist/ }); // optimistic
     expect(screen.queryByText('Car Saved In Watchlist')).toBeNull();
     expect(calls.find((c) => c.path === '/api/watchlist/save-car')!.body).toEqual({ phone_number: '0412345678', car_id: '1001' });
     await act(async () => held.resolve({ body: { success: true } }));
@@ -66,47 +66,47 @@ describe('SaveCarButton', () => {
       'POST /api/watchlist/save-car': { body: { success: true } },
     });
     await waitFor(() => expect(calls.some((c) => c.path === '/api/watchlist')).toBe(true));
-    fireEvent.click(screen.getByRole('button', { name: 'Save to Watchlist' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
     await act(async () => list.resolve({ body: { success: true, car_ids: [] } }));
     await screen.findByText('Car Saved In Watchlist');
-    expect(screen.getByRole('button', { name: 'Remove from Watchlist' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Remove from Watchlist/ })).toBeTruthy();
     expect(calls.filter((c) => c.path === '/api/watchlist/save-car')).toHaveLength(1);
   });
 
   it('no event without the analytics sink', async () => {
     const { calls } = setup({ ...signedIn(), 'POST /api/watchlist/save-car': { body: { success: true } } });
     await waitFor(() => expect(calls.some((c) => c.path === '/api/watchlist')).toBe(true));
-    fireEvent.click(screen.getByRole('button', { name: 'Save to Watchlist' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
     await screen.findByText('Car Saved In Watchlist');
     expect(calls.some((c) => c.path === '/api/events')).toBe(false);
   });
 
   it('a saved car removes, with the Car Removed toast', async () => {
     const { calls } = setup({ ...signedIn(['1001']), 'POST /api/watchlist/remove-car': { body: { success: true } } });
-    fireEvent.click(await screen.findByRole('button', { name: 'Remove from Watchlist' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Remove from Watchlist/ }));
     expect(await screen.findByText('Car Removed')).toBeTruthy();
     expect(screen.getByText(`${NAME} is no longer in your watchlist`)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View List' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Save to Watchlist' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Save to Watchlist/ })).toBeTruthy();
     expect(calls.some((c) => c.path === '/api/events')).toBe(false);
   });
 
   it('failure: flips back and alerts the server message, no toast', async () => {
     const { alert, calls } = setup({ ...signedIn(), 'POST /api/watchlist/save-car': { status: 403, body: { success: false, message: 'You can only change your own watchlist.', error: 'You can only change your own watchlist.' } } });
     await waitFor(() => expect(calls.some((c) => c.path === '/api/watchlist')).toBe(true));
-    fireEvent.click(screen.getByRole('button', { name: 'Save to Watchlist' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
     await waitFor(() => expect(alert).toHaveBeenCalledWith('You can only change your own watchlist.'));
-    expect(screen.getByRole('button', { name: 'Save to Watchlist' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Save to Watchlist/ })).toBeTruthy();
     expect(screen.queryByText('Car Saved In Watchlist')).toBeNull();
   });
 
   it('an expired session (401) goes to sign-in instead of alerting', async () => {
     const { alert, navigate, calls } = setup({ ...signedIn(), 'POST /api/watchlist/save-car': { status: 401, body: { error: 'Please sign in.' } } });
     await waitFor(() => expect(calls.some((c) => c.path === '/api/watchlist')).toBe(true));
-    fireEvent.click(screen.getByRole('button', { name: 'Save to Watchlist' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
     await waitFor(() => expect(navigate).toHaveBeenCalledOnce());
     expect(alert).not.toHaveBeenCalled();
-    expect(screen.getByRole('button', { name: 'Save to Watchlist' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Save to Watchlist/ })).toBeTruthy();
   });
 
   it('a sold car: no button unless already saved', async () => {
@@ -119,7 +119,7 @@ describe('SaveCarButton', () => {
     resetSession();
     resetWatchlist();
     setup(signedIn(['1001']), { sold: true });
-    expect(await screen.findByRole('button', { name: 'Remove from Watchlist' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /^Remove from Watchlist/ })).toBeTruthy();
   });
 
   it('two buttons on a page: one list call, and at most one toast', async () => {
@@ -131,7 +131,7 @@ describe('SaveCarButton', () => {
       </>,
     );
     await waitFor(() => expect(api.calls.filter((c) => c.path === '/api/watchlist')).toHaveLength(1));
-    const [one, two] = screen.getAllByRole('button', { name: 'Save to Watchlist' });
+    const [one, two] = screen.getAllByRole('button', { name: /^Save to Watchlist/ });
     fireEvent.click(one!);
     await screen.findByText('Car One is now available in your watchlist');
     fireEvent.click(two!);

@@ -116,3 +116,35 @@ describe('search island', () => {
     expect(screen.queryByRole('img', { name: 'Expired offer' })).toBeNull();
   });
 });
+
+describe('save toggles on result cards', () => {
+  it('in-stock cards get a named Save button; a sold car only when it is already saved', async () => {
+    const { mockApi } = await import('./helpers/api-mock');
+    const { resetSession } = await import('../src/lib/session');
+    const { resetWatchlist } = await import('../src/lib/watchlist');
+    const api = mockApi({
+      'GET /api/auth/me': { body: { signed_in: true, phone_number: '+61412345678' } },
+      'GET /api/watchlist': { body: { car_ids: [] } },
+    });
+    vi.stubGlobal('fetch', api.fetchImpl);
+    resetSession();
+    resetWatchlist();
+    try {
+      const withWatchlist = { ...props, config: { ...props.config, apiBase: '', features: { ...props.config.features, watchlist: true } } };
+      const all = withWatchlist;
+      render(<SearchApp {...all} />);
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 0));
+      });
+      const buttons = screen.getAllByRole('button', { name: /^Save to Watchlist/ });
+      const soldCars = all.initial.hits.filter((h) => h.status === 'sold');
+      expect(soldCars.length).toBeGreaterThan(0);
+      // One per car in stock; the sold one (not saved) has none.
+      expect(buttons.length).toBe(all.initial.hits.length - soldCars.length);
+      expect(buttons[0]!.textContent).toContain(all.initial.hits[0]!.name);
+      expect(api.calls.filter((c) => c.path === '/api/watchlist').length).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

@@ -149,7 +149,7 @@ async function main() {
   await step('Save while signed out goes to /sign-in/ with type, redirect and back', async () => {
     await page.goto(`${origin}${carPath}`);
     await hydrated('SaveCarButton').waitFor({ state: 'attached' });
-    await page.getByRole('button', { name: 'Save to Watchlist' }).click();
+    await page.getByRole('button', { name: /^Save to Watchlist/ }).click();
     await page.waitForURL(/\/sign-in\/\?/);
     await hydrated('SignIn').waitFor({ state: 'attached' });
     const q = new URL(page.url()).searchParams;
@@ -188,8 +188,8 @@ async function main() {
 
   await step("Save: the button flips, the 'Car Saved In Watchlist' toast offers View List", async () => {
     await hydrated('SaveCarButton').waitFor({ state: 'attached' });
-    await page.getByRole('button', { name: 'Save to Watchlist' }).click();
-    await page.getByRole('button', { name: 'Remove from Watchlist' }).waitFor();
+    await page.getByRole('button', { name: /^Save to Watchlist/ }).click();
+    await page.getByRole('button', { name: /^Remove from Watchlist/ }).waitFor();
     const toast = page.locator('.toast');
     await toast.getByText('Car Saved In Watchlist', { exact: true }).waitFor();
     await toast.getByText(`${car.name} is now available in your watchlist`, { exact: true }).waitFor();
@@ -231,9 +231,9 @@ async function main() {
         void d.accept();
       }),
     );
-    await page.getByRole('button', { name: 'Save to Watchlist' }).click();
+    await page.getByRole('button', { name: /^Save to Watchlist/ }).click();
     assertEqual(await alerted, 'Try again shortly.', 'alert text');
-    await page.getByRole('button', { name: 'Save to Watchlist' }).waitFor();
+    await page.getByRole('button', { name: /^Save to Watchlist/ }).waitFor();
     assertEqual(await page.locator('.toast').count(), 0, 'toasts after a failure');
   });
 

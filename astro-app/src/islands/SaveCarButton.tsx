@@ -95,6 +95,8 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
     <>
       <button type="button" className={className} onClick={onClick} aria-busy={busy} data-saved={saved ? 'true' : 'false'}>
         {saved ? 'Remove from Watchlist' : 'Save to Watchlist'}
+        {/* A page of cards has many of these: each names its car for screen readers. */}
+        <span className="visually-hidden"> {carName}</span>
       </button>
       <Toast />
     </>
