@@ -22,7 +22,7 @@ times=$(for _ in $(seq "$runs"); do timed $bin build --dealer $demo; done | medi
 p=$(pages sites/$demo/dist)
 printf 'build --dealer %s: median %.2fs, %d pages, %s pages/s\n' $demo "$times" "$p" "$(div "$p" "$times")"
 printf 'dist: %s, %d files; all JS in the site: %s KB gzip\n' "$(du -sh sites/$demo/dist | cut -f1)" "$(find sites/$demo/dist -type f | wc -l)" "$(js_gzip_kb sites/$demo/dist)"
-car=$(find sites/$demo/dist/cars -name index.html | head -1)
+car=$(find sites/$demo/dist/cars -name index.html -print -quit)
 printf 'one car page HTML: %d bytes, %d gzip\n' "$(wc -c < "$car")" "$(gzip -9 < "$car" | wc -c)"
 
 echo
