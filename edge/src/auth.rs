@@ -21,6 +21,7 @@ use worker::{
 
 use crate::api::{self, invalid, Reply};
 use crate::http::ApiError;
+use crate::outbound::{self, Call};
 use crate::{internal, Tenant};
 
 pub async fn request_code(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
@@ -141,23 +142,22 @@ async fn send_sms(env: &Env, tenant: &Tenant, phone: &str, code: &str) -> Result
             json!({ "to": phone, "message": text }).to_string().into(),
         ));
     let request = Request::new_with_init(&url, &init).map_err(internal("sms request"))?;
-    match Fetch::Request(request).send().await {
-        Ok(res) if (200..300).contains(&res.status_code()) => Ok(()),
-        Ok(res) => {
-            console_error!("sms provider answered {}", res.status_code());
-            Err(ApiError::new(
-                503,
-                "We could not send the code just now; please try again.",
-            ))
-        }
-        Err(e) => {
-            console_error!("sms provider unreachable: {e}");
-            Err(ApiError::new(
-                503,
-                "We could not send the code just now; please try again.",
-            ))
-        }
+    let sent = outbound::within(Call::Sms, |signal| async move {
+        Fetch::Request(request).send_with_signal(&signal).await
+    })
+    .await;
+    // A provider that does not answer within the deadline is as good as
+    // down: the shopper is told to try again rather than left waiting.
+    match sent {
+        Ok(Ok(res)) if (200..300).contains(&res.status_code()) => return Ok(()),
+        Ok(Ok(res)) => console_error!("sms provider answered {}", res.status_code()),
+        Ok(Err(e)) => console_error!("sms provider unreachable: {e}"),
+        Err(e) => console_error!("sms provider: {e}"),
     }
+    Err(ApiError::new(
+        503,
+        "We could not send the code just now; please try again.",
+    ))
 }
 
 #[derive(Deserialize)]

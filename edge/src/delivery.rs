@@ -23,10 +23,15 @@ use worker::{
 
 use crate::api::{self, Reply};
 use crate::http::ApiError;
+use crate::outbound::{self, Call};
 use crate::{internal, parse_config, Tenant};
 
 /// How long one delivery run holds a lead (seconds).
 const LEASE_SECS: u64 = 60;
+// A run sends to at most two targets (e-mail, webhook), one after the other,
+// each within its deadline: the lease must outlast both, or a second run
+// could claim the lead while the first is still sending.
+const _: () = assert!(2 * Call::Delivery.deadline_secs() + 10 < LEASE_SECS);
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct LeadMessage {
@@ -249,10 +254,14 @@ async fn post_json(url: &str, lead_id: &str, body: &Value) -> Result<u16, String
         .with_headers(headers)
         .with_body(Some(body.to_string().into()));
     let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
-    let response = Fetch::Request(request)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
+    // A receiver that does not answer in time is a failed attempt like any
+    // other: retried with backoff, the lead stays in D1.
+    let response = outbound::within(Call::Delivery, |signal| async move {
+        Fetch::Request(request).send_with_signal(&signal).await
+    })
+    .await
+    .map_err(|e| e.to_string())?
+    .map_err(|e| e.to_string())?;
     Ok(response.status_code())
 }
 

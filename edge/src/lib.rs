@@ -14,6 +14,7 @@ mod delivery;
 mod http;
 mod leads;
 mod misc;
+mod outbound;
 mod quote;
 mod reveal;
 mod routes_doc;

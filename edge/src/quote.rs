@@ -15,6 +15,7 @@ use worker::{
 
 use crate::api::{self, invalid, Reply};
 use crate::http::ApiError;
+use crate::outbound::{self, Call};
 use crate::{internal, Tenant};
 
 /// How long an upstream answer is reused for the same request.
@@ -52,7 +53,8 @@ struct Cached {
     response: String,
 }
 
-/// The provider's quote (cached), or `None` on any failure: the page treats
+/// The provider's quote (cached), or `None` on any failure or when it takes
+/// longer than [`Call::Quote`]'s deadline: the page treats
 /// a missing quote silently (spec 001 §8) and we fall back to our own.
 async fn upstream(
     env: &Env,
@@ -96,22 +98,31 @@ async fn upstream(
         .with_headers(headers)
         .with_body(Some(canonical.as_str().into()));
     let upstream_req = Request::new_with_init(&provider.url, &init).ok()?;
-    let mut res = match Fetch::Request(upstream_req).send().await {
-        Ok(res) => res,
+    // The shopper is waiting: past the deadline the indicative quote it is.
+    let answer = outbound::within(Call::Quote, |signal| async move {
+        let mut res = Fetch::Request(upstream_req)
+            .send_with_signal(&signal)
+            .await
+            .map_err(|e| format!("unreachable: {e}"))?;
+        if !(200..300).contains(&res.status_code()) {
+            return Err(format!("answered {}", res.status_code()));
+        }
+        res.text()
+            .await
+            .map_err(|e| format!("unreadable answer: {e}"))
+    })
+    .await;
+    let text = match answer {
+        Ok(Ok(text)) => text,
+        Ok(Err(e)) => {
+            console_error!("quote provider {} {e}", provider.url);
+            return None;
+        }
         Err(e) => {
-            console_error!("quote provider {} unreachable: {e}", provider.url);
+            console_error!("quote provider {}: {e}", provider.url);
             return None;
         }
     };
-    if !(200..300).contains(&res.status_code()) {
-        console_error!(
-            "quote provider {} answered {}",
-            provider.url,
-            res.status_code()
-        );
-        return None;
-    }
-    let text = res.text().await.ok()?;
     let value: Value = serde_json::from_str(&text).ok()?;
     let quote = parse_upstream(&value)?;
     let stored = serde_json::to_string(&quote).ok()?;

@@ -11,10 +11,15 @@ import { ROOT, edgeConfig, kvFor, receiver, sleep, sqlString, startWorker } from
 const ALPHA = "https://alpha-motors.example";
 const BETA = "https://beta-cars.example";
 const GAMMA = "https://gamma-autos.example";
+const DELTA = "https://delta-auto.example";
 const VECTORS = JSON.parse(readFileSync(join(ROOT, "rules/vectors/finance.json"), "utf8"));
 
-let w, hook, mail, quotes;
+let w, hook, mail, quotes, slowHook, slowQuotes;
 const HOOK_DOWN_FOR = 2; // the webhook answers 503 to the first two deliveries
+// Outbound deadlines (edge/src/outbound.rs) and how long the slow receivers hang.
+const QUOTE_DEADLINE_MS = 3_000;
+const DELIVERY_DEADLINE_MS = 10_000;
+const HANG_MS = 20_000;
 
 before(async () => {
   hook = await receiver((_req, n) => (n < HOOK_DOWN_FOR ? 503 : 200));
@@ -31,18 +36,37 @@ before(async () => {
   const beta = edgeConfig("beta", "Beta Cars", [BETA], [
     { id: "beta-sydney", name: "Beta Sydney", phone: "02 9876 5432", lead_email: null },
   ], { finance: { quote_provider: { url: `${quotes.url}/quote`, secret_name: "BETA_QUOTE_KEY" } } });
+  // Delta's webhook hangs on its first delivery; its quote provider always hangs.
+  slowHook = await receiver((req, n) => {
+    if (n === 0) req.delayMs = HANG_MS;
+    return 200;
+  });
+  slowQuotes = await receiver((req) => {
+    req.delayMs = HANG_MS;
+    req.reply = JSON.stringify({ weeklyRepaymentAmount: 11.1, comparisonRate: 1.1, advertisedRate: 1.1 });
+    return 200;
+  });
+  const delta = edgeConfig("delta", "Delta Auto", [DELTA], [
+    { id: "delta-hq", name: "Delta HQ", phone: "08 8000 0000", lead_email: null },
+  ], { finance: { quote_provider: { url: `${slowQuotes.url}/quote`, secret_name: "DELTA_QUOTE_KEY" } } });
+  delta.leads = { email: null, webhook_url: `${slowHook.url}/hook` };
   const gamma = edgeConfig("gamma", "Gamma Autos", [GAMMA], [
     { id: "gamma-hq", name: "Gamma HQ", phone: "07 3000 0000", lead_email: null },
   ], { features: { watchlist: false, phone_reveal: false } });
   w = await startWorker({
-    kvSeed: kvFor(alpha, beta, gamma),
-    vars: { SESSION_SECRET: "test-session-secret", MAIL_RELAY_URL: `${mail.url}/mail`, BETA_QUOTE_KEY: "beta-upstream-key" },
+    kvSeed: kvFor(alpha, beta, gamma, delta),
+    vars: {
+      SESSION_SECRET: "test-session-secret",
+      MAIL_RELAY_URL: `${mail.url}/mail`,
+      BETA_QUOTE_KEY: "beta-upstream-key",
+      DELTA_QUOTE_KEY: "delta-upstream-key",
+    },
   });
 });
 
 after(async () => {
   await w?.stop();
-  await Promise.all([hook?.close(), mail?.close(), quotes?.close()]);
+  await Promise.all([hook?.close(), mail?.close(), quotes?.close(), slowHook?.close(), slowQuotes?.close()]);
 });
 
 function call(path, { origin, body, method = body === undefined ? "GET" : "POST", cookie, raw } = {}) {
@@ -293,6 +317,57 @@ describe("lead delivery", () => {
     const foreign = await call(`/api/leads/${lead_id}/delivery`, { origin: BETA });
     assert.equal(foreign.status, 404);
     assert.equal((await json(foreign)).error, "No such lead.");
+  });
+});
+
+describe("outbound deadlines", () => {
+  test("a quote provider that hangs: the indicative quote, within the deadline", async () => {
+    const started = performance.now();
+    const res = await call("/api/youx/quote", {
+      origin: DELTA,
+      body: { purchasePrice: 30000, loanTerm: 5, selfAssessedCreditScore: "GREAT" },
+    });
+    const body = await json(res);
+    const ms = performance.now() - started;
+    assert.equal(res.status, 200);
+    assert.equal(body.source, "indicative");
+    assert.equal(slowQuotes.got.length, 1, "the provider was asked");
+    assert.equal(slowQuotes.got[0].headers.authorization, "Bearer delta-upstream-key");
+    assert.ok(ms >= QUOTE_DEADLINE_MS - 200, `waited for the provider until the deadline (${ms} ms)`);
+    assert.ok(ms < QUOTE_DEADLINE_MS + 2_000, `answered within the deadline + margin (${ms} ms)`);
+    await sleep(200);
+    assert.ok(slowQuotes.got[0].aborted, "the worker hung up on the provider");
+  });
+
+  test("a webhook that hangs past the deadline: a failed attempt, then delivered exactly once", async () => {
+    const res = await call("/api/leads", {
+      origin: DELTA,
+      body: { category: "enquiry", name: "Sam Slow", email: "sam@example.com", phone: "0412 000 111", terms_conditions: true,
+        message: "Slow receivers should not lose me.", location_id: "delta-hq", idempotency_key: "slow-1" },
+    });
+    assert.equal(res.status, 201);
+    const { lead_id } = await json(res);
+    let status;
+    for (let i = 0; i < 120; i++) {
+      status = await json(await call(`/api/leads/${lead_id}/delivery`, { origin: DELTA }));
+      if (status.delivery_status === "delivered") break;
+      await sleep(500);
+    }
+    assert.equal(status.delivery_status, "delivered", JSON.stringify(status));
+    assert.equal(status.attempts, 2, "the timed-out attempt counted as failed and was retried");
+    assert.deepEqual(status.targets.map((t) => [t.target, t.status, t.attempts]), [["webhook", "delivered", 2]]);
+
+    await sleep(3000); // no further attempt may follow
+    const sent = slowHook.got.filter((r) => r.json?.lead_id === lead_id);
+    assert.equal(sent.length, 2);
+    const [hung, ok] = sent;
+    assert.ok(hung.aborted, "the worker hung up on the hanging receiver");
+    const heldMs = hung.closedAt - hung.at;
+    assert.ok(heldMs >= DELIVERY_DEADLINE_MS - 500 && heldMs < DELIVERY_DEADLINE_MS + 2_000, `hung up at the deadline (${heldMs} ms)`);
+    assert.ok(!ok.aborted && ok.status === 200, "the retry was answered");
+    assert.ok(ok.at >= hung.closedAt, "retried after the failed attempt, not alongside it");
+    assert.equal(sent.filter((r) => !r.aborted && r.status === 200).length, 1, "delivered exactly once");
+    assert.equal(ok.headers["idempotency-key"], lead_id);
   });
 });
 

@@ -150,25 +150,56 @@ function stop(child) {
   });
 }
 
-/** An HTTP receiver on 127.0.0.1 recording every request; `answer(req, n)` picks the status. */
+/**
+ * An HTTP receiver on 127.0.0.1 recording every request; `answer(req, n)`
+ * picks the status (and may set `req.reply`, the body). Setting
+ * `req.delayMs` holds the answer back that long, like a slow or hung
+ * receiver; `req.aborted` becomes true when the caller hangs up first.
+ */
 export async function receiver(answer = () => 200) {
   const { createServer: createHttp } = await import("node:http");
   const got = [];
+  const timers = new Set();
   const server = createHttp((req, res) => {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () => {
-      const entry = { url: req.url, headers: req.headers, body, json: null, status: 0 };
+      const entry = { url: req.url, headers: req.headers, body, json: null, status: 0, delayMs: 0, aborted: false, at: Date.now(), closedAt: 0 };
       try {
         entry.json = JSON.parse(body);
       } catch {}
       entry.status = answer(entry, got.length);
       got.push(entry);
-      const out = typeof entry.reply === "string" ? entry.reply : "{}";
-      res.writeHead(entry.status, { "Content-Type": "application/json" });
-      res.end(out);
+      res.on("close", () => {
+        entry.closedAt = Date.now();
+        if (!res.writableFinished) entry.aborted = true;
+      });
+      const reply = () => {
+        if (res.destroyed) return;
+        const out = typeof entry.reply === "string" ? entry.reply : "{}";
+        res.writeHead(entry.status, { "Content-Type": "application/json" });
+        res.end(out);
+      };
+      if (entry.delayMs > 0) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          reply();
+        }, entry.delayMs);
+        timers.add(timer);
+      } else {
+        reply();
+      }
     });
   });
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  return { url: `http://127.0.0.1:${server.address().port}`, got, close: () => new Promise((ok) => server.close(ok)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    got,
+    close: () =>
+      new Promise((ok) => {
+        for (const t of timers) clearTimeout(t);
+        server.close(ok);
+        server.closeAllConnections();
+      }),
+  };
 }
