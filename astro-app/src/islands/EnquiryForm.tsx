@@ -146,6 +146,27 @@ export default function EnquiryForm(props: EnquiryFormProps) {
         {errors[field]}
       </p>
     ) : null;
+  /** A required one-line contact field with its label, error and ARIA wiring. */
+  const textField = (
+    field: 'name' | 'email' | 'phone',
+    label: string,
+    input: { type: string; autoComplete: string; inputMode?: 'tel' },
+  ) => (
+    <div className="field">
+      <label htmlFor={fieldId(field)}>{label}</label>
+      <input
+        id={fieldId(field)}
+        name={field}
+        {...input}
+        required
+        value={values[field]}
+        onChange={update(field)}
+        aria-invalid={!!errors[field]}
+        aria-describedby={describedBy(field)}
+      />
+      {fieldError(field)}
+    </div>
+  );
   const submitting = status.kind === 'submitting';
 
   return (
@@ -153,52 +174,9 @@ export default function EnquiryForm(props: EnquiryFormProps) {
       <h2 id={headingId}>{title}</h2>
       <form noValidate onSubmit={onSubmit} className="enquiry__form" aria-busy={submitting} data-enquiry={type.kind}>
         {type.hiddenText && <input type="hidden" name="text" value={type.hiddenText} />}
-        <div className="field">
-          <label htmlFor={fieldId('name')}>Name</label>
-          <input
-            id={fieldId('name')}
-            name="name"
-            type="text"
-            autoComplete="name"
-            required
-            value={values.name}
-            onChange={update('name')}
-            aria-invalid={!!errors.name}
-            aria-describedby={describedBy('name')}
-          />
-          {fieldError('name')}
-        </div>
-        <div className="field">
-          <label htmlFor={fieldId('email')}>Email</label>
-          <input
-            id={fieldId('email')}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            value={values.email}
-            onChange={update('email')}
-            aria-invalid={!!errors.email}
-            aria-describedby={describedBy('email')}
-          />
-          {fieldError('email')}
-        </div>
-        <div className="field">
-          <label htmlFor={fieldId('phone')}>Phone</label>
-          <input
-            id={fieldId('phone')}
-            name="phone"
-            type="tel"
-            autoComplete="tel"
-            inputMode="tel"
-            required
-            value={values.phone}
-            onChange={update('phone')}
-            aria-invalid={!!errors.phone}
-            aria-describedby={describedBy('phone')}
-          />
-          {fieldError('phone')}
-        </div>
+        {textField('name', 'Name', { type: 'text', autoComplete: 'name' })}
+        {textField('email', 'Email', { type: 'email', autoComplete: 'email' })}
+        {textField('phone', 'Phone', { type: 'tel', autoComplete: 'tel', inputMode: 'tel' })}
         <div className="field">
           <label htmlFor={fieldId('message')}>Message{type.messageRequired ? '' : ' (optional)'}</label>
           <textarea
