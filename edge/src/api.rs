@@ -5,6 +5,8 @@ use dealer_rules::lead::{FieldErrors, FORM_ERROR};
 use dealer_rules::rate_limit::Limit;
 use serde::Deserialize;
 use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
 use wasm_bindgen::prelude::wasm_bindgen;
 use worker::{D1Database, Env, Request, Response, RouteContext};
 
@@ -51,6 +53,10 @@ impl Reply {
     }
 }
 
+/// A handler's work once the tenant is known, boxed so that [`run`]'s body is
+/// compiled once rather than once per route (a smaller worker).
+type Work = Pin<Box<dyn Future<Output = Result<Reply, ApiError>>>>;
+
 /// Resolves the tenant from the Origin, runs `inner`, and answers with the
 /// dealer's CORS headers on success and error alike (so the page can read
 /// field messages). Unknown origins get 403 without CORS headers.
@@ -61,9 +67,19 @@ pub async fn run<F, Fut>(
     inner: F,
 ) -> worker::Result<Response>
 where
-    F: FnOnce(Request, RouteContext<()>, Tenant) -> Fut,
-    Fut: std::future::Future<Output = Result<Reply, ApiError>>,
+    F: FnOnce(Request, RouteContext<()>, Tenant) -> Fut + 'static,
+    Fut: Future<Output = Result<Reply, ApiError>> + 'static,
 {
+    let inner = move |req, ctx, tenant| -> Work { Box::pin(inner(req, ctx, tenant)) };
+    run_boxed(req, ctx, allow_same_origin_get, Box::new(inner)).await
+}
+
+async fn run_boxed(
+    req: Request,
+    ctx: RouteContext<()>,
+    allow_same_origin_get: bool,
+    inner: Box<dyn FnOnce(Request, RouteContext<()>, Tenant) -> Work>,
+) -> worker::Result<Response> {
     let tenant = match Tenant::resolve(&req, &ctx.env, allow_same_origin_get).await {
         Ok(tenant) => tenant,
         Err(error) => return error_response(&error, None),

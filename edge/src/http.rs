@@ -108,6 +108,29 @@ pub fn plausible_origin(origin: &str) -> bool {
         })
 }
 
+/// The origin (`scheme://host[:port]`, ASCII) of a request's URL, as the
+/// platform serialises it, for `http`/`https`; `None` for anything else (an
+/// opaque origin, which no dealer site has). Equal to parsing the URL with
+/// the `url` crate and taking `origin().ascii_serialization()`, without
+/// linking that parser and its IDNA tables into the worker (checked against
+/// it in the tests).
+pub fn origin_of_url(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let default_port = match scheme {
+        "http" => ":80",
+        "https" => ":443",
+        _ => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    // user:password@ is part of the URL, not of its origin.
+    let host = authority.rsplit('@').next().unwrap_or("");
+    let host = host.strip_suffix(default_port).unwrap_or(host);
+    if host.is_empty() {
+        return None;
+    }
+    Some(format!("{scheme}://{host}"))
+}
+
 /// `application/json`, with or without parameters, in any letter case.
 /// Anything else gets 415: requiring JSON also forces browsers to preflight
 /// cross-origin posts, so a foreign page cannot fire a "simple" form post.
@@ -204,6 +227,35 @@ mod tests {
             ApiError::internal(),
         ] {
             assert!(!e.error.is_empty());
+        }
+    }
+
+    #[test]
+    fn origin_of_a_serialised_url_matches_the_url_crate() {
+        for url in [
+            "https://alpha-motors.example/api/watchlist",
+            "http://127.0.0.1:8787/api/auth/me?x=1",
+            "https://dealer.example:8443/api/cars/a/view.json#frag",
+            "https://dealer.example:443/api/x",
+            "http://dealer.example:80/",
+            "http://dealer.example:8080",
+            "https://user:pw@dealer.example/api/x",
+            "http://[::1]:8787/api/health",
+            "http://[::1]/api/health",
+            "https://xn--bcher-kva.example/api/x",
+            "https://dealer.example?q=/a",
+        ] {
+            let expected = url::Url::parse(url).unwrap().origin().ascii_serialization();
+            assert_eq!(origin_of_url(url), Some(expected), "{url}");
+        }
+        for opaque in [
+            "file:///etc/passwd",
+            "data:text/plain,x",
+            "blob:x",
+            "/api/x",
+            "",
+        ] {
+            assert_eq!(origin_of_url(opaque), None, "{opaque}");
         }
     }
 

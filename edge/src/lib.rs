@@ -122,7 +122,7 @@ impl Tenant {
         let origin = match header {
             Some(o) => Some(o),
             None if same_origin_get && req.method() == Method::Get => {
-                req.url().ok().map(|u| u.origin().ascii_serialization())
+                http::origin_of_url(&req.inner().url())
             }
             None => None,
         };

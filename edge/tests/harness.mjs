@@ -76,13 +76,14 @@ export async function startWorker({ kvSeed, vars = {} }) {
     });
     return stdout;
   };
-  await cmd("d1", "migrations", "apply", "DB", "--local");
-  const seed = join(persistDir, "kv-seed.json");
-  await writeFile(seed, JSON.stringify(kvSeed));
-  await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
-
+  // The port is picked first so that `kvSeed` may be a function of the
+  // worker's own URL (a dealer served on the API's origin).
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  await cmd("d1", "migrations", "apply", "DB", "--local");
+  const seed = join(persistDir, "kv-seed.json");
+  await writeFile(seed, JSON.stringify(typeof kvSeed === "function" ? kvSeed(base) : kvSeed));
+  await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     process.execPath,

@@ -19,9 +19,11 @@ const STALE = "https://stale.example";
 const FOREIGN = "https://evil.example";
 
 const location = (id, name) => [{ id, name: `${name} HQ`, phone: "08 9123 4567", lead_email: null }];
-const KV_SEED = [
+// `self` is the worker's own URL: alpha is also served there, so a GET
+// without Origin (same-origin) sent to it belongs to alpha.
+const KV_SEED = (self) => [
   ...kvFor(
-    edgeConfig("alpha", "Alpha Motors", [ALPHA, ALPHA_LOCAL], location("alpha-perth", "Alpha Motors")),
+    edgeConfig("alpha", "Alpha Motors", [ALPHA, ALPHA_LOCAL, self], location("alpha-perth", "Alpha Motors")),
     edgeConfig("beta", "Beta Cars", [BETA], location("beta-sydney", "Beta Cars")),
   ),
   { key: `origin:${STALE}`, value: "beta" },
@@ -182,6 +184,18 @@ describe("edge worker", () => {
     assert.equal(foreign.status, 403);
     assert.equal(foreign.headers.get("access-control-allow-origin"), null);
     assert.equal(foreign.headers.get("access-control-allow-methods"), null);
+  });
+
+  test("a same-origin GET (no Origin header) belongs to the dealer of the URL's own origin", async () => {
+    const res = await fetch(`${base}/api/cars/2021-toyota-hilux-1/view.json?photos_count=3`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("access-control-allow-origin"), base);
+    assert.deepEqual(await res.json(), { slug: "2021-toyota-hilux-1", views: 1 });
+    const rows = await d1("SELECT dealer, views FROM car_views WHERE slug = '2021-toyota-hilux-1'");
+    assert.deepEqual(rows, [{ dealer: "alpha", views: 1 }]);
+    // Writes always need the header, even on the dealer's own origin.
+    const post = await fetch(`${base}/api/leads`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(validLead()) });
+    assert.equal(post.status, 403);
   });
 
   test("unknown paths and methods answer JSON 404/405", async () => {
