@@ -134,10 +134,7 @@ pub fn build_dealer(
             Some(d) => walkdir::WalkDir::new(d)
                 .into_iter()
                 .filter_map(Result::ok)
-                .filter(|e| {
-                    e.file_name() == "index.html"
-                        || e.path().extension().is_some_and(|x| x == "html")
-                })
+                .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
                 .count(),
             None => 0,
         };
@@ -168,13 +165,10 @@ pub fn build_dealer(
 
 /// The facts the edge worker needs (rules/src/edge_config.rs).
 pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig {
-    let mut origins = vec![cfg.site_url.to_ascii_lowercase()];
-    origins.extend(
-        cfg.edge
-            .extra_origins
-            .iter()
-            .map(|o| o.to_ascii_lowercase()),
-    );
+    let origins = std::iter::once(&cfg.site_url)
+        .chain(&cfg.edge.extra_origins)
+        .map(|o| dealer_rules::edge_config::normalize_origin(o))
+        .collect();
     let calc = &cfg.finance.calculator;
     EdgeConfig {
         dealer: slug.to_string(),

@@ -15,7 +15,7 @@ use dealer_config::model::CarType;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::stock::present::{Car, CarStatus};
+use crate::stock::present::{parse_time, Car};
 
 /// Bumped when the layout changes; the browser refuses an index of another version.
 pub const INDEX_VERSION: u32 = 1;
@@ -119,33 +119,9 @@ pub struct LandingPage {
     pub count: usize,
 }
 
+/// Unix seconds of a feed time, 0 when unknown.
 fn unix_seconds(iso: &str) -> i64 {
-    chrono::DateTime::parse_from_rfc3339(iso)
-        .map(|d| d.timestamp())
-        .ok()
-        .or_else(|| {
-            chrono::NaiveDate::parse_from_str(iso.get(..10)?, "%Y-%m-%d")
-                .ok()?
-                .and_hms_opt(0, 0, 0)
-                .map(|d| d.and_utc().timestamp())
-        })
-        .unwrap_or(0)
-}
-
-fn car_type_name(t: CarType) -> &'static str {
-    match t {
-        CarType::New => "new",
-        CarType::Demo => "demo",
-        CarType::Used => "used",
-    }
-}
-
-fn status_name(s: CarStatus) -> &'static str {
-    match s {
-        CarStatus::InStock => "in_stock",
-        CarStatus::ComingSoon => "coming_soon",
-        CarStatus::Sold => "sold",
-    }
+    parse_time(iso).map_or(0, |t| t.timestamp())
 }
 
 fn location_of(car: &Car) -> IndexLocation {
@@ -166,7 +142,7 @@ fn facet_value(car: &Car, attribute: &str) -> String {
         "model" => car.model.clone(),
         "make_model" => format!("{}|{}", car.make.trim(), car.model.trim()),
         "badge" => opt(&car.badge),
-        "car_type" => car_type_name(car.car_type).into(),
+        "car_type" => car.car_type.as_str().into(),
         "body" => opt(&car.body),
         "fuel" => opt(&car.fuel),
         "transmission" => opt(&car.transmission),
@@ -212,9 +188,16 @@ pub fn facet_counts(cars: &[Car]) -> BTreeMap<String, BTreeMap<String, usize>> {
     facets
 }
 
-/// The whole-dollar price the index filters and sorts on.
-fn price_dollars(car: &Car) -> i64 {
-    car.price.max(0.0).round() as i64
+/// The value of a range attribute (the whole dollars, km or year the
+/// sliders filter on), one definition for the column and its statistics.
+fn range_value(car: &Car, attribute: &str) -> i64 {
+    match attribute {
+        "price" => car.price.max(0.0).round() as i64,
+        "km" => car.km as i64,
+        "subscription_price" => car.subscription_price.max(0.0).round() as i64,
+        "year" => i64::from(car.year),
+        other => unreachable!("unknown range attribute {other}"),
+    }
 }
 
 /// Range statistics of `cars` (absent for an empty stock: the sliders then
@@ -222,12 +205,7 @@ fn price_dollars(car: &Car) -> i64 {
 pub fn range_stats(cars: &[Car]) -> BTreeMap<String, FacetStats> {
     let mut stats = BTreeMap::new();
     for attribute in RANGE_ATTRIBUTES {
-        let values = cars.iter().map(|c| match attribute {
-            "price" => price_dollars(c),
-            "km" => c.km as i64,
-            "subscription_price" => c.subscription_price.max(0.0).round() as i64,
-            _ => i64::from(c.year),
-        });
+        let values = cars.iter().map(|c| range_value(c, attribute));
         if let (Some(min), Some(max)) = (values.clone().min(), values.max()) {
             stats.insert(attribute.to_string(), FacetStats { min, max });
         }
@@ -246,12 +224,9 @@ pub fn build(cars: &[Car]) -> SearchIndex {
     text.insert("series".into(), col(&|c| c.series.clone()));
     text.insert(
         "car_type".into(),
-        col(&|c| Some(car_type_name(c.car_type).into())),
+        col(&|c| Some(c.car_type.as_str().into())),
     );
-    text.insert(
-        "status".into(),
-        col(&|c| Some(status_name(c.status).into())),
-    );
+    text.insert("status".into(), col(&|c| Some(c.status.as_str().into())));
     text.insert("transmission".into(), col(&|c| c.transmission.clone()));
     text.insert("fuel".into(), col(&|c| c.fuel.clone()));
     text.insert("body".into(), col(&|c| c.body.clone()));
@@ -269,13 +244,9 @@ pub fn build(cars: &[Car]) -> SearchIndex {
 
     let mut numbers = BTreeMap::new();
     let num = |f: &dyn Fn(&Car) -> i64| cars.iter().map(f).collect::<Vec<i64>>();
-    numbers.insert("year".into(), num(&|c| i64::from(c.year)));
-    numbers.insert("price".into(), num(&price_dollars));
-    numbers.insert("km".into(), num(&|c| c.km as i64));
-    numbers.insert(
-        "subscription_price".into(),
-        num(&|c| c.subscription_price.max(0.0).round() as i64),
-    );
+    for attribute in RANGE_ATTRIBUTES {
+        numbers.insert(attribute.into(), num(&|c| range_value(c, attribute)));
+    }
     numbers.insert("photos_count".into(), num(&|c| i64::from(c.photos_count)));
     numbers.insert("created_at".into(), num(&|c| unix_seconds(&c.created_at)));
     numbers.insert("sold_at".into(), num(&|c| c.sold_at.unwrap_or(0)));
@@ -321,18 +292,9 @@ pub fn build(cars: &[Car]) -> SearchIndex {
     }
 }
 
-/// URL slug of a make, model or body: "Land Cruiser" → "land-cruiser".
-pub fn slugify(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.trim().chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_string()
-}
+/// URL slug of a make, model or body: "Land Cruiser" → "land-cruiser"
+/// (the same slugs as location pages).
+pub use dealer_config::check::rules::kebab as slugify;
 
 /// The static landing pages (spec 002 §2.4): per car type and the
 /// new-and-demo / all-types pages, per make, per make and model, per body.
@@ -382,7 +344,7 @@ pub fn landing_pages(cars: &[Car], dealer_name: &str) -> Vec<LandingPage> {
             vec![CarType::New, CarType::Demo, CarType::Used],
         ),
     ] {
-        let names: Vec<&str> = types.iter().map(|t| car_type_name(*t)).collect();
+        let names: Vec<&str> = types.iter().map(|t| t.as_str()).collect();
         // The combined pages refine nothing when every type is included: they list all stock.
         let refinements = if types.len() == 3 {
             BTreeMap::new()

@@ -74,9 +74,15 @@ impl Link {
         Link {
             label: label.into(),
             href: href.into(),
-            external: href.starts_with("https://"),
+            external: is_external(href),
         }
     }
+}
+
+/// Links to another site open in a new tab (the YAML only allows https
+/// for those; site paths start with /).
+fn is_external(href: &str) -> bool {
+    href.starts_with("https://")
 }
 
 /// A header menu entry.
@@ -410,7 +416,7 @@ pub struct MakeCount {
 /// and by make, most cars first.
 pub fn stock_summary(cars: &[Car]) -> StockSummary {
     use model::CarType;
-    let by_type = [CarType::New, CarType::Demo, CarType::Used]
+    let by_type = CarType::ALL
         .into_iter()
         .map(|car_type| TypeCount {
             car_type,
@@ -570,7 +576,7 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
             .map(|n| NavItem {
                 label: n.label.clone(),
                 href: n.href.clone().unwrap_or_default(),
-                external: n.href.as_deref().is_some_and(|h| h.starts_with("https://")),
+                external: n.href.as_deref().is_some_and(is_external),
                 children: n
                     .children
                     .iter()

@@ -106,6 +106,23 @@ pub fn parse_au_phone(input: &str) -> Option<AuPhone> {
     Some(AuPhone { national, kind })
 }
 
+/// A business number shoppers can call but that is not a landline or mobile:
+/// `13 xx xx` or `1300`/`1800` + 6 digits. Dealers publish these; a shopper's
+/// own number never is one, so lead forms do not accept them.
+pub fn is_au_service_number(input: &str) -> bool {
+    let input = input.trim();
+    if input.len() > PHONE_INPUT_MAX_LEN
+        || !input
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ' ' | '-' | '.' | '(' | ')'))
+    {
+        return false;
+    }
+    let digits: String = input.chars().filter(char::is_ascii_digit).collect();
+    (digits.len() == 6 && digits.starts_with("13"))
+        || (digits.len() == 10 && (digits.starts_with("1300") || digits.starts_with("1800")))
+}
+
 /// Checks an e-mail address: one `@`, a dot-atom local part of at most 64
 /// characters, and a domain of at least two LDH labels with an alphabetic
 /// top-level label. Deliberately stricter than RFC 5322 (no quoted local
@@ -285,6 +302,22 @@ mod tests {
         assert!(is_valid_postcode("0800"));
         for bad in ["", "200", "20000", "2OOO", " 2000", "２０００", "-200"] {
             assert!(!is_valid_postcode(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn service_numbers_are_13_1300_and_1800() {
+        for ok in ["13 22 33", "1300 555 010", "1800-123-456", "(1300) 555 010"] {
+            assert!(is_au_service_number(ok), "{ok}");
+        }
+        for bad in [
+            "13 22 3",
+            "1900 555 010",
+            "0412 345 678",
+            "1300 555 01x",
+            "+61 1300 555 010",
+        ] {
+            assert!(!is_au_service_number(bad), "{bad}");
         }
     }
 }

@@ -92,3 +92,21 @@ pub fn object(body: &Value) -> Result<&Map<String, Value>, FieldErrors> {
         errors
     })
 }
+
+/// Reads a JSON object body field by field; every bad field gets its
+/// message, and the value counts only when no field was bad.
+pub(crate) fn check_body<T>(
+    body: &Value,
+    read: impl FnOnce(&mut Fields<'_>) -> Option<T>,
+) -> Result<T, FieldErrors> {
+    let obj = object(body)?;
+    let mut errors = FieldErrors::default();
+    let value = read(&mut Fields {
+        obj,
+        errors: &mut errors,
+    });
+    match value {
+        Some(v) if errors.is_empty() => Ok(v),
+        _ => Err(errors),
+    }
+}

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::finance::FinanceSettings;
-use crate::input::{object, Fields};
+use crate::input::check_body;
 use crate::lead::FieldErrors;
 
 /// Loan terms the calculator offers: 1 to 7 years in half years (spec 001 §5).
@@ -44,53 +44,46 @@ pub fn validate_quote(
     body: &Value,
     settings: &FinanceSettings,
 ) -> Result<QuoteRequest, FieldErrors> {
-    let obj = object(body)?;
-    let mut errors = FieldErrors::default();
-    let mut f = Fields {
-        obj,
-        errors: &mut errors,
-    };
-
-    let price = f.number("purchasePrice");
-    match price {
-        None if !f.errors.0.contains_key("purchasePrice") => f
-            .errors
-            .add("purchasePrice", "Please enter the purchase price."),
-        Some(p) if p < f64::from(settings.min_price) || p > f64::from(settings.max_price) => {
-            f.errors.add("purchasePrice", price_message(settings))
+    check_body(body, |f| {
+        let price = f.number("purchasePrice");
+        match price {
+            None if !f.errors.0.contains_key("purchasePrice") => f
+                .errors
+                .add("purchasePrice", "Please enter the purchase price."),
+            Some(p) if p < f64::from(settings.min_price) || p > f64::from(settings.max_price) => {
+                f.errors.add("purchasePrice", price_message(settings))
+            }
+            _ => {}
         }
-        _ => {}
-    }
-    let term = f.number("loanTerm").unwrap_or(settings.default_term_years);
-    if !(MIN_TERM..=MAX_TERM).contains(&term) || (term * 2.0).fract() != 0.0 {
-        f.errors
-            .add("loanTerm", "Loan term must be 1 to 7 years, in half years.");
-    }
-    let score = f.line("selfAssessedCreditScore", 32);
-    let year = f.number("year");
-    if let Some(y) = year {
-        if !(1900.0..=2100.0).contains(&y) || y.fract() != 0.0 {
-            f.errors.add("year", "Must be a year, e.g. 2021.");
+        let term = f.number("loanTerm").unwrap_or(settings.default_term_years);
+        if !(MIN_TERM..=MAX_TERM).contains(&term) || (term * 2.0).fract() != 0.0 {
+            f.errors
+                .add("loanTerm", "Loan term must be 1 to 7 years, in half years.");
         }
-    }
-    let vin = f.line("vin", 17);
-    if vin
-        .as_deref()
-        .is_some_and(|v| !v.bytes().all(|b| b.is_ascii_alphanumeric()))
-    {
-        f.errors.add("vin", "A VIN has letters and digits only.");
-    }
-    let nvic = f.line("nvic", 10);
-    if nvic
-        .as_deref()
-        .is_some_and(|v| !v.bytes().all(|b| b.is_ascii_alphanumeric()))
-    {
-        f.errors.add("nvic", "An NVIC has letters and digits only.");
-    }
-    let who = f.line("whoIsHelping", 100);
+        let score = f.line("selfAssessedCreditScore", 32);
+        let year = f.number("year");
+        if let Some(y) = year {
+            if !(1900.0..=2100.0).contains(&y) || y.fract() != 0.0 {
+                f.errors.add("year", "Must be a year, e.g. 2021.");
+            }
+        }
+        let vin = f.line("vin", 17);
+        if vin
+            .as_deref()
+            .is_some_and(|v| !v.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            f.errors.add("vin", "A VIN has letters and digits only.");
+        }
+        let nvic = f.line("nvic", 10);
+        if nvic
+            .as_deref()
+            .is_some_and(|v| !v.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            f.errors.add("nvic", "An NVIC has letters and digits only.");
+        }
+        let who = f.line("whoIsHelping", 100);
 
-    match price {
-        Some(purchase_price) if errors.is_empty() => Ok(QuoteRequest {
+        price.map(|purchase_price| QuoteRequest {
             purchase_price,
             loan_term: term,
             self_assessed_credit_score: score,
@@ -98,9 +91,8 @@ pub fn validate_quote(
             vin,
             nvic,
             who_is_helping: who,
-        }),
-        _ => Err(errors),
-    }
+        })
+    })
 }
 
 /// Reads an upstream provider's answer; `None` unless all three figures are

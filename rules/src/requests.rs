@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::edge_config::{EdgeConfig, EdgeLocation};
-use crate::input::{object, Fields};
+use crate::input::{check_body, Fields};
 use crate::lead::{FieldErrors, ID_MAX};
 use crate::session::{is_code_shaped, parse_mobile, MOBILE_MESSAGE};
 
@@ -16,24 +16,6 @@ fn required_id(f: &mut Fields<'_>, key: &str, message: &str) -> Option<String> {
         f.errors.add(key, message);
     }
     id
-}
-
-/// Reads a JSON object body field by field; every bad field gets its
-/// message, and the value counts only when no field was bad.
-fn check_body<T>(
-    body: &Value,
-    read: impl FnOnce(&mut Fields<'_>) -> Option<T>,
-) -> Result<T, FieldErrors> {
-    let obj = object(body)?;
-    let mut errors = FieldErrors::default();
-    let value = read(&mut Fields {
-        obj,
-        errors: &mut errors,
-    });
-    match value {
-        Some(v) if errors.is_empty() => Ok(v),
-        _ => Err(errors),
-    }
 }
 
 /// `phone_number` as a normalised Australian mobile, or its message.

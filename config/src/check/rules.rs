@@ -8,6 +8,8 @@ use std::str::FromStr;
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime, Weekday};
 
+use dealer_rules::contact;
+
 use crate::diagnostic::Problem;
 use crate::hours::parse_day;
 use crate::model::*;
@@ -113,7 +115,7 @@ fn check_identity(cfg: &DealerConfig, cx: &mut Ctx) {
         }
     }
     if cx.skip.ok("contact") {
-        if !looks_like_email(&cfg.contact.email) {
+        if !contact::is_valid_email(&cfg.contact.email) {
             cx.err(
                 &root().key("contact").key("email"),
                 format!("`{}` is not an e-mail address", cfg.contact.email),
@@ -123,7 +125,7 @@ fn check_identity(cfg: &DealerConfig, cx: &mut Ctx) {
     }
     if cx.skip.ok("leads") {
         if let Some(v) = &cfg.leads.email {
-            if !looks_like_email(v) {
+            if !contact::is_valid_email(v) {
                 cx.err(
                     &root().key("leads").key("email"),
                     format!("`{v}` is not an e-mail address"),
@@ -173,28 +175,10 @@ fn check_origin(url: &str, path: &KeyPath, cx: &mut Ctx) {
     }
 }
 
-fn looks_like_email(s: &str) -> bool {
-    match s.split_once('@') {
-        Some((user, domain)) => {
-            !user.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-                && !s.contains(char::is_whitespace)
-        }
-        None => false,
-    }
-}
-
 fn check_phone(phone: &str, path: &KeyPath, cx: &mut Ctx) {
-    let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
-    let allowed = phone
-        .chars()
-        .all(|c| c.is_ascii_digit() || " ()+-".contains(c));
-    let ok = allowed
-        && (digits.len() == 10
-            || (digits.starts_with("61") && digits.len() == 11)
-            || (digits.starts_with("13") && (digits.len() == 6 || digits.len() == 10)));
+    // The lead forms' own parser (rules::contact), plus the 13/1300/1800
+    // numbers a dealer may publish but a shopper never types as their own.
+    let ok = contact::parse_au_phone(phone).is_some() || contact::is_au_service_number(phone);
     if !ok {
         cx.err(path, format!("`{phone}` is not an Australian phone number"))
             .expected = Some("e.g. (07) 3555 0100, 0412 345 678, 1300 555 010 or 13 22 33".into());
@@ -271,7 +255,7 @@ fn check_locations(locations: &[Location], cx: &mut Ctx) {
         check_phone(&loc.phone, &p.clone().key("phone"), cx);
         for (key, v) in [("email", &loc.email), ("lead_email", &loc.lead_email)] {
             if let Some(v) = v {
-                if !looks_like_email(v) {
+                if !contact::is_valid_email(v) {
                     cx.err(
                         &p.clone().key(key),
                         format!("`{v}` is not an e-mail address"),
@@ -280,7 +264,7 @@ fn check_locations(locations: &[Location], cx: &mut Ctx) {
             }
         }
         let pc = &loc.address.postcode;
-        if !(pc.len() == 4 && pc.chars().all(|c| c.is_ascii_digit())) {
+        if !contact::is_valid_postcode(pc) {
             cx.err(
                 &p.clone().key("address").key("postcode"),
                 format!("`{pc}` is not a postcode"),

@@ -237,6 +237,27 @@ pub enum CarType {
     Used,
 }
 
+impl CarType {
+    /// In the spec's order (000 §9): new, demo, used.
+    pub const ALL: [CarType; 3] = [CarType::New, CarType::Demo, CarType::Used];
+
+    /// The word used in YAML, feeds and URLs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CarType::New => "new",
+            CarType::Demo => "demo",
+            CarType::Used => "used",
+        }
+    }
+
+    /// From a feed's `car_type`, case-insensitively.
+    pub fn parse(s: &str) -> Option<CarType> {
+        CarType::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
 /// The edge API.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]

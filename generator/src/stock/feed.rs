@@ -223,9 +223,12 @@ fn accept(record: Value, position: String, feed: &mut Feed) {
     match serde_path_to_error::deserialize::<_, FeedCar>(record) {
         Ok(mut car) => {
             // Feeds disagree on case ("Used", "IN_STOCK"); the rules compare lower case.
-            car.car_type = car.car_type.trim().to_ascii_lowercase();
+            let car_type = dealer_config::model::CarType::parse(&car.car_type);
+            if let Some(t) = car_type {
+                car.car_type = t.as_str().to_string();
+            }
             car.status = car.status.trim().to_ascii_lowercase();
-            if !matches!(car.car_type.as_str(), "new" | "demo" | "used") {
+            if car_type.is_none() {
                 feed.skipped.push(SkippedRecord {
                     which,
                     reason: format!("car_type `{}` is not new, demo or used", car.car_type),

@@ -24,12 +24,7 @@ pub fn visibility_rules(cfg: &DealerConfig) -> VisibilityRules {
             .exclude
             .car_types
             .iter()
-            .map(|t| {
-                serde_json::to_value(t)
-                    .ok()
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default()
-            })
+            .map(|t| t.as_str().to_string())
             .collect(),
         exclude_stock_numbers: s.exclude.stock_numbers.clone(),
     }

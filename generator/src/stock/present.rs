@@ -105,6 +105,17 @@ pub enum CarStatus {
     Sold,
 }
 
+impl CarStatus {
+    /// The word used in feeds and the search index.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CarStatus::InStock => "in_stock",
+            CarStatus::ComingSoon => "coming_soon",
+            CarStatus::Sold => "sold",
+        }
+    }
+}
+
 /// Where a car is.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
@@ -227,7 +238,8 @@ pub fn tag_banner(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Opti
     None
 }
 
-fn parse_time(s: &str) -> Option<DateTime<Utc>> {
+/// An RFC 3339 time, or a date (taken as midnight UTC), as feeds write them.
+pub fn parse_time(s: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(s)
         .map(|d| d.with_timezone(&Utc))
         .ok()
@@ -408,11 +420,8 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         model: car.model.clone(),
         badge: car.badge.clone(),
         series: car.series.clone(),
-        car_type: match car.car_type.as_str() {
-            "new" => CarType::New,
-            "demo" => CarType::Demo,
-            _ => CarType::Used,
-        },
+        // The feed reader has refused any other car type.
+        car_type: CarType::parse(&car.car_type).unwrap_or(CarType::Used),
         status: match car.status.as_str() {
             "in_stock" => CarStatus::InStock,
             "coming_soon" => CarStatus::ComingSoon,
