@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hitFromHosted } from '../src/lib/search/hosted';
-import { dollars, priceText, tagBanner, wasPriceText, type RawCar } from '../src/lib/search/present';
+import { dollars } from '../src/lib/format';
+import { priceText, tagBanner, wasPriceText, type RawCar } from '../src/lib/search/present';
 import type { HitRules } from '../src/types/site';
 
 interface Case {

@@ -14,6 +14,13 @@ export function formatCount(n: number): string {
   return wholeNumber.format(n);
 }
 
+/** "$34,990": whole dollars (halves away from zero, as Rust's f64::round), thousands grouped. */
+export function dollars(value: number): string {
+  const whole = Math.sign(value) * Math.round(Math.abs(value));
+  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${whole < 0 ? '-' : ''}$${digits}`;
+}
+
 /** "1 car" / "12 cars". */
 export function pluralise(n: number, singular: string, plural = `${singular}s`): string {
   return `${formatCount(n)} ${n === 1 ? singular : plural}`;

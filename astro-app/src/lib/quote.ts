@@ -4,6 +4,7 @@
  * 0; silent on failure (no figure shown, nothing logged to the shopper).
  */
 import { api } from './api';
+import { dollars } from './format';
 
 export interface Quote {
   weeklyRepaymentAmount: number;
@@ -44,12 +45,11 @@ export function resetQuotes(): void {
   quotes.clear();
 }
 
-const money = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD', maximumFractionDigits: 0 });
 const rate = (n: number) => `${n.toFixed(2)}% p.a.`;
 
 export function quoteText(q: Quote): { weekly: string; rates: string } {
   return {
-    weekly: `${money.format(q.weeklyRepaymentAmount)} / week`,
+    weekly: `${dollars(q.weeklyRepaymentAmount)} / week`,
     rates: `${rate(q.advertisedRate)} · comparison rate ${rate(q.comparisonRate)}`,
   };
 }

@@ -1,5 +1,6 @@
 /** The car page's views counter (spec 001 §7): GET {api}/cars/{slug}/view.json counts a view and answers the total. */
 import { api } from './api';
+import { pluralise } from './format';
 
 export function viewsPath(slug: string, query: { photosCount?: number; updatedAt?: string; websiteId?: string }): string {
   const q = new URLSearchParams();
@@ -17,5 +18,5 @@ export async function fetchViews(apiBase: string, path: string, fetchImpl?: type
 }
 
 export function viewsText(views: number): string {
-  return `${new Intl.NumberFormat('en-AU').format(views)} ${views === 1 ? 'view' : 'views'}`;
+  return pluralise(views, 'view');
 }

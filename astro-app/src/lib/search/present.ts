@@ -6,6 +6,7 @@
  * (test/fixtures/search/present-cases.json), so a rule changed on one side
  * only fails a test.
  */
+import { dollars } from '../format';
 import type { HitRules } from '../../types/site';
 
 /** Listed within this many days: the new-arrival tag (spec 000 §9). */
@@ -34,12 +35,6 @@ const amount = (v: unknown): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
-/** "$34,990": whole dollars (halves away from zero, as Rust's f64::round), thousands grouped. */
-export function dollars(value: number): string {
-  const whole = Math.sign(value) * Math.round(Math.abs(value));
-  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${whole < 0 ? '-' : ''}$${digits}`;
-}
 
 function inStock(status: string): boolean {
   return status === 'in_stock' || status === 'coming_soon';

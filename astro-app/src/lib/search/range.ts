@@ -5,6 +5,7 @@
  * maximum, and out-of-range input is ignored (only logged).
  */
 import type { FacetStatsValue, RangeRefinement } from './types';
+import { dollars, formatKm } from '../format';
 
 export const DEFAULT_BOUNDS: FacetStatsValue = { min: 0, max: 100_000 };
 const SNAPPED = new Set(['price', 'km']);
@@ -62,12 +63,10 @@ export function refinementOf(thumbs: Thumbs, bounds: FacetStatsValue): RangeRefi
   return min === undefined && max === undefined ? undefined : { min, max };
 }
 
-const money = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 0 });
-
 /** Labels (spec 000 §9): price in dollars, subscription price per week, year plain, km with the unit. */
 export function rangeLabel(attr: string, value: number): string {
-  if (attr === 'price') return `$${money.format(value)}`;
-  if (attr === 'subscription_price') return `$${money.format(value)} / week`;
-  if (attr === 'km') return `${money.format(value)} km`;
+  if (attr === 'price') return dollars(value);
+  if (attr === 'subscription_price') return `${dollars(value)} / week`;
+  if (attr === 'km') return formatKm(value);
   return String(value);
 }
