@@ -701,3 +701,82 @@ pub fn contract_schema_text() -> String {
     s.push('\n');
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stock::{feed, present};
+    use dealer_config::model::CarType;
+    use serde_json::json;
+
+    fn config() -> DealerConfig {
+        let loc = |id: &str, primary: bool| {
+            json!({"id": id, "name": format!("Site {id}"), "primary": primary, "phone": "(07) 3000 0001",
+                   "address": {"street": "1 A St", "suburb": "Brisbane", "state": "QLD", "postcode": "4000"}})
+        };
+        serde_json::from_value(json!({
+            "template": "t", "name": "Demo", "site_url": "https://www.demo.com.au",
+            "contact": {"phone": "(07) 3000 0000", "email": "a@demo.com.au"},
+            "stock": {"feed": "f.json"},
+            "locations": [loc("a", false), loc("b", false), loc("c", true)],
+        }))
+        .unwrap()
+    }
+
+    fn cars(specs: &[(&str, &str)]) -> Vec<Car> {
+        let records: Vec<_> = specs
+            .iter()
+            .enumerate()
+            .map(|(i, (make, car_type))| {
+                json!({"id": i, "slug": format!("c-{i}"), "make": make, "model": "M", "year": 2024,
+                       "car_type": car_type, "status": "in_stock"})
+            })
+            .collect();
+        let feed = feed::parse(&serde_json::to_string(&records).unwrap(), "f.json").unwrap();
+        let cfg = config();
+        feed.cars
+            .iter()
+            .map(|c| present::present(c, &cfg, chrono::Utc::now()))
+            .collect()
+    }
+
+    #[test]
+    fn the_primary_location_comes_first_and_the_rest_keep_their_order() {
+        let site = build("demo", &config(), &[], 2026);
+        let ids: Vec<&str> = site.locations.iter().map(|l| l.id.as_str()).collect();
+        assert_eq!(ids, ["c", "a", "b"]);
+    }
+
+    #[test]
+    fn stock_counts_follow_new_demo_used_and_most_makes_first() {
+        let summary = stock_summary(&cars(&[
+            ("Kia", "used"),
+            ("Mazda", "new"),
+            ("Kia", "demo"),
+            ("Audi", "used"),
+            ("Kia", "used"),
+            ("Mazda", "used"),
+            ("BMW", "used"),
+        ]));
+        assert_eq!(summary.total, 7);
+        let types: Vec<(CarType, usize)> = summary
+            .by_type
+            .iter()
+            .map(|t| (t.car_type, t.count))
+            .collect();
+        assert_eq!(
+            types,
+            [(CarType::New, 1), (CarType::Demo, 1), (CarType::Used, 5)]
+        );
+        let makes: Vec<(&str, usize)> = summary
+            .makes
+            .iter()
+            .map(|m| (m.name.as_str(), m.count))
+            .collect();
+        // Most cars first; ties alphabetical.
+        assert_eq!(makes, [("Kia", 3), ("Mazda", 2), ("Audi", 1), ("BMW", 1)]);
+        // A type without cars is left out.
+        let only_used = stock_summary(&cars(&[("Kia", "used")]));
+        assert_eq!(only_used.by_type.len(), 1);
+    }
+}
