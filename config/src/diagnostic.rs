@@ -113,14 +113,6 @@ impl Problem {
     }
 }
 
-/// Output format of `dealergen check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Human,
-    Github,
-    Json,
-}
-
 /// Renders for a terminal, with the offending line of the file underlined.
 pub fn render_human(diags: &[Diagnostic], files: &SourceFiles) -> String {
     let mut out = String::new();

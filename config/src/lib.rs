@@ -10,6 +10,6 @@ pub mod load;
 pub mod model;
 pub mod yaml;
 
-pub use diagnostic::{Diagnostic, Format, Severity, SourceFiles};
+pub use diagnostic::{Diagnostic, Severity, SourceFiles};
 pub use load::{schema, LoadedDealer, Loader, Rejected};
 pub use model::DealerConfig;
