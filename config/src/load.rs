@@ -91,18 +91,11 @@ impl Loader {
                 diagnostics,
             }
         };
-        let text = match std::fs::read_to_string(dealer_path) {
+        let text = match read_source(dealer_path) {
             Ok(t) => t,
             Err(e) => {
                 let id = files.add(dealer_path.to_path_buf(), String::new());
-                return Err(reject(
-                    files,
-                    vec![Problem::error(
-                        start(id),
-                        "",
-                        format!("cannot read the dealer file: {e}"),
-                    )],
-                ));
+                return Err(reject(files, vec![e.into_problem(id)]));
             }
         };
         let dealer_id = files.add(dealer_path.to_path_buf(), text);
@@ -120,7 +113,7 @@ impl Loader {
         let dealer_tree = match yaml::parse(files.text(dealer_id), dealer_id) {
             Ok(t) => t,
             Err(e) => {
-                problems.push(Problem::error(e.span, "", e.message));
+                problems.push(syntax_problem(e));
                 return Err(reject(files, problems));
             }
         };
@@ -208,16 +201,15 @@ impl Loader {
             .hint(hint));
         }
         let path = self.presets_dir.join(format!("{name}.yaml"));
-        let text = std::fs::read_to_string(&path).map_err(|e| {
+        let text = read_source(&path).map_err(|e| {
             Problem::error(
                 at,
                 "template",
-                format!("cannot read preset {}: {e}", path.display()),
+                format!("cannot read preset {}: {}", path.display(), e.message()),
             )
         })?;
         let id = files.add(path, text);
-        let node =
-            yaml::parse(files.text(id), id).map_err(|e| Problem::error(e.span, "", e.message))?;
+        let node = yaml::parse(files.text(id), id).map_err(syntax_problem)?;
         if node.get("template").is_some() {
             return Err(Problem::error(
                 node.span(),
@@ -289,6 +281,64 @@ fn set_aside(
         *items = kept.into_iter().map(|(_, v)| v).collect();
     }
     (json, skip)
+}
+
+fn syntax_problem(e: yaml::SyntaxError) -> Problem {
+    Problem::error(e.span, "", e.message).hint_opt(e.hint)
+}
+
+/// Why a file could not be read as text.
+enum ReadError {
+    Io(std::io::Error),
+    TooLarge(yaml::SyntaxError),
+    NotText(std::string::FromUtf8Error),
+}
+
+impl ReadError {
+    fn message(&self) -> String {
+        match self {
+            ReadError::Io(e) => e.to_string(),
+            ReadError::TooLarge(e) => e.message.clone(),
+            ReadError::NotText(e) => format!(
+                "the file is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        }
+    }
+
+    fn into_problem(self, file: yaml::FileId) -> Problem {
+        match self {
+            ReadError::TooLarge(e) => syntax_problem(yaml::SyntaxError {
+                span: start(file),
+                ..e
+            }),
+            ReadError::NotText(_) => Problem::error(start(file), "", self.message())
+                .hint("save the file as UTF-8 (every editor can; Windows Notepad: Save As → Encoding → UTF-8)"),
+            ReadError::Io(_) => Problem::error(
+                start(file),
+                "",
+                format!("cannot read the dealer file: {}", self.message()),
+            ),
+        }
+    }
+}
+
+/// Reads a YAML file, refusing one over the size limit without reading it
+/// all (a pull request could add a huge file, or a link to /dev/zero).
+fn read_source(path: &Path) -> Result<String, ReadError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    if let Ok(meta) = file.metadata() {
+        yaml::check_size(meta.len(), 0).map_err(ReadError::TooLarge)?;
+    }
+    // The metadata of a pipe or device says nothing: read one byte past
+    // the limit at most.
+    let mut bytes = Vec::new();
+    file.take(yaml::MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    yaml::check_size(bytes.len() as u64, 0).map_err(ReadError::TooLarge)?;
+    String::from_utf8(bytes).map_err(ReadError::NotText)
 }
 
 fn start(file: usize) -> Span {
