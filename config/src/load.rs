@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::check::{closest, rules, span_at, structure::SchemaChecker, KeyPath};
+use crate::check::{self, span_at, structure::SchemaChecker, KeyPath, Skip};
 use crate::diagnostic::{Diagnostic, Problem, Severity, SourceFiles};
 use crate::model::DealerConfig;
+use crate::suggest::closest;
 use crate::yaml::{self, Key, Node, Scalar, Span};
 
 /// A dealer that passed every check.
@@ -141,32 +142,13 @@ impl Loader {
             _ => dealer_tree,
         };
 
-        let structural = SchemaChecker::new(schema()).check(&tree);
-        // Sections with structural problems are set aside (placeholders), so
-        // the rule checks still run on the rest and the marketer sees every
-        // problem of the file at once.
-        let (json, skip) = set_aside(tree.to_json(), &structural);
-        problems.extend(structural);
-        let config: DealerConfig = match serde_path_to_error::deserialize(json) {
-            Ok(c) => c,
-            Err(e) => {
-                if problems.is_empty() {
-                    // The schema check should have caught it; point at it anyway.
-                    let path = serde_path(e.path());
-                    problems.push(Problem::error(
-                        span_at(&tree, &path),
-                        path.to_string(),
-                        e.inner().to_string(),
-                    ));
-                }
-                return Err(reject(files, problems));
-            }
-        };
         let dir = dealer_path.parent().unwrap_or(Path::new("."));
-        problems.extend(rules::check(&config, &tree, dir, &skip));
-        if problems.iter().any(|p| p.severity == Severity::Error) {
-            return Err(reject(files, problems));
-        }
+        let (config, found) = validate(&tree, dir);
+        problems.extend(found);
+        let config = match config {
+            Some(c) if !problems.iter().any(|p| p.severity == Severity::Error) => c,
+            _ => return Err(reject(files, problems)),
+        };
         let warnings = problems.into_iter().map(|p| p.locate(&files)).collect();
         Ok(LoadedDealer {
             slug,
@@ -221,15 +203,41 @@ impl Loader {
     }
 }
 
+/// Checks a dealer tree (already merged over its preset): structure, then
+/// values, then the typed config's rules. Returns the config when it could
+/// be typed at all, and every problem found.
+pub(crate) fn validate(tree: &Node, dealer_dir: &Path) -> (Option<DealerConfig>, Vec<Problem>) {
+    let mut problems = SchemaChecker::new(schema()).check(tree);
+    problems.extend(check::values::check(tree));
+    // Sections with problems so far are set aside (placeholders), so the
+    // rule checks still run on the rest and the marketer sees every
+    // problem of the file at once.
+    let (json, skip) = set_aside(tree.to_json(), &problems);
+    let config: DealerConfig = match serde_path_to_error::deserialize(json) {
+        Ok(c) => c,
+        Err(e) => {
+            if problems.is_empty() {
+                // The checks above should have caught it; point at it anyway.
+                let path = serde_path(e.path());
+                problems.push(Problem::error(
+                    span_at(tree, &path),
+                    path.to_string(),
+                    e.inner().to_string(),
+                ));
+            }
+            return (None, problems);
+        }
+    };
+    problems.extend(check::rules(&config, tree, dealer_dir, &skip));
+    (Some(config), problems)
+}
+
 /// Replaces the top-level sections that have structural problems by values
 /// that deserialise (defaults, or placeholders for required keys) and drops
 /// broken locations, remembering what was set aside.
-fn set_aside(
-    mut json: serde_json::Value,
-    problems: &[Problem],
-) -> (serde_json::Value, rules::Skip) {
+fn set_aside(mut json: serde_json::Value, problems: &[Problem]) -> (serde_json::Value, Skip) {
     use serde_json::{json, Value};
-    let mut skip = rules::Skip::default();
+    let mut skip = Skip::default();
     let mut bad_locations = std::collections::HashSet::new();
     for p in problems {
         let top: String = p

@@ -8,9 +8,10 @@ use serde_json::Value;
 use crate::diagnostic::Problem;
 use crate::yaml::{Node, Scalar};
 
-use super::{closest, KeyPath};
+use super::KeyPath;
+use crate::suggest::closest;
 
-pub struct SchemaChecker<'s> {
+pub(crate) struct SchemaChecker<'s> {
     root: &'s Value,
 }
 
