@@ -187,7 +187,7 @@ pub(crate) mod testing {
     use crate::yaml;
 
     /// A dealer that passes every check.
-    const VALID: &str = r#"
+    pub const VALID: &str = r#"
 template: basic
 name: Test Dealer
 site_url: https://www.test.com.au
