@@ -62,7 +62,7 @@ pub struct Diagnostic {
 
 /// A problem before it is tied to a file: what the checks produce.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Problem {
+pub(crate) struct Problem {
     pub span: Span,
     pub key: String,
     pub message: String,
@@ -92,10 +92,6 @@ impl Problem {
     }
     pub fn hint_opt(mut self, h: Option<String>) -> Self {
         self.hint = h;
-        self
-    }
-    pub fn warning(mut self) -> Self {
-        self.severity = Severity::Warning;
         self
     }
 

@@ -1,15 +1,25 @@
 //! Dealer configuration: the YAML a marketer edits, typed and checked.
 //!
-//! `yaml` parses with positions, `load` runs the whole pipeline, `check`
-//! holds the rules, `diagnostic` prints problems, `model` is the typed
-//! config, `hours` the opening-hours rules shared with the generator.
-pub mod check;
+//! [`Loader`] reads a dealer file (YAML with positions), merges it over its
+//! preset, checks it and returns a typed [`DealerConfig`] or every problem
+//! with file, line and key. `model` is the typed config, `diagnostic` prints
+//! problems, `hours`, `moment` and `slug` are rules the generator shares
+//! with the checks, `suggest` the "did you mean" used in messages.
+//!
+//! The YAML tree and the checks stay private: what passes them is a
+//! `DealerConfig`, and nothing outside needs to re-check it.
+
+mod check;
 pub mod diagnostic;
 pub mod hours;
-pub mod load;
+mod load;
 pub mod model;
-pub mod yaml;
+pub mod moment;
+pub mod slug;
+pub mod suggest;
+mod yaml;
 
 pub use diagnostic::{Diagnostic, Severity, SourceFiles};
 pub use load::{schema, LoadedDealer, Loader, Rejected};
-pub use model::DealerConfig;
+pub use model::{DealerConfig, TimeZone};
+pub use yaml::{MAX_ALIAS_NODES, MAX_DEPTH, MAX_FILE_BYTES};

@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::check::{closest, rules, span_at, structure::SchemaChecker, KeyPath};
+use crate::check::{self, span_at, structure::SchemaChecker, KeyPath, Skip};
 use crate::diagnostic::{Diagnostic, Problem, Severity, SourceFiles};
 use crate::model::DealerConfig;
+use crate::suggest::closest;
 use crate::yaml::{self, Key, Node, Scalar, Span};
 
 /// A dealer that passed every check.
@@ -91,18 +92,11 @@ impl Loader {
                 diagnostics,
             }
         };
-        let text = match std::fs::read_to_string(dealer_path) {
+        let text = match read_source(dealer_path) {
             Ok(t) => t,
             Err(e) => {
                 let id = files.add(dealer_path.to_path_buf(), String::new());
-                return Err(reject(
-                    files,
-                    vec![Problem::error(
-                        start(id),
-                        "",
-                        format!("cannot read the dealer file: {e}"),
-                    )],
-                ));
+                return Err(reject(files, vec![e.into_problem(id)]));
             }
         };
         let dealer_id = files.add(dealer_path.to_path_buf(), text);
@@ -120,7 +114,7 @@ impl Loader {
         let dealer_tree = match yaml::parse(files.text(dealer_id), dealer_id) {
             Ok(t) => t,
             Err(e) => {
-                problems.push(Problem::error(e.span, "", e.message));
+                problems.push(syntax_problem(e));
                 return Err(reject(files, problems));
             }
         };
@@ -148,32 +142,13 @@ impl Loader {
             _ => dealer_tree,
         };
 
-        let structural = SchemaChecker::new(schema()).check(&tree);
-        // Sections with structural problems are set aside (placeholders), so
-        // the rule checks still run on the rest and the marketer sees every
-        // problem of the file at once.
-        let (json, skip) = set_aside(tree.to_json(), &structural);
-        problems.extend(structural);
-        let config: DealerConfig = match serde_path_to_error::deserialize(json) {
-            Ok(c) => c,
-            Err(e) => {
-                if problems.is_empty() {
-                    // The schema check should have caught it; point at it anyway.
-                    let path = serde_path(e.path());
-                    problems.push(Problem::error(
-                        span_at(&tree, &path),
-                        path.to_string(),
-                        e.inner().to_string(),
-                    ));
-                }
-                return Err(reject(files, problems));
-            }
-        };
         let dir = dealer_path.parent().unwrap_or(Path::new("."));
-        problems.extend(rules::check(&config, &tree, dir, &skip));
-        if problems.iter().any(|p| p.severity == Severity::Error) {
-            return Err(reject(files, problems));
-        }
+        let (config, found) = validate(&tree, dir);
+        problems.extend(found);
+        let config = match config {
+            Some(c) if !problems.iter().any(|p| p.severity == Severity::Error) => c,
+            _ => return Err(reject(files, problems)),
+        };
         let warnings = problems.into_iter().map(|p| p.locate(&files)).collect();
         Ok(LoadedDealer {
             slug,
@@ -208,16 +183,15 @@ impl Loader {
             .hint(hint));
         }
         let path = self.presets_dir.join(format!("{name}.yaml"));
-        let text = std::fs::read_to_string(&path).map_err(|e| {
+        let text = read_source(&path).map_err(|e| {
             Problem::error(
                 at,
                 "template",
-                format!("cannot read preset {}: {e}", path.display()),
+                format!("cannot read preset {}: {}", path.display(), e.message()),
             )
         })?;
         let id = files.add(path, text);
-        let node =
-            yaml::parse(files.text(id), id).map_err(|e| Problem::error(e.span, "", e.message))?;
+        let node = yaml::parse(files.text(id), id).map_err(syntax_problem)?;
         if node.get("template").is_some() {
             return Err(Problem::error(
                 node.span(),
@@ -229,15 +203,41 @@ impl Loader {
     }
 }
 
+/// Checks a dealer tree (already merged over its preset): structure, then
+/// values, then the typed config's rules. Returns the config when it could
+/// be typed at all, and every problem found.
+pub(crate) fn validate(tree: &Node, dealer_dir: &Path) -> (Option<DealerConfig>, Vec<Problem>) {
+    let mut problems = SchemaChecker::new(schema()).check(tree);
+    problems.extend(check::values::check(tree));
+    // Sections with problems so far are set aside (placeholders), so the
+    // rule checks still run on the rest and the marketer sees every
+    // problem of the file at once.
+    let (json, skip) = set_aside(tree.to_json(), &problems);
+    let config: DealerConfig = match serde_path_to_error::deserialize(json) {
+        Ok(c) => c,
+        Err(e) => {
+            if problems.is_empty() {
+                // The checks above should have caught it; point at it anyway.
+                let path = serde_path(e.path());
+                problems.push(Problem::error(
+                    span_at(tree, &path),
+                    path.to_string(),
+                    e.inner().to_string(),
+                ));
+            }
+            return (None, problems);
+        }
+    };
+    problems.extend(check::rules(&config, tree, dealer_dir, &skip));
+    (Some(config), problems)
+}
+
 /// Replaces the top-level sections that have structural problems by values
 /// that deserialise (defaults, or placeholders for required keys) and drops
 /// broken locations, remembering what was set aside.
-fn set_aside(
-    mut json: serde_json::Value,
-    problems: &[Problem],
-) -> (serde_json::Value, rules::Skip) {
+fn set_aside(mut json: serde_json::Value, problems: &[Problem]) -> (serde_json::Value, Skip) {
     use serde_json::{json, Value};
-    let mut skip = rules::Skip::default();
+    let mut skip = Skip::default();
     let mut bad_locations = std::collections::HashSet::new();
     for p in problems {
         let top: String = p
@@ -289,6 +289,64 @@ fn set_aside(
         *items = kept.into_iter().map(|(_, v)| v).collect();
     }
     (json, skip)
+}
+
+fn syntax_problem(e: yaml::SyntaxError) -> Problem {
+    Problem::error(e.span, "", e.message).hint_opt(e.hint)
+}
+
+/// Why a file could not be read as text.
+enum ReadError {
+    Io(std::io::Error),
+    TooLarge(yaml::SyntaxError),
+    NotText(std::string::FromUtf8Error),
+}
+
+impl ReadError {
+    fn message(&self) -> String {
+        match self {
+            ReadError::Io(e) => e.to_string(),
+            ReadError::TooLarge(e) => e.message.clone(),
+            ReadError::NotText(e) => format!(
+                "the file is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        }
+    }
+
+    fn into_problem(self, file: yaml::FileId) -> Problem {
+        match self {
+            ReadError::TooLarge(e) => syntax_problem(yaml::SyntaxError {
+                span: start(file),
+                ..e
+            }),
+            ReadError::NotText(_) => Problem::error(start(file), "", self.message())
+                .hint("save the file as UTF-8 (every editor can; Windows Notepad: Save As → Encoding → UTF-8)"),
+            ReadError::Io(_) => Problem::error(
+                start(file),
+                "",
+                format!("cannot read the dealer file: {}", self.message()),
+            ),
+        }
+    }
+}
+
+/// Reads a YAML file, refusing one over the size limit without reading it
+/// all (a pull request could add a huge file, or a link to /dev/zero).
+fn read_source(path: &Path) -> Result<String, ReadError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    if let Ok(meta) = file.metadata() {
+        yaml::check_size(meta.len(), 0).map_err(ReadError::TooLarge)?;
+    }
+    // The metadata of a pipe or device says nothing: read one byte past
+    // the limit at most.
+    let mut bytes = Vec::new();
+    file.take(yaml::MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    yaml::check_size(bytes.len() as u64, 0).map_err(ReadError::TooLarge)?;
+    String::from_utf8(bytes).map_err(ReadError::NotText)
 }
 
 fn start(file: usize) -> Span {

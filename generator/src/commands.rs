@@ -84,7 +84,7 @@ fn select_absolute(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
                 .iter()
                 .filter_map(|p| p.file_stem()?.to_str().map(String::from))
                 .collect();
-            let hint = dealer_config::check::closest(slug, known.iter().map(String::as_str))
+            let hint = dealer_config::suggest::closest(slug, known.iter().map(String::as_str))
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
             bail!("no dealer `{slug}`: {} does not exist{hint}", f.display());

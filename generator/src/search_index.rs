@@ -294,7 +294,7 @@ pub fn build(cars: &[Car]) -> SearchIndex {
 
 /// URL slug of a make, model or body: "Land Cruiser" → "land-cruiser"
 /// (the same slugs as location pages).
-pub use dealer_config::check::rules::kebab as slugify;
+pub use dealer_config::slug::kebab as slugify;
 
 /// The static landing pages (spec 002 §2.4): per car type and the
 /// new-and-demo / all-types pages, per make, per make and model, per body.

@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use dealer_config::check::rules::{location_slug, parse_moment};
 use dealer_config::hours::{format_day, parse_day, week_lines};
 use dealer_config::model::{self, Department};
+use dealer_config::moment::parse_moment;
+use dealer_config::slug::location_slug;
 use dealer_config::DealerConfig;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -446,9 +447,9 @@ pub fn stock_summary(cars: &[Car]) -> StockSummary {
 /// Resolves a tile's local start/expiry ("2025-07-01", "2025-09-30 17:30")
 /// to unix seconds in the dealer's time zone (a date-only expiry lasts the
 /// whole day). The config check has already refused unparsable values.
-fn promo_tile(t: &model::PromoTile, timezone: &str) -> Option<PromoTile> {
+fn promo_tile(t: &model::PromoTile, timezone: &model::TimeZone) -> Option<PromoTile> {
     use chrono::TimeZone;
-    let tz: chrono_tz::Tz = timezone.parse().unwrap_or(chrono_tz::Australia::Brisbane);
+    let tz = timezone.tz();
     let at = |s: &str, end: bool| -> Option<i64> {
         let local = parse_moment(s, end)?;
         Some(tz.from_local_datetime(&local).earliest()?.timestamp())

@@ -1,20 +1,39 @@
 //! Everything that decides whether a dealer file is right: the structural
-//! check against the schema (`structure`) and the rules serde cannot express
-//! (`rules`: time zones, opening hours, date windows, unique ids, files).
+//! check against the schema (`structure`), the values serde must not see
+//! unchecked (`values`: the time zone), and the rules the types cannot
+//! express, one module per concern (identity, stock, theme, locations,
+//! search, links, offers, finance; `urls` and `dates` are shared by them).
+//!
+//! Private to the crate: the generator gets the few helpers it needs through
+//! `slug`, `moment` and `suggest`, and a typed config that passed all this.
 
-pub mod rules;
-pub mod structure;
+mod dates;
+mod finance;
+mod identity;
+mod links;
+mod locations;
+mod offers;
+mod search;
+mod stock;
+pub(crate) mod structure;
+mod theme;
+mod urls;
+pub(crate) mod values;
 
+use std::collections::HashSet;
 use std::fmt;
+use std::path::Path;
 
+use crate::diagnostic::Problem;
+use crate::model::DealerConfig;
 use crate::yaml::{Node, Span};
 
 /// A YAML key path such as `locations[1].hours.sales.mon`.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct KeyPath(Vec<Seg>);
+pub(crate) struct KeyPath(Vec<Seg>);
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Seg {
+pub(crate) enum Seg {
     Key(String),
     Index(usize),
 }
@@ -61,7 +80,7 @@ impl fmt::Display for KeyPath {
 
 /// Position of the value at `path`, or of the deepest ancestor present (a
 /// value that came from a default has no position of its own).
-pub fn span_at(root: &Node, path: &KeyPath) -> Span {
+pub(crate) fn span_at(root: &Node, path: &KeyPath) -> Span {
     let mut node = root;
     for seg in path.segments() {
         let next = match (seg, node) {
@@ -80,16 +99,141 @@ pub fn span_at(root: &Node, path: &KeyPath) -> Span {
     node.span()
 }
 
-/// The candidate closest to a misspelled word, if it is close enough to be
-/// what was meant.
-pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = word.to_ascii_lowercase();
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(&lower, &c.to_ascii_lowercase()), c))
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
+/// Parts of the config the rules must not look at, because an earlier check
+/// already found problems there (their values are placeholders), and where
+/// each kept location stood in the file.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Skip {
+    /// Top-level keys with structural problems.
+    pub sections: HashSet<String>,
+    /// `location_index[i]` = index in the file of `cfg.locations[i]`; empty
+    /// means the identity mapping.
+    pub location_index: Vec<usize>,
+}
+
+impl Skip {
+    fn ok(&self, section: &str) -> bool {
+        !self.sections.contains(section)
+    }
+    fn location(&self, i: usize) -> usize {
+        self.location_index.get(i).copied().unwrap_or(i)
+    }
+}
+
+/// What every rule gets: the tree (for positions), where to put problems,
+/// and what to leave alone.
+struct Ctx<'a> {
+    tree: &'a Node,
+    out: Vec<Problem>,
+    skip: &'a Skip,
+}
+
+impl Ctx<'_> {
+    fn err(&mut self, path: &KeyPath, message: impl Into<String>) -> &mut Problem {
+        self.out.push(Problem::error(
+            span_at(self.tree, path),
+            path.to_string(),
+            message,
+        ));
+        self.out.last_mut().expect("just pushed")
+    }
+}
+
+fn root() -> KeyPath {
+    KeyPath::default()
+}
+
+/// Runs every rule on a config that deserialised; `dealer_dir` is the
+/// folder of the dealer file (the stock feed path is relative to it).
+pub(crate) fn rules(
+    cfg: &DealerConfig,
+    tree: &Node,
+    dealer_dir: &Path,
+    skip: &Skip,
+) -> Vec<Problem> {
+    let mut cx = Ctx {
+        tree,
+        out: Vec::new(),
+        skip,
+    };
+    identity::check(cfg, &mut cx);
+    if skip.ok("stock") {
+        stock::check(&cfg.stock, dealer_dir, &mut cx);
+    }
+    if skip.ok("theme") {
+        theme::check(&cfg.theme, &mut cx);
+    }
+    locations::check(&cfg.locations, &mut cx);
+    if skip.ok("search") {
+        search::check(&cfg.search, cfg.timezone, &mut cx);
+    }
+    links::check(cfg, &mut cx);
+    offers::check(cfg, &mut cx);
+    if skip.ok("finance") {
+        finance::check(&cfg.finance, &mut cx);
+    }
+    cx.out
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Runs the whole pipeline on a small valid dealer with one thing
+    //! changed, so each rule's tests break exactly one thing.
+
+    use std::path::Path;
+
+    use crate::diagnostic::Problem;
+    use crate::load::{merge, validate};
+    use crate::yaml;
+
+    /// A dealer that passes every check.
+    pub const VALID: &str = r#"
+template: basic
+name: Test Dealer
+site_url: https://www.test.com.au
+contact: { phone: (07) 3555 0100, email: sales@test.com.au }
+stock: { feed: stock.json }
+locations:
+  - id: main
+    name: Main
+    phone: (07) 3555 0101
+    address: { street: 1 A St, suburb: Newstead, state: QLD, postcode: "4006" }
+"#;
+
+    /// Every problem of the valid dealer with `over` merged over it
+    /// (mappings key by key, lists replaced), as a dealer file merges over
+    /// its preset.
+    pub fn problems(over: &str) -> Vec<Problem> {
+        let base = yaml::parse(VALID, 0).expect("valid YAML");
+        let over = yaml::parse(over, 1).expect("test YAML parses");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid");
+        let mut all = validate(&merge(base, over), &dir).1;
+        // In file order, as the loader reports them.
+        all.sort_by_key(|p| (p.span.file, p.span.line, p.span.col));
+        all
+    }
+
+    /// The one problem reported at `key`; fails the test with every problem
+    /// found when there is none or more than one.
+    pub fn problem_at(over: &str, key: &str) -> Problem {
+        let all = problems(over);
+        let at: Vec<&Problem> = all.iter().filter(|p| p.key == key).collect();
+        match at.as_slice() {
+            [one] => (*one).clone(),
+            _ => panic!("expected one problem at `{key}`, found: {all:#?}"),
+        }
+    }
+
+    /// Fails the test when `over` is not accepted.
+    pub fn accepted(over: &str) {
+        let all = problems(over);
+        assert!(all.is_empty(), "expected no problem for {over:?}: {all:#?}");
+    }
+
+    #[test]
+    fn the_valid_dealer_has_no_problem() {
+        accepted("{}");
+    }
 }
 
 #[cfg(test)]
@@ -104,12 +248,14 @@ mod tests {
     }
 
     #[test]
-    fn closest_suggests_near_misses_only() {
-        assert_eq!(closest("feeds", ["feed", "min_photos"]), Some("feed"));
-        assert_eq!(
-            closest("Australia/Brisbain", ["Australia/Brisbane", "Europe/Paris"]),
-            Some("Australia/Brisbane")
-        );
-        assert_eq!(closest("zzz", ["feed", "min_photos"]), None);
+    fn positions_fall_back_to_the_deepest_written_ancestor() {
+        let tree = crate::yaml::parse("search:\n  page_size: 3\n", 0).unwrap();
+        let at = |p: &KeyPath| {
+            let s = span_at(&tree, p);
+            (s.line, s.col)
+        };
+        assert_eq!(at(&root().key("search").key("page_size")), (2, 14));
+        // `sort_options` is not written: the problem goes to `search:`.
+        assert_eq!(at(&root().key("search").key("sort_options")), (1, 1));
     }
 }

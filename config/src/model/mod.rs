@@ -11,12 +11,14 @@ mod features;
 mod finance;
 mod locations;
 mod search;
+mod timezone;
 
 pub use content::*;
 pub use features::*;
 pub use finance::*;
 pub use locations::*;
 pub use search::*;
+pub use timezone::TimeZone;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -42,8 +44,8 @@ pub struct DealerConfig {
     #[serde(default)]
     pub manufacturer: Option<String>,
     /// IANA time zone of the dealer, e.g. "Australia/Brisbane" or "Australia/Perth". Used for opening hours, the Call Now button and promo windows.
-    #[serde(default = "default_timezone")]
-    pub timezone: String,
+    #[serde(default)]
+    pub timezone: TimeZone,
     /// Main phone and e-mail of the dealer.
     pub contact: Contact,
     /// Social media profiles linked from the footer.
@@ -119,10 +121,6 @@ pub struct DealerConfig {
     /// The edge API the site calls.
     #[serde(default)]
     pub edge: EdgeSettings,
-}
-
-fn default_timezone() -> String {
-    "Australia/Brisbane".into()
 }
 
 fn default_gated_routes() -> Vec<String> {

@@ -3,8 +3,8 @@
 //! comment paragraphs, its location. Pages only lay these out.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use dealer_config::check::rules::location_slug;
 use dealer_config::model::CarType;
+use dealer_config::slug::location_slug;
 use dealer_config::DealerConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -388,13 +388,7 @@ fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
 }
 
 pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
-    let today = now
-        .with_timezone(
-            &cfg.timezone
-                .parse::<chrono_tz::Tz>()
-                .unwrap_or(chrono_tz::Australia::Brisbane),
-        )
-        .date_naive();
+    let today = now.with_timezone(&cfg.timezone.tz()).date_naive();
     let name = car
         .name
         .clone()

@@ -1,0 +1,183 @@
+//! The search page: sort options offered once each, promo tiles that will
+//! actually show (unique id, valid window in the dealer's time zone, slots,
+//! daily hours, a link and image that work), a hosted engine's host.
+
+use std::collections::HashMap;
+
+use crate::hours::parse_day;
+use crate::model::{SearchConfig, SearchEngine, TimeZone};
+
+use super::dates::check_window;
+use super::urls::{check_host, check_href, check_image};
+use super::{root, Ctx};
+
+pub(super) fn check(search: &SearchConfig, tz: TimeZone, cx: &mut Ctx) {
+    let base = root().key("search");
+    let mut seen = Vec::new();
+    for (i, s) in search.sort_options.iter().enumerate() {
+        if let Some(first) = seen.iter().position(|x| x == s) {
+            cx.err(
+                &base.clone().key("sort_options").index(i),
+                format!("sort option `{}` is listed twice", s.replica()),
+            )
+            .hint = Some(format!(
+                "sort_options[{first}] is the same; each option appears once in the dropdown"
+            ));
+        }
+        seen.push(*s);
+    }
+    if search.sort_options.is_empty() {
+        cx.err(
+            &base.clone().key("sort_options"),
+            "at least one sort option is needed",
+        );
+    }
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    for (i, tile) in search.promo_tiles.iter().enumerate() {
+        let p = base.clone().key("promo_tiles").index(i);
+        if let Some(first) = ids.insert(&tile.id, i) {
+            cx.err(
+                &p.clone().key("id"),
+                format!("promo tile id `{}` is used twice", tile.id),
+            )
+            .hint = Some(format!("promo_tiles[{first}] has the same id"));
+        }
+        check_window(&tile.start, &tile.expiry, tz, &p, ("start", "expiry"), cx);
+        if tile.positions.is_empty() || tile.positions.contains(&0) {
+            cx.err(
+                &p.clone().key("positions"),
+                "positions are 1-based result slots, e.g. [8, 17]",
+            );
+        }
+        if let Some(h) = &tile.daily_hours {
+            if let Err(e) = parse_day(h) {
+                cx.err(&p.clone().key("daily_hours"), format!("daily hours: {e}"))
+                    .expected = Some("\"08:30-17:30\"".into());
+            }
+        }
+        check_href(&tile.href, &p.clone().key("href"), cx);
+        check_image(&tile.image, &p.clone().key("image"), cx);
+    }
+    if let SearchEngine::Hosted(h) = &search.engine {
+        check_host(
+            &h.host,
+            &base.clone().key("engine").key("hosted").key("host"),
+            cx,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::testing::{accepted, problem_at, problems};
+
+    #[test]
+    fn sort_options_are_listed_once() {
+        let p = problem_at(
+            "search: { sort_options: [latest, price_asc, latest] }\n",
+            "search.sort_options[2]",
+        );
+        assert_eq!(
+            p.message,
+            "sort option `Car_production_latest` is listed twice"
+        );
+        assert_eq!(
+            p.hint.as_deref(),
+            Some("sort_options[0] is the same; each option appears once in the dropdown")
+        );
+        assert_eq!((p.span.line, p.span.col), (1, 45));
+        let p = problem_at("search: { sort_options: [] }\n", "search.sort_options");
+        assert_eq!(p.message, "at least one sort option is needed");
+        accepted("search: { sort_options: [latest, price_asc, km_asc] }\n");
+    }
+
+    /// A valid promo tile with some fields replaced or added.
+    fn tile(changes: &[(&str, &str)]) -> String {
+        let mut fields = vec![
+            ("id", "eofy"),
+            ("positions", "[8]"),
+            ("start", "\"2025-07-01\""),
+            ("expiry", "\"2025-07-24\""),
+            ("image", "/images/eofy.jpg"),
+            ("alt", "EOFY"),
+            ("href", "/special-offers"),
+        ];
+        for (k, v) in changes {
+            match fields.iter_mut().find(|(f, _)| f == k) {
+                Some(f) => f.1 = v,
+                None => fields.push((k, v)),
+            }
+        }
+        let fields: Vec<String> = fields.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        format!(
+            "search:\n  promo_tiles:\n    - {{ {} }}\n",
+            fields.join(", ")
+        )
+    }
+
+    #[test]
+    fn a_promo_tile_that_could_not_show_is_an_error() {
+        accepted(&tile(&[]));
+        accepted(&tile(&[("daily_hours", "\"08:30-17:30\"")]));
+        let p = problem_at(
+            &tile(&[("positions", "[0]")]),
+            "search.promo_tiles[0].positions",
+        );
+        assert!(p.message.contains("1-based"));
+        problem_at(
+            &tile(&[("positions", "[]")]),
+            "search.promo_tiles[0].positions",
+        );
+        problem_at(
+            &tile(&[("daily_hours", "\"8:30am-5pm\"")]),
+            "search.promo_tiles[0].daily_hours",
+        );
+        problem_at(
+            &tile(&[("href", "special-offers")]),
+            "search.promo_tiles[0].href",
+        );
+        problem_at(
+            &tile(&[("image", "\"http://x.example/a.jpg\"")]),
+            "search.promo_tiles[0].image",
+        );
+        let p = problem_at(
+            &tile(&[("start", "\"2025-07-32\"")]),
+            "search.promo_tiles[0].start",
+        );
+        assert_eq!(p.message, "`2025-07-32` is not a date");
+    }
+
+    #[test]
+    fn promo_moments_must_exist_in_the_dealers_time_zone() {
+        // Sydney skips 02:00-03:00 on 5 October 2025; the site used to drop
+        // such a tile without a word.
+        let over = format!(
+            "timezone: Australia/Sydney\n{}",
+            tile(&[
+                ("start", "\"2025-10-05 02:30\""),
+                ("expiry", "\"2025-10-31\"")
+            ])
+        );
+        let p = problem_at(&over, "search.promo_tiles[0].start");
+        assert_eq!(
+            p.message,
+            "2025-10-05 02:30 does not exist in Australia/Sydney: the clocks skip that hour when daylight saving starts"
+        );
+        assert_eq!(p.span.line, 4);
+        // Brisbane has no daylight saving: the same moment exists there.
+        accepted(&tile(&[
+            ("start", "\"2025-10-05 02:30\""),
+            ("expiry", "\"2025-10-31\""),
+        ]));
+    }
+
+    #[test]
+    fn promo_tile_ids_are_unique_and_windows_ordered() {
+        let over = "search:\n  promo_tiles:\n    - { id: a, positions: [8], start: \"2025-07-01\", expiry: \"2025-07-24\", image: /i.jpg, alt: A, href: /x }\n    - { id: a, positions: [9], start: \"2025-07-24\", expiry: \"2025-07-01 10:00\", image: /i.jpg, alt: A, href: /x }\n";
+        let keys: Vec<String> = problems(over).into_iter().map(|p| p.key).collect();
+        assert_eq!(
+            keys,
+            ["search.promo_tiles[1].id", "search.promo_tiles[1].expiry"]
+        );
+    }
+}
