@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { pageTypes, VIEWPORTS } from '../lib/page-types.mjs';
+import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
 import { startServer } from '../lib/static-server.mjs';
 
 const args = process.argv.slice(2);
@@ -45,9 +45,20 @@ const context = await chromium.launchPersistentContext(profile, {
   serviceWorkers: 'block',
 });
 try {
+  // Signed out, but signed in with two saved cars on the watchlist page (which would send a visitor to sign in).
+  const { cars } = siteData(dist);
+  let signedIn = false;
   await context.route(/\/api\//, (route) => {
     const url = route.request().url();
-    const body = url.includes('/auth/me') ? { signed_in: false } : url.includes('/view.json') ? { views: 12 } : {};
+    const body = url.includes('/auth/me')
+      ? signedIn
+        ? { signed_in: true, phone_number: '0412345678' }
+        : { signed_in: false }
+      : url.includes('/api/watchlist')
+        ? { success: true, car_ids: cars.slice(0, 2).map((c) => c.id) }
+        : url.includes('/view.json')
+          ? { views: 12 }
+          : {};
     return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
   });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -55,6 +66,7 @@ try {
     const height = VIEWPORTS.find((v) => v.width === width)?.height ?? 900;
     await page.setViewportSize({ width, height });
     for (const t of targets) {
+      signedIn = t.path === '/watchlist/';
       await page.goto(origin + t.path, { waitUntil: 'networkidle' });
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       const name = `${width}${t.path.replace(/[^a-z0-9]+/gi, '_')}.png`;
