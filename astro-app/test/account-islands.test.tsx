@@ -41,7 +41,8 @@ describe('SignIn', () => {
     fireEvent.change(screen.getByLabelText('Mobile number'), { target: { value: '0412 345 678' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
     const code = await screen.findByLabelText('Code');
-    expect(document.activeElement).toBe(code);
+    // The focus moves in an effect after the step's render: wait for it (it raced under load).
+    await waitFor(() => expect(document.activeElement).toBe(code));
     expect(calls.find((c) => c.path === '/api/auth/request-code')!.body).toEqual({ phone_number: '0412 345 678' });
     fireEvent.change(code, { target: { value: '000000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
