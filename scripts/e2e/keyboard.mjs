@@ -280,6 +280,9 @@ async function main() {
     const page = context.pages()[0] ?? (await context.newPage());
     watch(page);
     const open = async (p, width, height = 900) => {
+      // Leave the previous page first: its pending session call must not see the new answer
+      // (the sign-in page, answered "signed in", would navigate away mid-load).
+      if ((p === '/watchlist/') !== signedIn) await page.goto('about:blank');
       signedIn = p === '/watchlist/';
       await page.setViewportSize({ width, height });
       await page.goto(`${origin}${p}`, { waitUntil: 'load' });

@@ -66,6 +66,8 @@ try {
     const height = VIEWPORTS.find((v) => v.width === width)?.height ?? 900;
     await page.setViewportSize({ width, height });
     for (const t of targets) {
+      // Leave the previous page first, so its pending session call does not see the new answer.
+      if ((t.path === '/watchlist/') !== signedIn) await page.goto('about:blank');
       signedIn = t.path === '/watchlist/';
       await page.goto(origin + t.path, { waitUntil: 'networkidle' });
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
