@@ -31,6 +31,7 @@ gate "vitest"              npx vitest run --root astro-app
 gate "dealergen check --all" cargo run --quiet --release -p dealergen -- check --all
 gate "dealergen build --all" cargo run --quiet --release -p dealergen -- build --all
 gate "e2e (Chromium)"      node scripts/e2e/run.mjs "sites/$DEMO/dist"
+gate "e2e keyboard + layout" node scripts/e2e/keyboard.mjs "sites/$DEMO/dist"
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
 gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"

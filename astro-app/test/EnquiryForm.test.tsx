@@ -36,14 +36,70 @@ describe('EnquiryForm', () => {
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'not-an-email' } });
     fireEvent.change(screen.getByLabelText('Phone'), { target: { value: '1234' } });
     send();
-    expect(screen.getByText('Please enter your name.')).toBeTruthy();
-    expect(screen.getByText(/valid email address/)).toBeTruthy();
-    expect(screen.getByText(/Australian phone number/)).toBeTruthy();
-    expect(screen.getByText('Please enter a message.')).toBeTruthy();
+    // Under each field (the summary repeats them: see below), tied to it by aria-describedby.
+    const under = (label: string) => document.getElementById(screen.getByLabelText(label).getAttribute('aria-describedby')!)!.textContent;
+    expect(under('Name')).toBe('Please enter your name.');
+    expect(under('Email')).toMatch(/valid email address/);
+    expect(under('Phone')).toMatch(/Australian phone number/);
+    expect(under('Message')).toBe('Please enter a message.');
     expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByLabelText('Name').getAttribute('aria-describedby')).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByLabelText('Name'));
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('a failed submit shows an error summary linking to each field, in form order, and focus moves to it', () => {
+    setup(vi.fn<typeof fetch>());
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'not-an-email' } });
+    send();
+    const summary = screen.getByRole('alert');
+    expect(document.activeElement).toBe(summary);
+    expect(summary.getAttribute('tabindex')).toBe('-1');
+    expect(summary.querySelector('h3')!.textContent).toBe('Please check the form');
+    const links = [...summary.querySelectorAll('a')];
+    expect(links.map((a) => a.textContent)).toEqual([
+      'Please enter your name.',
+      'Please enter a valid email address, e.g. name@example.com.au.',
+      'Please enter your phone number.',
+      'Please enter a message.',
+      'You must agree to the terms of use before submitting.',
+    ]);
+    // Each link puts the caret in its field.
+    expect(links[1]!.getAttribute('href')).toBe(`#${screen.getByLabelText('Email').id}`);
+    fireEvent.click(links[1]!);
+    expect(document.activeElement).toBe(screen.getByLabelText('Email'));
+    // Fixing a field takes it off the list.
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'sam@example.com.au' } });
+    expect([...screen.getByRole('alert').querySelectorAll('a')].map((a) => a.textContent)).not.toContain(
+      'Please enter a valid email address, e.g. name@example.com.au.',
+    );
+  });
+
+  it('a second failed submit moves focus to the summary again', () => {
+    setup(vi.fn<typeof fetch>());
+    send();
+    screen.getByLabelText('Name').focus();
+    send();
+    expect(document.activeElement).toBe(screen.getByRole('alert'));
+  });
+
+  it('marks the required fields: `required` on each (the terms box too), optional ones say so', () => {
+    setup(vi.fn<typeof fetch>(), { enquiry: 'test-drive' });
+    for (const label of ['Name', 'Email', 'Phone']) {
+      const input = screen.getByLabelText(label) as HTMLInputElement;
+      expect(input.required).toBe(true);
+      expect(input.labels![0]!.className).toContain('field__label--required');
+    }
+    const terms = screen.getByRole('checkbox') as HTMLInputElement;
+    expect(terms.required).toBe(true);
+    expect(terms.labels![0]!.className).toContain('field__label--required');
+    expect(screen.getByText('are required.', { exact: false })).toBeTruthy();
+  });
+
+  it('the message box is required for a plain enquiry and marked so', () => {
+    setup(vi.fn<typeof fetch>());
+    const message = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    expect(message.required).toBe(true);
+    expect(message.labels![0]!.className).toContain('field__label--required');
   });
 
   it('refuses to send without the terms', () => {
@@ -56,7 +112,7 @@ describe('EnquiryForm', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('posts the enquiry JSON, disables the button while sending, then thanks the shopper', async () => {
+  it('posts the enquiry JSON, keeps the button focusable while sending, then thanks the shopper with focus on the thanks', async () => {
     let resolve!: (r: Response) => void;
     const fetchMock = vi.fn<typeof fetch>(() => new Promise<Response>((r) => (resolve = r)));
     setup(fetchMock);
@@ -65,7 +121,11 @@ describe('EnquiryForm', () => {
 
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     const button = screen.getByRole('button', { name: 'Sending…' }) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
+    // Not disabled (focus would fall to the page) but marked so, and a second press sends nothing.
+    expect(button.disabled).toBe(false);
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(button);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('https://api.example.com/api/leads');
     expect(init?.method).toBe('POST');
@@ -89,6 +149,7 @@ describe('EnquiryForm', () => {
       'textContent',
       "Your enquiry about the 2023 Toyota Corolla Ascent Sport has been sent. We'll be in touch with you shortly.",
     );
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Thank you' }));
   });
 
   it("shows the server's error and keeps one idempotency key across retries", async () => {
@@ -98,9 +159,16 @@ describe('EnquiryForm', () => {
     setup(fetchMock);
     fillValid();
     send();
-    expect((await screen.findByRole('alert')).textContent).toBe('Please fix the following errors:');
-    expect(screen.getByText('That number is not accepted.')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Send enquiry' }) as HTMLButtonElement).disabled).toBe(false);
+    const summary = await screen.findByRole('alert');
+    expect(summary.querySelector('h3')!.textContent).toBe('Please check the form');
+    expect(summary.querySelector('.enquiry__error')!.textContent).toBe('Please fix the following errors:');
+    expect(summary.querySelector('a')!.textContent).toBe('That number is not accepted.');
+    await waitFor(() => expect(document.activeElement).toBe(summary));
+    // The field's own message too, under the field.
+    expect(screen.getByLabelText('Phone').getAttribute('aria-invalid')).toBe('true');
+    const button = screen.getByRole('button', { name: 'Send enquiry' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    expect(button.getAttribute('aria-disabled')).toBeNull();
 
     send();
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
@@ -112,7 +180,11 @@ describe('EnquiryForm', () => {
     setup(vi.fn<typeof fetch>(async () => new Response('Bad gateway', { status: 502 })));
     fillValid();
     send();
-    expect((await screen.findByRole('alert')).textContent).toBe('An unexpected error occured.');
+    const summary = await screen.findByRole('alert');
+    expect(summary.querySelector('h3')!.textContent).toBe('Your enquiry was not sent');
+    expect(summary.querySelector('.enquiry__error')!.textContent).toBe('An unexpected error occurred.');
+    // Focus is on the message, not lost to the page.
+    await waitFor(() => expect(document.activeElement).toBe(summary));
   });
 
   it('renders on the server with the button disabled until hydrated', () => {

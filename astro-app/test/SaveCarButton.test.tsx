@@ -31,6 +31,46 @@ function setup(routes: Record<string, Answer>, props: Partial<Parameters<typeof 
 }
 
 describe('SaveCarButton', () => {
+  it('a failed session check does not block saving: the save is tried and succeeds', async () => {
+    const { calls, navigate, alert } = setup({
+      'GET /api/auth/me': { status: 503, body: { error: 'Service unavailable.' } },
+      'POST /api/watchlist/save-car': { body: { success: true } },
+    });
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/auth/me')).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
+    expect(await screen.findByText('Car Saved In Watchlist')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Remove from Watchlist/ })).toBeTruthy();
+    expect(navigate).not.toHaveBeenCalled();
+    expect(alert).not.toHaveBeenCalled();
+    // The failed check was not kept: the click asked again.
+    expect(calls.filter((c) => c.path === '/api/auth/me')).toHaveLength(2);
+    expect(calls.find((c) => c.path === '/api/watchlist/save-car')!.body).toEqual({ car_id: '1001' });
+  });
+
+  it('a failed session check and a signed-out shopper: the save answers 401 and sign-in follows', async () => {
+    const { navigate, alert } = setup({
+      'GET /api/auth/me': { status: 502, body: {} },
+      'POST /api/watchlist/save-car': { status: 401, body: { success: false, error: 'Please sign in to use your watchlist.' } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledOnce());
+    expect((navigate.mock.calls[0]![0] as string).startsWith('/sign-in/?')).toBe(true);
+    expect(alert).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: /^Save to Watchlist/ })).toBeTruthy();
+  });
+
+  it('offline: the save fails with the correctly spelt generic message', async () => {
+    const fetchImpl = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    }) as unknown as typeof fetch;
+    const navigate = vi.fn();
+    const alert = vi.fn();
+    render(<SaveCarButton apiBase="" carId="1001" carName={NAME} sold={false} analytics={false} fetchImpl={fetchImpl} navigate={navigate} alert={alert} />);
+    fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('An unexpected error occurred.'));
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it('signed out: goes to sign-in with this page as redirect and back', async () => {
     const { navigate, calls } = setup({ 'GET /api/auth/me': { body: { signed_in: false } } });
     fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));

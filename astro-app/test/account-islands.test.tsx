@@ -41,7 +41,8 @@ describe('SignIn', () => {
     fireEvent.change(screen.getByLabelText('Mobile number'), { target: { value: '0412 345 678' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
     const code = await screen.findByLabelText('Code');
-    expect(document.activeElement).toBe(code);
+    // The focus moves in an effect after the step's render: wait for it (it raced under load).
+    await waitFor(() => expect(document.activeElement).toBe(code));
     expect(calls.find((c) => c.path === '/api/auth/request-code')!.body).toEqual({ phone_number: '0412 345 678' });
     fireEvent.change(code, { target: { value: '000000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -86,14 +87,34 @@ describe('PhoneReveal', () => {
     expect(calls.some((c) => c.path === '/api/events')).toBe(false);
   });
 
-  it('a failed reveal keeps the button and only logs', async () => {
+  it("a failed reveal shows the location's number instead, with focus on it (read out)", async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { fetchImpl } = mockApi({ 'POST /api/phone-reveal': { status: 429, body: { error: 'Too many.' } } });
+    render(
+      <PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" fallbackPhone="(07) 3555 0101" analytics={false} fetchImpl={fetchImpl} />,
+    );
+    const button = screen.getByRole('button', { name: /Show number/ });
+    button.focus();
+    fireEvent.click(button);
+    const link = await screen.findByRole('link', { name: 'Call (07) 3555 0101' });
+    expect(link.getAttribute('href')).toBe('tel:0735550101');
+    await waitFor(() => expect(document.activeElement).toBe(link));
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+
+  it('a failed reveal with no number to fall back on says so in a live region and keeps the button for another try', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { fetchImpl, calls } = mockApi({ 'POST /api/phone-reveal': { status: 503, body: { error: 'Down.' } } });
     render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" analytics={false} fetchImpl={fetchImpl} />);
+    // The live region is there (empty) before the failure, so what is put into it is announced.
+    const region = screen.getByRole('alert');
+    expect(region.textContent).toBe('');
     fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
-    await waitFor(() => expect(log).toHaveBeenCalled());
-    expect(screen.getByRole('button', { name: /Show number/ })).toBeTruthy();
+    await waitFor(() => expect(region.textContent).toBe('The number could not be shown just now. Please try again.'));
     expect(screen.queryByRole('link')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
+    await waitFor(() => expect(calls).toHaveLength(2));
     log.mockRestore();
   });
 

@@ -51,9 +51,25 @@ describe('session', () => {
     await getSession('', fetchImpl);
     expect(calls).toHaveLength(1);
   });
-  it('counts a failed call as signed out', async () => {
+  it('counts a refused call (4xx) as signed out', async () => {
     const { fetchImpl } = mockApi({ 'GET /api/auth/me': { status: 403, body: { error: 'x' } } });
     expect(await getSession('', fetchImpl)).toEqual({ signedIn: false });
+  });
+  it('a failed check (5xx, 429, offline) is unknown, not signed out, and is asked again next time', async () => {
+    for (const status of [500, 503, 429]) {
+      resetSession();
+      const { fetchImpl, calls } = mockApi({ 'GET /api/auth/me': { status, body: {} } });
+      expect(await getSession('', fetchImpl)).toEqual({ signedIn: false, unknown: true });
+      await getSession('', fetchImpl);
+      expect(calls).toHaveLength(2);
+    }
+    resetSession();
+    const offline = (async () => {
+      throw new TypeError('Failed to fetch');
+    }) as unknown as typeof fetch;
+    expect(await getSession('', offline)).toEqual({ signedIn: false, unknown: true });
+    const { fetchImpl } = mockApi({ 'GET /api/auth/me': { body: { signed_in: true, phone_number: '0412345678' } } });
+    expect(await getSession('', fetchImpl)).toEqual({ signedIn: true, phone: '0412345678' });
   });
   it('a verified code makes the page signed in without another call', async () => {
     const { fetchImpl, calls } = mockApi({

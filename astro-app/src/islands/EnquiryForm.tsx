@@ -7,8 +7,14 @@
  * time; photos: the hidden request text). A sold car always asks for
  * something similar. After a lead is stored, the enquiry event (14/15/17)
  * goes to the analytics sink when the dealer has one.
+ *
+ * Keyboard and screen readers: required fields are marked (a visible * and
+ * `required`); a failed submit (the form's checks or the server's answer)
+ * shows an error summary at the top, linking to each field, and focus moves
+ * to it; the button is never disabled while sending (focus would fall to
+ * the page) but ignores clicks; on success focus moves to the thank-you.
  */
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type MouseEvent } from 'react';
 import { track } from '../lib/analytics';
 import {
   buildEnquiryPayload,
@@ -48,10 +54,16 @@ export interface EnquiryFormProps {
 
 type Status = { kind: 'idle' } | { kind: 'submitting' } | { kind: 'success' } | { kind: 'error'; message: string };
 
+/** Fields in the order the form shows them (the summary lists errors in that order). */
+const FIELD_ORDER: EnquiryField[] = ['name', 'email', 'phone', 'message', 'terms'];
+
 function newIdempotencyKey(): string {
   if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
+
+/** The summary lists messages as sentences; the terms message's leading "*" belongs under the box only. */
+const plainMessage = (message: string) => message.replace(/^\*/, '');
 
 export default function EnquiryForm(props: EnquiryFormProps) {
   const { apiBase, carId, locationId, carName, defaultMessage = '', sold = false } = props;
@@ -68,6 +80,10 @@ export default function EnquiryForm(props: EnquiryFormProps) {
   const [when, setWhen] = useState({ date: '', time: '' });
   const [errors, setErrors] = useState<EnquiryErrors>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  // Bumped by every failed submit: the summary takes focus (again) after it renders.
+  const [failures, setFailures] = useState(0);
+  const summary = useRef<HTMLDivElement>(null);
+  const thanks = useRef<HTMLHeadingElement>(null);
   // The server-rendered form stays disabled until React takes over: a native
   // submit would put the shopper's details into a GET query string.
   const [hydrated, setHydrated] = useState(false);
@@ -85,6 +101,14 @@ export default function EnquiryForm(props: EnquiryFormProps) {
   const fieldId = (field: EnquiryField) => `${id}-${field}`;
   const errorId = (field: EnquiryField) => `${id}-${field}-error`;
 
+  useEffect(() => {
+    if (failures > 0) summary.current?.focus();
+  }, [failures]);
+  useEffect(() => {
+    // The form is replaced by the thank-you: focus would otherwise fall to the page.
+    if (status.kind === 'success') thanks.current?.focus();
+  }, [status.kind]);
+
   function update(field: EnquiryField) {
     return (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
       const target = event.currentTarget;
@@ -100,9 +124,9 @@ export default function EnquiryForm(props: EnquiryFormProps) {
     if (status.kind === 'submitting') return;
     const found = validateEnquiry(values, type);
     setErrors(found);
-    const firstInvalid = (Object.keys(found) as EnquiryField[])[0];
-    if (firstInvalid) {
-      document.getElementById(fieldId(firstInvalid))?.focus();
+    if (Object.keys(found).length > 0) {
+      setStatus({ kind: 'idle' });
+      setFailures((n) => n + 1);
       return;
     }
     // One key per form instance, so a retried submission is not a second lead.
@@ -123,6 +147,7 @@ export default function EnquiryForm(props: EnquiryFormProps) {
     } else {
       setErrors(result.fields);
       setStatus({ kind: 'error', message: result.error });
+      setFailures((n) => n + 1);
     }
   }
 
@@ -131,7 +156,9 @@ export default function EnquiryForm(props: EnquiryFormProps) {
   if (status.kind === 'success') {
     return (
       <section className="enquiry" aria-labelledby={headingId}>
-        <h2 id={headingId}>Thank you</h2>
+        <h2 id={headingId} tabIndex={-1} ref={thanks}>
+          Thank you
+        </h2>
         <p role="status" className="enquiry__success">
           Your enquiry about the {carName} has been sent. We&apos;ll be in touch with you shortly.
         </p>
@@ -153,7 +180,9 @@ export default function EnquiryForm(props: EnquiryFormProps) {
     input: { type: string; autoComplete: string; inputMode?: 'tel' },
   ) => (
     <div className="field">
-      <label htmlFor={fieldId(field)}>{label}</label>
+      <label htmlFor={fieldId(field)} className="field__label--required">
+        {label}
+      </label>
       <input
         id={fieldId(field)}
         name={field}
@@ -168,17 +197,51 @@ export default function EnquiryForm(props: EnquiryFormProps) {
     </div>
   );
   const submitting = status.kind === 'submitting';
+  const summaryMessage = status.kind === 'error' ? status.message : '';
+  const summaryFields = FIELD_ORDER.filter((field) => errors[field]);
+  /** A summary link puts the caret in its field (a plain #id link would only scroll). */
+  const focusField = (field: EnquiryField) => (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    const input = document.getElementById(fieldId(field));
+    input?.scrollIntoView?.({ block: 'center' }); // (jsdom has none)
+    input?.focus({ preventScroll: true });
+  };
 
   return (
     <section className="enquiry" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
       <form noValidate onSubmit={onSubmit} className="enquiry__form" aria-busy={submitting} data-enquiry={type.kind}>
+        {/* Screen readers hear "required" from each field; this line is for the eye. */}
+        <p className="enquiry__required-note" aria-hidden="true">
+          Fields marked <span className="field__mark">*</span> are required.
+        </p>
+        {(summaryMessage || summaryFields.length > 0) && (
+          <div className="error-summary" role="alert" tabIndex={-1} ref={summary} aria-labelledby={`${id}-summary`}>
+            <h3 id={`${id}-summary`} className="error-summary__title">
+              {summaryFields.length > 0 ? 'Please check the form' : 'Your enquiry was not sent'}
+            </h3>
+            {summaryMessage && <p className="enquiry__error">{summaryMessage}</p>}
+            {summaryFields.length > 0 && (
+              <ul className="error-summary__list">
+                {summaryFields.map((field) => (
+                  <li key={field}>
+                    <a href={`#${fieldId(field)}`} onClick={focusField(field)}>
+                      {plainMessage(errors[field] ?? '')}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
         {type.hiddenText && <input type="hidden" name="text" value={type.hiddenText} />}
         {textField('name', 'Name', { type: 'text', autoComplete: 'name' })}
         {textField('email', 'Email', { type: 'email', autoComplete: 'email' })}
         {textField('phone', 'Phone', { type: 'tel', autoComplete: 'tel', inputMode: 'tel' })}
         <div className="field">
-          <label htmlFor={fieldId('message')}>Message{type.messageRequired ? '' : ' (optional)'}</label>
+          <label htmlFor={fieldId('message')} className={type.messageRequired ? 'field__label--required' : undefined}>
+            Message{type.messageRequired ? '' : ' (optional)'}
+          </label>
           <textarea
             id={fieldId('message')}
             name="message"
@@ -209,22 +272,18 @@ export default function EnquiryForm(props: EnquiryFormProps) {
             name="terms_conditions"
             type="checkbox"
             checked={values.terms}
+            required
             onChange={update('terms')}
             aria-invalid={!!errors.terms}
             aria-describedby={describedBy('terms')}
           />
-          <label htmlFor={fieldId('terms')}>
+          <label htmlFor={fieldId('terms')} className="field__label--required">
             I agree to the <a href="/terms-and-conditions/">terms of use</a> and{' '}
             <a href="/privacy-policy/">privacy policy</a>.
           </label>
           {fieldError('terms')}
         </div>
-        {status.kind === 'error' ? (
-          <p role="alert" className="enquiry__error">
-            {status.message}
-          </p>
-        ) : null}
-        <button type="submit" className="button button--primary" disabled={submitting || !hydrated}>
+        <button type="submit" className="button button--primary" disabled={!hydrated} aria-disabled={submitting || undefined}>
           {submitting ? 'Sending…' : type.kind === 'test-drive' ? 'Request test drive' : 'Send enquiry'}
         </button>
       </form>

@@ -4,6 +4,9 @@
  * here. Signed in: the button flips at once (optimistic), then the call is
  * made; success shows the one toast with 'View List' (and sends event 39
  * on a save), failure flips it back and alerts the server's message.
+ * When the session check itself fails (offline, 5xx) the shopper may be
+ * signed in: the save is tried anyway and the worker's 401 sends them to
+ * sign in, so a flaky check never blocks saving.
  */
 import { useEffect, useRef, useState } from 'react';
 import { EVENT_SAVE_CAR, track } from '../lib/analytics';
@@ -61,12 +64,12 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
     try {
       const session = await getSession(apiBase, fetchImpl);
       const here = herePath();
-      if (!session.signedIn) {
+      if (!session.signedIn && !session.unknown) {
         navigate(signInHref('watchlist', here, here));
         return;
       }
       // Clicked before the list arrived: decide from the list, not from "unknown".
-      const current = saved ?? (await loadWatchlist(apiBase, fetchImpl))?.has(carId) ?? false;
+      const current = saved ?? (session.signedIn ? (await loadWatchlist(apiBase, fetchImpl))?.has(carId) : false) ?? false;
       const next = !current;
       setSaved(next); // optimistic: the list changes before the call
       const result = await changeWatchlist(apiBase, { carId, save: next, phone: session.phone }, fetchImpl);

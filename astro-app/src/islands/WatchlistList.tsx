@@ -35,6 +35,8 @@ export default function WatchlistList({ apiBase, carsUrl, fetchImpl, alert }: Wa
     let live = true;
     (async () => {
       const session = await getSession(apiBase, fetchImpl);
+      // A failed check is not "signed out": saying "Sign in" to a signed-in shopper would mislead.
+      if (session.unknown) return live && setState({ kind: 'error' });
       if (!session.signedIn) return live && setState({ kind: 'signed-out' });
       const doFetch = fetchImpl ?? fetch.bind(globalThis);
       const [ids, cars] = await Promise.all([

@@ -6,7 +6,7 @@
  */
 
 /** Shown when the server gives no message (network down, HTML error page...). */
-export const UNEXPECTED_ERROR = 'An unexpected error occured.';
+export const UNEXPECTED_ERROR = 'An unexpected error occurred.';
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }

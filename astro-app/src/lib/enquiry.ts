@@ -4,7 +4,7 @@
  */
 
 export const TERMS_MESSAGE = '*You must agree to the terms of use before submitting.';
-export const UNEXPECTED_ERROR = 'An unexpected error occured.';
+export const UNEXPECTED_ERROR = 'An unexpected error occurred.';
 
 export interface EnquiryValues {
   name: string;

@@ -9,7 +9,16 @@ export interface Session {
   signedIn: boolean;
   /** National format, e.g. "0412345678"; only when signed in. */
   phone?: string;
+  /**
+   * The check itself failed (offline, timed out, 5xx): the shopper may well
+   * be signed in. Callers must not treat this as signed out (a save is tried
+   * and the worker's 401 decides); it is not cached, the next call asks again.
+   */
+  unknown?: boolean;
 }
+
+/** Statuses that say nothing about the session: no answer, too many requests, the server's fault. */
+const inconclusive = (status: number) => status === 0 || status === 408 || status === 429 || status >= 500;
 
 /** The sign-in page (trailingSlash "always": /sign-in would cost a 301). */
 export const SIGN_IN_PATH = '/sign-in/';
@@ -21,11 +30,15 @@ export const WATCHLIST_PATH = '/watchlist/';
 let cached: Promise<Session> | null = null;
 
 export function getSession(apiBase: string, fetchImpl?: typeof fetch): Promise<Session> {
-  cached ??= api<{ signed_in?: boolean; phone_number?: string }>(apiBase, '/api/auth/me', { fetchImpl }).then((r) =>
-    // A failed call counts as signed out: the shopper can still sign in.
-    r.ok && r.data.signed_in === true ? { signedIn: true, phone: r.data.phone_number } : { signedIn: false },
-  );
-  return cached;
+  if (cached) return cached;
+  const asked: Promise<Session> = api<{ signed_in?: boolean; phone_number?: string }>(apiBase, '/api/auth/me', { fetchImpl }).then((r) => {
+    if (r.ok) return r.data.signed_in === true ? { signedIn: true, phone: r.data.phone_number } : { signedIn: false };
+    if (!inconclusive(r.status)) return { signedIn: false }; // refused (4xx): signed out, the shopper can sign in
+    if (cached === asked) cached = null;
+    return { signedIn: false, unknown: true };
+  });
+  cached = asked;
+  return asked;
 }
 
 /** Forget the cached answer (after signing in or out, and between tests). */

@@ -5,11 +5,20 @@
  * model, badge and series, price and price type; condition, transmission,
  * odometer and fuel for cars in stock; the dealer's buttons; save,
  * favourite and compare toggles where the rules allow them.
+ *
+ * Keyboard: the photo is not a second stop (the title is the card's link);
+ * the buttons and toggles form one toolbar (one Tab stop, arrow keys
+ * inside it: roving.ts), so a page of cards costs two stops per card.
  */
+import { useRef } from 'react';
 import { cardActions, inStock, showToggle, type CardSettings } from '../../lib/search/cards';
 import type { Hit } from '../../lib/search/types';
 import { badgeLine, carTypeLabel, formatKm, suburbState } from '../../lib/format';
 import SaveCarButton from '../SaveCarButton';
+import { useRovingFocus } from './roving';
+
+/** What the card's toolbar moves between (the Save button's toast is not one of them). */
+const TOOLBAR_ITEMS = '.car-card__cta, .toggle';
 
 export interface Toggles {
   favourites: boolean;
@@ -41,6 +50,8 @@ export function ResultCard({ hit, eager, settings, toggles }: Props) {
   // SaveCarButton itself hides the button of a sold car that is not saved
   // (spec 000 §4) once it knows the shopper's list.
   const canSave = toggles.watchlist;
+  const toolbar = useRef<HTMLDivElement>(null);
+  useRovingFocus(toolbar, TOOLBAR_ITEMS);
   return (
     <article className={`car-card${hit.status === 'sold' ? ' car-card--sold' : ''}`}>
       <div className="car-card__media">
@@ -96,39 +107,41 @@ export function ResultCard({ hit, eager, settings, toggles }: Props) {
             {hit.fuel && <li>{hit.fuel}</li>}
           </ul>
         )}
-        <div className="car-card__actions">
-          {cardActions(hit, settings).map((a) => (
-            <a key={a.kind} href={a.href} className={`button ${a.kind === 'view_details' || a.kind === 'similar' ? '' : 'button--outline '}car-card__cta`}>
-              {a.label}
-              <span className="visually-hidden"> – {name}</span>
-            </a>
-          ))}
-        </div>
-        {(toggle || canSave) && (
-          <div className="car-card__toggles">
-            {toggle && toggles.favourites && (
-              <button type="button" className="toggle" aria-pressed={toggles.favourite.has(hit.objectID)} onClick={() => toggles.onToggle('favourite', hit.objectID)}>
-                Favourite<span className="visually-hidden"> {name}</span>
-              </button>
-            )}
-            {toggle && toggles.compare && (
-              <button type="button" className="toggle" aria-pressed={toggles.compared.has(hit.objectID)} onClick={() => toggles.onToggle('compared', hit.objectID)}>
-                Compare<span className="visually-hidden"> {name}</span>
-              </button>
-            )}
-            {canSave && (
-              // Signed out, it goes to sign-in and back to this search (spec 000 §2, §4).
-              <SaveCarButton
-                apiBase={toggles.apiBase}
-                carId={hit.objectID}
-                carName={name}
-                sold={!stocked}
-                analytics={toggles.analytics}
-                className="toggle"
-              />
-            )}
+        <div className="car-card__toolbar" role="toolbar" aria-label={`${name}: actions`} ref={toolbar}>
+          <div className="car-card__actions">
+            {cardActions(hit, settings).map((a) => (
+              <a key={a.kind} href={a.href} className={`button ${a.kind === 'view_details' || a.kind === 'similar' ? '' : 'button--outline '}car-card__cta`}>
+                {a.label}
+                <span className="visually-hidden"> – {name}</span>
+              </a>
+            ))}
           </div>
-        )}
+          {(toggle || canSave) && (
+            <div className="car-card__toggles">
+              {toggle && toggles.favourites && (
+                <button type="button" className="toggle" aria-pressed={toggles.favourite.has(hit.objectID)} onClick={() => toggles.onToggle('favourite', hit.objectID)}>
+                  Favourite<span className="visually-hidden"> {name}</span>
+                </button>
+              )}
+              {toggle && toggles.compare && (
+                <button type="button" className="toggle" aria-pressed={toggles.compared.has(hit.objectID)} onClick={() => toggles.onToggle('compared', hit.objectID)}>
+                  Compare<span className="visually-hidden"> {name}</span>
+                </button>
+              )}
+              {canSave && (
+                // Signed out, it goes to sign-in and back to this search (spec 000 §2, §4).
+                <SaveCarButton
+                  apiBase={toggles.apiBase}
+                  carId={hit.objectID}
+                  carName={name}
+                  sold={!stocked}
+                  analytics={toggles.analytics}
+                  className="toggle"
+                />
+              )}
+            </div>
+          )}
+        </div>
       </div>
     </article>
   );

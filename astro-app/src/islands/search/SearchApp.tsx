@@ -21,6 +21,7 @@ import { pageLinks } from '../../lib/pagination';
 import { CheckboxList, Dropdown, MakeCards } from './Facets';
 import { RangeSlider } from './RangeSlider';
 import { ResultCard, type Toggles } from './ResultCard';
+import { searchDocumentTitle, shownLandingTitle } from './titles';
 
 export const KEYWORD_DEBOUNCE_MS = 300;
 const SAVED_KEY = 'dealergen:toggles';
@@ -53,7 +54,12 @@ interface Props {
   renderedAt: number;
   /** Landing page title, e.g. "Used cars for sale"; empty on /search/. */
   title: string;
+  /** For `document.title` ("… | {siteName}") when the search changes it. */
+  siteName?: string;
 }
+
+/** The results heading: the skip link's target, and where focus goes after paging or clearing. */
+export const RESULTS_ID = 'search-results';
 
 const RANGES: Array<[string, string]> = [
   ['price', 'Price'],
@@ -78,7 +84,7 @@ function loadToggles(): { favourite: string[]; compared: string[] } {
   }
 }
 
-export default function SearchApp({ config, initialState, initial, renderedAt, title }: Props) {
+export default function SearchApp({ config, initialState, initial, renderedAt, title, siteName = '' }: Props) {
   const [state, setState] = useState(initialState);
   const [response, setResponse] = useState(initial);
   const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
@@ -92,6 +98,10 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const seq = useRef(0);
   const keywordTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const top = useRef<HTMLDivElement>(null);
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+  // Set while the sort select keeps focus after a change: arrowing through its
+  // options is one history entry, not one per key press.
+  const sortEntry = useRef(false);
 
   const run = useCallback(
     (next: SearchState) => {
@@ -117,12 +127,16 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   );
 
   const go = useCallback(
-    (next: SearchState, opts: { scroll?: boolean } = {}) => {
+    (next: SearchState, opts: { scroll?: boolean; focusResults?: boolean; replace?: boolean } = {}) => {
       setState(next);
       setKeyword(next.query);
-      history.pushState(null, '', hrefOf(next));
+      if (opts.replace) history.replaceState(null, '', hrefOf(next));
+      else history.pushState(null, '', hrefOf(next));
       run(next);
       if (opts.scroll) top.current?.scrollIntoView({ block: 'start' });
+      // The control that was used (a page link, "Clear all filters") may be gone
+      // or off screen: focus goes to the results, whose new count the status announces.
+      if (opts.focusResults) resultsHeading.current?.focus({ preventScroll: opts.scroll === true });
     },
     [run],
   );
@@ -211,27 +225,40 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const from = response.nbHits === 0 ? 0 : response.page * response.hitsPerPage + 1;
   const to = Math.min(response.nbHits, from + response.hitsPerPage - 1);
   const anyFilter = state.query || Object.keys(state.refinementList).length > 0 || Object.keys(state.range).length > 0;
+  // A landing page's title only while its filters are the ones applied (titles.ts).
+  const landingTitle = shownLandingTitle(title, initialState.refinementList, state);
   const pages = pageLinks(page, response.nbPages);
   // A weekly slider over cars none of which has a weekly price would be 0 to 0: left out.
   const ranges = config.features.subscriptions && (response.facets_stats.subscription_price?.max ?? 0) > 0 ? SUBSCRIPTION_RANGES : RANGES;
   // The search on screen is not worth a link back to itself.
   const pastSearches = recent.filter((e) => e.path !== back);
 
+  useEffect(() => {
+    // Without the site's name the server's title stays (it would lose the name).
+    if (siteName) document.title = searchDocumentTitle(landingTitle, page, siteName);
+  }, [landingTitle, page, siteName]);
+
   return (
     <div className="search" ref={top}>
       <div className="search__head">
-        {title ? (
-          <h1 className="search__title">{title}</h1>
+        {landingTitle ? (
+          <h1 className="search__title">{landingTitle}</h1>
         ) : (
           <h1 className="search__title">
             <span data-testid="result-count">{formatCount(count)}</span> {count === 1 ? 'car' : 'cars'} for sale
           </h1>
         )}
+        {/* The live region: every search's new count is announced from here
+            (under the count heading the count is shown by the h1, so it is only read out). */}
         <p className="search__range" role="status">
-          {title && (
+          {landingTitle ? (
             <>
               <span data-testid="result-count">{formatCount(count)}</span> {count === 1 ? 'car' : 'cars'}.{' '}
             </>
+          ) : (
+            <span className="visually-hidden">
+              {formatCount(count)} {count === 1 ? 'car' : 'cars'}.{' '}
+            </span>
           )}
           {response.nbHits > 0 && `Showing ${formatCount(from)}–${formatCount(to)}`}
           {response.nbPages > 1 && ` (page ${page} of ${response.nbPages})`}
@@ -241,6 +268,17 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
       </div>
       <div className="search__layout">
         <aside className={`search__filters${filtersOpen ? ' search__filters--open' : ''}`} aria-label="Filters">
+          {/* Past the filters in one key press (they are 40-odd Tab stops on a desktop). */}
+          <a
+            className="skip-results"
+            href={`#${RESULTS_ID}`}
+            onClick={(e) => {
+              e.preventDefault();
+              resultsHeading.current?.focus();
+            }}
+          >
+            Skip to results
+          </a>
           <button type="button" className="button button--outline search__filters-toggle" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
             {filtersOpen ? 'Hide filters' : 'Filter results'}
           </button>
@@ -257,7 +295,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
                         href={e.path}
                         onClick={(event) => {
                           event.preventDefault();
-                          go(stateOfPath(e.path), { scroll: true });
+                          go(stateOfPath(e.path), { scroll: true, focusResults: true });
                         }}
                       >
                         {historyLabel(e)}
@@ -290,22 +328,37 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
             <CheckboxList attr="city" title="City" entries={facetEntries('city', facets.city, refined('city'))} onToggle={toggle} />
             <CheckboxList attr="location_name" title="Dealership" entries={facetEntries('location_name', facets.location_name, refined('location_name'))} onToggle={toggle} />
             {anyFilter && (
-              <button type="button" className="link-button" onClick={() => go({ ...state, query: '', refinementList: {}, range: {}, page: 1 })}>
+              <button type="button" className="link-button" onClick={() => go({ ...state, query: '', refinementList: {}, range: {}, page: 1 }, { focusResults: true })}>
                 Clear all filters
               </button>
             )}
           </div>
         </aside>
         <div className="search__results">
-          <div className="search__sort">
-            <label htmlFor="search-sort">Sort by</label>
-            <select id="search-sort" value={state.sortBy || s.sort_options[0]?.value || ''} onChange={(e) => go(withFilters(state, { sortBy: e.currentTarget.value === s.sort_options[0]?.value ? '' : e.currentTarget.value }))}>
-              {s.sort_options.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
+          <div className="search__bar">
+            <h2 id={RESULTS_ID} className="search__results-heading" tabIndex={-1} ref={resultsHeading}>
+              Results
+            </h2>
+            <div className="search__sort">
+              <label htmlFor="search-sort">Sort by</label>
+              <select
+                id="search-sort"
+                value={state.sortBy || s.sort_options[0]?.value || ''}
+                onChange={(e) => {
+                  go(withFilters(state, { sortBy: e.currentTarget.value === s.sort_options[0]?.value ? '' : e.currentTarget.value }), { replace: sortEntry.current });
+                  sortEntry.current = true;
+                }}
+                onBlur={() => {
+                  sortEntry.current = false;
+                }}
+              >
+                {s.sort_options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
           {response.nbHits === 0 ? (
             <p className="search__empty">No cars match these filters. Try removing one, or <a href="/contact-us/">ask us to find one for you</a>.</p>
@@ -349,7 +402,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
                         aria-current={link.current ? 'page' : undefined}
                         onClick={(e) => {
                           e.preventDefault();
-                          go({ ...state, page: link.n }, { scroll: true });
+                          go({ ...state, page: link.n }, { scroll: true, focusResults: true });
                         }}
                       >
                         <span className="visually-hidden">Page </span>

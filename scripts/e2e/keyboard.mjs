@@ -1,0 +1,654 @@
+#!/usr/bin/env node
+/**
+ * Keyboard, screen-reader and layout end-to-end test of one built dealer
+ * site in headless Chromium (issue 8).
+ *
+ *   node scripts/e2e/keyboard.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
+ *
+ * - Layout: every page type at 375, 768, 1280, 1440 and 1920 px: no
+ *   sideways scrolling, no interactive element outside the viewport (nav
+ *   dropdowns opened too). Prints scrollWidth per page and width.
+ * - Keyboard walks of home, search, car and contact at 375 and 1280 px: Tab
+ *   through the whole page; every stop shows a focus ring of at least 2 px
+ *   whose colours reach 3:1 against the element's background and the
+ *   page's (getComputedStyle; the weaker side is printed), is not covered by
+ *   anything (an open menu), and the header's stops follow its visual order.
+ * - Menus: Escape closes them and returns focus to the toggle; Tab out of a
+ *   menu closes it; a click outside closes it.
+ * - Search: skip link, Tab stops from the filters to page 2 (printed), focus
+ *   on the results after paging and after "Clear all filters", the new count
+ *   in the live region, a landing page's title after its filter is removed,
+ *   one history entry for arrowing through the sort options, every card
+ *   action reachable with the arrow keys.
+ * - Car page: a failed phone reveal shows the number (focus on it); the
+ *   enquiry form's error summary gets focus after a failed submit (local
+ *   checks and a server error), the button keeps focus while sending, the
+ *   thank-you gets it after; axe finds nothing in those states.
+ * - The header menus' script: its size (gzip) on a page with no islands.
+ *
+ * The edge API is answered inside the browser (nothing leaves 127.0.0.1).
+ * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
+import { isFile, startServer } from '../lib/static-server.mjs';
+
+const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** As scripts/e2e/run.mjs: WCAG 2.2 A/AA, best practices, target size. */
+const AXE_OPTIONS = {
+  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  rules: { 'target-size': { enabled: true } },
+};
+/** WCAG 1.4.11: a focus indicator needs 3:1 against what is next to it. */
+const RING_CONTRAST = 3;
+/** The header menus' module, on every page: it must stay tiny. */
+const MENU_SCRIPT_GZIP_KB = 2;
+const PHONE = 375;
+const DESKTOP = 1280;
+
+// ----------------------------------------------------------------- tests --
+
+const results = [];
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+  } catch (error) {
+    results.push({ name, ok: false });
+    const message = String(error?.message ?? error).split('\n').slice(0, 12).join('\n       ');
+    console.log(`FAIL - ${name}\n       ${message}`);
+  }
+}
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+function assertEqual(actual, expected, what) {
+  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+const count = (n) => new Intl.NumberFormat('en-AU').format(n);
+
+// ------------------------------------------------- in-page measurements --
+
+/**
+ * The focused element as the test sees it: where it is, whether its focus
+ * ring shows and how it contrasts, whether something covers it. Runs in the
+ * page (no closures).
+ */
+function focusInfo() {
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return null;
+  const parse = (css) => {
+    const m = /rgba?\(([^)]+)\)/.exec(css ?? '');
+    if (!m) return null;
+    const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  };
+  const over = (top, bottom) => ({
+    r: top.r * top.a + bottom.r * (1 - top.a),
+    g: top.g * top.a + bottom.g * (1 - top.a),
+    b: top.b * top.a + bottom.b * (1 - top.a),
+    a: 1,
+  });
+  /** The colour showing behind `node`: its own background or its ancestors', blended. */
+  const backgroundOf = (node) => {
+    const layers = [];
+    for (let n = node; n && n.nodeType === 1; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c.a > 0) {
+        layers.push(c);
+        if (c.a >= 1) break;
+      }
+    }
+    return layers.reverse().reduce((below, layer) => over(layer, below), { r: 255, g: 255, b: 255, a: 1 });
+  };
+  const channel = (v) => {
+    const s = v / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = (c) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+  const contrast = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const cs = getComputedStyle(el);
+  const rect = el.getBoundingClientRect();
+  const outlineWidth = cs.outlineStyle === 'none' ? 0 : parseFloat(cs.outlineWidth) || 0;
+  const ring = [outlineWidth > 0 ? parse(cs.outlineColor) : null, cs.boxShadow === 'none' ? null : parse(cs.boxShadow)].filter((c) => c && c.a > 0);
+  const elementBg = backgroundOf(el);
+  const pageBg = backgroundOf(el.parentElement);
+  // The ring is visible against a background when one of its colours stands out from it.
+  const against = (bg) => Math.max(0, ...ring.map((c) => contrast(over(c, bg), bg)));
+  const x = Math.min(Math.max(rect.left + rect.width / 2, 1), innerWidth - 2);
+  const y = Math.min(Math.max(rect.top + Math.min(rect.height / 2, 12), 1), innerHeight - 2);
+  const hit = document.elementFromPoint(x, y);
+  const covered = !!hit && hit !== el && !el.contains(hit) && !(el.labels && [...el.labels].some((l) => l.contains(hit)));
+  const describe = (n) => (n ? `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}${n.className && typeof n.className === 'string' ? `.${n.className.trim().split(/\s+/).join('.')}` : ''}` : '');
+  const label = (el.getAttribute('aria-label') || el.textContent || el.getAttribute('placeholder') || el.getAttribute('name') || '').replace(/\s+/g, ' ').trim();
+  return {
+    key: `${describe(el)}|${label}|${Math.round(rect.top + scrollY)}|${Math.round(rect.left)}`,
+    what: `${describe(el)} "${label.slice(0, 50)}"`,
+    id: el.id,
+    text: label,
+    rect: { left: rect.left, right: rect.right, top: rect.top + scrollY, bottom: rect.bottom + scrollY, width: rect.width, height: rect.height },
+    viewportWidth: innerWidth,
+    visible: rect.width >= 4 && rect.height >= 4 && cs.visibility !== 'hidden',
+    focusVisible: el.matches(':focus-visible'),
+    outlineWidth,
+    ringVsPage: against(pageBg),
+    ringVsElement: against(elementBg),
+    covered,
+    coveredBy: covered ? describe(hit) : '',
+    inHeader: !!el.closest('header'),
+    inMenu: !!el.closest('details[open]'),
+  };
+}
+
+/**
+ * Presses Tab from the top of the page until focus leaves the document
+ * (or `until` says stop); returns every stop.
+ */
+async function walk(page, { max = 400, until } = {}) {
+  await page.evaluate(() => {
+    document.activeElement?.blur?.();
+    window.scrollTo(0, 0);
+  });
+  const stops = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const info = await page.evaluate(focusInfo);
+    if (!info || (stops.length > 0 && info.key === stops[0].key)) break;
+    stops.push(info);
+    if (until?.(info)) break;
+  }
+  return stops;
+}
+
+/** Every way a stop can fail the focus rules, as readable lines. */
+function focusProblems(stops) {
+  const problems = [];
+  for (const s of stops) {
+    if (!s.visible) problems.push(`${s.what}: focused but not visible (${Math.round(s.rect.width)}x${Math.round(s.rect.height)})`);
+    else if (!s.focusVisible || s.outlineWidth < 2) problems.push(`${s.what}: no focus ring (outline ${s.outlineWidth}px)`);
+    else if (s.ringVsPage < RING_CONTRAST || s.ringVsElement < RING_CONTRAST)
+      problems.push(`${s.what}: focus ring ${s.ringVsPage.toFixed(2)}:1 against the page, ${s.ringVsElement.toFixed(2)}:1 against the element`);
+    if (s.covered) problems.push(`${s.what}: covered by ${s.coveredBy}`);
+    if (s.visible && (s.rect.left < -1 || s.rect.right > s.viewportWidth + 1)) problems.push(`${s.what}: outside the viewport (${Math.round(s.rect.left)}–${Math.round(s.rect.right)})`);
+  }
+  return problems;
+}
+
+/** The header's stops must go left to right along a row, rows top to bottom. */
+function headerOrderProblems(stops) {
+  const header = stops.filter((s) => s.inHeader && s.visible && !s.inMenu);
+  const problems = [];
+  for (let i = 1; i < header.length; i++) {
+    const [a, b] = [header[i - 1].rect, header[i].rect];
+    const sameRow = Math.abs(a.top - b.top) < Math.min(a.height, b.height) / 2 || (b.top < a.bottom && b.bottom > a.top);
+    const ok = sameRow ? b.left >= a.left : b.top >= a.top;
+    if (!ok) problems.push(`${header[i - 1].what} then ${header[i].what}: Tab goes ${sameRow ? 'leftwards' : 'upwards'}`);
+  }
+  return problems;
+}
+
+/** Horizontal overflow and interactive elements outside the viewport, as the page is now. */
+function layoutInfo() {
+  const width = window.innerWidth;
+  const clipped = (el) => {
+    // Inside a scroll container that clips it (the photo strip): reachable by scrolling it.
+    for (let n = el.parentElement; n && n !== document.body; n = n.parentElement) {
+      const o = getComputedStyle(n).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden' || o === 'clip') return true;
+    }
+    return false;
+  };
+  const hidden = (el) => {
+    const cs = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return r.width < 2 || r.height < 2 || cs.visibility === 'hidden' || cs.clip === 'rect(0px, 0px, 0px, 0px)';
+  };
+  const outside = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+    .filter((el) => !hidden(el) && !clipped(el))
+    .filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.left < -1 || r.right > width + 1;
+    })
+    .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(el.getBoundingClientRect().left)}–${Math.round(el.getBoundingClientRect().right)}`);
+  return { scrollWidth: document.documentElement.scrollWidth, width, outside };
+}
+
+// ------------------------------------------------------------------ main --
+
+async function main() {
+  assert(isFile(path.join(distDir, 'index.html')), `no built site at ${distDir} (index.html missing)`);
+  const { site, cars } = siteData(distDir);
+  const types = pageTypes(distDir);
+  const car = cars.find((c) => c.status !== 'sold' && c.images.length > 0) ?? cars[0];
+  assert(car, 'the site has no car');
+  assert(site.features.watchlist, 'the demo dealer must have the watchlist (Save to Watchlist on the cards)');
+  const pageSize = site.search.page_size;
+  assert(cars.length > pageSize, `the site needs more than one page of cars (${cars.length} ≤ ${pageSize})`);
+
+  const server = await startServer(distDir);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-keyboard-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      viewport: { width: DESKTOP, height: 900 },
+      serviceWorkers: 'block',
+    });
+    context.setDefaultTimeout(10_000);
+
+    // The edge API, answered here like a signed-out visit (signed in on the
+    // watchlist page, which otherwise sends the visitor to sign in, with two
+    // saved cars). /api/leads and /api/phone-reveal answer what the current test sets.
+    const outside = [];
+    const errors = [];
+    let signedIn = false;
+    const saved = cars.slice(0, 2).map((c) => c.id);
+    let leadAnswer = async () => ({ status: 201, body: { lead_id: 'kb-lead' } });
+    let revealAnswer = async () => ({ status: 503, body: { error: 'Service unavailable.' } });
+    await context.route(/\/api\//, async (route) => {
+      const url = new URL(route.request().url());
+      let answer = { status: 200, body: {} };
+      if (url.pathname === '/api/auth/me') answer = { status: 200, body: signedIn ? { signed_in: true, phone_number: '0412345678' } : { signed_in: false } };
+      else if (url.pathname === '/api/watchlist') answer = signedIn ? { status: 200, body: { success: true, car_ids: saved } } : { status: 401, body: { success: false, error: 'Please sign in.' } };
+      else if (url.pathname.endsWith('/view.json')) answer = { status: 200, body: { views: 12 } };
+      else if (url.pathname === '/api/youx/quote') answer = { status: 200, body: { weeklyRepaymentAmount: 123, comparisonRate: 9.1, advertisedRate: 8.5, source: 'indicative' } };
+      else if (url.pathname === '/api/leads') answer = await leadAnswer();
+      else if (url.pathname === '/api/phone-reveal') answer = await revealAnswer();
+      await route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) });
+    });
+    const watch = (p) => {
+      p.on('request', (req) => {
+        const url = new URL(req.url());
+        if (['http:', 'https:'].includes(url.protocol) && url.hostname !== '127.0.0.1') outside.push(req.url());
+      });
+      p.on('pageerror', (err) => errors.push(`${p.url()}: ${err.message}`));
+    };
+    const page = context.pages()[0] ?? (await context.newPage());
+    watch(page);
+    const open = async (p, width, height = 900) => {
+      // Leave the previous page first: its pending session call must not see the new answer
+      // (the sign-in page, answered "signed in", would navigate away mid-load).
+      if ((p === '/watchlist/') !== signedIn) await page.goto('about:blank');
+      signedIn = p === '/watchlist/';
+      await page.setViewportSize({ width, height });
+      await page.goto(`${origin}${p}`, { waitUntil: 'load' });
+      if (signedIn) await page.locator('ul.watchlist').waitFor();
+    };
+    const searchHydrated = () => page.locator('astro-island[component-url*="SearchApp"]:not([ssr])').waitFor({ state: 'attached' });
+    const axe = async () => {
+      await page.addScriptTag({ path: AXE_PATH });
+      const violations = await page.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
+      return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
+    };
+    const active = () => page.evaluate(focusInfo);
+
+    // ------------------------------------------------------------ layout
+    await test(`no sideways scrolling and nothing interactive off screen: ${types.length} page types at ${VIEWPORTS.map((v) => v.width).join(', ')} px`, async () => {
+      const problems = [];
+      const table = [];
+      for (const { width, height } of VIEWPORTS) {
+        const row = [];
+        for (const t of types) {
+          await open(t.path, width, height);
+          if (t.name === 'search' || t.name === 'landing') await searchHydrated();
+          const info = await page.evaluate(layoutInfo);
+          row.push(`${t.name} ${info.scrollWidth}`);
+          if (info.scrollWidth > width) problems.push(`${width}px ${t.path}: ${info.scrollWidth - width}px wider than the viewport`);
+          for (const o of info.outside) problems.push(`${width}px ${t.path}: ${o}`);
+        }
+        table.push(`${String(width).padStart(4)} px: ${row.join(', ')}`);
+      }
+      console.log(`       scrollWidth per page:\n       ${table.join('\n       ')}`);
+      assertEqual(problems.length, 0, `layout problems:\n${problems.slice(0, 10).join('\n')}`);
+    });
+
+    await test('every navigation dropdown opens inside the viewport (992 to 1920 px)', async () => {
+      const problems = [];
+      for (const width of [992, ...VIEWPORTS.map((v) => v.width).filter((w) => w >= 992)]) {
+        await open('/', width);
+        const groups = page.locator('nav[aria-label="Main"] details');
+        const n = await groups.count();
+        for (let i = 0; i < n; i++) {
+          await groups.nth(i).locator('summary').click();
+          const info = await page.evaluate(layoutInfo);
+          for (const o of info.outside) problems.push(`${width}px dropdown ${i + 1}: ${o}`);
+          if (info.scrollWidth > width) problems.push(`${width}px dropdown ${i + 1}: page ${info.scrollWidth - width}px too wide`);
+        }
+      }
+      assertEqual(problems.length, 0, `dropdowns off screen:\n${problems.join('\n')}`);
+    });
+
+    // -------------------------------------------------- keyboard walks
+    const walked = [];
+    for (const width of [PHONE, DESKTOP]) {
+      for (const t of types.filter((x) => ['home', 'search', 'car', 'contact'].includes(x.name))) {
+        await test(`${width}px ${t.name}: every Tab stop has a visible ${RING_CONTRAST}:1 focus ring, nothing covers it, the header follows its visual order`, async () => {
+          await open(t.path, width);
+          if (t.name === 'search') await searchHydrated();
+          const stops = await walk(page);
+          assert(stops.length >= 5, `only ${stops.length} Tab stops`);
+          walked.push(...stops);
+          const problems = [...focusProblems(stops), ...headerOrderProblems(stops)];
+          const weakest = Math.min(...stops.filter((s) => s.visible).map((s) => Math.min(s.ringVsPage, s.ringVsElement)));
+          console.log(`       ${stops.length} stops; weakest focus ring ${weakest.toFixed(2)}:1`);
+          assertEqual(problems.length, 0, `focus problems:\n${problems.slice(0, 10).join('\n')}`);
+        });
+      }
+    }
+
+    await test('the focus ring on the home hero button (accent on the dark hero) reaches 3:1 on both sides', async () => {
+      await open('/', DESKTOP);
+      const cta = page.locator('.hero a.button');
+      await cta.focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab'); // keyboard focus, so :focus-visible applies
+      const info = await active();
+      assert(info.what.includes('button--accent'), `focus on ${info.what}`);
+      console.log(`       hero button: ring ${info.ringVsPage.toFixed(2)}:1 against the hero, ${info.ringVsElement.toFixed(2)}:1 against the button`);
+      assert(info.ringVsPage >= RING_CONTRAST && info.ringVsElement >= RING_CONTRAST, 'ring contrast');
+    });
+
+    // ------------------------------------------------------------ menus
+    const tabTo = async (match, max = 60) => {
+      for (let i = 0; i < max; i++) {
+        await page.keyboard.press('Tab');
+        const info = await active();
+        if (info && match(info)) return info;
+      }
+      throw new Error('never reached by Tab');
+    };
+    const isOpen = (selector) => page.locator(selector).evaluate((d) => d.open);
+
+    await test(`${PHONE}px menu: Enter opens it, Escape closes it with focus back on Menu, Tab out of it closes it, nothing focused stays covered`, async () => {
+      await open('/', PHONE);
+      await page.evaluate(() => document.activeElement?.blur?.());
+      await tabTo((i) => i.text === 'Menu');
+      await page.keyboard.press('Enter');
+      assert(await isOpen('details.mobile-menu'), 'Enter did not open the menu');
+      await page.keyboard.press('Tab');
+      assert((await active()).inMenu, 'Tab did not go into the menu');
+      await page.keyboard.press('Escape');
+      assert(!(await isOpen('details.mobile-menu')), 'Escape left the menu open');
+      assertEqual((await active()).text, 'Menu', 'focus after Escape');
+      // A dropdown inside the menu: Escape closes it first, then the menu.
+      const group = site.navigation.find((n) => n.children.length > 0);
+      if (group) {
+        await page.keyboard.press('Enter');
+        await tabTo((i) => i.text === group.label);
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Escape');
+        assertEqual((await active()).text, group.label, 'focus after Escape in the dropdown');
+        assert(await isOpen('details.mobile-menu'), 'the menu closed with its dropdown');
+        await page.keyboard.press('Escape');
+        assert(!(await isOpen('details.mobile-menu')), 'second Escape left the menu open');
+      }
+      // Tab past the last link: the menu closes and does not cover what has focus.
+      await page.keyboard.press('Enter');
+      const after = await tabTo((i) => !i.inMenu && !i.inHeader);
+      assert(!(await isOpen('details.mobile-menu')), 'the menu stayed open after focus left it');
+      assert(!after.covered, `${after.what} is covered by ${after.coveredBy}`);
+      // axe with the menu open.
+      await page.locator('summary.mobile-menu__toggle').click();
+      const problems = await axe();
+      assertEqual(problems.length, 0, `axe with the menu open:\n${problems.join('\n')}`);
+      // A click on the page below the open menu closes it.
+      const below = await page.locator('.site-nav--menu').evaluate((n) => n.getBoundingClientRect().bottom + 20);
+      assert(below < 880, 'the open menu fills the screen: nowhere to click outside it');
+      await page.mouse.click(PHONE / 2, below);
+      assert(!(await isOpen('details.mobile-menu')), 'a click outside left the menu open');
+    });
+
+    await test(`${DESKTOP}px dropdowns: Escape closes with focus on the toggle, Tab past the last entry closes, a click elsewhere closes`, async () => {
+      const groups = site.navigation.filter((n) => n.children.length > 0);
+      assert(groups.length > 0, 'the demo navigation has no dropdown');
+      await open('/', DESKTOP);
+      for (const group of groups) {
+        const details = page.locator('nav[aria-label="Main"] details', { has: page.locator('summary', { hasText: group.label }) });
+        await page.evaluate(() => document.activeElement?.blur?.());
+        await tabTo((i) => i.text === group.label);
+        await page.keyboard.press('Enter');
+        assert(await details.evaluate((d) => d.open), `${group.label}: Enter did not open it`);
+        await page.keyboard.press('Tab');
+        assertEqual((await active()).text, group.children[0].label, `${group.label}: first entry`);
+        await page.keyboard.press('Escape');
+        assert(!(await details.evaluate((d) => d.open)), `${group.label}: Escape left it open`);
+        assertEqual((await active()).text, group.label, `${group.label}: focus after Escape`);
+        await page.keyboard.press('Enter');
+        for (let i = 0; i <= group.children.length; i++) await page.keyboard.press('Tab');
+        const next = await active();
+        assert(!(await details.evaluate((d) => d.open)), `${group.label}: still open with focus on ${next.what}`);
+        assert(!next.covered, `${next.what} covered by ${next.coveredBy}`);
+      }
+      const first = page.locator('nav[aria-label="Main"] details').first();
+      await first.locator('summary').click();
+      await page.locator('main h2').first().click();
+      assert(!(await first.evaluate((d) => d.open)), 'a click elsewhere left the dropdown open');
+    });
+
+    // ----------------------------------------------------------- search
+    const total = cars.length;
+    const used = cars.filter((c) => c.car_type === 'used').length;
+    assert(used > 0, 'the demo stock has no used car');
+    const statusText = () => page.locator('.search__range[role="status"]').innerText();
+
+    for (const width of [PHONE, DESKTOP]) {
+      await test(`${width}px search: skip link to the results; Tab stops from the filters to page 2 are two per card`, async () => {
+        await open('/search/', width);
+        await searchHydrated();
+        if (width < 992) await page.getByRole('button', { name: 'Filter results' }).click();
+        // From the last filter control to the "Page 2" link.
+        await page.locator('.search__filters-body').locator('input, select, button, a').last().focus();
+        const cards = await page.locator('article.car-card').count();
+        let tabs = 0;
+        for (; tabs < 400; tabs++) {
+          const info = await active();
+          if (/^Page\s*2$/.test(info?.text ?? '')) break;
+          await page.keyboard.press('Tab');
+        }
+        console.log(`       Tab stops from the last filter to "Page 2": ${tabs} (${cards} cards)`);
+        assert(tabs <= cards * 2 + 8, `${tabs} Tab stops for ${cards} cards`);
+        // The skip link: the first stop of the filters, visible when focused, lands on the results.
+        await page.locator('.breadcrumbs a').last().focus();
+        await page.keyboard.press('Tab');
+        const skip = await active();
+        assertEqual(skip.text, 'Skip to results', 'the stop after the breadcrumbs');
+        assert(skip.visible && skip.ringVsPage >= RING_CONTRAST, 'skip link not visible with its ring');
+        await page.keyboard.press('Enter');
+        assertEqual((await active()).id, 'search-results', 'focus after the skip link');
+      });
+
+      await test(`${width}px search: after paging, focus is on the results heading and the live region says the page`, async () => {
+        await open('/search/', width);
+        await searchHydrated();
+        const link = page.locator('nav.pagination a', { hasText: /^Page\s*2$/ });
+        await link.focus();
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${origin}/search/page/2/`);
+        const info = await active();
+        assertEqual(info.id, 'search-results', 'focus after paging');
+        assert(info.rect.top - (await page.evaluate(() => scrollY)) < 900, 'the results heading is not in view');
+        await page.locator('.search__range[role="status"]', { hasText: `page 2 of` }).waitFor();
+      });
+
+      await test(`${width}px search: a filter's new count is announced; "Clear all filters" puts focus on the results`, async () => {
+        await open('/search/', width);
+        await searchHydrated();
+        if (width < 992) await page.getByRole('button', { name: 'Filter results' }).click();
+        await page.getByRole('checkbox', { name: /^Used \(/ }).focus();
+        await page.keyboard.press('Space');
+        await page.locator('.search__range[role="status"]', { hasText: `${count(used)} ${used === 1 ? 'car' : 'cars'}.` }).waitFor();
+        assert((await statusText()).startsWith(`${count(used)} `), `status: ${await statusText()}`);
+        await page.getByRole('button', { name: 'Clear all filters' }).focus();
+        await page.keyboard.press('Enter');
+        assertEqual((await active()).id, 'search-results', 'focus after Clear all filters');
+        await page.locator('.search__range[role="status"]', { hasText: `${count(total)} cars.` }).waitFor();
+      });
+    }
+
+    await test('search: arrowing through the sort options is one history entry (Back undoes the whole sort)', async () => {
+      await open('/search/', DESKTOP);
+      await searchHydrated();
+      await page.locator('#search-sort').focus();
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+      await page.waitForURL((u) => u.searchParams.get('sortBy') === site.search.sort_options[3]?.value);
+      await page.goBack();
+      await page.waitForURL(`${origin}/search/`);
+    });
+
+    await test('search: every card action is reachable, two Tab stops per card (title, toolbar)', async () => {
+      await open('/search/', DESKTOP);
+      await searchHydrated();
+      const card = page.locator('article.car-card').first();
+      await card.locator('h2 a').focus();
+      await page.keyboard.press('Tab');
+      const names = [];
+      const first = (await active()).text;
+      names.push(first);
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press('ArrowRight');
+        const t = (await active()).text;
+        if (t === first) break;
+        names.push(t);
+      }
+      const expected = await card.locator('.car-card__cta, .toggle').evaluateAll((els) => els.map((e) => e.textContent.replace(/\s+/g, ' ').trim()));
+      assertEqual(JSON.stringify(names), JSON.stringify(expected), 'actions reached with the arrow keys');
+      assert(names.some((n) => n.startsWith('Save to Watchlist')), 'Save to Watchlist not reached');
+      await page.keyboard.press('Tab');
+      const next = await active();
+      assert(/^\d{4} /.test(next.text), `Tab after the toolbar went to ${next.what}, not the next card's title`);
+    });
+
+    await test('search landing page: unticking its filter changes the h1 and the document title', async () => {
+      const landing = site.search.landing_pages.find((l) => l.path === 'used-cars');
+      assert(landing, 'the demo dealer has no used-cars landing page');
+      await open('/search/used-cars/', DESKTOP);
+      await searchHydrated();
+      assertEqual(await page.locator('h1').innerText(), landing.title, 'h1 before');
+      await page.getByRole('checkbox', { name: /^Used \(/ }).focus();
+      await page.keyboard.press('Space');
+      await page.locator('h1', { hasText: `${count(total)} cars for sale` }).waitFor();
+      const title = await page.title();
+      assert(!title.startsWith(landing.title) && title.endsWith(site.name), `title "${title}"`);
+    });
+
+    // -------------------------------------------------------- car page
+    for (const width of [PHONE, DESKTOP]) {
+      await test(`${width}px car page: a failed phone reveal shows the location's number with focus on it`, async () => {
+        assert(site.features.phone_reveal, 'the demo dealer has no phone reveal');
+        revealAnswer = async () => ({ status: 503, body: { error: 'Service unavailable.' } });
+        await open(`/cars/${car.slug}/`, width);
+        const button = page.getByRole('button', { name: /Show number/ });
+        await button.scrollIntoViewIfNeeded();
+        await page.locator('astro-island[component-url*="PhoneReveal"]:not([ssr])').waitFor({ state: 'attached' });
+        await button.focus();
+        await page.keyboard.press('Enter');
+        await page.getByRole('link', { name: `Call ${car.location.phone}` }).waitFor();
+        const info = await active();
+        assertEqual(info.text, `Call ${car.location.phone}`, 'focus after the failed reveal');
+      });
+
+      await test(`${width}px car page: enquiry errors get a focused summary; the button keeps focus while sending; thanks get focus`, async () => {
+        await open(`/cars/${car.slug}/`, width);
+        await page.locator('#enquire').scrollIntoViewIfNeeded();
+        await page.locator('#enquire astro-island:not([ssr])').waitFor({ state: 'attached' });
+        const send = page.getByRole('button', { name: 'Send enquiry' });
+        await send.focus();
+        await page.keyboard.press('Enter');
+        let info = await active();
+        assert(info.what.includes('error-summary'), `focus after a failed submit: ${info.what}`);
+        assert(info.focusVisible || info.visible, 'summary not visible');
+        const links = page.locator('.error-summary a');
+        assertEqual(await links.count(), 5, 'errors in the summary');
+        const problems = await axe();
+        assertEqual(problems.length, 0, `axe with the error summary:\n${problems.join('\n')}`);
+        // The summary's first link puts the caret in Name; fill the form from the keyboard.
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Enter');
+        assert((await active()).id.endsWith('-name'), `focus after the first summary link: ${(await active()).what}`);
+        await page.keyboard.type('Keyboard Shopper');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('keys@example.com.au');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('0412 345 678');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('Is it still available?');
+        await page.locator('#enquire input[type="checkbox"]').focus();
+        await page.keyboard.press('Space');
+        // A server error: the summary says so and takes focus.
+        leadAnswer = async () => ({ status: 503, body: { error: 'Leads are not being accepted right now.' } });
+        await send.focus();
+        await page.keyboard.press('Enter');
+        await page.locator('.error-summary', { hasText: 'Leads are not being accepted right now.' }).waitFor();
+        info = await active();
+        assert(info.what.includes('error-summary'), `focus after a server error: ${info.what}`);
+        // Sending: the button keeps focus (not disabled), then the thanks take it.
+        let release;
+        const held = new Promise((r) => (release = r));
+        leadAnswer = async () => {
+          await held;
+          return { status: 201, body: { lead_id: 'kb-lead' } };
+        };
+        await send.focus();
+        await page.keyboard.press('Enter');
+        await page.getByRole('button', { name: 'Sending…' }).waitFor();
+        info = await active();
+        assertEqual(info.text, 'Sending…', 'focus while sending');
+        assertEqual(await page.getByRole('button', { name: 'Sending…' }).getAttribute('aria-disabled'), 'true', 'aria-disabled while sending');
+        release();
+        await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+        assertEqual((await active()).text, 'Thank you', 'focus after sending');
+        leadAnswer = async () => ({ status: 201, body: { lead_id: 'kb-lead' } });
+      });
+    }
+
+    // -------------------------------------------------------- JS budget
+    await test(`the header menus' script is the only JavaScript of a page without islands, at most ${MENU_SCRIPT_GZIP_KB} KB gzip`, async () => {
+      const html = fs.readFileSync(path.join(distDir, 'contact-us', 'index.html'), 'utf8');
+      const external = [...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
+      const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].filter((m) => !/type="application\/ld\+json"/.test(m[0]));
+      assertEqual(inline.length, 0, 'inline scripts on the contact page');
+      assertEqual(external.length, 1, `scripts on the contact page (${external.join(', ')})`);
+      const file = fs.readFileSync(path.join(distDir, external[0]));
+      const kb = gzipSync(file, { level: 9 }).length / 1024;
+      console.log(`       header menus: ${(file.length / 1024).toFixed(1)} KB, ${kb.toFixed(2)} KB gzip (${external[0]})`);
+      assert(file.toString().includes('[data-menus]'), 'the script is not the header menus');
+      assert(kb <= MENU_SCRIPT_GZIP_KB, `${kb.toFixed(2)} KB gzip`);
+    });
+
+    await test('no request leaves 127.0.0.1 and no page error', async () => {
+      assertEqual(outside.length, 0, `requests to other hosts (${[...new Set(outside)].slice(0, 5).join(', ')})`);
+      assertEqual(errors.length, 0, `page errors (${errors.slice(0, 5).join(' | ')})`);
+    });
+  } finally {
+    await context?.close().catch(() => {});
+    await new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections?.();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  results.push({ name: 'setup', ok: false });
+  console.log(`FAIL - setup\n       ${error?.stack ?? error}`);
+}
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,50 @@
+/**
+ * One URL of every page type a built dealer site has, and the viewport
+ * widths its layouts must hold; shared by the keyboard/layout e2e test and
+ * the screenshot script so both look at the same pages.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Phone, tablet, laptop, desktop, wide desktop (issue 8). */
+export const VIEWPORTS = [
+  { width: 375, height: 812 },
+  { width: 768, height: 1024 },
+  { width: 1280, height: 900 },
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+];
+
+/** The site's generated data next to its dist/ (sites/<slug>/src/data). */
+export function siteData(dist) {
+  const dir = path.join(dist, '..', 'src', 'data');
+  return {
+    site: JSON.parse(fs.readFileSync(path.join(dir, 'site.json'), 'utf8')),
+    cars: JSON.parse(fs.readFileSync(path.join(dir, 'cars.json'), 'utf8')),
+  };
+}
+
+/**
+ * `{ name, path }` of each page type: home, search, a landing page, a car
+ * page, contact, a location, sign-in, watchlist, 404. Throws when the
+ * site's data lacks one (a test must not skip a page type silently).
+ */
+export function pageTypes(dist) {
+  const { site, cars } = siteData(dist);
+  const landing = site.search.landing_pages.find((l) => l.path === 'used-cars') ?? site.search.landing_pages[0];
+  const car = cars[0];
+  const location = site.locations[0];
+  const missing = [!landing && 'a search landing page', !car && 'a car', !location && 'a location'].filter(Boolean);
+  if (missing.length) throw new Error(`the site's data has no ${missing.join(', ')}: every page type must be covered`);
+  return [
+    { name: 'home', path: '/' },
+    { name: 'search', path: '/search/' },
+    { name: 'landing', path: `/search/${landing.path}/` },
+    { name: 'car', path: `/cars/${car.slug}/` },
+    { name: 'contact', path: '/contact-us/' },
+    { name: 'location', path: `/contact-us/${location.slug}/` },
+    { name: 'sign-in', path: '/sign-in/' },
+    { name: 'watchlist', path: '/watchlist/' },
+    { name: '404', path: '/no-such-page/' },
+  ];
+}
