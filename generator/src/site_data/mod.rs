@@ -111,8 +111,9 @@ pub struct Copy {
     pub dealer_comments_pending: String,
 }
 
-/// Counts over the visible stock.
-
+/// Resolves the dealer config into `site.json`; `cars` are the visible
+/// stock (for the counts and the search landing pages), `year` the
+/// copyright year.
 pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteData {
     let mut home = cfg.home.clone();
     if home.hero_title.is_empty() {
