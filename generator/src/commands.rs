@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Utc};
-use dealer_config::diagnostic::{render_github, render_human, render_json};
+use dealer_config::diagnostic::{render_github, render_human};
 use dealer_config::{Loader, Severity};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -250,10 +250,16 @@ fn check(project: &Project, args: CheckArgs) -> Result<i32> {
                     print!("{}", render_human(&diags, src));
                 } else if !diags.is_empty() {
                     let mut src = dealer_config::SourceFiles::default();
-                    src.add(file.clone(), std::fs::read_to_string(file).unwrap_or_default());
+                    src.add(
+                        file.clone(),
+                        std::fs::read_to_string(file).unwrap_or_default(),
+                    );
                     print!("{}", render_human(&diags, &src));
                 }
-                let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+                let errors = diags
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .count();
                 if ok {
                     println!("ok     {}", file.display());
                 } else {
@@ -265,7 +271,7 @@ fn check(project: &Project, args: CheckArgs) -> Result<i32> {
                 "dealer": slug_of(file),
                 "file": file,
                 "ok": ok,
-                "diagnostics": serde_json::from_str::<serde_json::Value>(&render_json(&diags)).unwrap_or_default(),
+                "diagnostics": diags,
             })),
         }
     }
