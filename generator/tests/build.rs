@@ -67,6 +67,26 @@ fn generated(sites: &Path) -> (Value, Vec<Value>) {
     (site, cars)
 }
 
+/// The `props` of every Astro island on a page, HTML-unescaped.
+fn island_props(html: &str) -> Vec<String> {
+    html.split("<astro-island")
+        .skip(1)
+        .filter_map(|tag| {
+            let tag = &tag[..tag.find('>')?];
+            let start = tag.find(" props=\"")? + " props=\"".len();
+            let end = start + tag[start..].find('"')?;
+            Some(
+                tag[start..end]
+                    .replace("&quot;", "\"")
+                    .replace("&#39;", "'")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&"),
+            )
+        })
+        .collect()
+}
+
 fn car<'a>(cars: &'a [Value], slug: &str) -> &'a Value {
     cars.iter()
         .find(|c| c["slug"] == slug)
@@ -217,6 +237,16 @@ fn a_full_build_writes_every_page_and_a_failed_one_keeps_the_old_site() {
     );
     let home = std::fs::read_to_string(dist.join("index.html")).unwrap();
     assert!(home.contains("Tiny Motors"));
+    // The dealer's `cards.buttons` reach the search island once, as
+    // `cards.buttons`: the page-level data is not repeated under `search`.
+    let search = std::fs::read_to_string(dist.join("search/index.html")).unwrap();
+    let props = island_props(&search)
+        .into_iter()
+        .find(|p| p.contains("\"search\""))
+        .expect("the search island");
+    assert_eq!(props.matches("\"buttons\"").count(), 1, "{props}");
+    assert_eq!(props.matches("\"test_drive\"").count(), 1, "{props}");
+    assert!(!props.contains("card_buttons"), "{props}");
 
     // Now Astro fails (Node cannot run): the build fails, dist is untouched.
     let before = std::fs::read_to_string(dist.join("index.html")).unwrap();

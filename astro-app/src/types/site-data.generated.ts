@@ -15,6 +15,23 @@ export type CarType = 'new' | 'demo' | 'used';
  */
 export type CarStatus = 'in_stock' | 'coming_soon' | 'sold';
 /**
+ * A button on a result card or in the detail sidebar.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CardButton".
+ */
+export type CardButton =
+  | 'enquire'
+  | 'test_drive'
+  | 'finance'
+  | 'reserve'
+  | 'trade_in'
+  | 'view_details'
+  | 'call_dealer'
+  | 'make_offer'
+  | 'buy_online'
+  | 'history_report';
+/**
  * A department with opening hours.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -35,23 +52,6 @@ export type LocationKind = 'sales' | 'service' | 'parts' | 'car-buying';
  * via the `definition` "SpecialDepartment".
  */
 export type SpecialDepartment = 'all' | 'sales' | 'service' | 'parts';
-/**
- * A button on a result card or in the detail sidebar.
- *
- * This interface was referenced by `SiteContract`'s JSON-Schema
- * via the `definition` "CardButton".
- */
-export type CardButton =
-  | 'enquire'
-  | 'test_drive'
-  | 'finance'
-  | 'reserve'
-  | 'trade_in'
-  | 'view_details'
-  | 'call_dealer'
-  | 'make_offer'
-  | 'buy_online'
-  | 'history_report';
 
 /**
  * Both data files in one document, so the schema (and the TypeScript
@@ -403,6 +403,10 @@ export interface SiteData {
    */
   base_url: string;
   /**
+   * Result card settings (the YAML's `cards`).
+   */
+  cards: Cards;
+  /**
    * Main phone and e-mail.
    */
   contact: Contact;
@@ -468,6 +472,18 @@ export interface SiteData {
    * Colours, logo and font.
    */
   theme: Theme;
+}
+/**
+ * Result card settings, named as in the YAML's `cards` section.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Cards".
+ */
+export interface Cards {
+  /**
+   * Buttons on each result card, in order (`cards.buttons`).
+   */
+  buttons: CardButton[];
 }
 /**
  * Phone and e-mail.
@@ -812,10 +828,6 @@ export interface Search {
    * Base filters every search applies (the same rules that chose the visible stock).
    */
   base_filters: BaseFilters;
-  /**
-   * Buttons on each result card, in order.
-   */
-  card_buttons: CardButton[];
   /**
    * 1-based slot of the "can't find what you want" card among a page's results; 0 hides it.
    */

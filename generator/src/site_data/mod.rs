@@ -59,6 +59,8 @@ pub struct SiteData {
     pub locations: Vec<Location>,
     /// Shopper features that change what pages render.
     pub features: Features,
+    /// Result card settings (the YAML's `cards`).
+    pub cards: Cards,
     /// Search page settings.
     pub search: Search,
     /// Wording that differs between dealers.
@@ -99,6 +101,14 @@ pub struct Features {
     /// The dealer offers car subscriptions: cards lead with the weekly
     /// price and the search page adds a '/ week' price slider (spec 000 §9).
     pub subscriptions: bool,
+}
+
+/// Result card settings, named as in the YAML's `cards` section.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Cards {
+    /// Buttons on each result card, in order (`cards.buttons`).
+    pub buttons: Vec<model::CardButton>,
 }
 
 /// Wording that differs between dealers.
@@ -147,6 +157,9 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
             analytics: cfg.edge.analytics_sink,
             finance_quote: cfg.finance.enabled,
             subscriptions: cfg.features.subscriptions,
+        },
+        cards: Cards {
+            buttons: cfg.cards.buttons.clone(),
         },
         search: search::search(cfg, cars),
         copy: Copy {

@@ -35,8 +35,6 @@ pub struct Search {
     pub hosted: Option<dealer_config::model::HostedSearch>,
     /// Base filters every search applies (the same rules that chose the visible stock).
     pub base_filters: BaseFilters,
-    /// Buttons on each result card, in order.
-    pub card_buttons: Vec<dealer_config::model::CardButton>,
     /// Compare and favourite only for used cars priced above 0 with photos.
     pub strict_compare: bool,
     /// The generator's card rules, for hits the hosted service returns raw.
@@ -184,7 +182,6 @@ pub fn search(cfg: &DealerConfig, cars: &[Car]) -> Search {
             exclude_car_types: cfg.stock.exclude.car_types.clone(),
             exclude_stock_numbers: cfg.stock.exclude.stock_numbers.clone(),
         },
-        card_buttons: cfg.cards.buttons.clone(),
         strict_compare: cfg.cards.strict_compare,
         hit_rules: HitRules {
             electric_hybrid_tag: cfg.cards.electric_hybrid_tag,
