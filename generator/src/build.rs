@@ -33,9 +33,15 @@ pub struct BuildReport {
     pub dist: Option<PathBuf>,
     pub cars_visible: usize,
     pub cars_hidden: usize,
-    /// Feed records skipped as malformed, with the reason.
+    /// Feed records skipped for lack of a car page's essentials, with the reason.
     pub skipped: Vec<feed::SkippedRecord>,
+    /// Fields left out of cars that were kept.
+    pub feed_warnings: Vec<feed::FeedWarning>,
+    /// Every warning as printed: the dealer file's, then the feed's
+    /// (skipped records first), each naming the dealer.
     pub warnings: Vec<String>,
+    /// All feed problems of this build, one per line (written when there are any).
+    pub feed_report: Option<PathBuf>,
     pub pages: usize,
     pub elapsed: Duration,
 }
@@ -88,8 +94,9 @@ pub fn build_dealer(
     let run = || -> Result<BuildReport> {
         step("reading stock");
         let feed_path = dealer.dir().join(&cfg.stock.feed);
-        let feed = feed::load(&feed_path)?;
-        let skipped = feed.skipped.clone();
+        let mut feed = feed::load(&feed_path)?;
+        let skipped = std::mem::take(&mut feed.skipped);
+        let feed_warnings = std::mem::take(&mut feed.warnings);
         let selection = stock::select(feed, cfg, opts.now);
         let cars: Vec<present::Car> = selection
             .visible
@@ -143,24 +150,45 @@ pub fn build_dealer(
             .iter()
             .map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message))
             .collect();
-        warnings.extend(skipped.iter().map(|s| {
-            format!(
-                "stock feed {}: skipped {}: {}",
-                cfg.stock.feed, s.which, s.reason
-            )
-        }));
+        let feed_lines: Vec<String> = skipped
+            .iter()
+            .map(ToString::to_string)
+            .chain(feed_warnings.iter().map(ToString::to_string))
+            .map(|line| format!("{}: stock feed {}: {line}", dealer.slug, cfg.stock.feed))
+            .collect();
+        let feed_report = write_feed_report(&site_dir, &feed_lines)?;
+        warnings.extend(feed_lines);
         Ok(BuildReport {
             slug: dealer.slug.clone(),
             dist,
             cars_visible: cars.len(),
             cars_hidden: hidden,
             skipped,
+            feed_warnings,
             warnings,
+            feed_report,
             pages,
             elapsed: started.elapsed(),
         })
     };
     run().map_err(BuildFailure::Failed)
+}
+
+/// Writes every feed problem to `stock-feed-report.txt` in the site folder
+/// (a big feed can have more than a terminal should show), or removes the
+/// report of an earlier build when there are none.
+fn write_feed_report(site_dir: &Path, lines: &[String]) -> Result<Option<PathBuf>> {
+    let path = site_dir.join("stock-feed-report.txt");
+    if lines.is_empty() {
+        if path.exists() {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+        return Ok(None);
+    }
+    std::fs::write(&path, lines.join("\n") + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(Some(path))
 }
 
 /// The facts the edge worker needs (rules/src/edge_config.rs).

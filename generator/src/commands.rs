@@ -186,6 +186,7 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
     overall.finish_and_clear();
 
     let mut failed = 0;
+    let (mut skipped, mut left_out) = (0, 0);
     for (slug, result) in &results {
         match result {
             Ok(r) => {
@@ -195,15 +196,28 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                     .map(|d| format!(" -> {}", d.display()))
                     .unwrap_or_else(|| " (astro skipped)".into());
                 println!(
-                    "built  {slug}: {} cars shown, {} hidden, {} malformed skipped; {} pages in {:.1}s{dist}",
+                    "built  {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages in {:.1}s{dist}",
                     r.cars_visible,
                     r.cars_hidden,
-                    r.skipped.len(),
+                    plural(r.skipped.len(), "record skipped", "records skipped"),
+                    plural(r.feed_warnings.len(), "warning", "warnings"),
                     r.pages,
                     r.elapsed.as_secs_f64()
                 );
-                for w in &r.warnings {
+                skipped += r.skipped.len();
+                left_out += r.feed_warnings.len();
+                for w in r.warnings.iter().take(MAX_PRINTED_WARNINGS) {
                     println!("       warning: {w}");
+                }
+                if let Some(more) = r.warnings.len().checked_sub(MAX_PRINTED_WARNINGS) {
+                    if more > 0 {
+                        let report = r
+                            .feed_report
+                            .as_ref()
+                            .map(|p| format!(": all of them are in {}", p.display()))
+                            .unwrap_or_default();
+                        println!("       ... and {more} more warning(s){report}");
+                    }
                 }
             }
             Err(e) => {
@@ -216,12 +230,22 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
         }
     }
     println!(
-        "{} built, {failed} failed, in {:.1}s ({} at a time)",
+        "{} built, {failed} failed, in {:.1}s ({} at a time); stock feeds: {}, {}",
         results.len() - failed,
         started.elapsed().as_secs_f64(),
-        jobs
+        jobs,
+        plural(skipped, "record skipped", "records skipped"),
+        plural(left_out, "warning", "warnings"),
     );
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// Warnings printed per dealer; the rest are in its stock-feed-report.txt.
+const MAX_PRINTED_WARNINGS: usize = 25;
+
+/// "1 record skipped", "0 warnings".
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn slug_of(file: &Path) -> String {

@@ -125,15 +125,15 @@ fn visibility_rules_decide_which_cars_get_pages() {
     );
     let log = text(&out);
     assert!(
-        log.contains("9 cars shown, 5 hidden, 2 malformed skipped"),
+        log.contains("9 cars shown, 5 hidden; stock feed: 2 records skipped, 0 warnings"),
         "{log}"
     );
     assert!(
-        log.contains("skipped record 15 (id 15, slug car-15): missing field"),
+        log.contains("tiny-dealer: stock feed stock/tiny.json: skipped record 15 (id 15, slug car-15): `model`, `year`, `car_type` and `status` are missing."),
         "{log}"
     );
     assert!(
-        log.contains("skipped record 16 (id 16, slug car-16): field `year`"),
+        log.contains("skipped record 16 (id 16, slug car-16): `year` is \"twenty\"; expected a year such as 2021."),
         "{log}"
     );
 }
@@ -639,8 +639,10 @@ fn card_rule_cases_shared_with_the_browser_match_present() {
         for (k, v) in case["car"].as_object().unwrap() {
             car[k] = v.clone();
         }
-        let car: FeedCar =
-            serde_json::from_value(car).unwrap_or_else(|e| panic!("{name}: car: {e}"));
+        // Some cases carry unreadable values on purpose ("soon" as a date):
+        // the decoder leaves them out, as the browser ignores them.
+        let (car, _left_out) = FeedCar::decode(car.as_object().unwrap())
+            .unwrap_or_else(|e| panic!("{name}: car: {e}"));
         assert_eq!(
             serde_json::json!(tag_banner(&car, &cfg, now)),
             case["tag_banner"],
@@ -681,4 +683,97 @@ fn card_rule_cases_shared_with_the_browser_match_present() {
             "{name}: subscription_price"
         );
     }
+}
+
+/// A dealer whose feed has every malformed shape
+/// (tests/fixtures/feeds/malformed.json), in a dealers folder outside the
+/// checkout: the build keeps every car that has its essentials, leaves the
+/// malformed fields out, and counts warnings and skipped records.
+#[test]
+fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
+    let dealers = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dealers.path().join("stock")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/feeds/malformed.json"),
+        dealers.path().join("stock/malformed.json"),
+    )
+    .unwrap();
+    let tiny = std::fs::read_to_string(fixtures().join("tiny-dealer.yaml")).unwrap();
+    std::fs::write(
+        dealers.path().join("malformed-motors.yaml"),
+        tiny.replace("stock/tiny.json", "stock/malformed.json"),
+    )
+    .unwrap();
+    let sites = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+        .arg("--root")
+        .arg(repo_root())
+        .arg("--dealers-dir")
+        .arg(dealers.path())
+        .arg("--sites-dir")
+        .arg(sites.path())
+        .args([
+            "build",
+            "--dealer",
+            "malformed-motors",
+            "--no-astro",
+            "--as-of",
+            AS_OF,
+        ])
+        .output()
+        .unwrap();
+    let log = text(&out);
+    assert!(out.status.success(), "{log}");
+    // 8 cars kept: 7 shown, the one whose visibility flag is unreadable hidden.
+    assert!(
+        log.contains("built  malformed-motors: 7 cars shown, 1 hidden; stock feed: 3 records skipped, 26 warnings;"),
+        "{log}"
+    );
+    assert!(
+        log.contains("stock feeds: 3 records skipped, 26 warnings"),
+        "{log}"
+    );
+    assert!(
+        log.contains("warning: malformed-motors: stock feed stock/malformed.json: stock number MF004 (record 4, id 4, slug bad-numbers-4): `price` is \"POA\""),
+        "{log}"
+    );
+    assert!(
+        log.contains("warning: malformed-motors: stock feed stock/malformed.json: skipped stock number MF009 (record 9, id 9, slug no-essentials-9): `make`, `model`, `year`, `car_type` and `status` are missing."),
+        "{log}"
+    );
+    // 29 lines: the first 25 printed, all of them in the report file.
+    let report = sites.path().join("malformed-motors/stock-feed-report.txt");
+    assert!(
+        log.contains(&format!(
+            "... and 4 more warning(s): all of them are in {}",
+            report.display()
+        )),
+        "{log}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&report).unwrap().lines().count(),
+        29
+    );
+
+    let cars = read_json(sites.path().join("malformed-motors/src/data/cars.json"));
+    let cars = cars.as_array().unwrap();
+    assert_eq!(cars.len(), 7);
+    // The spec's {"image": {"url"}} shape and numbers in text reach the page.
+    let spec = car(cars, "spec-shapes-1");
+    assert_eq!(spec["images"][0], "/images/stock/hatch-1.svg");
+    assert_eq!(spec["price_text"], "$12,990");
+    assert_eq!(spec["km"], 42000);
+    // A car without a readable price shows the dealer's no-price text.
+    assert_eq!(
+        car(cars, "bad-numbers-4")["price_text"],
+        "Enquire for price."
+    );
+    assert_eq!(
+        car(cars, "bad-photos-2")["images"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert!(cars.iter().all(|c| c["slug"] != "unreadable-visibility-7"));
 }

@@ -60,7 +60,7 @@ pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
             show_on_dealer_website: car.show_on_dealer_website,
             photos_count: photos,
             make: &car.make,
-            car_type: &car.car_type,
+            car_type: car.car_type.as_str(),
             stocknum: car.stocknum.as_deref(),
         };
         match visibility::check(&facts, &rules, now.timestamp()) {
