@@ -2,7 +2,7 @@
 //! stock, write the Astro project and its data, run Astro, publish `dist/`,
 //! and write the edge config the worker reads.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -110,8 +110,6 @@ pub fn build_dealer(
         let site_dir = project.site_dir(&dealer.slug);
         let ctx = TemplateContext {
             slug: dealer.slug.clone(),
-            app_dir: relative_path(&site_dir, &project.astro_app_dir()),
-            site_url: cfg.site_url.clone(),
         };
         let data = [
             ("site.json", serde_json::to_string_pretty(&site)?),
@@ -243,47 +241,6 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
     }
 }
 
-/// `to` relative to `from` ("../../astro-app"), or absolute when they share
-/// no root (a test building into a temp dir).
-pub fn relative_path(from: &Path, to: &Path) -> String {
-    let abs = |p: &Path| -> PathBuf {
-        let p = if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            std::env::current_dir().unwrap_or_default().join(p)
-        };
-        // Normalise `..` without touching the disk (the site dir may not exist yet).
-        let mut out = PathBuf::new();
-        for c in p.components() {
-            match c {
-                Component::ParentDir => {
-                    out.pop();
-                }
-                Component::CurDir => {}
-                other => out.push(other),
-            }
-        }
-        out
-    };
-    let (from, to) = (abs(from), abs(to));
-    let common = from
-        .components()
-        .zip(to.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    if common <= 1 {
-        return to.display().to_string();
-    }
-    let ups = from.components().count() - common;
-    let mut parts: Vec<String> = vec!["..".to_string(); ups];
-    parts.extend(
-        to.components()
-            .skip(common)
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    parts.join("/")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,17 +277,5 @@ mod tests {
         let json = serde_json::to_string(&edge_config("demo", &cfg)).unwrap();
         let back: EdgeConfig = serde_json::from_str(&json).unwrap();
         assert_eq!(back.dealer, "demo");
-    }
-
-    #[test]
-    fn relative_paths_between_site_and_app() {
-        assert_eq!(
-            relative_path(Path::new("/r/sites/demo"), Path::new("/r/astro-app")),
-            "../../astro-app"
-        );
-        assert_eq!(
-            relative_path(Path::new("/tmp/x/sites/demo"), Path::new("/work/astro-app")),
-            "/work/astro-app"
-        );
     }
 }

@@ -40,6 +40,11 @@ fn project_from(cli: &Cli) -> Result<Project> {
             })?
         }
     };
+    // Absolute, so the node_modules link and the Astro command of every
+    // site work whatever folder they run in (`--root .` included).
+    let root = root
+        .canonicalize()
+        .with_context(|| format!("--root {}: no such folder", root.display()))?;
     let mut p = Project::new(root);
     if let Some(d) = &cli.dealers_dir {
         p.dealers_dir = d.clone();

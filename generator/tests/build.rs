@@ -19,12 +19,26 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealers")
 }
 
-/// Sites are built inside the checkout (under target/), as in production:
-/// Astro resolves the shared app and node_modules relative to it.
+/// Sites are built in a temporary folder outside the checkout: generated
+/// sites must build wherever `--sites-dir` points.
 fn sites_dir() -> tempfile::TempDir {
-    let base = repo_root().join("target/test-sites");
-    std::fs::create_dir_all(&base).unwrap();
-    tempfile::tempdir_in(base).unwrap()
+    let dir = tempfile::tempdir().unwrap();
+    assert!(
+        !dir.path().starts_with(repo_root()),
+        "the temporary folder {} is inside the checkout; point TMPDIR elsewhere",
+        dir.path().display()
+    );
+    dir
+}
+
+/// A copy of the fixture dealers in a temporary folder outside the checkout.
+fn dealers_outside() -> tempfile::TempDir {
+    let dir = sites_dir();
+    std::fs::create_dir_all(dir.path().join("stock")).unwrap();
+    for f in ["tiny-dealer.yaml", "stock/tiny.json"] {
+        std::fs::copy(fixtures().join(f), dir.path().join(f)).unwrap();
+    }
+    dir
 }
 
 fn dealergen(sites: &Path, args: &[&str]) -> Output {
@@ -195,24 +209,49 @@ fn site_data_and_edge_config_come_from_the_yaml() {
         serde_json::json!(["https://www.tinymotors.com.au"])
     );
     assert_eq!(edge["locations"][1]["phone"], "(07) 3000 0003");
-    // The astro project is thin and points at the shared app.
-    let config =
-        std::fs::read_to_string(sites.path().join("tiny-dealer/astro.config.mjs")).unwrap();
-    assert!(config.contains("astro-app"), "{config}");
-    assert!(sites.path().join("tiny-dealer/node_modules").exists());
+    // The astro project is thin: its pages import the shared app, copied
+    // into it (so it builds outside the checkout), and the shared node_modules.
+    let site = sites.path().join("tiny-dealer");
+    let config = std::fs::read_to_string(site.join("astro.config.mjs")).unwrap();
+    assert!(config.contains("'./app/src'"), "{config}");
+    assert_eq!(
+        std::fs::read_to_string(site.join("app/src/pages/SearchPage.astro")).unwrap(),
+        std::fs::read_to_string(repo_root().join("astro-app/src/pages/SearchPage.astro")).unwrap()
+    );
+    assert!(site.join("app/public/favicon.svg").is_file());
+    assert!(site.join("node_modules").exists());
+    let package = read_json(site.join("package.json"));
+    assert_eq!(
+        package["dependencies"],
+        read_json(repo_root().join("package.json"))["dependencies"]
+    );
 }
 
 #[test]
-fn a_full_build_writes_every_page_and_a_failed_one_keeps_the_old_site() {
+fn a_full_build_outside_the_checkout_writes_every_page_and_a_failed_one_keeps_the_old_site() {
     assert!(
         repo_root().join("node_modules/astro").is_dir(),
         "Astro is not installed: run scripts/install.sh (the test command does)"
     );
+    // Both the dealers and the sites folder are outside the checkout.
     let sites = sites_dir();
-    let out = dealergen(
-        sites.path(),
-        &["build", "--dealer", "tiny-dealer", "--as-of", AS_OF],
-    );
+    let dealers = dealers_outside();
+    let build = |node: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_dealergen"));
+        cmd.arg("--root")
+            .arg(repo_root())
+            .arg("--dealers-dir")
+            .arg(dealers.path())
+            .arg("--sites-dir")
+            .arg(sites.path())
+            .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
+            .current_dir(dealers.path());
+        if let Some(node) = node {
+            cmd.env("DEALERGEN_NODE", node);
+        }
+        cmd.output().unwrap()
+    };
+    let out = build(None);
     assert!(out.status.success(), "{}", text(&out));
     let dist = sites.path().join("tiny-dealer/dist");
     for page in [
@@ -250,19 +289,7 @@ fn a_full_build_writes_every_page_and_a_failed_one_keeps_the_old_site() {
 
     // Now Astro fails (Node cannot run): the build fails, dist is untouched.
     let before = std::fs::read_to_string(dist.join("index.html")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
-        .args([
-            "--root".as_ref(),
-            repo_root().as_os_str(),
-            "--dealers-dir".as_ref(),
-            fixtures().as_os_str(),
-            "--sites-dir".as_ref(),
-            sites.path().as_os_str(),
-        ])
-        .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
-        .env("DEALERGEN_NODE", "/bin/false")
-        .output()
-        .unwrap();
+    let out = build(Some("/bin/false"));
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("FAILED tiny-dealer"), "{}", text(&out));
     assert_eq!(
@@ -776,4 +803,53 @@ fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
         3
     );
     assert!(cars.iter().all(|c| c["slug"] != "unreadable-visibility-7"));
+}
+
+/// A dealer file must not be able to put code into the generated project,
+/// whatever the validation lets through: values reach astro.config.mjs as
+/// JSON data (site.json) and the slug printed by the template is a JSON
+/// literal. Rendered directly, bypassing the dealer file checks, then the
+/// config is evaluated by Node.
+#[test]
+fn hostile_values_cannot_inject_code_into_the_generated_project() {
+    use dealergen::project::Project;
+    use dealergen::render::{write_project, TemplateContext};
+    let base_url = "https://x.example'}); require('node:fs').writeFileSync('PWNED-url', '1'); ({a:'\"`${1}`</script>";
+    let slug = "x\u{2028}require('node:fs').writeFileSync('PWNED-slug', '1')//\n});require('node:fs').writeFileSync('PWNED-slug2', '1');//";
+    let sites = sites_dir();
+    let site_dir = sites.path().join("hostile");
+    let site_json = serde_json::json!({ "base_url": base_url }).to_string();
+    write_project(
+        &Project::new(repo_root()),
+        &site_dir,
+        &TemplateContext { slug: slug.into() },
+        &[("site.json", site_json)],
+    )
+    .unwrap();
+    let config = std::fs::read_to_string(site_dir.join("astro.config.mjs")).unwrap();
+    assert!(
+        !config.contains("PWNED-url"),
+        "the URL is data, not code:\n{config}"
+    );
+    assert!(!config.contains('\u{2028}'), "{config}");
+    let node = dealergen::astro::node_binary(&Project::new(repo_root()));
+    let out = Command::new(node)
+        .args([
+            "--input-type=module",
+            "-e",
+            "const m = await import(new URL('./astro.config.mjs', `file://${process.cwd()}/`)); \
+             console.log(JSON.stringify(m.default.site));",
+        ])
+        .current_dir(&site_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        serde_json::from_slice::<String>(&out.stdout).unwrap(),
+        base_url,
+        "the config reads the URL back unchanged"
+    );
+    for pwned in ["PWNED-url", "PWNED-slug", "PWNED-slug2"] {
+        assert!(!site_dir.join(pwned).exists(), "{pwned} was written");
+    }
 }
