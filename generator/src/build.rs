@@ -96,8 +96,9 @@ pub fn build_dealer(
         let feed_path = dealer.dir().join(&cfg.stock.feed);
         let mut feed = feed::load(&feed_path)?;
         let skipped = std::mem::take(&mut feed.skipped);
-        let feed_warnings = std::mem::take(&mut feed.warnings);
-        let selection = stock::select(feed, cfg, opts.now);
+        let mut feed_warnings = std::mem::take(&mut feed.warnings);
+        let mut selection = stock::select(feed, cfg, opts.now);
+        feed_warnings.append(&mut selection.warnings);
         let cars: Vec<present::Car> = selection
             .visible
             .iter()

@@ -668,7 +668,8 @@ fn card_rule_cases_shared_with_the_browser_match_present() {
         }
         // Some cases carry unreadable values on purpose ("soon" as a date):
         // the decoder leaves them out, as the browser ignores them.
-        let (car, _left_out) = FeedCar::decode(car.as_object().unwrap())
+        let which = dealergen::stock::feed::RecordRef::of(&car, name.to_string());
+        let (car, _left_out) = FeedCar::decode(car.as_object().unwrap(), which)
             .unwrap_or_else(|e| panic!("{name}: car: {e}"));
         assert_eq!(
             serde_json::json!(tag_banner(&car, &cfg, now)),
@@ -751,13 +752,21 @@ fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
         .unwrap();
     let log = text(&out);
     assert!(out.status.success(), "{log}");
-    // 8 cars kept: 7 shown, the one whose visibility flag is unreadable hidden.
+    // 10 cars kept: 8 shown; hidden: the one whose visibility flag is
+    // unreadable and the one with an unknown status. 28 warnings: 27 fields
+    // of the feed and the car at a location the dealer file does not have.
     assert!(
-        log.contains("built  malformed-motors: 7 cars shown, 1 hidden; stock feed: 3 records skipped, 26 warnings;"),
+        log.contains("built  malformed-motors: 8 cars shown, 2 hidden; stock feed: 3 records skipped, 28 warnings;"),
         "{log}"
     );
     assert!(
-        log.contains("stock feeds: 3 records skipped, 26 warnings"),
+        log.contains("stock feeds: 3 records skipped, 28 warnings"),
+        "{log}"
+    );
+    assert!(
+        std::fs::read_to_string(sites.path().join("malformed-motors/stock-feed-report.txt"))
+            .unwrap()
+            .contains("stock number MF013 (record 13, id 13, slug moved-13): `location_id` is \"closed-branch\"; expected the id of one of the dealer's locations (locations[].id). The car is shown at the primary location."),
         "{log}"
     );
     assert!(
@@ -768,23 +777,24 @@ fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
         log.contains("warning: malformed-motors: stock feed stock/malformed.json: skipped stock number MF009 (record 9, id 9, slug no-essentials-9): `make`, `model`, `year`, `car_type` and `status` are missing."),
         "{log}"
     );
-    // 29 lines: the first 25 printed, all of them in the report file.
+    // 31 lines: the first 25 printed, all of them in the report file.
     let report = sites.path().join("malformed-motors/stock-feed-report.txt");
     assert!(
         log.contains(&format!(
-            "... and 4 more warning(s): all of them are in {}",
+            "... and 6 more warning(s): all of them are in {}",
             report.display()
         )),
         "{log}"
     );
     assert_eq!(
         std::fs::read_to_string(&report).unwrap().lines().count(),
-        29
+        31
     );
 
     let cars = read_json(sites.path().join("malformed-motors/src/data/cars.json"));
     let cars = cars.as_array().unwrap();
-    assert_eq!(cars.len(), 7);
+    assert_eq!(cars.len(), 8);
+    assert_eq!(car(cars, "moved-13")["location"]["id"], "tiny-main");
     // The spec's {"image": {"url"}} shape and numbers in text reach the page.
     let spec = car(cars, "spec-shapes-1");
     assert_eq!(spec["images"][0], "/images/stock/hatch-1.svg");

@@ -347,7 +347,8 @@ pub fn comment_paragraphs(comments: Option<&str>) -> Vec<String> {
 }
 
 /// The car's location from the dealer config (the feed's own copy may be
-/// stale); a car naming an unknown location is shown at the primary one.
+/// stale); a car naming an unknown location is shown at the primary one
+/// (and the build warns: `stock::select`).
 fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
     let id = car.location_id.as_ref().map(|l| l.to_string());
     let loc = id

@@ -12,11 +12,14 @@ use dealer_config::model::CarType;
 use serde_json::{Map, Value};
 
 use super::decode::{self, FeedId, Shape};
+use super::RecordRef;
 
 /// A car as the feed describes it. Only the fields the site uses are
 /// read; everything else in the record is ignored.
 #[derive(Debug, Clone)]
 pub struct FeedCar {
+    /// Where the car is in the feed, for messages about it.
+    pub record: RecordRef,
     pub id: FeedId,
     /// URL path segment: /cars/{slug}/.
     pub slug: String,
@@ -114,6 +117,8 @@ pub enum Effect {
     /// A visibility flag that cannot be read hides the car: showing a car
     /// the dealer may have hidden is worse than hiding one for a day.
     Hidden,
+    /// The car is listed at the dealer's primary location instead.
+    AtPrimaryLocation,
 }
 
 /// A field left out of a kept car.
@@ -138,6 +143,7 @@ impl std::fmt::Display for FieldProblem {
             match self.effect {
                 Effect::LeftOut => "The car is shown without it.",
                 Effect::Hidden => "The car is hidden until this is fixed.",
+                Effect::AtPrimaryLocation => "The car is shown at the primary location.",
             }
         )
     }
@@ -324,11 +330,11 @@ fn positive(v: &Value) -> Option<f64> {
 pub type Decoded = Result<(FeedCar, Vec<FieldProblem>), String>;
 
 impl FeedCar {
-    /// Decodes one record. `Err` says why it cannot be a car (every
-    /// missing or unusable essential, at once).
-    pub fn decode(record: &Map<String, Value>) -> Decoded {
+    /// Decodes one record (`which` names it in messages). `Err` says why
+    /// it cannot be a car (every missing or unusable essential, at once).
+    pub fn decode(fields: &Map<String, Value>, which: RecordRef) -> Decoded {
         let mut f = Fields {
-            record,
+            record: fields,
             problems: Vec::new(),
             missing: Vec::new(),
             unusable: Vec::new(),
@@ -353,7 +359,20 @@ impl FeedCar {
             return Err(essentials_reason(&f.missing, &f.unusable));
         };
 
+        // Feeds disagree on case ("IN_STOCK"); the rules compare lower case.
+        let status = status.trim().to_ascii_lowercase();
+        if !matches!(status.as_str(), "in_stock" | "coming_soon" | "sold") {
+            // Kept: the visibility rules hide it (and the browser's hosted
+            // hits treat it as not in stock), but say so.
+            f.warn(
+                "status".into(),
+                &Value::String(status.clone()),
+                decode::STATUS,
+                Effect::Hidden,
+            );
+        }
         let car = FeedCar {
+            record: which,
             id,
             slug,
             name: f.text("name"),
@@ -363,8 +382,7 @@ impl FeedCar {
             series: f.text("series"),
             year,
             car_type,
-            // Feeds disagree on case ("IN_STOCK"); the rules compare lower case.
-            status: status.trim().to_ascii_lowercase(),
+            status,
             tag: f.text("tag"),
             reserved: f.optional("reserved", decode::FLAG, decode::flag),
             certified: f.optional("certified", decode::FLAG, decode::flag),
@@ -444,7 +462,7 @@ mod tests {
     use serde_json::json;
 
     fn decode(v: Value) -> Decoded {
-        FeedCar::decode(v.as_object().unwrap())
+        FeedCar::decode(v.as_object().unwrap(), RecordRef::of(&v, "record 1".into()))
     }
 
     fn essentials() -> Value {
@@ -507,6 +525,18 @@ mod tests {
             problems[0].to_string(),
             "`price` is \"POA\"; expected a dollar amount such as 12990 or \"$12,990\". The car is shown without it."
         );
+    }
+
+    #[test]
+    fn an_unknown_status_keeps_the_car_for_the_visibility_rules_and_says_so() {
+        let (car, problems) = decode(with(json!({"status": "Archived"}))).unwrap();
+        assert_eq!(car.status, "archived");
+        assert_eq!(
+            problems[0].to_string(),
+            "`status` is \"archived\"; expected in_stock, coming_soon or sold. The car is hidden until this is fixed."
+        );
+        let (_, problems) = decode(with(json!({"status": " Coming_Soon "}))).unwrap();
+        assert!(problems.is_empty());
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub use decode::FeedId;
 
 /// How a record is named in messages: by stock number when it has one
 /// (what a dealer looks a car up by), then its place in the feed, id and slug.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RecordRef {
     /// "record 12" (JSON array) or "line 12" (JSON Lines).
     pub position: String,
@@ -28,7 +28,8 @@ pub struct RecordRef {
 }
 
 impl RecordRef {
-    fn of(record: &Value, position: String) -> Self {
+    /// Names `record`, found at `position`, by what it carries.
+    pub fn of(record: &Value, position: String) -> Self {
         let scalar = |key: &str| -> Option<String> {
             match record.get(key)? {
                 Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
@@ -176,7 +177,7 @@ impl Feed {
             });
             return;
         };
-        match FeedCar::decode(fields) {
+        match FeedCar::decode(fields, which.clone()) {
             Err(reason) => self.skipped.push(SkippedRecord {
                 record: which,
                 reason,
