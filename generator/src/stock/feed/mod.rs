@@ -137,7 +137,7 @@ pub fn parse(text: &str, path: &str) -> Result<Feed, FeedError> {
             path: path.to_string(),
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            message: json_problem(&e),
         })?;
         for (i, record) in records.into_iter().enumerate() {
             feed.accept(record, format!("record {}", i + 1));
@@ -154,14 +154,28 @@ pub fn parse(text: &str, path: &str) -> Result<Feed, FeedError> {
                 Err(e) => feed.skipped.push(SkippedRecord {
                     record: RecordRef::of(&Value::Null, position),
                     reason: format!(
-                        "not valid JSON near column {}; each line must be one car as a JSON object",
-                        e.column()
+                        "not valid JSON at column {} ({}); each line must be one car as a JSON object",
+                        e.column(),
+                        json_problem(&e)
                     ),
                 }),
             }
         }
     }
     Ok(feed)
+}
+
+/// What is wrong with the JSON, without the parser's own position (the
+/// messages give it as line and column).
+fn json_problem(e: &serde_json::Error) -> String {
+    if e.is_eof() {
+        return "the text ends before the JSON does; was the file cut off?".into();
+    }
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(cut) => text[..cut].to_string(),
+        None => text,
+    }
 }
 
 impl Feed {
@@ -243,7 +257,7 @@ mod tests {
         assert_eq!(feed.skipped.len(), 1);
         assert_eq!(
             feed.skipped[0].to_string(),
-            "skipped line 2: not valid JSON near column 11; each line must be one car as a JSON object"
+            "skipped line 2: not valid JSON at column 11 (key must be a string); each line must be one car as a JSON object"
         );
     }
 
@@ -316,8 +330,23 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_off_feed_says_so() {
+        let err = parse("[{\"id\": 1, \"slug\": \"a", "f.json").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the text ends before the JSON does; was the file cut off?"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn a_broken_array_is_an_error_with_a_position() {
         let err = parse("[{\"id\": 1,,}]", "f.json").unwrap_err();
         assert!(matches!(err, FeedError::Syntax { line: 1, .. }), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "stock feed f.json is not valid JSON (line 1, column 11): key must be a string. \
+             It must be a JSON array of cars or one car per line (JSON Lines)"
+        );
     }
 }
