@@ -41,7 +41,7 @@ const { landing_pages: _l, ...search } = site.search;
 const props = {
   config: {
     search,
-    cards: { buttons: site.search.card_buttons, checkout: true, checkoutDeposit: 200, checkoutPath: 'checkout' },
+    cards: { buttons: site.cards.buttons, checkout: true, checkoutDeposit: 200, checkoutPath: 'checkout' },
     features: { favourites: true, compare: true, watchlist: false },
     logos: [],
   },

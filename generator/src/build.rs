@@ -2,7 +2,7 @@
 //! stock, write the Astro project and its data, run Astro, publish `dist/`,
 //! and write the edge config the worker reads.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -33,9 +33,15 @@ pub struct BuildReport {
     pub dist: Option<PathBuf>,
     pub cars_visible: usize,
     pub cars_hidden: usize,
-    /// Feed records skipped as malformed, with the reason.
+    /// Feed records skipped for lack of a car page's essentials, with the reason.
     pub skipped: Vec<feed::SkippedRecord>,
+    /// Fields left out of cars that were kept.
+    pub feed_warnings: Vec<feed::FeedWarning>,
+    /// Every warning as printed: the dealer file's, then the feed's
+    /// (skipped records first), each naming the dealer.
     pub warnings: Vec<String>,
+    /// All feed problems of this build, one per line (written when there are any).
+    pub feed_report: Option<PathBuf>,
     pub pages: usize,
     pub elapsed: Duration,
 }
@@ -88,9 +94,11 @@ pub fn build_dealer(
     let run = || -> Result<BuildReport> {
         step("reading stock");
         let feed_path = dealer.dir().join(&cfg.stock.feed);
-        let feed = feed::load(&feed_path)?;
-        let skipped = feed.skipped.clone();
-        let selection = stock::select(feed, cfg, opts.now);
+        let mut feed = feed::load(&feed_path)?;
+        let skipped = std::mem::take(&mut feed.skipped);
+        let mut feed_warnings = std::mem::take(&mut feed.warnings);
+        let mut selection = stock::select(feed, cfg, opts.now);
+        feed_warnings.append(&mut selection.warnings);
         let cars: Vec<present::Car> = selection
             .visible
             .iter()
@@ -103,8 +111,6 @@ pub fn build_dealer(
         let site_dir = project.site_dir(&dealer.slug);
         let ctx = TemplateContext {
             slug: dealer.slug.clone(),
-            app_dir: relative_path(&site_dir, &project.astro_app_dir()),
-            site_url: cfg.site_url.clone(),
         };
         let data = [
             ("site.json", serde_json::to_string_pretty(&site)?),
@@ -143,24 +149,45 @@ pub fn build_dealer(
             .iter()
             .map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message))
             .collect();
-        warnings.extend(skipped.iter().map(|s| {
-            format!(
-                "stock feed {}: skipped {}: {}",
-                cfg.stock.feed, s.which, s.reason
-            )
-        }));
+        let feed_lines: Vec<String> = skipped
+            .iter()
+            .map(ToString::to_string)
+            .chain(feed_warnings.iter().map(ToString::to_string))
+            .map(|line| format!("{}: stock feed {}: {line}", dealer.slug, cfg.stock.feed))
+            .collect();
+        let feed_report = write_feed_report(&site_dir, &feed_lines)?;
+        warnings.extend(feed_lines);
         Ok(BuildReport {
             slug: dealer.slug.clone(),
             dist,
             cars_visible: cars.len(),
             cars_hidden: hidden,
             skipped,
+            feed_warnings,
             warnings,
+            feed_report,
             pages,
             elapsed: started.elapsed(),
         })
     };
     run().map_err(BuildFailure::Failed)
+}
+
+/// Writes every feed problem to `stock-feed-report.txt` in the site folder
+/// (a big feed can have more than a terminal should show), or removes the
+/// report of an earlier build when there are none.
+fn write_feed_report(site_dir: &Path, lines: &[String]) -> Result<Option<PathBuf>> {
+    let path = site_dir.join("stock-feed-report.txt");
+    if lines.is_empty() {
+        if path.exists() {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+        return Ok(None);
+    }
+    std::fs::write(&path, lines.join("\n") + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(Some(path))
 }
 
 /// The facts the edge worker needs (rules/src/edge_config.rs).
@@ -215,47 +242,6 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
     }
 }
 
-/// `to` relative to `from` ("../../astro-app"), or absolute when they share
-/// no root (a test building into a temp dir).
-pub fn relative_path(from: &Path, to: &Path) -> String {
-    let abs = |p: &Path| -> PathBuf {
-        let p = if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            std::env::current_dir().unwrap_or_default().join(p)
-        };
-        // Normalise `..` without touching the disk (the site dir may not exist yet).
-        let mut out = PathBuf::new();
-        for c in p.components() {
-            match c {
-                Component::ParentDir => {
-                    out.pop();
-                }
-                Component::CurDir => {}
-                other => out.push(other),
-            }
-        }
-        out
-    };
-    let (from, to) = (abs(from), abs(to));
-    let common = from
-        .components()
-        .zip(to.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    if common <= 1 {
-        return to.display().to_string();
-    }
-    let ups = from.components().count() - common;
-    let mut parts: Vec<String> = vec!["..".to_string(); ups];
-    parts.extend(
-        to.components()
-            .skip(common)
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    parts.join("/")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,17 +278,5 @@ mod tests {
         let json = serde_json::to_string(&edge_config("demo", &cfg)).unwrap();
         let back: EdgeConfig = serde_json::from_str(&json).unwrap();
         assert_eq!(back.dealer, "demo");
-    }
-
-    #[test]
-    fn relative_paths_between_site_and_app() {
-        assert_eq!(
-            relative_path(Path::new("/r/sites/demo"), Path::new("/r/astro-app")),
-            "../../astro-app"
-        );
-        assert_eq!(
-            relative_path(Path::new("/tmp/x/sites/demo"), Path::new("/work/astro-app")),
-            "/work/astro-app"
-        );
     }
 }

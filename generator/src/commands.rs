@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Utc};
-use dealer_config::diagnostic::{render_github, render_human, render_json};
+use dealer_config::diagnostic::{render_github, render_human};
 use dealer_config::{Loader, Severity};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -40,6 +40,11 @@ fn project_from(cli: &Cli) -> Result<Project> {
             })?
         }
     };
+    // Absolute, so the node_modules link and the Astro command of every
+    // site work whatever folder they run in (`--root .` included).
+    let root = root
+        .canonicalize()
+        .with_context(|| format!("--root {}: no such folder", root.display()))?;
     let mut p = Project::new(root);
     if let Some(d) = &cli.dealers_dir {
         p.dealers_dir = d.clone();
@@ -186,6 +191,7 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
     overall.finish_and_clear();
 
     let mut failed = 0;
+    let (mut skipped, mut left_out) = (0, 0);
     for (slug, result) in &results {
         match result {
             Ok(r) => {
@@ -195,15 +201,28 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                     .map(|d| format!(" -> {}", d.display()))
                     .unwrap_or_else(|| " (astro skipped)".into());
                 println!(
-                    "built  {slug}: {} cars shown, {} hidden, {} malformed skipped; {} pages in {:.1}s{dist}",
+                    "built  {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages in {:.1}s{dist}",
                     r.cars_visible,
                     r.cars_hidden,
-                    r.skipped.len(),
+                    plural(r.skipped.len(), "record skipped", "records skipped"),
+                    plural(r.feed_warnings.len(), "warning", "warnings"),
                     r.pages,
                     r.elapsed.as_secs_f64()
                 );
-                for w in &r.warnings {
+                skipped += r.skipped.len();
+                left_out += r.feed_warnings.len();
+                for w in r.warnings.iter().take(MAX_PRINTED_WARNINGS) {
                     println!("       warning: {w}");
+                }
+                if let Some(more) = r.warnings.len().checked_sub(MAX_PRINTED_WARNINGS) {
+                    if more > 0 {
+                        let report = r
+                            .feed_report
+                            .as_ref()
+                            .map(|p| format!(": all of them are in {}", p.display()))
+                            .unwrap_or_default();
+                        println!("       ... and {more} more warning(s){report}");
+                    }
                 }
             }
             Err(e) => {
@@ -216,12 +235,22 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
         }
     }
     println!(
-        "{} built, {failed} failed, in {:.1}s ({} at a time)",
+        "{} built, {failed} failed, in {:.1}s ({} at a time); stock feeds: {}, {}",
         results.len() - failed,
         started.elapsed().as_secs_f64(),
-        jobs
+        jobs,
+        plural(skipped, "record skipped", "records skipped"),
+        plural(left_out, "warning", "warnings"),
     );
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// Warnings printed per dealer; the rest are in its stock-feed-report.txt.
+const MAX_PRINTED_WARNINGS: usize = 25;
+
+/// "1 record skipped", "0 warnings".
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn slug_of(file: &Path) -> String {
@@ -250,10 +279,16 @@ fn check(project: &Project, args: CheckArgs) -> Result<i32> {
                     print!("{}", render_human(&diags, src));
                 } else if !diags.is_empty() {
                     let mut src = dealer_config::SourceFiles::default();
-                    src.add(file.clone(), std::fs::read_to_string(file).unwrap_or_default());
+                    src.add(
+                        file.clone(),
+                        std::fs::read_to_string(file).unwrap_or_default(),
+                    );
                     print!("{}", render_human(&diags, &src));
                 }
-                let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+                let errors = diags
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .count();
                 if ok {
                     println!("ok     {}", file.display());
                 } else {
@@ -265,7 +300,7 @@ fn check(project: &Project, args: CheckArgs) -> Result<i32> {
                 "dealer": slug_of(file),
                 "file": file,
                 "ok": ok,
-                "diagnostics": serde_json::from_str::<serde_json::Value>(&render_json(&diags)).unwrap_or_default(),
+                "diagnostics": diags,
             })),
         }
     }

@@ -1,28 +1,76 @@
 //! Writes the generated Astro project of one dealer: the thin files from
-//! `templates/site/` (minijinja, strict undefined so a typo is an error) and
-//! the data the pages read (`src/data/site.json`, `src/data/cars.json`).
+//! `templates/site/` (`*.j2` rendered with minijinja, strict undefined so a
+//! typo is an error; every other file copied as it is), a copy of the
+//! shared app (`app/`), and the data the pages read (`src/data/*.json`).
+//!
+//! Dealer data travels as JSON files, never spliced into code. What a
+//! template does print is written as a JSON literal (see `environment`),
+//! so no value, however hostile, can become code in the generated project.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use minijinja::{Environment, UndefinedBehavior};
+use minijinja::{Environment, Error, ErrorKind, UndefinedBehavior};
 use serde::Serialize;
 use walkdir::WalkDir;
 
 use crate::project::Project;
 
-/// Values the site templates may use. Data for pages travels as JSON files,
-/// never spliced into code.
+/// Values the site templates may print (each as a JSON literal).
 #[derive(Debug, Serialize)]
 pub struct TemplateContext {
+    /// Dealer slug (the dealer file's name).
     pub slug: String,
-    /// astro-app relative to the site folder.
-    pub app_dir: String,
-    pub site_url: String,
 }
 
-/// Renders the project into `site_dir`. `src/` is written fresh each time so
-/// no page of an earlier build lingers; `dist/` is not touched here.
+/// Folder of the shared app inside each generated project. Astro treats
+/// files outside the project whose only common ancestor with it is `/` as
+/// project-relative (a build in /tmp of an app in /work fails with "No
+/// cached compile metadata"), so the app is copied in rather than referenced.
+pub const APP_DIR: &str = "app";
+
+/// The parts of astro-app a site build reads.
+const APP_PARTS: [&str; 2] = ["src", "public"];
+
+/// The template environment. Its formatter prints every value as a JSON
+/// literal, with the characters that could end a JavaScript comment or an
+/// HTML context escaped, whatever the template around it does: `{{ x }}`
+/// is a quoted, escaped string, and there is no `|safe` way around it.
+pub fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_keep_trailing_newline(true);
+    env.set_formatter(|out, _state, value| {
+        let json = serde_json::to_string(value).map_err(|e| {
+            Error::new(
+                ErrorKind::BadSerialization,
+                "a template value cannot be written as JSON",
+            )
+            .with_source(e)
+        })?;
+        out.write_str(&js_safe(&json)).map_err(Error::from)
+    });
+    env
+}
+
+/// JSON that stays one literal in any JavaScript or HTML context: the
+/// line separators end a `//` comment, `<`/`>`/`&` matter inside HTML, and
+/// `'` inside a single-quoted string.
+fn js_safe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '\u{2028}' | '\u{2029}' | '<' | '>' | '&' | '\'' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Renders the project into `site_dir`. `src/` and `app/` are written fresh
+/// each time so nothing of an earlier build lingers; `dist/` is not touched here.
 pub fn write_project(
     project: &Project,
     site_dir: &Path,
@@ -30,15 +78,14 @@ pub fn write_project(
     data: &[(&str, String)],
 ) -> Result<()> {
     let templates = project.site_templates_dir();
-    let mut env = Environment::new();
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    // .astro/.mjs/.json files are code: no HTML auto-escaping.
-    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
-    env.set_keep_trailing_newline(true);
+    let env = environment();
 
-    let src = site_dir.join("src");
-    if src.exists() {
-        std::fs::remove_dir_all(&src).with_context(|| format!("cannot clear {}", src.display()))?;
+    for fresh in ["src", APP_DIR] {
+        let dir = site_dir.join(fresh);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)
+                .with_context(|| format!("cannot clear {}", dir.display()))?;
+        }
     }
     std::fs::create_dir_all(site_dir)
         .with_context(|| format!("cannot create {}", site_dir.display()))?;
@@ -54,13 +101,19 @@ pub fn write_project(
             .strip_prefix(&templates)
             .expect("walkdir yields children");
         let rel_str = rel.to_string_lossy().replace('\\', "/");
-        let out_rel = rel_str.strip_suffix(".j2").unwrap_or(&rel_str).to_string();
         let source = std::fs::read_to_string(entry.path())
             .with_context(|| format!("cannot read template {}", entry.path().display()))?;
-        let rendered = env
-            .render_str(&source, ctx)
-            .map_err(|e| anyhow::anyhow!("template {}: {e:#}", entry.path().display()))?;
-        write_file(&site_dir.join(&out_rel), rendered.as_bytes())?;
+        // Only *.j2 files are templates: an .astro page full of `{{ }}`
+        // JSX must reach Astro untouched.
+        let (out_rel, text) = match rel_str.strip_suffix(".j2") {
+            Some(out_rel) => (
+                out_rel.to_string(),
+                env.render_str(&source, ctx)
+                    .map_err(|e| anyhow::anyhow!("template {}: {e:#}", entry.path().display()))?,
+            ),
+            None => (rel_str.clone(), source),
+        };
+        write_file(&site_dir.join(&out_rel), text.as_bytes())?;
         count += 1;
     }
     anyhow::ensure!(
@@ -69,11 +122,50 @@ pub fn write_project(
         templates.display()
     );
 
+    write_file(
+        &site_dir.join("package.json"),
+        site_package_json(project)?.as_bytes(),
+    )?;
+    for part in APP_PARTS {
+        copy_tree(
+            &project.astro_app_dir().join(part),
+            &site_dir.join(APP_DIR).join(part),
+        )?;
+    }
     for (name, json) in data {
-        write_file(&src.join("data").join(name), json.as_bytes())?;
+        write_file(&site_dir.join("src/data").join(name), json.as_bytes())?;
     }
     link_node_modules(project, site_dir)?;
     Ok(())
+}
+
+/// The site's own package.json: the runtime dependencies of the checkout's
+/// (Astro, its React integration, React). Astro bundles the integrations
+/// it finds in the project's package.json; without one next to a site
+/// outside the checkout, `@astrojs/react`'s renderer stays external and the
+/// build fails with "Received protocol 'astro:'".
+fn site_package_json(project: &Project) -> Result<String> {
+    let path = project.root.join("package.json");
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "cannot read {} (the Node toolchain of the checkout)",
+            path.display()
+        )
+    })?;
+    let root: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not valid JSON", path.display()))?;
+    let dependencies = root
+        .get("dependencies")
+        .filter(|d| d.is_object())
+        .with_context(|| format!("{} has no \"dependencies\" object", path.display()))?;
+    let site = serde_json::json!({
+        "name": "dealergen-site",
+        "private": true,
+        "type": "module",
+        "description": "Generated by dealergen; dependencies are those of the checkout's package.json, linked through node_modules.",
+        "dependencies": dependencies,
+    });
+    Ok(serde_json::to_string_pretty(&site)? + "\n")
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -82,6 +174,31 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Copies the files under `from` to `to`, keeping the folder layout.
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for entry in WalkDir::new(from) {
+        let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
+        let rel = entry
+            .path()
+            .strip_prefix(from)
+            .expect("walkdir yields children");
+        let target = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target)
+                .with_context(|| format!("cannot create {}", target.display()))?;
+        } else {
+            std::fs::copy(entry.path(), &target).with_context(|| {
+                format!(
+                    "cannot copy {} to {}",
+                    entry.path().display(),
+                    target.display()
+                )
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Every site shares the one node_modules at the root (no install per dealer).
@@ -98,4 +215,50 @@ fn link_node_modules(project: &Project, site_dir: &Path) -> Result<()> {
     std::os::unix::fs::symlink(&target, &link)
         .with_context(|| format!("cannot link {}", link.display()))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOSTILE: &str =
+        "x'});\"\n</script><script>alert(1)</script>\u{2028}process.exit(7)//`${1}`";
+
+    fn render(template: &str, value: &str) -> String {
+        environment()
+            .render_str(template, minijinja::context! { value })
+            .unwrap()
+    }
+
+    #[test]
+    fn every_printed_value_is_one_escaped_json_literal() {
+        let out = render("const v = {{ value }};", HOSTILE);
+        assert_eq!(
+            out,
+            r#"const v = "x\u0027});\"\n\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e\u2028process.exit(7)//`${1}`";"#
+        );
+        // It reads back as the very same text.
+        let literal = out
+            .strip_prefix("const v = ")
+            .unwrap()
+            .strip_suffix(';')
+            .unwrap();
+        assert_eq!(serde_json::from_str::<String>(literal).unwrap(), HOSTILE);
+    }
+
+    #[test]
+    fn a_value_cannot_leave_a_comment_or_be_marked_safe() {
+        let out = render("// for {{ value }}\n", "a\u{2028}b\nc");
+        assert_eq!(out.lines().count(), 1, "{out:?}");
+        assert!(!out.contains('\u{2028}'));
+        assert_eq!(render("{{ value|safe }}", "a'b"), r#""a\u0027b""#);
+    }
+
+    #[test]
+    fn an_undefined_value_is_an_error_not_an_empty_string() {
+        let err = environment()
+            .render_str("{{ missing }}", minijinja::context! {})
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UndefinedError);
+    }
 }

@@ -19,12 +19,26 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealers")
 }
 
-/// Sites are built inside the checkout (under target/), as in production:
-/// Astro resolves the shared app and node_modules relative to it.
+/// Sites are built in a temporary folder outside the checkout: generated
+/// sites must build wherever `--sites-dir` points.
 fn sites_dir() -> tempfile::TempDir {
-    let base = repo_root().join("target/test-sites");
-    std::fs::create_dir_all(&base).unwrap();
-    tempfile::tempdir_in(base).unwrap()
+    let dir = tempfile::tempdir().unwrap();
+    assert!(
+        !dir.path().starts_with(repo_root()),
+        "the temporary folder {} is inside the checkout; point TMPDIR elsewhere",
+        dir.path().display()
+    );
+    dir
+}
+
+/// A copy of the fixture dealers in a temporary folder outside the checkout.
+fn dealers_outside() -> tempfile::TempDir {
+    let dir = sites_dir();
+    std::fs::create_dir_all(dir.path().join("stock")).unwrap();
+    for f in ["tiny-dealer.yaml", "stock/tiny.json"] {
+        std::fs::copy(fixtures().join(f), dir.path().join(f)).unwrap();
+    }
+    dir
 }
 
 fn dealergen(sites: &Path, args: &[&str]) -> Output {
@@ -67,6 +81,26 @@ fn generated(sites: &Path) -> (Value, Vec<Value>) {
     (site, cars)
 }
 
+/// The `props` of every Astro island on a page, HTML-unescaped.
+fn island_props(html: &str) -> Vec<String> {
+    html.split("<astro-island")
+        .skip(1)
+        .filter_map(|tag| {
+            let tag = &tag[..tag.find('>')?];
+            let start = tag.find(" props=\"")? + " props=\"".len();
+            let end = start + tag[start..].find('"')?;
+            Some(
+                tag[start..end]
+                    .replace("&quot;", "\"")
+                    .replace("&#39;", "'")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&"),
+            )
+        })
+        .collect()
+}
+
 fn car<'a>(cars: &'a [Value], slug: &str) -> &'a Value {
     cars.iter()
         .find(|c| c["slug"] == slug)
@@ -105,15 +139,15 @@ fn visibility_rules_decide_which_cars_get_pages() {
     );
     let log = text(&out);
     assert!(
-        log.contains("9 cars shown, 5 hidden, 2 malformed skipped"),
+        log.contains("9 cars shown, 5 hidden; stock feed: 2 records skipped, 0 warnings"),
         "{log}"
     );
     assert!(
-        log.contains("skipped record 15 (id 15, slug car-15): missing field"),
+        log.contains("tiny-dealer: stock feed stock/tiny.json: skipped record 15 (id 15, slug car-15): `model`, `year`, `car_type` and `status` are missing."),
         "{log}"
     );
     assert!(
-        log.contains("skipped record 16 (id 16, slug car-16): field `year`"),
+        log.contains("skipped record 16 (id 16, slug car-16): `year` is \"twenty\"; expected a year such as 2021."),
         "{log}"
     );
 }
@@ -175,24 +209,49 @@ fn site_data_and_edge_config_come_from_the_yaml() {
         serde_json::json!(["https://www.tinymotors.com.au"])
     );
     assert_eq!(edge["locations"][1]["phone"], "(07) 3000 0003");
-    // The astro project is thin and points at the shared app.
-    let config =
-        std::fs::read_to_string(sites.path().join("tiny-dealer/astro.config.mjs")).unwrap();
-    assert!(config.contains("astro-app"), "{config}");
-    assert!(sites.path().join("tiny-dealer/node_modules").exists());
+    // The astro project is thin: its pages import the shared app, copied
+    // into it (so it builds outside the checkout), and the shared node_modules.
+    let site = sites.path().join("tiny-dealer");
+    let config = std::fs::read_to_string(site.join("astro.config.mjs")).unwrap();
+    assert!(config.contains("'./app/src'"), "{config}");
+    assert_eq!(
+        std::fs::read_to_string(site.join("app/src/pages/SearchPage.astro")).unwrap(),
+        std::fs::read_to_string(repo_root().join("astro-app/src/pages/SearchPage.astro")).unwrap()
+    );
+    assert!(site.join("app/public/favicon.svg").is_file());
+    assert!(site.join("node_modules").exists());
+    let package = read_json(site.join("package.json"));
+    assert_eq!(
+        package["dependencies"],
+        read_json(repo_root().join("package.json"))["dependencies"]
+    );
 }
 
 #[test]
-fn a_full_build_writes_every_page_and_a_failed_one_keeps_the_old_site() {
+fn a_full_build_outside_the_checkout_writes_every_page_and_a_failed_one_keeps_the_old_site() {
     assert!(
         repo_root().join("node_modules/astro").is_dir(),
         "Astro is not installed: run scripts/install.sh (the test command does)"
     );
+    // Both the dealers and the sites folder are outside the checkout.
     let sites = sites_dir();
-    let out = dealergen(
-        sites.path(),
-        &["build", "--dealer", "tiny-dealer", "--as-of", AS_OF],
-    );
+    let dealers = dealers_outside();
+    let build = |node: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_dealergen"));
+        cmd.arg("--root")
+            .arg(repo_root())
+            .arg("--dealers-dir")
+            .arg(dealers.path())
+            .arg("--sites-dir")
+            .arg(sites.path())
+            .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
+            .current_dir(dealers.path());
+        if let Some(node) = node {
+            cmd.env("DEALERGEN_NODE", node);
+        }
+        cmd.output().unwrap()
+    };
+    let out = build(None);
     assert!(out.status.success(), "{}", text(&out));
     let dist = sites.path().join("tiny-dealer/dist");
     for page in [
@@ -217,22 +276,20 @@ fn a_full_build_writes_every_page_and_a_failed_one_keeps_the_old_site() {
     );
     let home = std::fs::read_to_string(dist.join("index.html")).unwrap();
     assert!(home.contains("Tiny Motors"));
+    // The dealer's `cards.buttons` reach the search island once, as
+    // `cards.buttons`: the page-level data is not repeated under `search`.
+    let search = std::fs::read_to_string(dist.join("search/index.html")).unwrap();
+    let props = island_props(&search)
+        .into_iter()
+        .find(|p| p.contains("\"search\""))
+        .expect("the search island");
+    assert_eq!(props.matches("\"buttons\"").count(), 1, "{props}");
+    assert_eq!(props.matches("\"test_drive\"").count(), 1, "{props}");
+    assert!(!props.contains("card_buttons"), "{props}");
 
     // Now Astro fails (Node cannot run): the build fails, dist is untouched.
     let before = std::fs::read_to_string(dist.join("index.html")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
-        .args([
-            "--root".as_ref(),
-            repo_root().as_os_str(),
-            "--dealers-dir".as_ref(),
-            fixtures().as_os_str(),
-            "--sites-dir".as_ref(),
-            sites.path().as_os_str(),
-        ])
-        .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
-        .env("DEALERGEN_NODE", "/bin/false")
-        .output()
-        .unwrap();
+    let out = build(Some("/bin/false"));
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("FAILED tiny-dealer"), "{}", text(&out));
     assert_eq!(
@@ -609,8 +666,11 @@ fn card_rule_cases_shared_with_the_browser_match_present() {
         for (k, v) in case["car"].as_object().unwrap() {
             car[k] = v.clone();
         }
-        let car: FeedCar =
-            serde_json::from_value(car).unwrap_or_else(|e| panic!("{name}: car: {e}"));
+        // Some cases carry unreadable values on purpose ("soon" as a date):
+        // the decoder leaves them out, as the browser ignores them.
+        let which = dealergen::stock::feed::RecordRef::of(&car, name.to_string());
+        let (car, _left_out) = FeedCar::decode(car.as_object().unwrap(), which)
+            .unwrap_or_else(|e| panic!("{name}: car: {e}"));
         assert_eq!(
             serde_json::json!(tag_banner(&car, &cfg, now)),
             case["tag_banner"],
@@ -650,5 +710,156 @@ fn card_rule_cases_shared_with_the_browser_match_present() {
             },
             "{name}: subscription_price"
         );
+    }
+}
+
+/// A dealer whose feed has every malformed shape
+/// (tests/fixtures/feeds/malformed.json), in a dealers folder outside the
+/// checkout: the build keeps every car that has its essentials, leaves the
+/// malformed fields out, and counts warnings and skipped records.
+#[test]
+fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
+    let dealers = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dealers.path().join("stock")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/feeds/malformed.json"),
+        dealers.path().join("stock/malformed.json"),
+    )
+    .unwrap();
+    let tiny = std::fs::read_to_string(fixtures().join("tiny-dealer.yaml")).unwrap();
+    std::fs::write(
+        dealers.path().join("malformed-motors.yaml"),
+        tiny.replace("stock/tiny.json", "stock/malformed.json"),
+    )
+    .unwrap();
+    let sites = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+        .arg("--root")
+        .arg(repo_root())
+        .arg("--dealers-dir")
+        .arg(dealers.path())
+        .arg("--sites-dir")
+        .arg(sites.path())
+        .args([
+            "build",
+            "--dealer",
+            "malformed-motors",
+            "--no-astro",
+            "--as-of",
+            AS_OF,
+        ])
+        .output()
+        .unwrap();
+    let log = text(&out);
+    assert!(out.status.success(), "{log}");
+    // 10 cars kept: 8 shown; hidden: the one whose visibility flag is
+    // unreadable and the one with an unknown status. 28 warnings: 27 fields
+    // of the feed and the car at a location the dealer file does not have.
+    assert!(
+        log.contains("built  malformed-motors: 8 cars shown, 2 hidden; stock feed: 3 records skipped, 28 warnings;"),
+        "{log}"
+    );
+    assert!(
+        log.contains("stock feeds: 3 records skipped, 28 warnings"),
+        "{log}"
+    );
+    assert!(
+        std::fs::read_to_string(sites.path().join("malformed-motors/stock-feed-report.txt"))
+            .unwrap()
+            .contains("stock number MF013 (record 13, id 13, slug moved-13): `location_id` is \"closed-branch\"; expected the id of one of the dealer's locations (locations[].id). The car is shown at the primary location."),
+        "{log}"
+    );
+    assert!(
+        log.contains("warning: malformed-motors: stock feed stock/malformed.json: stock number MF004 (record 4, id 4, slug bad-numbers-4): `price` is \"POA\""),
+        "{log}"
+    );
+    assert!(
+        log.contains("warning: malformed-motors: stock feed stock/malformed.json: skipped stock number MF009 (record 9, id 9, slug no-essentials-9): `make`, `model`, `year`, `car_type` and `status` are missing."),
+        "{log}"
+    );
+    // 31 lines: the first 25 printed, all of them in the report file.
+    let report = sites.path().join("malformed-motors/stock-feed-report.txt");
+    assert!(
+        log.contains(&format!(
+            "... and 6 more warning(s): all of them are in {}",
+            report.display()
+        )),
+        "{log}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&report).unwrap().lines().count(),
+        31
+    );
+
+    let cars = read_json(sites.path().join("malformed-motors/src/data/cars.json"));
+    let cars = cars.as_array().unwrap();
+    assert_eq!(cars.len(), 8);
+    assert_eq!(car(cars, "moved-13")["location"]["id"], "tiny-main");
+    // The spec's {"image": {"url"}} shape and numbers in text reach the page.
+    let spec = car(cars, "spec-shapes-1");
+    assert_eq!(spec["images"][0], "/images/stock/hatch-1.svg");
+    assert_eq!(spec["price_text"], "$12,990");
+    assert_eq!(spec["km"], 42000);
+    // A car without a readable price shows the dealer's no-price text.
+    assert_eq!(
+        car(cars, "bad-numbers-4")["price_text"],
+        "Enquire for price."
+    );
+    assert_eq!(
+        car(cars, "bad-photos-2")["images"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert!(cars.iter().all(|c| c["slug"] != "unreadable-visibility-7"));
+}
+
+/// A dealer file must not be able to put code into the generated project,
+/// whatever the validation lets through: values reach astro.config.mjs as
+/// JSON data (site.json) and the slug printed by the template is a JSON
+/// literal. Rendered directly, bypassing the dealer file checks, then the
+/// config is evaluated by Node.
+#[test]
+fn hostile_values_cannot_inject_code_into_the_generated_project() {
+    use dealergen::project::Project;
+    use dealergen::render::{write_project, TemplateContext};
+    let base_url = "https://x.example'}); require('node:fs').writeFileSync('PWNED-url', '1'); ({a:'\"`${1}`</script>";
+    let slug = "x\u{2028}require('node:fs').writeFileSync('PWNED-slug', '1')//\n});require('node:fs').writeFileSync('PWNED-slug2', '1');//";
+    let sites = sites_dir();
+    let site_dir = sites.path().join("hostile");
+    let site_json = serde_json::json!({ "base_url": base_url }).to_string();
+    write_project(
+        &Project::new(repo_root()),
+        &site_dir,
+        &TemplateContext { slug: slug.into() },
+        &[("site.json", site_json)],
+    )
+    .unwrap();
+    let config = std::fs::read_to_string(site_dir.join("astro.config.mjs")).unwrap();
+    assert!(
+        !config.contains("PWNED-url"),
+        "the URL is data, not code:\n{config}"
+    );
+    assert!(!config.contains('\u{2028}'), "{config}");
+    let node = dealergen::astro::node_binary(&Project::new(repo_root()));
+    let out = Command::new(node)
+        .args([
+            "--input-type=module",
+            "-e",
+            "const m = await import(new URL('./astro.config.mjs', `file://${process.cwd()}/`)); \
+             console.log(JSON.stringify(m.default.site));",
+        ])
+        .current_dir(&site_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        serde_json::from_slice::<String>(&out.stdout).unwrap(),
+        base_url,
+        "the config reads the URL back unchanged"
+    );
+    for pwned in ["PWNED-url", "PWNED-slug", "PWNED-slug2"] {
+        assert!(!site_dir.join(pwned).exists(), "{pwned} was written");
     }
 }

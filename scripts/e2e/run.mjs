@@ -345,7 +345,7 @@ async function main() {
     });
 
     await test("a card's Book a Test Drive opens the test drive form and posts a test_drive lead", async () => {
-      if (!site.search.card_buttons.includes('test_drive')) return;
+      if (!site.cards.buttons.includes('test_drive')) return;
       await page.goto(`${origin}/search/`);
       const before = leads.length;
       await page.locator('article.car-card').first().getByRole('link', { name: /^Book a Test Drive/ }).click();

@@ -15,6 +15,7 @@ export type {
   Address,
   BaseFilters,
   CardButton,
+  Cards,
   DictColumn,
   FacetStats,
   HitRules,

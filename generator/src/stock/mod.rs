@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use dealer_config::DealerConfig;
 use dealer_rules::visibility::{self, CarFacts, Hidden, VisibilityRules};
 
-use feed::{Feed, FeedCar};
+use feed::{decode, Effect, Feed, FeedCar, FeedWarning, FieldProblem};
 
 /// The visibility settings of a dealer, as the shared rules crate wants them.
 pub fn visibility_rules(cfg: &DealerConfig) -> VisibilityRules {
@@ -37,6 +37,8 @@ pub struct Selection {
     pub hidden: BTreeMap<Hidden, usize>,
     /// Cars of another dealership in the feed (when `dealership_id` is set).
     pub other_dealership: usize,
+    /// Shown cars naming a location the dealer file does not have.
+    pub warnings: Vec<FeedWarning>,
 }
 
 pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
@@ -45,6 +47,7 @@ pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
         visible: Vec::new(),
         hidden: BTreeMap::new(),
         other_dealership: 0,
+        warnings: Vec::new(),
     };
     for car in feed.cars {
         if let (Some(want), Some(got)) = (cfg.dealership_id, car.dealership_id) {
@@ -60,13 +63,71 @@ pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
             show_on_dealer_website: car.show_on_dealer_website,
             photos_count: photos,
             make: &car.make,
-            car_type: &car.car_type,
+            car_type: car.car_type.as_str(),
             stocknum: car.stocknum.as_deref(),
         };
         match visibility::check(&facts, &rules, now.timestamp()) {
-            Ok(()) => sel.visible.push(car),
+            Ok(()) => {
+                if let Some(w) = unknown_location(&car, cfg) {
+                    sel.warnings.push(w);
+                }
+                sel.visible.push(car)
+            }
             Err(why) => *sel.hidden.entry(why).or_default() += 1,
         }
     }
     sel
+}
+
+/// A shown car whose `location_id` is not one of the dealer's locations is
+/// listed at the primary location; the marketer hears about it.
+fn unknown_location(car: &FeedCar, cfg: &DealerConfig) -> Option<FeedWarning> {
+    let id = car.location_id.as_ref()?.to_string();
+    if cfg.locations.is_empty() || cfg.locations.iter().any(|l| l.id == id) {
+        return None;
+    }
+    Some(FeedWarning {
+        record: car.record.clone(),
+        problem: FieldProblem {
+            field: "location_id".into(),
+            found: decode::show(&serde_json::Value::String(id)),
+            expected: decode::LOCATION,
+            effect: Effect::AtPrimaryLocation,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_shown_car_at_an_unknown_location_is_named() {
+        let cfg: DealerConfig = serde_json::from_value(json!({
+            "template": "t", "name": "Demo", "site_url": "https://demo.example",
+            "contact": {"phone": "07 3000 0000", "email": "a@demo.example"}, "stock": {"feed": "f.json", "min_photos": 0},
+            "locations": [{"id": "main", "name": "Main", "primary": true, "phone": "(07) 3000 0001",
+                           "address": {"street": "1 A St", "suburb": "Brisbane", "state": "QLD", "postcode": "4000"}}],
+        }))
+        .unwrap();
+        let car = |id: u32, location: &str, status: &str| {
+            json!({"id": id, "slug": format!("c-{id}"), "stocknum": format!("S{id}"), "make": "Kia", "model": "Rio",
+                   "year": 2020, "car_type": "used", "status": status, "location_id": location})
+        };
+        let text = json!([
+            car(1, "main", "in_stock"),
+            car(2, "moved", "in_stock"),
+            car(3, "moved", "retired")
+        ]);
+        let feed = feed::parse(&text.to_string(), "f.json").unwrap();
+        let sel = select(feed, &cfg, chrono::Utc::now());
+        assert_eq!(sel.visible.len(), 2);
+        let lines: Vec<String> = sel.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            ["stock number S2 (record 2, id 2, slug c-2): `location_id` is \"moved\"; expected the id of one of \
+              the dealer's locations (locations[].id). The car is shown at the primary location."]
+        );
+    }
 }

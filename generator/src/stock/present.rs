@@ -229,7 +229,7 @@ pub fn tag_banner(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Opti
     if car.status == "coming_soon" {
         return Some("COMING SOON".into());
     }
-    if let Some(created) = car.created_at.as_deref().and_then(parse_time) {
+    if let Some(created) = car.created_at {
         let age = now - created;
         if age >= chrono::Duration::zero() && age < chrono::Duration::days(NEW_ARRIVAL_DAYS) {
             return Some(cfg.copy.new_arrival_text.clone());
@@ -261,10 +261,9 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
             _ => None,
         }
     };
-    let extra = |key: &str| -> Option<f64> { car.extra.get(key)?.as_f64() };
-    let feet = |key: &str| extra(key).map(|ft| format!("{:.2} m", ft * 0.3048));
-    let rego = car.rego_expiry.as_deref().and_then(|r| {
-        let date = NaiveDate::parse_from_str(r.get(..10)?, "%Y-%m-%d").ok()?;
+    let feet = |ft: Option<f64>| ft.map(|ft| format!("{:.2} m", ft * 0.3048));
+    let kg = |kg: Option<f64>| kg.map(|x| format!("{x} kg"));
+    let rego = car.rego_expiry.and_then(|date| {
         if date < today {
             cfg.detail_page.rego_expired_text.clone()
         } else {
@@ -315,25 +314,14 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
     ];
     if car.item_type.as_deref() == Some("caravan") {
         // Caravan sizes arrive in feet and are shown in metres (spec 001 §2).
+        let c = &car.caravan;
         rows.extend([
-            ("Body width", feet("body_width")),
-            ("Body length", feet("body_length")),
-            (
-                "Tare weight",
-                extra("tare_weight").map(|x| format!("{x} kg")),
-            ),
-            (
-                "Axle type",
-                car.extra
-                    .get("axle_type")
-                    .and_then(|a| a.as_str())
-                    .map(String::from),
-            ),
-            ("Sleeps", extra("sleeps").map(|x| x.to_string())),
-            (
-                "Aggregate trailer mass",
-                extra("aggregate_trailer_mass").map(|x| format!("{x} kg")),
-            ),
+            ("Body width", feet(c.body_width_ft)),
+            ("Body length", feet(c.body_length_ft)),
+            ("Tare weight", kg(c.tare_weight_kg)),
+            ("Axle type", c.axle_type.clone()),
+            ("Sleeps", c.sleeps.map(|x| x.to_string())),
+            ("Aggregate trailer mass", kg(c.aggregate_trailer_mass_kg)),
         ]);
     }
     rows.into_iter()
@@ -359,7 +347,8 @@ pub fn comment_paragraphs(comments: Option<&str>) -> Vec<String> {
 }
 
 /// The car's location from the dealer config (the feed's own copy may be
-/// stale); a car naming an unknown location is shown at the primary one.
+/// stale); a car naming an unknown location is shown at the primary one
+/// (and the build warns: `stock::select`).
 fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
     let id = car.location_id.as_ref().map(|l| l.to_string());
     let loc = id
@@ -414,8 +403,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         model: car.model.clone(),
         badge: car.badge.clone(),
         series: car.series.clone(),
-        // The feed reader has refused any other car type.
-        car_type: CarType::parse(&car.car_type).unwrap_or(CarType::Used),
+        car_type: car.car_type,
         status: match car.status.as_str() {
             "in_stock" => CarStatus::InStock,
             "coming_soon" => CarStatus::ComingSoon,
@@ -434,7 +422,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         drive: car.drive.clone(),
         stocknum: car.stocknum.clone(),
         vin: car.vin.clone(),
-        images: car.images.iter().map(|i| i.url().to_string()).collect(),
+        images: car.images.clone(),
         photos_count: car.photos_count.unwrap_or(car.images.len() as u32),
         tag_banner: tag_banner(car, cfg, now),
         tag: car
@@ -446,7 +434,10 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         subscription_price: subscription_price(car, cfg),
         reserved: car.reserved.unwrap_or(false),
         certified: car.certified.unwrap_or(false),
-        created_at: car.created_at.clone().unwrap_or_default(),
+        created_at: car
+            .created_at
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .unwrap_or_default(),
         sold_at: car.sold_date_timestamp,
         location: location_of(car, cfg),
         comment_paragraphs: comment_paragraphs(car.dealercomments.as_deref()),
