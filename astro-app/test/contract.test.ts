@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import Ajv, { type ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error plain .mjs script without type declarations
 import { generate } from '../../scripts/gen-types.mjs';
 
 const typesDir = new URL('../src/types/', import.meta.url);
