@@ -55,6 +55,10 @@ pub struct SiteData {
     /// "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
     /// one of them redirects a signed-out visitor to /sign-in/.
     pub gated_routes: Vec<String>,
+    /// The instant the stock was judged at (unix seconds: the build's start,
+    /// or `--as-of`); pages rendered from this data apply the time rules
+    /// (sold window) at the same instant.
+    pub built_at: i64,
 }
 
 /// A link.
@@ -344,8 +348,10 @@ pub struct BaseFilters {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct SortOption {
-    /// Replica / sort key as it appears in the URL `sortBy`.
+    /// Index (replica) name: the hosted service's index for this order and the URL `sortBy` value.
     pub value: String,
+    /// The order itself, whatever its index is named.
+    pub key: model::SortOption,
     /// Label in the sort dropdown.
     pub label: String,
 }
@@ -539,7 +545,13 @@ fn location(l: &model::Location, tz: &str) -> Location {
     }
 }
 
-pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteData {
+pub fn build(
+    slug: &str,
+    cfg: &DealerConfig,
+    cars: &[Car],
+    now: chrono::DateTime<chrono::Utc>,
+) -> SiteData {
+    let year = chrono::Datelike::year(&now);
     let mut locations: Vec<Location> = cfg
         .locations
         .iter()
@@ -629,7 +641,8 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
                 .sort_options
                 .iter()
                 .map(|s| SortOption {
-                    value: s.replica().into(),
+                    value: cfg.search.sort_index(*s),
+                    key: *s,
                     label: s.label().into(),
                 })
                 .collect(),
@@ -672,6 +685,7 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
         },
         stock_summary: stock_summary(cars),
         gated_routes: cfg.gated_routes.clone(),
+        built_at: now.timestamp(),
     }
 }
 
@@ -742,7 +756,9 @@ mod tests {
 
     #[test]
     fn the_primary_location_comes_first_and_the_rest_keep_their_order() {
-        let site = build("demo", &config(), &[], 2026);
+        let now = chrono::DateTime::from_timestamp(1_795_132_800, 0).unwrap();
+        let site = build("demo", &config(), &[], now);
+        assert_eq!(site.built_at, 1_795_132_800);
         let ids: Vec<&str> = site.locations.iter().map(|l| l.id.as_str()).collect();
         assert_eq!(ids, ["c", "a", "b"]);
     }

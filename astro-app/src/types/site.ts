@@ -43,6 +43,7 @@ export type {
   Search,
   SiteData,
   SortOption,
+  SortOrder,
   SpecialDepartment,
   SpecialHours,
   SpecRow,

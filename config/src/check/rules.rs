@@ -430,10 +430,32 @@ fn check_search(search: &SearchConfig, cx: &mut Ctx) {
         if seen.contains(s) {
             cx.err(
                 &base.clone().key("sort_options").index(i),
-                format!("sort option `{}` is listed twice", s.replica()),
+                format!("sort option `{}` is listed twice", s.key()),
             );
         }
         seen.push(*s);
+    }
+    // Two orders on one index name: the URL could not tell them apart.
+    let mut names: HashMap<String, SortOption> = HashMap::new();
+    for s in &search.sort_options {
+        if let Some(other) = names.insert(search.sort_index(*s), *s) {
+            // Relevance is the index itself, not a key of sort_replicas.
+            let named = if *s == SortOption::Relevance {
+                other
+            } else {
+                *s
+            };
+            cx.err(
+                &base.clone().key("sort_replicas").key(named.key()),
+                format!(
+                    "sort orders `{}` and `{}` both use the index `{}`",
+                    other.key(),
+                    s.key(),
+                    search.sort_index(*s)
+                ),
+            )
+            .hint = Some("give each sort order its own replica name".into());
+        }
     }
     if search.sort_options.is_empty() {
         cx.err(
@@ -671,6 +693,49 @@ mod tests {
         assert_eq!(location_slug(&loc), "newstead");
         loc.slug = Some("custom".into());
         assert_eq!(location_slug(&loc), "custom");
+    }
+
+    #[test]
+    fn two_sort_orders_on_one_index_are_refused() {
+        let yaml = "search:\n  sort_replicas:\n    price_asc: cars\n    km_asc: cars_latest\n";
+        let tree = crate::yaml::parse(yaml, 0).unwrap();
+        let mut search: SearchConfig = serde_json::from_value(serde_json::json!({
+            "sort_options": ["relevance", "latest", "price_asc", "km_asc"],
+            "engine": {"hosted": {"host": "h", "app_id": "a", "index": "cars", "public_key": "k"}},
+            "sort_replicas": {"price_asc": "cars", "km_asc": "cars_latest"}
+        }))
+        .unwrap();
+        let skip = Skip::default();
+        let run = |search: &SearchConfig| {
+            let mut cx = Ctx {
+                tree: &tree,
+                out: Vec::new(),
+                skip: &skip,
+            };
+            check_search(search, &mut cx);
+            cx.out
+        };
+        let out = run(&search);
+        let found: Vec<_> = out
+            .iter()
+            .map(|p| (p.key.as_str(), p.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "search.sort_replicas.price_asc",
+                    "sort orders `relevance` and `price_asc` both use the index `cars`"
+                ),
+                (
+                    "search.sort_replicas.km_asc",
+                    "sort orders `latest` and `km_asc` both use the index `cars_latest`"
+                ),
+            ]
+        );
+        assert_eq!(out[0].span.line, 3, "points at the price_asc line");
+        search.sort_replicas = SortReplicas::default();
+        assert!(run(&search).is_empty());
     }
 
     #[test]

@@ -73,6 +73,8 @@ pub struct FeedCar {
     #[serde(default)]
     pub vin: Option<String>,
     #[serde(default)]
+    pub nvic: Option<String>,
+    #[serde(default)]
     pub regplate: Option<String>,
     #[serde(default)]
     pub rego_expiry: Option<String>,

@@ -64,6 +64,8 @@ pub struct Car {
     pub stocknum: Option<String>,
     /// Vehicle identification number.
     pub vin: Option<String>,
+    /// The car's NVIC (vehicle code), sent with the finance quote request; null when the feed has none (or a malformed one).
+    pub nvic: Option<String>,
     /// Image URLs (site-relative or absolute); may be empty.
     pub images: Vec<String>,
     /// Number of photos the feed reports.
@@ -387,6 +389,15 @@ fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
     }
 }
 
+/// The feed's NVIC when it is one (1 to 10 letters and digits, as the
+/// quote endpoint accepts): a malformed one would make the worker refuse
+/// the quote request, so the car is quoted without it instead.
+pub fn nvic(raw: Option<&str>) -> Option<String> {
+    let n = raw?.trim();
+    (!n.is_empty() && n.len() <= 10 && n.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .then(|| n.to_string())
+}
+
 pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
     let today = now
         .with_timezone(
@@ -440,6 +451,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         drive: car.drive.clone(),
         stocknum: car.stocknum.clone(),
         vin: car.vin.clone(),
+        nvic: nvic(car.nvic.as_deref()),
         images: car.images.iter().map(|i| i.url().to_string()).collect(),
         photos_count: car.photos_count.unwrap_or(car.images.len() as u32),
         tag_banner: tag_banner(car, cfg, now),
@@ -457,5 +469,25 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         location: location_of(car, cfg),
         comment_paragraphs: comment_paragraphs(car.dealercomments.as_deref()),
         specs: spec_rows(car, cfg, today),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nvic;
+
+    #[test]
+    fn nvic_is_kept_trimmed_and_dropped_when_malformed() {
+        assert_eq!(nvic(Some("0AB12C")).as_deref(), Some("0AB12C"));
+        assert_eq!(nvic(Some(" 0AB12C ")).as_deref(), Some("0AB12C"));
+        for bad in [
+            None,
+            Some(""),
+            Some("  "),
+            Some("0AB-12C"),
+            Some("0AB12C34567"),
+        ] {
+            assert_eq!(nvic(bad), None, "{bad:?}");
+        }
     }
 }
