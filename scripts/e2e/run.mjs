@@ -58,8 +58,15 @@ const AXE_OPTIONS = {
   rules: { 'target-size': { enabled: true } },
 };
 const MISSING_PAGE = '/no-such-page/';
-/** React's client runtime is ~66 KB gzip on its own; the island adds ~3 KB. */
+/**
+ * The car page's JavaScript, gzip: React's client runtime (~67 KB) plus the
+ * enquiry, views, save, phone and quote islands. 76.5 KB when the budget
+ * was set (2026-11-23); at most 25% above, like scripts/budget.mjs, and
+ * tighter: 80 KB leaves 3.5 KB for the islands to grow before that is a
+ * decision (raise it here, with the reason).
+ */
 const JS_BUDGET_KB = 80;
+const JS_SET_AT_KB = 76.5;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {
@@ -481,7 +488,7 @@ async function main() {
       assert(scripts.length > 0, 'the car page loaded no scripts (is the enquiry island missing?)');
       const bytes = scripts.reduce((sum, p) => sum + gzipSync(fs.readFileSync(path.join(distDir, p))).length, 0);
       const kb = bytes / 1024;
-      console.log(`       car page: ${scripts.length} scripts, ${kb.toFixed(1)} KB gzip`);
+      console.log(`       car page: ${scripts.length} scripts, ${kb.toFixed(1)} KB gzip (budget ${JS_BUDGET_KB} KB; ${JS_SET_AT_KB} KB when set)`);
       assert(kb <= JS_BUDGET_KB, `${kb.toFixed(1)} KB gzip of JavaScript`);
     });
 
