@@ -2,7 +2,8 @@
 # Installs everything dealergen needs, skipping what is already there, so it
 # is cheap to run again (the test command runs it first on every CI run).
 #   - npm packages from package-lock.json (Astro, React, Vitest, wrangler,
-#     playwright-core, and Node 22 itself as the npm package `node`),
+#     playwright-core, @astrojs/check for `astro check`, ajv for the data
+#     contract test, and Node 22 itself as the npm package `node`),
 #   - Debian's chromium for the end-to-end tests,
 #   - the wasm32 target, worker-build and wasm-bindgen-cli for the worker.
 set -euo pipefail

@@ -8,7 +8,9 @@ cd "$DEALERGEN_ROOT"
 bash scripts/install.sh
 cargo build --release -p dealergen
 DEMO=${DEMO:-brisbane-motor-group}
-target/release/dealergen build --dealer "$DEMO"
+# The demo stock is dated (scripts/demo-stock/as-of.mjs): build it as of that
+# day so its sold-recently cars, new arrivals and promo windows show as meant.
+target/release/dealergen build --dealer "$DEMO" --as-of "$(node scripts/demo-stock/as-of.mjs)"
 echo
 echo "Demo site: $DEALERGEN_ROOT/sites/$DEMO/dist/index.html"
 echo "Serve it:  node scripts/serve.mjs sites/$DEMO/dist"

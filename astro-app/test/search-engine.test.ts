@@ -7,13 +7,14 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyBaseFilters, createEngine, decodeIndex } from '../src/lib/search/engine';
 import { EMPTY_STATE, type SearchState } from '../src/lib/search/types';
-import type { Car, SearchIndex } from '../src/types/site';
+import type { Car, SearchIndex, SiteData, SortOption } from '../src/types/site';
 
 const data = new URL('./fixtures/site/src/data/', import.meta.url);
 const index = JSON.parse(fs.readFileSync(new URL('search-index.json', data), 'utf8')) as SearchIndex;
 const cars = JSON.parse(fs.readFileSync(new URL('cars.json', data), 'utf8')) as Car[];
+const sortOptions = (JSON.parse(fs.readFileSync(new URL('site.json', data), 'utf8')) as SiteData).search.sort_options;
 const decoded = decodeIndex(index);
-const engine = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: true });
+const engine = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: true, sortOptions });
 const state = (s: Partial<SearchState>): SearchState => ({ ...EMPTY_STATE, refinementList: {}, range: {}, ...s });
 
 function countBy(list: Car[], key: (c: Car) => string): Record<string, number> {
@@ -28,6 +29,9 @@ function countBy(list: Car[], key: (c: Car) => string): Record<string, number> {
 describe('search engine', () => {
   it('counts the same facets and ranges as the generator over the whole index', () => {
     const r = engine.search(state({}));
+    // Every facet attribute, each with counts (not vacuous on an empty fixture index).
+    expect(Object.keys(r.facets).sort()).toEqual(Object.keys(index.facets).sort());
+    expect(Object.values(index.facets).every((counts) => Object.keys(counts ?? {}).length > 0)).toBe(true);
     for (const [attr, counts] of Object.entries(index.facets)) expect(r.facets[attr], attr).toEqual(counts);
     expect(r.facets_stats).toEqual(index.facets_stats);
     expect(r.nbHits).toBe(cars.length);
@@ -72,7 +76,7 @@ describe('search engine', () => {
   });
 
   it('sorts by price, km and listing date, relevance being the index order', () => {
-    const all = { hitsPerPage: 100, priceAscExcludesZero: false };
+    const all = { hitsPerPage: 100, priceAscExcludesZero: false, sortOptions };
     const e = createEngine(decoded, all);
     const prices = e.search(state({ sortBy: 'Car_production_price_desc' })).hits.map((h) => h.price);
     expect(prices).toEqual([...prices].sort((a, b) => b - a));
@@ -84,11 +88,31 @@ describe('search engine', () => {
     expect(e.search(state({})).hits.map((h) => h.slug)).toEqual(cars.map((c) => c.slug));
   });
 
+  it("knows a sort by the dealer's index names, not by their spelling; the default is the dealer's first option", () => {
+    const named: SortOption[] = [
+      { key: 'price_desc', label: 'Price: highest', value: 'bmg_dearest' },
+      { key: 'price_asc', label: 'Price: lowest', value: 'bmg_cheapest' },
+      { key: 'relevance', label: 'Most relevant', value: 'bmg' },
+    ];
+    const e = createEngine(decoded, { hitsPerPage: 100, priceAscExcludesZero: true, sortOptions: named });
+    const prices = (sortBy: string) => e.search(state({ sortBy })).hits.map((h) => h.price);
+    const desc = [...prices('bmg_dearest')];
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    expect(desc).not.toEqual(prices('bmg'));
+    // No sortBy, or one the dealer does not offer (a stale link): the first option.
+    expect(prices('')).toEqual(desc);
+    expect(prices('Car_production_price_asc')).toEqual(desc);
+    // price_asc by its own name leaves out price 0 (price_asc_excludes_zero).
+    const asc = prices('bmg_cheapest');
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    expect(asc.length).toBe(cars.filter((c) => Math.round(c.price) > 0).length);
+  });
+
   it('leaves out price 0 when sorting price ascending, where the dealer says so', () => {
     const priced = cars.filter((c) => Math.round(c.price) > 0).length;
     expect(priced).toBeLessThan(cars.length);
     expect(engine.search(state({ sortBy: 'Car_production_price_asc' })).nbHits).toBe(priced);
-    const keepZero = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: false });
+    const keepZero = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: false, sortOptions });
     expect(keepZero.search(state({ sortBy: 'Car_production_price_asc' })).nbHits).toBe(cars.length);
   });
 
@@ -124,7 +148,7 @@ describe('search engine', () => {
     expect(sold.length).toBeGreaterThan(0);
     const rules = { include_sold_days: 3, min_photos: 0, in_stock_only: false, exclude_makes: ['Ford'], exclude_car_types: [], exclude_stock_numbers: [] };
     const later = Math.max(...sold.map((c) => c.sold_at ?? 0)) + 4 * 86_400;
-    const e = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: false, keep: applyBaseFilters(decoded, rules, later) });
+    const e = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: false, sortOptions, keep: applyBaseFilters(decoded, rules, later) });
     const r = e.search(state({}));
     expect(r.nbHits).toBe(cars.filter((c) => c.status !== 'sold' && c.make !== 'Ford').length);
     expect(r.facets.make?.Ford).toBeUndefined();

@@ -9,6 +9,11 @@ const options: HostedOptions = {
   baseFilters: { include_sold_days: 3, min_photos: 3, in_stock_only: false, exclude_makes: ['Lada'], exclude_car_types: [], exclude_stock_numbers: [] },
   hitsPerPage: 21,
   priceAscExcludesZero: true,
+  sortOptions: [
+    { key: 'relevance', label: 'Most relevant', value: 'Car_production' },
+    { key: 'latest', label: 'Latest', value: 'Car_production_latest' },
+    { key: 'price_asc', label: 'Price: lowest', value: 'Car_production_price_asc' },
+  ],
   rules: { electric_hybrid_tag: false, certified_badge_make: null, new_arrival_text: 'New Arrival', no_price_text: 'Enquire for price.', subscriptions: false },
 };
 const NOW = 1_763_596_800;
@@ -17,8 +22,9 @@ const state: SearchState = { ...EMPTY_STATE, query: 'suv', refinementList: { mak
 
 describe('hosted search', () => {
   it('sends the base filters and refinements as one filter string', () => {
-    expect(filterString(state, BASE, false)).toBe(`${BASE} AND (make:"Toyota" OR make:"Kia") AND (body:"SUV") AND price >= 5000 AND price <= 30000`);
-    expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, true)).toMatch(/ AND price > 0$/);
+    expect(filterString(state, BASE, { ...options, priceAscExcludesZero: false })).toBe(`${BASE} AND (make:"Toyota" OR make:"Kia") AND (body:"SUV") AND price >= 5000 AND price <= 30000`);
+    expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, options)).toMatch(/ AND price > 0$/);
+    expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, { ...options, priceAscExcludesZero: false })).not.toMatch(/price > 0/);
   });
 
   it('asks one main query (custom_rank index unless sorted) plus one per refined attribute without its own refinement', () => {
@@ -33,6 +39,27 @@ describe('hosted search', () => {
     expect(params[1]!.get('filters')).toContain('body:"SUV"');
     expect(params[1]!.get('hitsPerPage')).toBe('0');
     expect(buildRequests({ ...state, sortBy: 'Car_production_latest' }, options, NOW)[0]!.indexName).toBe('Car_production_latest');
+  });
+
+  it("asks the replica the dealer's YAML names for each sort order (search.sort_replicas)", () => {
+    const named: HostedOptions = {
+      ...options,
+      config: { ...options.config, index: 'bmg_cars' },
+      sortOptions: [
+        { key: 'latest', label: 'Latest', value: 'bmg_cars_newest' },
+        { key: 'relevance', label: 'Most relevant', value: 'bmg_cars' },
+        { key: 'price_asc', label: 'Price: lowest', value: 'bmg_cars_cheapest' },
+      ],
+    };
+    const ask = (sortBy: string) => buildRequests({ ...state, sortBy }, named, NOW);
+    expect(ask('bmg_cars_cheapest').map((r) => r.indexName)).toEqual(['bmg_cars_cheapest', 'bmg_cars_cheapest', 'bmg_cars_cheapest', 'bmg_cars_cheapest']);
+    // price_asc known by its replica's name, whatever it is called.
+    expect(new URLSearchParams(ask('bmg_cars_cheapest')[0]!.params).get('filters')).toMatch(/ AND price > 0$/);
+    expect(ask('bmg_cars')[0]!.indexName).toBe('bmg_cars');
+    // The URL leaves the default out: the dealer's first order, not the bare index.
+    expect(ask('')[0]!.indexName).toBe('bmg_cars_newest');
+    // A name the dealer does not offer (an old link) is not sent to the service.
+    expect(ask('Car_production_price_asc')[0]!.indexName).toBe('bmg_cars_newest');
   });
 
   it('merges the disjunctive facets into one response and maps hits to card fields', async () => {

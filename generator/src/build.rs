@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use chrono::{DateTime, Datelike, Utc};
+use chrono::{DateTime, Utc};
 use dealer_config::{Loader, Rejected};
 use dealer_rules::edge_config::{
     EdgeAnalytics, EdgeConfig, EdgeFeatures, EdgeFinance, EdgeForms, EdgeLocation,
@@ -107,7 +107,7 @@ pub fn build_dealer(
         let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
 
         step("writing project");
-        let site = site_data::build(&dealer.slug, cfg, &cars, opts.now.year());
+        let site = site_data::build(&dealer.slug, cfg, &cars, opts.now);
         let site_dir = project.site_dir(&dealer.slug);
         let ctx = TemplateContext {
             slug: dealer.slug.clone(),

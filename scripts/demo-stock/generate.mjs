@@ -2,6 +2,7 @@
 // Deterministic demo stock feeds for the three demo dealers.
 //
 //   node scripts/demo-stock/generate.mjs [--as-of 2026-11-20] [--out dealers/stock]
+//   (--as-of defaults to DEMO_AS_OF in as-of.mjs, which the tests build and browse at)
 //
 // No npm dependencies. All randomness comes from a seeded mulberry32 PRNG and
 // every date is relative to --as-of (00:00:00 UTC of that day), never to the
@@ -16,6 +17,7 @@ import {
   BODY_DEFAULTS, BODY_SLUGS, CARAVANS, DEALERS, FUEL, MAKES, MODELS, TRANS,
   colourVariant, slugify,
 } from './catalogue.mjs';
+import { DEMO_AS_OF } from './as-of.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -26,7 +28,7 @@ const MAX_FEED_BYTES = 1_500_000;
 /* ------------------------------------------------------------------ args */
 
 function parseArgs(argv) {
-  const out = { asOf: '2026-11-20', out: join(ROOT, 'dealers', 'stock') };
+  const out = { asOf: DEMO_AS_OF, out: join(ROOT, 'dealers', 'stock') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [k, inline] = a.includes('=') ? a.split(/=(.*)/s) : [a, undefined];

@@ -24,6 +24,7 @@ import { chromium } from 'playwright-core';
 import { kvFor, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
+import { builtAt, need } from './common.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const siteDir = path.join(distDir, '..');
@@ -103,6 +104,8 @@ async function main() {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   context.setDefaultTimeout(10_000);
+  // The browser's Date at the instant the stock was judged at (scripts/e2e/common.mjs).
+  await context.clock.setFixedTime(builtAt(site));
   const page = await context.newPage();
   currentPage = page;
   const pageErrors = [];
@@ -140,7 +143,7 @@ async function main() {
     await figure.waitFor();
     const quote = await page.evaluate(
       (c) => fetch('/api/youx/quote', { method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ purchasePrice: c.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: c.year, vin: c.vin ?? '', nvic: '', whoIsHelping: '' }) }).then((r) => r.json()),
+        body: JSON.stringify({ purchasePrice: c.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: c.year, vin: c.vin ?? '', nvic: c.nvic ?? '', whoIsHelping: '' }) }).then((r) => r.json()),
       car,
     );
     assertEqual(await figure.innerText(), `$${new Intl.NumberFormat('en-AU').format(quote.weeklyRepaymentAmount)} / week`, 'weekly figure');
@@ -279,7 +282,7 @@ async function main() {
 
   const sold = cars.find((c) => c.status === 'sold');
   await test('a sold car that is not saved shows no Save button', async () => {
-    if (!sold) return;
+    need(sold, 'a sold car inside the sold window (build the demo with --as-of "$(node scripts/demo-stock/as-of.mjs)")');
     await page.goto(`${origin}/cars/${sold.slug}/`);
     await hydrated('SaveCarButton').waitFor({ state: 'attached' });
     await page.waitForLoadState('networkidle');

@@ -61,6 +61,7 @@ for (let i = 0; i < 26; i++) {
     colour: ['Red', 'Blue', 'Silver', 'White', 'Grey', 'Black'][i % 6],
     drive: body === 'Ute' ? '4x4' : 'Front Wheel Drive',
     stocknum: `BMG${5000 + i}`, vin: i === 7 ? null : `JTDKB3FU${String(100000000 + i * 7919).slice(0, 9)}`,
+    nvic: i === 7 ? null : `${i % 10}FX${String(10 + i)}A`,
     images, photos_count: images.length, tag_banner,
     tag: i === 10 ? 'Test Drive Only' : null, subscription_price: 0,
     reserved: i === 2, certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,

@@ -9,6 +9,11 @@
  * would use and reads the expected figures from the site's generated data
  * (<dist>/../src/data/site.json and cars.json). Chromium may not reach any
  * host but 127.0.0.1; the lead API is answered inside the browser.
+ * The browser's clock is the instant the site's stock was judged at
+ * (site.json built_at; test.sh builds the demo --as-of its stock's date). Every
+ * case a test exercises must be in the data (a sold car, a car without
+ * photos, a dropdown, a second page...): a missing one fails the test with
+ * "case missing from the demo data", it never passes untested.
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
@@ -19,6 +24,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
+import { builtAt, need } from './common.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const dataDir = path.join(distDir, '..', 'src', 'data');
@@ -52,8 +58,15 @@ const AXE_OPTIONS = {
   rules: { 'target-size': { enabled: true } },
 };
 const MISSING_PAGE = '/no-such-page/';
-/** React's client runtime is ~66 KB gzip on its own; the island adds ~3 KB. */
+/**
+ * The car page's JavaScript, gzip: React's client runtime (~67 KB) plus the
+ * enquiry, views, save, phone and quote islands. 76.5 KB when the budget
+ * was set (2026-11-23); at most 25% above, like scripts/budget.mjs, and
+ * tighter: 80 KB leaves 3.5 KB for the islands to grow before that is a
+ * decision (raise it here, with the reason).
+ */
 const JS_BUDGET_KB = 80;
+const JS_SET_AT_KB = 76.5;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {
@@ -73,22 +86,31 @@ async function main() {
       serviceWorkers: 'block',
     });
     context.setDefaultTimeout(10_000);
+    await context.clock.setFixedTime(builtAt(site));
 
     // Every request must stay on 127.0.0.1; the lead API (same origin or
     // api_base) is answered here so nothing leaves the machine.
     const outside = [];
     const consoleErrors = [];
     const leads = [];
+    const quoteRequests = [];
+    const events = [];
     const failedResponses = [];
     const scriptsByPage = new Map();
     await context.route(/\/api\/leads$/, async (route) => {
       leads.push(JSON.parse(route.request().postData() ?? 'null'));
       await route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ lead_id: 'e2e-lead-1' }) });
     });
+    // Analytics events, for a dealer with the sink on (none may be sent otherwise).
+    await context.route(/\/api\/events$/, async (route) => {
+      events.push(JSON.parse(route.request().postData() ?? 'null'));
+      await route.fulfill({ status: 204 });
+    });
     // The car page's other calls (views, who is signed in, finance quote), answered like a
     // signed-out visit; scripts/e2e/fullstack.mjs runs them against the worker.
     await context.route(/\/api\/(cars\/[^/]+\/view\.json|auth\/me|youx\/quote)(\?|$)/, async (route) => {
       const url = route.request().url();
+      if (url.includes('/api/youx/quote')) quoteRequests.push(JSON.parse(route.request().postData() ?? 'null'));
       const body = url.includes('/api/auth/me')
         ? { signed_in: false }
         : url.includes('/api/youx/quote')
@@ -99,7 +121,7 @@ async function main() {
     const watch = (page) => {
       page.on('request', (req) => {
         const url = new URL(req.url());
-        if (/\/api\/(leads|auth\/me|youx\/quote|cars\/[^/]+\/view\.json)$/.test(url.pathname)) return;
+        if (/\/api\/(leads|events|auth\/me|youx\/quote|cars\/[^/]+\/view\.json)$/.test(url.pathname)) return;
         if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return;
         if (url.hostname !== '127.0.0.1') outside.push(req.url());
         if (req.resourceType() === 'script') {
@@ -123,6 +145,7 @@ async function main() {
     const pageSize = site.search.page_size;
     const firstPageCount = Math.min(pageSize, cars.length);
     const pages = Math.max(1, Math.ceil(cars.length / pageSize));
+    const car = cars[0];
 
     await test('home page shows the dealer name and the navigation', async () => {
       const response = await page.goto(`${origin}/`);
@@ -143,8 +166,7 @@ async function main() {
     });
 
     await test('navigation dropdowns open without JavaScript', async () => {
-      const group = site.navigation.find((item) => item.children.length > 0);
-      if (!group) return;
+      const group = need(site.navigation.find((item) => item.children.length > 0), 'a navigation entry with children (a dropdown)');
       const nav = page.getByRole('navigation', { name: 'Main', exact: true });
       const child = nav.getByRole('link', { name: group.children[0].label }).first();
       assert(!(await child.isVisible()), 'dropdown entry visible before opening');
@@ -159,20 +181,16 @@ async function main() {
     });
 
     await test(`search page shows ${count(cars.length)} cars and ${firstPageCount} cards`, async () => {
+      need(car, 'a visible car');
       const heading = await page.getByRole('heading', { level: 1 }).innerText();
       assert(heading.includes(count(cars.length)), `heading "${heading}" lacks the count ${count(cars.length)}`);
       assertEqual(await page.locator('article.car-card').count(), firstPageCount, 'cards on page 1');
-      if (cars[0]) {
-        const firstTitle = await page.locator('article.car-card h2').first().innerText();
-        assertEqual(firstTitle, `${cars[0].year} ${cars[0].make} ${cars[0].model}`, 'first card (cars.json order)');
-      }
+      const firstTitle = await page.locator('article.car-card h2').first().innerText();
+      assertEqual(firstTitle, `${car.year} ${car.make} ${car.model}`, 'first card (cars.json order)');
     });
 
     await test('search pagination reaches the last page', async () => {
-      if (pages === 1) {
-        assertEqual(await page.locator('nav.pagination').count(), 0, 'pagination on a single page');
-        return;
-      }
+      need(pages > 1, `more cars than one results page holds (${pageSize})`);
       const response = await page.goto(`${origin}/search/page/${pages}/`);
       assertEqual(response?.status(), 200, 'status');
       assertEqual(await page.locator('article.car-card').count(), cars.length - (pages - 1) * pageSize, 'cards on the last page');
@@ -186,6 +204,7 @@ async function main() {
     const makeCounts = cars.reduce((m, c) => ((m[c.make] = (m[c.make] ?? 0) + 1), m), {});
     const topMakes = Object.entries(makeCounts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     const [make, makeCount] = topMakes[0] ?? ['', 0];
+    const needMake = () => need(make && topMakes[1], 'cars of at least two makes');
     const priceOf = (c) => Math.round(c.price);
 
     await test('search index is served as a file with every visible car', async () => {
@@ -195,7 +214,7 @@ async function main() {
     });
 
     await test('search island: paging and back/forward keep the URL and the cards in step', async () => {
-      if (pages === 1) return;
+      need(pages > 1, `more cars than one results page holds (${pageSize})`);
       await page.goto(`${origin}/search/`);
       await hydrated(page);
       await page.locator('nav.pagination').getByRole('link', { name: 'Page 2', exact: true }).click();
@@ -208,24 +227,22 @@ async function main() {
     });
 
     await test('search island: ticking a make counts its cars, keeps the other makes\' counts, and the URL says so', async () => {
-      if (!make) return;
+      needMake();
       await page.goto(`${origin}/search/`);
       await hydrated(page);
       const makes = page.locator('fieldset[data-attr="make"]');
       await makes.getByRole('checkbox', { name: new RegExp(`^${make} \\(`) }).check();
       await resultCount(page, makeCount);
       await page.waitForURL((u) => decodeURIComponent(u.search).includes(`refinementList[make][0]=${make}`));
+      // Disjunctive facets: another make still shows all its cars.
       const other = topMakes[1];
-      if (other) {
-        // Disjunctive facets: another make still shows all its cars.
-        await makes.getByText(`(${other[1]})`, { exact: true }).first().waitFor();
-      }
+      await makes.getByRole('checkbox', { name: `${other[0]} (${other[1]})` }).waitFor();
       assertEqual(await page.locator('article.car-card').count(), Math.min(pageSize, makeCount), 'cards');
     });
 
     let priceMin = 0;
     await test('search island: the price slider moves with the keyboard and filters after the debounce', async () => {
-      if (!make) return;
+      needMake();
       const slider = page.getByRole('slider', { name: 'Minimum price' });
       await slider.focus();
       for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
@@ -235,23 +252,23 @@ async function main() {
       assert(priceMin > 0, `range ${range}`);
       assert(priceMin % 1000 === 0, `price ${priceMin} is not snapped to 1000`);
       const expected = cars.filter((c) => c.make === make && priceOf(c) >= priceMin).length;
+      need(expected > 0 && expected < makeCount, `${make} cars on both sides of $${priceMin} (the slider must filter some out and keep some)`);
       await resultCount(page, expected);
       assert(!new URL(page.url()).searchParams.has('page'), 'a filter change keeps a page number');
     });
 
     await test('search island: sorting by price puts the dearest matching car first', async () => {
-      if (!make) return;
+      needMake();
       const sorted = cars.filter((c) => c.make === make && priceOf(c) >= priceMin).sort((a, b) => priceOf(b) - priceOf(a));
-      if (sorted.length === 0) return;
-      const option = site.search.sort_options.find((o) => o.value.endsWith('_price_desc'));
-      if (!option) return;
+      need(sorted.length > 1, `two or more ${make} cars from $${priceMin} to sort`);
+      const option = need(site.search.sort_options.find((o) => o.key === 'price_desc'), 'the price_desc sort option (search.sort_options)');
       await page.getByLabel('Sort by').selectOption(option.value);
       await page.waitForURL((u) => u.search.includes(`sortBy=${option.value}`));
       await page.locator('article.car-card .price__amount').first().filter({ hasText: sorted[0].price_text }).waitFor();
     });
 
     await test('search island: back steps through the earlier searches', async () => {
-      if (!make) return;
+      needMake();
       await page.goBack();
       await page.goBack();
       await resultCount(page, makeCount);
@@ -262,6 +279,7 @@ async function main() {
 
     await test('an inbound InstantSearch link is applied on arrival', async () => {
       const used = cars.filter((c) => c.car_type === 'used').length;
+      need(used > 0 && used < cars.length, 'used cars and cars of another type');
       await page.goto(`${origin}/search/?refinementList%5Bcar_type%5D%5B0%5D=used`);
       await hydrated(page);
       await resultCount(page, used);
@@ -269,7 +287,7 @@ async function main() {
     });
 
     await test('home "Show me N cars" counts the chosen make and opens its results at the top', async () => {
-      if (!make) return;
+      needMake();
       await page.goto(`${origin}/`);
       const widget = page.locator('form.show-me');
       await widget.scrollIntoViewIfNeeded();
@@ -283,6 +301,7 @@ async function main() {
     });
 
     await test('the sitemap lists the search landing pages', async () => {
+      need(site.search.landing_pages.length > 0, 'search landing pages');
       const res = await page.goto(`${origin}/sitemap.xml`);
       assertEqual(res?.status(), 200, 'status');
       const xml = await res.text();
@@ -290,8 +309,7 @@ async function main() {
     });
 
     await test('landing pages are static HTML with their own title and count', async () => {
-      const landing = site.search.landing_pages.find((l) => l.path === 'used-cars') ?? site.search.landing_pages[0];
-      if (!landing) return;
+      const landing = need(site.search.landing_pages.find((l) => l.path === 'used-cars'), 'the used-cars landing page');
       const p = await context.newPage();
       watch(p);
       await p.goto(`${origin}/search/${landing.path}/`);
@@ -304,15 +322,14 @@ async function main() {
       await page.goto(`${origin}/search/`);
     });
 
-    const car = cars[0];
     await test('a car card opens that car', async () => {
-      if (!car) return;
+      need(car, 'a visible car');
       await page.locator('article.car-card h2 a').first().click();
       await page.waitForURL(`${origin}/cars/${car.slug}/`);
     });
 
     await test('car page shows the name, price and an enquiry form', async () => {
-      if (!car) return;
+      need(car, 'a visible car');
       assertEqual(await page.getByRole('heading', { level: 1 }).innerText(), car.name, 'h1');
       const price = await page.locator('.car-summary .price__amount').innerText();
       assert(price.includes(car.price_text), `price "${price}" lacks "${car.price_text}"`);
@@ -321,7 +338,7 @@ async function main() {
     });
 
     await test('enquiry form hydrates, validates and posts a lead', async () => {
-      if (!car) return;
+      need(car, 'a visible car');
       await page.locator('#enquire').scrollIntoViewIfNeeded();
       await page.locator('#enquire astro-island:not([ssr])').waitFor({ state: 'attached' });
       await page.getByRole('button', { name: 'Send enquiry' }).click();
@@ -345,7 +362,7 @@ async function main() {
     });
 
     await test("a card's Book a Test Drive opens the test drive form and posts a test_drive lead", async () => {
-      if (!site.cards.buttons.includes('test_drive')) return;
+      need(site.cards.buttons.includes('test_drive'), 'the test_drive card button (cards.buttons)');
       await page.goto(`${origin}/search/`);
       const before = leads.length;
       await page.locator('article.car-card').first().getByRole('link', { name: /^Book a Test Drive/ }).click();
@@ -367,9 +384,29 @@ async function main() {
       assertEqual(lead.preferred_date, '2030-01-15', 'preferred_date');
     });
 
+    // The finance quote: cars.json carries the feed's NVIC to the request (and "" when a car has none).
+    await test("the finance quote is asked with the car's price, year, VIN and NVIC, and shown", async () => {
+      need(site.features.finance_quote, 'finance quotes on (finance.enabled)');
+      const quotable = (c) => c.status !== 'sold' && c.price > 0;
+      const withNvic = need(cars.find((c) => quotable(c) && c.nvic && c.vin), 'a priced car with a VIN and an NVIC');
+      const withoutNvic = need(cars.find((c) => quotable(c) && !c.nvic), 'a priced car without an NVIC');
+      for (const c of [withNvic, withoutNvic]) {
+        const before = quoteRequests.length;
+        await page.goto(`${origin}/cars/${c.slug}/`);
+        await page.locator('.finance-quote strong').filter({ hasText: '$123 / week' }).waitFor();
+        assertEqual(quoteRequests.length, before + 1, `quote requests for ${c.slug}`);
+        const body = quoteRequests.at(-1);
+        const expected = { purchasePrice: c.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: c.year, vin: c.vin ?? '', nvic: c.nvic ?? '', whoIsHelping: '' };
+        assertEqual(JSON.stringify(body), JSON.stringify(expected), `quote request for ${c.slug}`);
+      }
+    });
+
     const sold = cars.find((c) => c.status === 'sold');
+    const soldCase = 'a sold car inside the sold window (build the demo with --as-of "$(node scripts/demo-stock/as-of.mjs)")';
+    const noPhotos = cars.find((c) => c.images.length === 0);
+    const noPhotosCase = 'a car without photos (stock.min_photos: 0)';
     await test('a sold car offers Find Me Something Similar instead of buy buttons', async () => {
-      if (!sold) return;
+      need(sold, soldCase);
       await page.goto(`${origin}/cars/${sold.slug}/`);
       await page.locator('.sold-panel').getByText('SOLD', { exact: true }).waitFor();
       await page.locator('.sold-panel').getByRole('link', { name: 'Find Me Something Similar' }).waitFor();
@@ -377,6 +414,7 @@ async function main() {
     });
 
     await test(`contact page lists every location (${site.locations.length})`, async () => {
+      need(site.locations.length > 1, 'two or more locations');
       await page.goto(`${origin}/`);
       await page.locator('footer a[href="/contact-us/"]').first().click();
       await page.waitForURL(`${origin}/contact-us/`);
@@ -384,10 +422,8 @@ async function main() {
         await page.getByRole('heading', { name: location.name }).waitFor();
         await page.locator(`a[href="/contact-us/${location.slug}/"]`).first().waitFor();
       }
-      if (site.locations[0]) {
-        await page.locator(`a[href="/contact-us/${site.locations[0].slug}/"]`).first().click();
-        await page.getByRole('heading', { level: 1, name: site.locations[0].name }).waitFor();
-      }
+      await page.locator(`a[href="/contact-us/${site.locations[0].slug}/"]`).first().click();
+      await page.getByRole('heading', { level: 1, name: site.locations[0].name }).waitFor();
     });
 
     await test('unknown pages get the 404 page', async () => {
@@ -397,12 +433,13 @@ async function main() {
     });
 
     await test('phone layout: the menu opens and nothing overflows sideways', async () => {
+      need(car, 'a visible car');
+      const location = need(site.locations[0], 'a location');
       const phone = await context.newPage();
       watch(phone);
       try {
         await phone.setViewportSize({ width: 390, height: 844 });
-        const location = site.locations[0];
-        for (const p of ['/', '/search/', car ? `/cars/${car.slug}/` : '/', '/contact-us/', location ? `/contact-us/${location.slug}/` : '/']) {
+        for (const p of ['/', '/search/', `/cars/${car.slug}/`, `/cars/${need(sold, soldCase).slug}/`, `/cars/${need(noPhotos, noPhotosCase).slug}/`, '/contact-us/', `/contact-us/${location.slug}/`]) {
           await phone.goto(`${origin}${p}`);
           const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert(overflow <= 0, `${p} is ${overflow}px wider than the phone`);
@@ -416,12 +453,12 @@ async function main() {
     });
 
     await test('axe finds no accessibility violations (phone and desktop)', async () => {
+      // The first car, a sold one and one without photos cover the car page's variants.
+      const variants = [need(car, 'a visible car'), need(sold, soldCase), need(noPhotos, noPhotosCase)];
       const a11y = await context.newPage();
       watch(a11y);
-      const paths = ['/', '/search/', '/contact-us/', MISSING_PAGE];
-      if (site.locations[0]) paths.push(`/contact-us/${site.locations[0].slug}/`);
-      // The first car, a sold one and one without photos cover the car page's variants.
-      for (const c of [car, sold, cars.find((x) => x.images.length === 0)]) if (c) paths.push(`/cars/${c.slug}/`);
+      const paths = ['/', '/search/', '/contact-us/', MISSING_PAGE, `/contact-us/${need(site.locations[0], 'a location').slug}/`];
+      for (const c of variants) paths.push(`/cars/${c.slug}/`);
       const problems = [];
       try {
         for (const [width, height] of [[390, 844], [1280, 900]]) {
@@ -447,13 +484,18 @@ async function main() {
     });
 
     await test(`car page JavaScript stays under ${JS_BUDGET_KB} KB gzip`, async () => {
-      if (!car) return;
+      need(car, 'a visible car');
       const scripts = [...(scriptsByPage.get(`/cars/${car.slug}/`) ?? [])];
       assert(scripts.length > 0, 'the car page loaded no scripts (is the enquiry island missing?)');
       const bytes = scripts.reduce((sum, p) => sum + gzipSync(fs.readFileSync(path.join(distDir, p))).length, 0);
       const kb = bytes / 1024;
-      console.log(`       car page: ${scripts.length} scripts, ${kb.toFixed(1)} KB gzip`);
+      console.log(`       car page: ${scripts.length} scripts, ${kb.toFixed(1)} KB gzip (budget ${JS_BUDGET_KB} KB; ${JS_SET_AT_KB} KB when set)`);
       assert(kb <= JS_BUDGET_KB, `${kb.toFixed(1)} KB gzip of JavaScript`);
+    });
+
+    await test(`analytics events are sent only to a dealer with the sink on (${site.features.analytics ? 'on' : 'off'})`, async () => {
+      if (site.features.analytics) assert(events.length > 0, 'no analytics events sent (the enquiry and test drive leads send them)');
+      else assertEqual(events.length, 0, 'analytics events sent without a sink');
     });
 
     await test('no request leaves 127.0.0.1', async () => {

@@ -15,22 +15,24 @@ export interface FinanceQuoteProps {
   price: number;
   year: number;
   vin: string | null;
+  /** The car's NVIC (cars.json), sent with the request; null when the feed has none. */
+  nvic: string | null;
   /** A quote already known (none today: the feed carries no quote yet). */
   existing?: Quote | null;
   fetchImpl?: typeof fetch;
 }
 
 export default function FinanceQuote(props: FinanceQuoteProps) {
-  const { apiBase, enabled, carId, price, year, vin, fetchImpl } = props;
+  const { apiBase, enabled, carId, price, year, vin, nvic, fetchImpl } = props;
   const [quote, setQuote] = useState<Quote | null>(props.existing ?? null);
   useEffect(() => {
     if (!shouldRequestQuote({ enabled, existing: props.existing, price })) return;
     let live = true;
-    fetchQuote(apiBase, { id: carId, price, year, vin }, fetchImpl).then((q) => live && q && setQuote(q));
+    fetchQuote(apiBase, { id: carId, price, year, vin, nvic }, fetchImpl).then((q) => live && q && setQuote(q));
     return () => {
       live = false;
     };
-  }, [apiBase, enabled, carId, price, year, vin, fetchImpl, props.existing]);
+  }, [apiBase, enabled, carId, price, year, vin, nvic, fetchImpl, props.existing]);
   if (!quote) return null;
   const text = quoteText(quote);
   return (

@@ -16,19 +16,29 @@ export function shouldRequestQuote(state: { enabled: boolean; existing: Quote | 
   return state.enabled && !state.existing && state.price > 0;
 }
 
-/** The spec's payload: a 5-year term, GREAT credit, the car's year and VIN. */
-export function quotePayload(car: { price: number; year: number; vin: string | null }) {
-  return { purchasePrice: car.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: car.year, vin: car.vin ?? '', nvic: '', whoIsHelping: '' };
+/** What a quote is asked for: the car's price, year, VIN and NVIC (cars.json). */
+export interface QuoteCar {
+  id: string;
+  price: number;
+  year: number;
+  vin: string | null;
+  nvic: string | null;
+}
+
+/**
+ * The spec's payload: a 5-year term, GREAT credit, the car's year, VIN and
+ * NVIC. A car without an NVIC is still asked about, with "": the worker
+ * quotes without one (its own indicative calculator, or the dealer's
+ * provider gets the request without the field).
+ */
+export function quotePayload(car: Omit<QuoteCar, 'id'>) {
+  return { purchasePrice: car.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: car.year, vin: car.vin ?? '', nvic: car.nvic ?? '', whoIsHelping: '' };
 }
 
 // One quote per car per page view, whichever island asks first.
 const quotes = new Map<string, Promise<Quote | null>>();
 
-export function fetchQuote(
-  apiBase: string,
-  car: { id: string; price: number; year: number; vin: string | null },
-  fetchImpl?: typeof fetch,
-): Promise<Quote | null> {
+export function fetchQuote(apiBase: string, car: QuoteCar, fetchImpl?: typeof fetch): Promise<Quote | null> {
   let pending = quotes.get(car.id);
   if (!pending) {
     pending = api<Partial<Quote>>(apiBase, '/api/youx/quote', { body: quotePayload(car), fetchImpl }).then((r) =>

@@ -52,6 +52,13 @@ export type LocationKind = 'sales' | 'service' | 'parts' | 'car-buying';
  * via the `definition` "SpecialDepartment".
  */
 export type SpecialDepartment = 'all' | 'sales' | 'service' | 'parts';
+/**
+ * A sort order of the results.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SortOrder".
+ */
+export type SortOrder = 'relevance' | 'latest' | 'price_desc' | 'price_asc' | 'km_desc' | 'km_asc';
 
 /**
  * Both data files in one document, so the schema (and the TypeScript
@@ -146,6 +153,10 @@ export interface Car {
    * "2023 Toyota Corolla Ascent Sport".
    */
   name: string;
+  /**
+   * The car's NVIC (vehicle code), sent with the finance quote request; null when the feed has none (or a malformed one).
+   */
+  nvic: string | null;
   /**
    * Number of photos the feed reports.
    */
@@ -402,6 +413,12 @@ export interface SiteData {
    * Public origin of the site, e.g. "https://www.example.com.au" (no trailing slash).
    */
   base_url: string;
+  /**
+   * The instant the stock was judged at (unix seconds: the build's start,
+   * or `--as-of`); pages rendered from this data apply the time rules
+   * (sold window) at the same instant.
+   */
+  built_at: number;
   /**
    * Result card settings (the YAML's `cards`).
    */
@@ -1054,11 +1071,15 @@ export interface PromoTile {
  */
 export interface SortOption {
   /**
+   * The order itself, whatever its index is named.
+   */
+  key: SortOrder;
+  /**
    * Label in the sort dropdown.
    */
   label: string;
   /**
-   * Replica / sort key as it appears in the URL `sortBy`.
+   * Index (replica) name: the hosted service's index for this order and the URL `sortBy` value.
    */
   value: string;
 }

@@ -44,6 +44,7 @@ export type {
   Search,
   SiteData,
   SortOption,
+  SortOrder,
   SpecialDepartment,
   SpecialHours,
   SpecRow,

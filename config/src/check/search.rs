@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::hours::parse_day;
-use crate::model::{SearchConfig, SearchEngine, TimeZone};
+use crate::model::{SearchConfig, SearchEngine, SortOption, TimeZone};
 
 use super::dates::check_window;
 use super::urls::{check_host, check_href, check_image};
@@ -18,13 +18,35 @@ pub(super) fn check(search: &SearchConfig, tz: TimeZone, cx: &mut Ctx) {
         if let Some(first) = seen.iter().position(|x| x == s) {
             cx.err(
                 &base.clone().key("sort_options").index(i),
-                format!("sort option `{}` is listed twice", s.replica()),
+                format!("sort option `{}` is listed twice", s.key()),
             )
             .hint = Some(format!(
                 "sort_options[{first}] is the same; each option appears once in the dropdown"
             ));
         }
         seen.push(*s);
+    }
+    // Two orders on one index name: the URL could not tell them apart.
+    let mut names: HashMap<String, SortOption> = HashMap::new();
+    for s in &search.sort_options {
+        if let Some(other) = names.insert(search.sort_index(*s), *s) {
+            // Relevance is the index itself, not a key of sort_replicas.
+            let named = if *s == SortOption::Relevance {
+                other
+            } else {
+                *s
+            };
+            cx.err(
+                &base.clone().key("sort_replicas").key(named.key()),
+                format!(
+                    "sort orders `{}` and `{}` both use the index `{}`",
+                    other.key(),
+                    s.key(),
+                    search.sort_index(*s)
+                ),
+            )
+            .hint = Some("give each sort order its own replica name".into());
+        }
     }
     if search.sort_options.is_empty() {
         cx.err(
@@ -77,10 +99,7 @@ mod tests {
             "search: { sort_options: [latest, price_asc, latest] }\n",
             "search.sort_options[2]",
         );
-        assert_eq!(
-            p.message,
-            "sort option `Car_production_latest` is listed twice"
-        );
+        assert_eq!(p.message, "sort option `latest` is listed twice");
         assert_eq!(
             p.hint.as_deref(),
             Some("sort_options[0] is the same; each option appears once in the dropdown")
@@ -89,6 +108,32 @@ mod tests {
         let p = problem_at("search: { sort_options: [] }\n", "search.sort_options");
         assert_eq!(p.message, "at least one sort option is needed");
         accepted("search: { sort_options: [latest, price_asc, km_asc] }\n");
+    }
+
+    #[test]
+    fn two_sort_orders_on_one_index_are_refused() {
+        let yaml = "search:\n  sort_options: [relevance, latest, price_asc, km_asc]\n  engine: { hosted: { host: search.example.com, app_id: a, index: cars, public_key: k } }\n  sort_replicas:\n    price_asc: cars\n    km_asc: cars_latest\n";
+        let found: Vec<(String, String)> = problems(yaml)
+            .into_iter()
+            .map(|p| (p.key, p.message))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "search.sort_replicas.price_asc".to_string(),
+                    "sort orders `relevance` and `price_asc` both use the index `cars`".to_string()
+                ),
+                (
+                    "search.sort_replicas.km_asc".to_string(),
+                    "sort orders `latest` and `km_asc` both use the index `cars_latest`"
+                        .to_string()
+                ),
+            ]
+        );
+        let p = problem_at(yaml, "search.sort_replicas.price_asc");
+        assert_eq!(p.span.line, 5, "points at the price_asc line");
+        accepted("search:\n  sort_options: [relevance, latest, price_asc, km_asc]\n  engine: { hosted: { host: search.example.com, app_id: a, index: cars, public_key: k } }\n");
     }
 
     /// A valid promo tile with some fields replaced or added.

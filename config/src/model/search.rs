@@ -29,6 +29,10 @@ pub struct SearchConfig {
     pub promo_tiles: Vec<PromoTile>,
     /// Where searches run: in the browser over a precomputed index (default) or on a hosted search service.
     pub engine: SearchEngine,
+    /// Index names of the sort orders other than "Most relevant": the hosted
+    /// service's replicas of its index, and for either engine the URL's
+    /// `sortBy` value of that order (so links from an older site keep their sort).
+    pub sort_replicas: SortReplicas,
 }
 
 impl Default for SearchConfig {
@@ -48,13 +52,70 @@ impl Default for SearchConfig {
             cta_card_position: 30,
             promo_tiles: Vec::new(),
             engine: SearchEngine::Embedded,
+            sort_replicas: SortReplicas::default(),
         }
     }
+}
+
+/// The index name "Most relevant" stands for with the embedded engine (the
+/// hosted engine's is `engine.hosted.index`): the older platform's, so its
+/// search links still work.
+pub const EMBEDDED_INDEX: &str = "Car_production";
+
+impl SearchConfig {
+    /// Name of the relevance-ranked index: the hosted one, or [`EMBEDDED_INDEX`].
+    pub fn index_name(&self) -> &str {
+        match &self.engine {
+            SearchEngine::Hosted(h) => &h.index,
+            SearchEngine::Embedded => EMBEDDED_INDEX,
+        }
+    }
+
+    /// The index (replica) a sort order queries, which is also its URL
+    /// `sortBy` value: the index itself for relevance, else the name in
+    /// `sort_replicas`, else "<index>_<order>" (e.g. "Car_production_price_asc").
+    pub fn sort_index(&self, sort: SortOption) -> String {
+        let r = &self.sort_replicas;
+        let named = match sort {
+            SortOption::Relevance => return self.index_name().to_string(),
+            SortOption::Latest => &r.latest,
+            SortOption::PriceDesc => &r.price_desc,
+            SortOption::PriceAsc => &r.price_asc,
+            SortOption::KmDesc => &r.km_desc,
+            SortOption::KmAsc => &r.km_asc,
+        };
+        match named.as_deref().map(str::trim) {
+            Some(name) if !name.is_empty() => name.to_string(),
+            _ => format!("{}_{}", self.index_name(), sort.key()),
+        }
+    }
+}
+
+/// Replica index names per sort order. One left out is "<index>_<order>":
+/// "Car_production_latest", "Car_production_price_desc",
+/// "Car_production_price_asc", "Car_production_km_desc" and
+/// "Car_production_km_asc" with the embedded engine (its index is
+/// "Car_production") or a hosted index of that name.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct SortReplicas {
+    /// Replica for "Latest" (newest listings first), e.g. "Car_production_latest".
+    pub latest: Option<String>,
+    /// Replica for "Price: highest", e.g. "Car_production_price_desc".
+    pub price_desc: Option<String>,
+    /// Replica for "Price: lowest", e.g. "Car_production_price_asc".
+    pub price_asc: Option<String>,
+    /// Replica for "Kilometres: highest", e.g. "Car_production_km_desc".
+    pub km_desc: Option<String>,
+    /// Replica for "Kilometres: lowest", e.g. "Car_production_km_asc".
+    pub km_asc: Option<String>,
 }
 
 /// A sort order of the results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+// The site data's own `SortOption` (value, label, key) takes that schema name.
+#[schemars(rename = "SortOrder")]
 pub enum SortOption {
     /// Most relevant (the index's custom rank).
     Relevance,
@@ -83,15 +144,15 @@ impl SortOption {
         }
     }
 
-    /// Value in the URL `sortBy` (InstantSearch replica name).
-    pub fn replica(self) -> &'static str {
+    /// The order's word in the YAML (`sort_options`), e.g. "price_asc".
+    pub fn key(self) -> &'static str {
         match self {
-            SortOption::Relevance => "Car_production",
-            SortOption::Latest => "Car_production_latest",
-            SortOption::PriceDesc => "Car_production_price_desc",
-            SortOption::PriceAsc => "Car_production_price_asc",
-            SortOption::KmDesc => "Car_production_km_desc",
-            SortOption::KmAsc => "Car_production_km_asc",
+            SortOption::Relevance => "relevance",
+            SortOption::Latest => "latest",
+            SortOption::PriceDesc => "price_desc",
+            SortOption::PriceAsc => "price_asc",
+            SortOption::KmDesc => "km_desc",
+            SortOption::KmAsc => "km_asc",
         }
     }
 }
@@ -195,4 +256,73 @@ pub enum CardButton {
     BuyOnline,
     /// Car History Report (only when the car has a file).
     HistoryReport,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [SortOption; 6] = [
+        SortOption::Relevance,
+        SortOption::Latest,
+        SortOption::PriceDesc,
+        SortOption::PriceAsc,
+        SortOption::KmDesc,
+        SortOption::KmAsc,
+    ];
+
+    fn names(cfg: &SearchConfig) -> Vec<String> {
+        ALL.iter().map(|s| cfg.sort_index(*s)).collect()
+    }
+
+    #[test]
+    fn sort_indexes_default_to_the_older_platforms_names() {
+        assert_eq!(
+            names(&SearchConfig::default()),
+            [
+                "Car_production",
+                "Car_production_latest",
+                "Car_production_price_desc",
+                "Car_production_price_asc",
+                "Car_production_km_desc",
+                "Car_production_km_asc"
+            ]
+        );
+    }
+
+    #[test]
+    fn sort_indexes_follow_the_hosted_index_and_the_named_replicas() {
+        let cfg = SearchConfig {
+            engine: SearchEngine::Hosted(HostedSearch {
+                host: "abc-dsn.algolia.net".into(),
+                app_id: "ABC".into(),
+                index: "bmg_cars".into(),
+                public_key: "k".into(),
+            }),
+            sort_replicas: SortReplicas {
+                price_asc: Some("bmg_cars_cheapest".into()),
+                km_asc: Some("  ".into()),
+                ..SortReplicas::default()
+            },
+            ..SearchConfig::default()
+        };
+        assert_eq!(
+            names(&cfg),
+            [
+                "bmg_cars",
+                "bmg_cars_latest",
+                "bmg_cars_price_desc",
+                "bmg_cars_cheapest",
+                "bmg_cars_km_desc",
+                "bmg_cars_km_asc"
+            ]
+        );
+    }
+
+    #[test]
+    fn keys_are_the_yaml_words() {
+        for s in ALL {
+            assert_eq!(serde_json::to_value(s).unwrap(), serde_json::json!(s.key()));
+        }
+    }
 }

@@ -71,6 +71,10 @@ pub struct SiteData {
     /// "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
     /// one of them redirects a signed-out visitor to /sign-in/.
     pub gated_routes: Vec<String>,
+    /// The instant the stock was judged at (unix seconds: the build's start,
+    /// or `--as-of`); pages rendered from this data apply the time rules
+    /// (sold window) at the same instant.
+    pub built_at: i64,
 }
 
 /// Shopper features that change what pages render.
@@ -122,9 +126,15 @@ pub struct Copy {
 }
 
 /// Resolves the dealer config into `site.json`; `cars` are the visible
-/// stock (for the counts and the search landing pages), `year` the
-/// copyright year.
-pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteData {
+/// stock (for the counts and the search landing pages), `now` the moment
+/// the stock was judged at (its year is the copyright year).
+pub fn build(
+    slug: &str,
+    cfg: &DealerConfig,
+    cars: &[Car],
+    now: chrono::DateTime<chrono::Utc>,
+) -> SiteData {
+    let year = chrono::Datelike::year(&now);
     let mut home = cfg.home.clone();
     if home.hero_title.is_empty() {
         home.hero_title = cfg.name.clone();
@@ -168,6 +178,7 @@ pub fn build(slug: &str, cfg: &DealerConfig, cars: &[Car], year: i32) -> SiteDat
         },
         stock_summary: stock_summary(cars),
         gated_routes: cfg.gated_routes.clone(),
+        built_at: now.timestamp(),
     }
 }
 
@@ -225,14 +236,25 @@ pub(crate) mod test_support {
 mod tests {
     use super::test_support::{config, config_with};
     use super::*;
+
+    /// 2026-11-21 00:00 UTC.
+    fn test_now() -> chrono::DateTime<chrono::Utc> {
+        chrono::DateTime::from_timestamp(1_795_132_800, 0).unwrap()
+    }
     use serde_json::json;
 
     #[test]
     fn the_hero_title_defaults_to_the_dealer_name() {
-        assert_eq!(build("demo", &config(), &[], 2026).home.hero_title, "Demo");
+        let site = build("demo", &config(), &[], test_now());
+        assert_eq!(
+            site.built_at, 1_795_132_800,
+            "the moment the stock was judged at"
+        );
+        assert!(site.footer.copyright.contains("2026"));
+        assert_eq!(site.home.hero_title, "Demo");
         let cfg = config_with(json!({"home": {"hero_title": "Drive away today"}}));
         assert_eq!(
-            build("demo", &cfg, &[], 2026).home.hero_title,
+            build("demo", &cfg, &[], test_now()).home.hero_title,
             "Drive away today"
         );
     }

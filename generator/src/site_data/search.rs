@@ -91,8 +91,10 @@ pub struct BaseFilters {
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct SortOption {
-    /// Replica / sort key as it appears in the URL `sortBy`.
+    /// Index (replica) name: the hosted service's index for this order and the URL `sortBy` value.
     pub value: String,
+    /// The order itself, whatever its index is named.
+    pub key: model::SortOption,
     /// Label in the sort dropdown.
     pub label: String,
 }
@@ -156,7 +158,8 @@ pub fn search(cfg: &DealerConfig, cars: &[Car]) -> Search {
             .sort_options
             .iter()
             .map(|s| SortOption {
-                value: s.replica().into(),
+                value: cfg.search.sort_index(*s),
+                key: *s,
                 label: s.label().into(),
             })
             .collect(),

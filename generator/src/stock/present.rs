@@ -64,6 +64,8 @@ pub struct Car {
     pub stocknum: Option<String>,
     /// Vehicle identification number.
     pub vin: Option<String>,
+    /// The car's NVIC (vehicle code), sent with the finance quote request; null when the feed has none (or a malformed one).
+    pub nvic: Option<String>,
     /// Image URLs (site-relative or absolute); may be empty.
     pub images: Vec<String>,
     /// Number of photos the feed reports.
@@ -422,6 +424,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         drive: car.drive.clone(),
         stocknum: car.stocknum.clone(),
         vin: car.vin.clone(),
+        nvic: car.nvic.clone(),
         images: car.images.clone(),
         photos_count: car.photos_count.unwrap_or(car.images.len() as u32),
         tag_banner: tag_banner(car, cfg, now),

@@ -31,6 +31,7 @@ export function engineFor(index: SearchIndex, search: Search, nowSeconds: number
   return createEngine(decoded, {
     hitsPerPage: search.page_size,
     priceAscExcludesZero: search.price_asc_excludes_zero,
+    sortOptions: search.sort_options,
     keep: applyBaseFilters(decoded, search.base_filters, nowSeconds),
   });
 }
@@ -60,6 +61,7 @@ export async function createClient(search: Search): Promise<SearchClient> {
         baseFilters: search.base_filters,
         hitsPerPage: search.page_size,
         priceAscExcludesZero: search.price_asc_excludes_zero,
+        sortOptions: search.sort_options,
         rules: search.hit_rules,
       }),
     );

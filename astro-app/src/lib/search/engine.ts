@@ -11,7 +11,7 @@
  * so the other values of a refined facet keep their counts). Sort orders
  * are computed once per index, so a search never sorts.
  */
-import type { BaseFilters, SearchIndex } from '../../types/site';
+import type { BaseFilters, SearchIndex, SortOption } from '../../types/site';
 import { matchesBaseFilters } from './base-filters';
 import {
   FACET_ATTRIBUTES,
@@ -129,6 +129,8 @@ export interface EngineOptions {
   hitsPerPage: number;
   /** Price low-to-high leaves out price 0 (a dealer setting). */
   priceAscExcludesZero: boolean;
+  /** The dealer's sort options (site.search.sort_options): which order a URL `sortBy` names. */
+  sortOptions: readonly SortOption[];
   /** Cars to consider (base filters at the shopper's time); all when absent. */
   keep?: Uint8Array;
   /** Clock for processingTimeMS. */
@@ -190,7 +192,7 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
       if (!col || (r.min === undefined && r.max === undefined)) continue;
       groups.push({ kind: 'range', attr, col, min: r.min ?? -Infinity, max: r.max ?? Infinity });
     }
-    if (options.priceAscExcludesZero && sortKeyOf(state.sortBy) === 'price_asc' && d.num.price) {
+    if (options.priceAscExcludesZero && sortKeyOf(state.sortBy, options.sortOptions) === 'price_asc' && d.num.price) {
       groups.push({ kind: 'priced', col: d.num.price });
     }
     return groups;
@@ -287,7 +289,7 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
     const from = page * hitsPerPage;
     const ids: number[] = [];
     let nbHits = 0;
-    for (const i of order(sortKeyOf(state.sortBy))) {
+    for (const i of order(sortKeyOf(state.sortBy, options.sortOptions))) {
       if (fail[i] !== -1) continue;
       if (nbHits >= from && nbHits < from + hitsPerPage) ids.push(i);
       nbHits++;

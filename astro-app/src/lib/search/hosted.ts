@@ -1,7 +1,9 @@
 /**
  * The hosted search service (Algolia-compatible API; spec 000 §7): host,
  * application id, index name (e.g. Car_production, ranked by custom_rank
- * descending) and the search-only public key come from the dealer YAML.
+ * descending), the search-only public key and the replica of each sort
+ * order (site.search.sort_options, from `search.sort_replicas`) come from
+ * the dealer YAML.
  * Disjunctive facets need one extra query per refined attribute (each
  * without its own refinement), sent together in one multi-query request;
  * the answers merge into the same response the embedded engine gives.
@@ -10,13 +12,14 @@
  * price texts come from the generator's own rules (./present), unless a
  * record already carries them.
  */
-import type { BaseFilters, HitRules, HostedSearch } from '../../types/site';
+import type { BaseFilters, HitRules, HostedSearch, SortOption } from '../../types/site';
 import { hostedBaseFilter } from './base-filters';
 import { currentPrice, priceText, tagBanner, wasPriceText } from './present';
 import {
   FACET_ATTRIBUTES,
   RANGE_ATTRIBUTES,
   sortKeyOf,
+  sortOptionOf,
   type Hit,
   type SearchClient,
   type SearchResponse,
@@ -28,6 +31,8 @@ export interface HostedOptions {
   baseFilters: BaseFilters;
   hitsPerPage: number;
   priceAscExcludesZero: boolean;
+  /** The dealer's sort options: each names the index (replica) its order is asked of. */
+  sortOptions: readonly SortOption[];
   /** The dealer's card rules (site.search.hit_rules). */
   rules: HitRules;
   fetch?: typeof fetch;
@@ -43,7 +48,12 @@ export interface HostedRequest {
 const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 /** The filter string for `state`, leaving out the refinement of `except` (its disjunctive query). */
-export function filterString(state: SearchState, base: string, priceAscExcludesZero: boolean, except?: string): string {
+export function filterString(
+  state: SearchState,
+  base: string,
+  o: Pick<HostedOptions, 'priceAscExcludesZero' | 'sortOptions'>,
+  except?: string,
+): string {
   const parts = [base];
   for (const [attr, values] of Object.entries(state.refinementList)) {
     if (attr === except || values.length === 0) continue;
@@ -54,14 +64,15 @@ export function filterString(state: SearchState, base: string, priceAscExcludesZ
     if (r.min !== undefined) parts.push(`${attr} >= ${r.min}`);
     if (r.max !== undefined) parts.push(`${attr} <= ${r.max}`);
   }
-  if (priceAscExcludesZero && sortKeyOf(state.sortBy) === 'price_asc') parts.push('price > 0');
+  if (o.priceAscExcludesZero && sortKeyOf(state.sortBy, o.sortOptions) === 'price_asc') parts.push('price > 0');
   return parts.join(' AND ');
 }
 
 /** The main query plus one per refined facet or range attribute. */
 export function buildRequests(state: SearchState, o: HostedOptions, nowSeconds: number): HostedRequest[] {
   const base = hostedBaseFilter(o.baseFilters, nowSeconds);
-  const indexName = state.sortBy || o.config.index;
+  // The chosen order's replica; the dealer's default order for '' or a name it does not offer.
+  const indexName = sortOptionOf(state.sortBy, o.sortOptions)?.value ?? o.config.index;
   const params = (p: Record<string, string | number>) =>
     Object.entries(p)
       .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
@@ -74,7 +85,7 @@ export function buildRequests(state: SearchState, o: HostedOptions, nowSeconds: 
         hitsPerPage: o.hitsPerPage,
         page: Math.max(0, state.page - 1),
         facets: JSON.stringify([...FACET_ATTRIBUTES, ...RANGE_ATTRIBUTES]),
-        filters: filterString(state, base, o.priceAscExcludesZero),
+        filters: filterString(state, base, o),
       }),
     },
   ];
@@ -90,7 +101,7 @@ export function buildRequests(state: SearchState, o: HostedOptions, nowSeconds: 
         hitsPerPage: 0,
         page: 0,
         facets: JSON.stringify([attr]),
-        filters: filterString(state, base, o.priceAscExcludesZero, attr),
+        filters: filterString(state, base, o, attr),
       }),
     });
   }

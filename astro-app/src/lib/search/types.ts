@@ -4,7 +4,7 @@
  * response so the embedded engine and a hosted index are interchangeable
  * behind one `SearchClient`.
  */
-import type { CarType } from '../../types/site';
+import type { CarType, SortOption, SortOrder } from '../../types/site';
 
 /** Numeric range refinement; an open end is undefined. */
 export interface RangeRefinement {
@@ -99,16 +99,19 @@ export const FACET_ATTRIBUTES = [
 /** Range (slider) attributes, as in search_index.rs RANGE_ATTRIBUTES. */
 export const RANGE_ATTRIBUTES = ['price', 'km', 'year', 'subscription_price'] as const;
 
-export type SortKey = 'relevance' | 'latest' | 'price_desc' | 'price_asc' | 'km_desc' | 'km_asc';
+export type SortKey = SortOrder;
 
 /**
- * The sort a replica name stands for: replicas are "<index>_<sort>"
- * (config/src/model/search.rs SortOption::replica), the bare index is
- * relevance (custom_rank descending).
+ * The dealer's sort option a URL `sortBy` names (site.search.sort_options:
+ * index names come from the dealer's YAML, so only the list knows which
+ * order a name stands for). '' (the URL leaves the default out) and a name
+ * the dealer does not offer are the default, the first option.
  */
-export function sortKeyOf(replica: string): SortKey {
-  for (const key of ['latest', 'price_desc', 'price_asc', 'km_desc', 'km_asc'] as const) {
-    if (replica.endsWith(`_${key}`)) return key;
-  }
-  return 'relevance';
+export function sortOptionOf(sortBy: string, options: readonly SortOption[]): SortOption | undefined {
+  return options.find((o) => o.value === sortBy) ?? options[0];
+}
+
+/** The order `sortBy` stands for among `options`; relevance when the dealer lists none. */
+export function sortKeyOf(sortBy: string, options: readonly SortOption[]): SortKey {
+  return sortOptionOf(sortBy, options)?.key ?? 'relevance';
 }

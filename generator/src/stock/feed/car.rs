@@ -57,6 +57,8 @@ pub struct FeedCar {
     pub engine_size: Option<String>,
     pub stocknum: Option<String>,
     pub vin: Option<String>,
+    /// The quote service's vehicle code, when the feed has a well-formed one.
+    pub nvic: Option<String>,
     pub regplate: Option<String>,
     pub rego_expiry: Option<NaiveDate>,
     pub created_at: Option<DateTime<Utc>>,
@@ -407,6 +409,7 @@ impl FeedCar {
             engine_size: f.text("engine_size"),
             stocknum: f.text("stocknum"),
             vin: f.text("vin"),
+            nvic: f.optional("nvic", decode::NVIC, decode::nvic),
             regplate: f.text("regplate"),
             rego_expiry: f.optional("rego_expiry", decode::DATE, decode::date),
             created_at: f.optional("created_at", decode::TIME, decode::time),

@@ -41,6 +41,18 @@ pub const LENDER: Shape =
 pub const LENDERS: Shape =
     Shape("lender figures by finance provider such as {\"Manual\": {\"interestRate\": 8.95}}");
 
+pub const NVIC: Shape = Shape("an NVIC of 1 to 10 letters and digits such as \"0AB12C\"");
+
+/// The car's NVIC (the quote service's vehicle code), trimmed: 1 to 10
+/// letters and digits, as the quote endpoint accepts. A malformed one is
+/// left out (with a warning) so the car is quoted without it.
+pub fn nvic(v: &Value) -> Option<String> {
+    let t = text(v)?;
+    let n = t.trim();
+    (!n.is_empty() && n.len() <= 10 && n.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .then(|| n.to_string())
+}
+
 /// Text; a number is taken as its digits (stock numbers, VINs and
 /// engine sizes arrive as numbers from some systems).
 pub fn text(v: &Value) -> Option<String> {
@@ -291,6 +303,21 @@ pub fn show(v: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn nvic_is_kept_trimmed_and_refused_when_malformed() {
+        assert_eq!(nvic(&json!("0AB12C")).as_deref(), Some("0AB12C"));
+        assert_eq!(nvic(&json!(" 0AB12C ")).as_deref(), Some("0AB12C"));
+        for bad in [
+            json!(""),
+            json!("  "),
+            json!("0AB-12C"),
+            json!("0AB12C34567"),
+            json!(true),
+        ] {
+            assert_eq!(nvic(&bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn numbers_in_text_decode_when_unambiguous() {

@@ -1,0 +1,27 @@
+/**
+ * What the e2e scripts (run.mjs, fullstack.mjs) share: the browser's clock
+ * and the rule that a case the demo data lacks fails instead of passing.
+ */
+
+/**
+ * The instant the site's stock was judged at (site.json built_at: the
+ * build's start, or `dealergen build --as-of`). The browser's Date is fixed
+ * there (timers still run): the search island re-applies the sold window at
+ * the shopper's clock, so any other clock would drop cars the static pages
+ * list. The demo stock is dated relative to one instant
+ * (scripts/demo-stock/as-of.mjs): built at it, the demo has sold cars and
+ * new arrivals whatever today's date.
+ */
+export function builtAt(site) {
+  if (!Number.isInteger(site.built_at)) throw new Error('site.json has no built_at (rebuild the site)');
+  return new Date(site.built_at * 1000);
+}
+
+/**
+ * The value a test needs from the demo data, or a failure naming the case:
+ * a test whose case is missing must not pass without testing anything.
+ */
+export function need(value, what) {
+  if (!value) throw new Error(`case missing from the demo data: ${what}`);
+  return value;
+}
