@@ -1,8 +1,9 @@
 //! Glue every handler shares: the tenant-scoped request/response cycle,
 //! reading a JSON body within the limits, the clock, secrets, D1 counters.
 
-use dealer_rules::lead::{FieldErrors, FORM_ERROR};
-use dealer_rules::rate_limit::Limit;
+use dealer_edge_core::input::FieldErrors;
+use dealer_edge_core::lead::FORM_ERROR;
+use dealer_edge_core::rate_limit::Limit;
 use serde::Deserialize;
 use serde_json::Value;
 use std::future::Future;
@@ -10,8 +11,8 @@ use std::pin::Pin;
 use wasm_bindgen::prelude::wasm_bindgen;
 use worker::{D1Database, Env, Request, Response, RouteContext};
 
-use crate::http::{self, ApiError};
 use crate::{error_response, internal, json_response, Tenant};
+use dealer_edge_core::http::{self, ApiError};
 
 #[wasm_bindgen]
 extern "C" {
@@ -22,13 +23,7 @@ extern "C" {
 
 /// 16 random bytes from the platform CSPRNG (the UUID's hex digits).
 pub fn random_bytes() -> Vec<u8> {
-    let hex: String = random_uuid()
-        .chars()
-        .filter(char::is_ascii_hexdigit)
-        .collect();
-    (0..hex.len() / 2)
-        .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
-        .collect()
+    dealer_edge_core::session::uuid_bytes(&random_uuid())
 }
 
 /// Unix seconds now.

@@ -5,12 +5,13 @@
 //! `SMS_PROVIDER` var is `log` (default: the code goes to the worker log,
 //! for development) or `webhook` (POST to `SMS_WEBHOOK_URL`).
 
-use dealer_rules::rate_limit::{CODE_REQUESTS, CODE_REQUESTS_PER_CLIENT};
-use dealer_rules::requests::{validate_code_check, validate_code_request};
-use dealer_rules::session::{
+use dealer_edge_core::features;
+use dealer_edge_core::rate_limit::{CODE_REQUESTS, CODE_REQUESTS_PER_CLIENT};
+use dealer_edge_core::requests::{validate_code_check, validate_code_request};
+use dealer_edge_core::session::{
     check_code, clear_cookie, client_key, code_from_random, hash_code, session_cookie,
-    sign_session, token_from_cookie_header, verify_session, CodeCheck, Session, StoredCode,
-    CODE_TTL_SECS, SESSION_TTL_SECS,
+    sign_session, sms_text, token_from_cookie_header, verify_session, CodeCheck, Session,
+    StoredCode, CODE_TTL_SECS, SESSION_TTL_SECS,
 };
 use serde::Deserialize;
 use serde_json::json;
@@ -20,9 +21,9 @@ use worker::{
 };
 
 use crate::api::{self, invalid, Reply};
-use crate::http::ApiError;
 use crate::outbound::{self, Call};
 use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 pub async fn request_code(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, false, send_code).await
@@ -46,14 +47,7 @@ pub async fn me(req: Request, ctx: RouteContext<()>) -> worker::Result<Response>
 
 /// The watchlist (and so sign-in) must be switched on for the dealer.
 pub fn require_watchlist(tenant: &Tenant) -> Result<(), ApiError> {
-    if tenant.config.features.watchlist {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            404,
-            "The watchlist is not available on this website.",
-        ))
-    }
+    features::require_watchlist(&tenant.config)
 }
 
 /// The valid session of this request for this dealer, if any. A cookie
@@ -119,10 +113,7 @@ async fn send_code(
 }
 
 async fn send_sms(env: &Env, tenant: &Tenant, phone: &str, code: &str) -> Result<(), ApiError> {
-    let text = format!(
-        "{code} is your {} sign-in code. It expires in 10 minutes.",
-        tenant.config.name
-    );
+    let text = sms_text(&tenant.config.name, code);
     let provider = api::secret(env, "SMS_PROVIDER").unwrap_or_else(|| "log".into());
     if provider != "webhook" {
         // Development provider: the code is only in the worker's log.

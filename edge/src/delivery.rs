@@ -8,12 +8,12 @@
 //! Mail transport per environment: `MAIL_RELAY_URL` set → the ADF e-mail is
 //! POSTed there as JSON (a relay service sends it); unset → logged (dev).
 
-use dealer_rules::adf;
-use dealer_rules::delivery::{
+use dealer_edge_core::adf;
+use dealer_edge_core::delivery::{
     accepted, mail_payload, retry_delay_secs, targets, webhook_payload, Target,
 };
+use dealer_edge_core::lead::Lead;
 use dealer_rules::edge_config::dealer_key;
-use dealer_rules::lead::Lead;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use worker::{
@@ -22,9 +22,9 @@ use worker::{
 };
 
 use crate::api::{self, Reply};
-use crate::http::ApiError;
 use crate::outbound::{self, Call};
 use crate::{internal, parse_config, Tenant};
+use dealer_edge_core::http::ApiError;
 
 /// How long one delivery run holds a lead (seconds).
 const LEASE_SECS: u64 = 60;
@@ -154,10 +154,6 @@ async fn try_deliver(env: &Env, lead_id: &str) -> Result<Outcome, String> {
     for target in all.iter().filter(|t| !done.iter().any(|d| d == t.name())) {
         let (status, error) = send(env, target, &config, lead_id, &lead_row, &lead, &xml).await;
         let ok = error.is_none();
-        let destination = match target {
-            Target::Email { to } => to.clone(),
-            Target::Webhook { url } => url.clone(),
-        };
         db.prepare(
             "INSERT INTO lead_deliveries (lead_id, target, destination, status, attempts, last_status, last_error, delivered_at) \
              VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, CASE WHEN ?4 = 'delivered' THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END) \
@@ -167,7 +163,7 @@ async fn try_deliver(env: &Env, lead_id: &str) -> Result<Outcome, String> {
         .bind(&[
             lead_id.into(),
             target.name().into(),
-            destination.into(),
+            target.destination().into(),
             if ok { "delivered" } else { "failed" }.into(),
             status.into(),
             error.clone().map_or(wasm_bindgen::JsValue::NULL, Into::into),

@@ -3,15 +3,15 @@
 //! If that hand-over fails the lead is still stored as 'pending' and the
 //! cron re-drive picks it up: a stored lead is never lost.
 
-use dealer_rules::lead::{validate_lead, Lead};
+use dealer_edge_core::lead::{validate_lead, Lead};
 use serde::Deserialize;
 use serde_json::json;
 use worker::wasm_bindgen::JsValue;
 use worker::{console_error, D1Database, Request, Response, RouteContext};
 
 use crate::api::{self, invalid, random_uuid, Reply};
-use crate::http::ApiError;
 use crate::{delivery, internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 pub async fn create(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, false, accept).await

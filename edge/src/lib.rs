@@ -1,8 +1,9 @@
 //! The dealer sites' edge API, a Cloudflare Worker built with workers-rs.
 //!
 //! Every decision lives in plain Rust that is tested on the host
-//! (`dealer_rules` for leads and contact details, [`http`] for HTTP rules);
-//! this file is the I/O glue: routing, KV, D1, building responses.
+//! (`dealer_edge_core`, in `edge/core/`, with the rules shared with the
+//! generator in `dealer_rules`); this crate is the I/O glue: routing, KV,
+//! D1, queues, fetch, building responses.
 //!
 //! Tenancy: the dealer is derived from the request's `Origin` through the KV
 //! namespace `CONFIG` (`origin:<origin>` → slug, `dealer:<slug>` →
@@ -11,7 +12,6 @@
 mod api;
 mod auth;
 mod delivery;
-mod http;
 mod leads;
 mod misc;
 mod outbound;
@@ -21,8 +21,8 @@ mod routes_doc;
 mod views;
 mod watchlist;
 
+use dealer_edge_core::http::{self, ApiError};
 use dealer_rules::edge_config::{dealer_key, origin_key, EdgeConfig};
-use http::ApiError;
 use serde_json::{json, Value};
 use worker::{
     console_error, event, Context, Env, MessageBatch, Method, Request, Response, RouteContext,
@@ -55,15 +55,10 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
     // The router answers unknown paths and methods in plain text; the API
     // promises JSON for every error. An `Err` that escaped a handler is ours.
     match result {
-        Ok(response) if matches!(response.status_code(), 404 | 405) && !is_json(&response) => {
-            let error = if response.status_code() == 404 {
-                ApiError::not_found()
-            } else {
-                ApiError::method_not_allowed()
-            };
-            error_response(&error, None)
-        }
-        Ok(response) => Ok(response),
+        Ok(response) => match http::router_fallback(response.status_code(), is_json(&response)) {
+            Some(error) => error_response(&error, None),
+            None => Ok(response),
+        },
         Err(e) => {
             console_error!("unhandled error: {e}");
             error_response(&ApiError::internal(), None)
@@ -119,16 +114,13 @@ impl Tenant {
     /// need the header.
     async fn resolve(req: &Request, env: &Env, same_origin_get: bool) -> Result<Tenant, ApiError> {
         let header = req.headers().get("Origin").ok().flatten();
-        let origin = match header {
-            Some(o) => Some(o),
-            None if same_origin_get && req.method() == Method::Get => {
-                http::origin_of_url(&req.inner().url())
-            }
-            None => None,
-        };
-        let origin = origin
-            .filter(|o| http::plausible_origin(o))
-            .ok_or_else(ApiError::forbidden_origin)?;
+        let origin = http::request_origin(
+            header,
+            req.method() == Method::Get,
+            same_origin_get,
+            &req.inner().url(),
+        )
+        .ok_or_else(ApiError::forbidden_origin)?;
         Self::for_origin(origin, env).await
     }
 

@@ -4,9 +4,11 @@
 //! provider fails, an indicative quote is computed from the dealer's
 //! calculator settings with the shared formula (`dealer_rules::finance`).
 
+use dealer_edge_core::quote::{
+    parse_upstream, upstream_body_and_cache_key, validate_quote, QuoteRequest,
+};
 use dealer_rules::edge_config::EdgeQuoteProvider;
 use dealer_rules::finance::{indicative_quote, Quote};
-use dealer_rules::quote::{parse_upstream, validate_quote, QuoteRequest};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::{
@@ -14,9 +16,9 @@ use worker::{
 };
 
 use crate::api::{self, invalid, Reply};
-use crate::http::ApiError;
 use crate::outbound::{self, Call};
 use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 /// How long an upstream answer is reused for the same request.
 const CACHE_SECS: u64 = 24 * 3600;
@@ -62,8 +64,7 @@ async fn upstream(
     provider: &EdgeQuoteProvider,
     request: &QuoteRequest,
 ) -> Option<Quote> {
-    let canonical = serde_json::to_string(request).ok()?;
-    let key = format!("{dealer}|{}|{canonical}", provider.url);
+    let (canonical, key) = upstream_body_and_cache_key(dealer, &provider.url, request)?;
     let db = api::db(env).ok()?;
     let now = api::now();
     if let Ok(Some(hit)) = db

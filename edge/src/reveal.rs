@@ -4,16 +4,16 @@
 //! numbers cannot be scraped. Dealers with `phone_reveal` off show the phone
 //! on the page and never call this; it still answers for them.
 
-use dealer_rules::rate_limit::PHONE_REVEAL;
-use dealer_rules::requests::{reveal_location, validate_reveal};
-use dealer_rules::session::client_key;
+use dealer_edge_core::rate_limit::PHONE_REVEAL;
+use dealer_edge_core::requests::{reveal_location, validate_reveal};
+use dealer_edge_core::session::client_key;
 use serde_json::json;
 use worker::wasm_bindgen::JsValue;
 use worker::{Request, Response, RouteContext};
 
 use crate::api::{self, invalid, Reply};
-use crate::http::ApiError;
 use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 /// Analytics event id of a phone click (spec 000 §7).
 const PHONE_CLICK_EVENT: u32 = 25;

@@ -2,14 +2,14 @@
 //! and answers the count. The query (photos_count, updated_at, website_id)
 //! is accepted and ignored: the dealer comes from the origin.
 
-use dealer_rules::requests::is_car_slug;
+use dealer_edge_core::requests::is_car_slug;
 use serde::Deserialize;
 use serde_json::json;
 use worker::{Request, Response, RouteContext};
 
 use crate::api::{self, Reply};
-use crate::http::ApiError;
 use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 pub async fn view(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, true, count).await

@@ -4,16 +4,16 @@
 //! phone_number in the body that differs from the session is refused. Save
 //! and remove are idempotent.
 
-use dealer_rules::requests::{phone_matches_session, validate_watchlist_change};
-use dealer_rules::session::Session;
+use dealer_edge_core::requests::{phone_matches_session, validate_watchlist_change};
+use dealer_edge_core::session::Session;
 use serde::Deserialize;
 use serde_json::json;
 use worker::{Request, Response, RouteContext};
 
 use crate::api::{self, invalid, Reply};
 use crate::auth::{require_watchlist, session};
-use crate::http::ApiError;
 use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 pub async fn save(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, false, |r, c, t| change(r, c, t, true)).await

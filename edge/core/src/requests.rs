@@ -5,10 +5,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::edge_config::{EdgeConfig, EdgeLocation};
-use crate::input::{check_body, Fields};
-use crate::lead::{FieldErrors, ID_MAX};
+use crate::input::{check_body, FieldErrors, Fields, ID_MAX};
 use crate::session::{is_code_shaped, parse_mobile, MOBILE_MESSAGE};
+use dealer_rules::edge_config::{EdgeConfig, EdgeLocation};
 
 fn required_id(f: &mut Fields<'_>, key: &str, message: &str) -> Option<String> {
     let id = f.id(key);
@@ -168,7 +167,7 @@ pub fn validate_event(body: &Value) -> Result<AnalyticsEvent, FieldErrors> {
             }
         };
         let car_id = f.id("car_id");
-        let url = f.line("url", crate::lead::URL_MAX);
+        let url = f.line("url", crate::input::URL_MAX);
         let data = match f.obj.get("data") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m))
@@ -244,7 +243,7 @@ pub fn validate_miscellaneous(body: &Value) -> Result<Miscellaneous, FieldErrors
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edge_config::EdgeConfig;
+    use dealer_rules::edge_config::EdgeConfig;
     use serde_json::json;
 
     #[test]

@@ -8,7 +8,7 @@
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
-use crate::contact::{parse_au_phone, PhoneKind};
+use dealer_rules::contact::{parse_au_phone, PhoneKind};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -82,6 +82,23 @@ pub fn code_from_random(random: &[u8]) -> String {
         n % 10u64.pow(CODE_DIGITS as u32),
         width = CODE_DIGITS
     )
+}
+
+/// The SMS that carries a code, named after the dealer's site.
+pub fn sms_text(dealer_name: &str, code: &str) -> String {
+    format!(
+        "{code} is your {dealer_name} sign-in code. It expires in {} minutes.",
+        CODE_TTL_SECS / 60
+    )
+}
+
+/// The bytes of a UUID's hex digits (16 for a v4 UUID from
+/// `crypto.randomUUID()`, the worker's source of randomness).
+pub fn uuid_bytes(uuid: &str) -> Vec<u8> {
+    let hex: Vec<u8> = uuid.bytes().filter(u8::is_ascii_hexdigit).collect();
+    hex.chunks_exact(2)
+        .filter_map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
+        .collect()
 }
 
 /// Whether `input` has the shape of a code (exactly 6 digits).
@@ -231,6 +248,19 @@ mod tests {
         assert_eq!(parse_mobile("(08) 9123 4567"), None, "landline");
         assert_eq!(parse_mobile("1300 123 456"), None);
         assert_eq!(parse_mobile("nope"), None);
+    }
+
+    #[test]
+    fn sms_text_and_uuid_bytes() {
+        assert_eq!(
+            sms_text("Alpha Motors", "012345"),
+            "012345 is your Alpha Motors sign-in code. It expires in 10 minutes."
+        );
+        let bytes = uuid_bytes("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
+        assert_eq!(bytes.len(), 16);
+        assert_eq!(&bytes[..3], &[0x0f, 0x1e, 0x2d]);
+        assert_eq!(bytes[15], 0xf0);
+        assert!(uuid_bytes("").is_empty());
     }
 
     #[test]

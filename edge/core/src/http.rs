@@ -2,7 +2,7 @@
 //! values, content-type and body-size checks. Plain Rust, unit-tested on the
 //! host; the handlers only apply what these functions decide.
 
-use dealer_rules::lead::FieldErrors;
+use crate::input::FieldErrors;
 use serde_json::{json, Value};
 
 /// Largest request body accepted. A lead with a full 5,000-character message
@@ -131,6 +131,37 @@ pub fn origin_of_url(url: &str) -> Option<String> {
     Some(format!("{scheme}://{host}"))
 }
 
+/// The origin a request acts for: its `Origin` header, or, for a GET
+/// without one when `same_origin_get` allows it, the origin of the URL it
+/// was sent to (browsers send no `Origin` on same-origin GETs, and the API
+/// may be served on the dealer's own domain). Writes always need the header.
+/// `None` unless the result is a [`plausible_origin`].
+pub fn request_origin(
+    header: Option<String>,
+    is_get: bool,
+    same_origin_get: bool,
+    url: &str,
+) -> Option<String> {
+    let origin = match header {
+        Some(o) => Some(o),
+        None if same_origin_get && is_get => origin_of_url(url),
+        None => None,
+    };
+    origin.filter(|o| plausible_origin(o))
+}
+
+/// The JSON error to answer instead of a router's own plain-text 404/405
+/// (unknown path or method); `None` for any other answer, or one that is
+/// already JSON. The API promises JSON for every error.
+pub fn router_fallback(status: u16, is_json: bool) -> Option<ApiError> {
+    match status {
+        _ if is_json => None,
+        404 => Some(ApiError::not_found()),
+        405 => Some(ApiError::method_not_allowed()),
+        _ => None,
+    }
+}
+
 /// `application/json`, with or without parameters, in any letter case.
 /// Anything else gets 415: requiring JSON also forces browsers to preflight
 /// cross-origin posts, so a foreign page cannot fire a "simple" form post.
@@ -257,6 +288,49 @@ mod tests {
         ] {
             assert_eq!(origin_of_url(opaque), None, "{opaque}");
         }
+    }
+
+    #[test]
+    fn origin_from_header_or_same_origin_get() {
+        let url = "https://alpha.example/api/watchlist";
+        let header = || Some("https://alpha.example".to_string());
+        assert_eq!(
+            request_origin(header(), false, false, url).as_deref(),
+            Some("https://alpha.example")
+        );
+        assert_eq!(
+            request_origin(None, true, true, url).as_deref(),
+            Some("https://alpha.example"),
+            "a same-origin GET"
+        );
+        assert_eq!(
+            request_origin(None, false, true, url),
+            None,
+            "writes need the header"
+        );
+        assert_eq!(
+            request_origin(None, true, false, url),
+            None,
+            "route does not allow it"
+        );
+        assert_eq!(
+            request_origin(Some("null".into()), true, true, url),
+            None,
+            "an implausible header is not replaced by the URL's origin"
+        );
+        assert_eq!(request_origin(None, true, true, "file:///x"), None);
+    }
+
+    #[test]
+    fn router_answers_become_json_errors() {
+        assert_eq!(router_fallback(404, false), Some(ApiError::not_found()));
+        assert_eq!(
+            router_fallback(405, false),
+            Some(ApiError::method_not_allowed())
+        );
+        assert_eq!(router_fallback(404, true), None, "a handler's own JSON 404");
+        assert_eq!(router_fallback(200, false), None);
+        assert_eq!(router_fallback(500, false), None);
     }
 
     #[test]

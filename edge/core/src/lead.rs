@@ -8,14 +8,12 @@
 //! error about the first bad field, and so that all problems are reported at
 //! once.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::contact::{self, EMAIL_MESSAGE, PHONE_MESSAGE, POSTCODE_MESSAGE};
-use crate::edge_config::EdgeConfig;
-use crate::input::Fields;
+use crate::input::{FieldErrors, Fields, URL_MAX};
+use dealer_rules::contact::{self, EMAIL_MESSAGE, PHONE_MESSAGE, POSTCODE_MESSAGE};
+use dealer_rules::edge_config::EdgeConfig;
 
 /// Wording required by the spec for an unticked terms checkbox.
 pub const TERMS_MESSAGE: &str = "*You must agree to the terms of use before submitting.";
@@ -25,8 +23,6 @@ pub const FORM_ERROR: &str = "Please fix the following errors:";
 /// Longest accepted values, in characters.
 pub const NAME_MAX: usize = 100;
 pub const MESSAGE_MAX: usize = 5000;
-pub const ID_MAX: usize = 64;
-pub const URL_MAX: usize = 2048;
 pub const IDEMPOTENCY_KEY_MAX: usize = 128;
 
 /// Keys a client could use to claim a tenant. The dealer always comes from
@@ -136,28 +132,6 @@ pub struct Lead {
     /// lead_attributes, opt_in...), kept verbatim for the dealer's CRM.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub extra: Map<String, Value>,
-}
-
-/// Per-field messages, keyed by the JSON field name; sorted for stable output.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct FieldErrors(pub BTreeMap<String, String>);
-
-impl FieldErrors {
-    pub(crate) fn add(&mut self, field: &str, message: impl Into<String>) {
-        // The first problem of a field is the one worth telling.
-        self.0
-            .entry(field.to_string())
-            .or_insert_with(|| message.into());
-    }
-
-    pub fn get(&self, field: &str) -> Option<&str> {
-        self.0.get(field).map(String::as_str)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 /// Validates a parsed lead body for the dealer `config` (the tenant derived
@@ -305,7 +279,8 @@ const KNOWN_KEYS: [&str; 11] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edge_config::{EdgeFeatures, EdgeLocation, LeadRouting};
+    use crate::input::ID_MAX;
+    use dealer_rules::edge_config::{EdgeFeatures, EdgeLocation, LeadRouting};
     use serde_json::json;
 
     fn config() -> EdgeConfig {
