@@ -1,4 +1,4 @@
-//! `POST /api/miscellaneous` (valuation data for a lead, spec 001 §7) and
+//! `POST /api/miscellaneous` (valuation data for a lead) and
 //! `POST /api/events` (the optional per-dealer analytics sink).
 
 use dealer_edge_core::features::require_analytics;

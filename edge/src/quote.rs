@@ -1,4 +1,4 @@
-//! `POST /api/youx/quote` (spec 001 §7). With an upstream provider in the
+//! `POST /api/youx/quote`. With an upstream provider in the
 //! dealer's configuration, the request goes there with the provider's key (a
 //! worker secret) and answers are cached for a day; otherwise, or when the
 //! provider fails, an indicative quote is computed from the dealer's
@@ -57,7 +57,7 @@ struct Cached {
 
 /// The provider's quote (cached), or `None` on any failure or when it takes
 /// longer than [`Call::Quote`]'s deadline: the page treats
-/// a missing quote silently (spec 001 §8) and we fall back to our own.
+/// a missing quote silently and we fall back to our own.
 async fn upstream(
     env: &Env,
     dealer: &str,

@@ -1,9 +1,10 @@
-//! `POST /api/phone-reveal` (spec 000 §4, §7): the phone of a dealer
+//! `POST /api/phone-reveal`: the phone of a dealer
 //! location for a car, recorded (car, dealership, website, time, hashed
 //! client) and counted as analytics event 25; rate-limited per client so the
 //! numbers cannot be scraped. Dealers with `phone_reveal` off show the phone
 //! on the page and never call this; it still answers for them.
 
+use dealer_edge_core::events;
 use dealer_edge_core::rate_limit::PHONE_REVEAL;
 use dealer_edge_core::requests::{reveal_location, validate_reveal};
 use dealer_edge_core::session::client_key;
@@ -14,9 +15,6 @@ use worker::{Request, Response, RouteContext};
 use crate::api::{self, invalid, Reply};
 use crate::{internal, Tenant};
 use dealer_edge_core::http::ApiError;
-
-/// Analytics event id of a phone click (spec 000 §7).
-const PHONE_CLICK_EVENT: u32 = 25;
 
 pub async fn reveal(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, false, handle).await
@@ -65,7 +63,7 @@ async fn handle(
             db.prepare("INSERT INTO events (dealer, event_id, car_id) VALUES (?1, ?2, ?3)")
                 .bind(&[
                     config.dealer.as_str().into(),
-                    PHONE_CLICK_EVENT.into(),
+                    events::PHONE_CLICK.into(),
                     request.car_id.as_str().into(),
                 ])
                 .map_err(internal("bind reveal event"))?,

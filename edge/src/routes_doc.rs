@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn spec_paths_stay_as_written() {
-        // Contract 4 in DESIGN.md: these paths are fixed.
+        // Dealer sites already call these paths: they must not change.
         let routes = router_routes();
         for path in [
             "/api/watchlist/save-car",

@@ -1,8 +1,8 @@
-//! `GET /api/cars/{slug}/view.json` (spec 001 §7): counts a view of the car
+//! `GET /api/cars/{slug}/view.json`: counts a view of the car
 //! and answers the count. The query (photos_count, updated_at, website_id)
 //! is accepted and ignored: the dealer comes from the origin.
 
-use dealer_edge_core::requests::is_car_slug;
+use dealer_rules::slug::is_car_slug;
 use serde::Deserialize;
 use serde_json::json;
 use worker::{Request, Response, RouteContext};

@@ -1,4 +1,4 @@
-//! The watchlist (spec 000 §4, §7): `POST /api/watchlist/save-car` and
+//! The watchlist: `POST /api/watchlist/save-car` and
 //! `remove-car` (JSON phone_number, car_id → `{success, message?}`) and
 //! `GET /api/watchlist`. The signed session decides whose list it is; a
 //! phone_number in the body that differs from the session is refused. Save
@@ -25,7 +25,7 @@ pub async fn list(req: Request, ctx: RouteContext<()>) -> worker::Result<Respons
     api::run(req, ctx, true, read).await
 }
 
-/// The spec's shape for failures (`success: false` and a message), on top of
+/// The sites' shape for failures (`success: false` and a message), on top of
 /// the API's usual `error`.
 fn failure(status: u16, message: &str) -> ApiError {
     ApiError::new(status, message).with_success_flag()

@@ -103,7 +103,7 @@ pub struct EdgeForms {
 }
 
 impl Default for EdgeForms {
-    /// The spec's default: required unless the dealer switches it off.
+    /// Required unless the dealer switches it off.
     fn default() -> Self {
         EdgeForms {
             message_required: true,

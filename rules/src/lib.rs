@@ -1,6 +1,6 @@
 //! Rules that must behave identically in the generator (native) and in the
 //! edge worker (wasm32): the edge config contract, contact details, the
-//! finance formula, stock visibility. Keep this crate free of I/O and of
+//! finance formula, car slugs, stock visibility. Keep this crate free of I/O and of
 //! anything that does not compile for `wasm32-unknown-unknown`.
 //!
 //! Rules only the worker needs live on its side, in `dealer-edge-core`
@@ -9,4 +9,5 @@
 pub mod contact;
 pub mod edge_config;
 pub mod finance;
+pub mod slug;
 pub mod visibility;

@@ -27,7 +27,7 @@ gz=$(gzip -9 -c "$wasm" | wc -c)
 awk -v f="${wasm#"$root"/}" -v ns=$((end - start)) -v raw="$raw" -v gz="$gz" 'BEGIN {
     printf "edge build: %s in %.1f s; wasm %d bytes raw (%.1f KB), %d bytes gzip (%.1f KB)\n", f, ns / 1e9, raw, raw / 1024, gz, gz / 1024
 }'
-# Budget: the worker ships to every edge location; DESIGN/issue 4 cap it.
+# Budget: the worker ships to every edge location; growth must be a decision.
 budget_kb=${EDGE_WASM_BUDGET_KB:-300}
 if [ "$gz" -gt $((budget_kb * 1024)) ]; then
     echo "edge build: wasm is over the ${budget_kb} KB gzip budget" >&2

@@ -23,7 +23,7 @@ pub struct ApiError {
     pub status: u16,
     pub error: String,
     pub fields: Option<FieldErrors>,
-    /// Also answer the spec's watchlist shape, `success: false` + `message`.
+    /// Also answer the watchlist's shape, `success: false` + `message`.
     pub success_flag: bool,
 }
 

@@ -15,10 +15,16 @@ use crate::input::{FieldErrors, Fields, URL_MAX};
 use dealer_rules::contact::{self, EMAIL_MESSAGE, PHONE_MESSAGE, POSTCODE_MESSAGE};
 use dealer_rules::edge_config::EdgeConfig;
 
-/// Wording required by the spec for an unticked terms checkbox.
+/// Wording the dealer sites have always shown for an unticked terms checkbox.
 pub const TERMS_MESSAGE: &str = "*You must agree to the terms of use before submitting.";
-/// Title of the form error panel in the spec; used as the top-level error.
+/// Title of the sites' form error panel; used as the top-level error.
 pub const FORM_ERROR: &str = "Please fix the following errors:";
+/// Messages for a required field left empty (or blank). The site's form
+/// shows the same words (`rules/vectors/forms.json` pins both).
+pub const NAME_MISSING: &str = "Please enter your name.";
+pub const EMAIL_MISSING: &str = "Please enter your email address.";
+pub const PHONE_MISSING: &str = "Please enter your phone number.";
+pub const MESSAGE_MISSING: &str = "Please enter a message.";
 
 /// Longest accepted values, in characters.
 pub const NAME_MAX: usize = 100;
@@ -88,9 +94,10 @@ impl LeadCategory {
     ///
     /// Forms whose intent is already fully stated by the category (book a test
     /// drive, ask for finance, value my trade-in, send me photos, make an
-    /// offer, book a service) leave the message optional, as the spec's "the
-    /// form sets it optional"; open questions need one. "Find me something
-    /// similar" is pre-filled by the site, so requiring it costs nothing.
+    /// offer, book a service) leave the message optional; open questions need
+    /// one. "Find me something similar" is pre-filled by the site, so
+    /// requiring it costs nothing. The site's forms use the same table
+    /// (`rules/vectors/forms.json`).
     pub fn message_required(self) -> bool {
         matches!(
             self,
@@ -167,19 +174,19 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErr
 
     let name = fields.line("name", NAME_MAX);
     if name.is_none() {
-        fields.require("name", "Please enter your name.");
+        fields.require("name", NAME_MISSING);
     }
 
     let email = fields.line("email", contact::EMAIL_MAX_LEN);
     match &email {
-        None => fields.require("email", "Please enter your email address."),
+        None => fields.require("email", EMAIL_MISSING),
         Some(e) if !contact::is_valid_email(e) => fields.errors.add("email", EMAIL_MESSAGE),
         Some(_) => {}
     }
 
     let phone = match fields.line("phone", contact::PHONE_INPUT_MAX_LEN) {
         None => {
-            fields.require("phone", "Please enter your phone number.");
+            fields.require("phone", PHONE_MISSING);
             None
         }
         Some(raw) => contact::parse_au_phone(&raw).or_else(|| {
@@ -193,7 +200,7 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErr
         && config.forms.message_required
         && category.is_some_and(LeadCategory::message_required)
     {
-        fields.require("message", "Please enter a message.");
+        fields.require("message", MESSAGE_MISSING);
     }
 
     let car_id = fields.id("car_id");

@@ -8,6 +8,7 @@
 
 pub mod adf;
 pub mod delivery;
+pub mod events;
 pub mod features;
 pub mod http;
 pub mod input;

@@ -1,5 +1,5 @@
 //! `POST /api/youx/quote`: the request the car page sends for a finance
-//! quote (spec 001 §7) and its checks. The answer comes from the dealer's
+//! quote and its checks. The answer comes from the dealer's
 //! upstream provider when one is configured, else from [`dealer_rules::finance`].
 
 use serde::Serialize;
@@ -9,11 +9,11 @@ use crate::input::check_body;
 use crate::input::FieldErrors;
 use dealer_rules::finance::FinanceSettings;
 
-/// Loan terms the calculator offers: 1 to 7 years in half years (spec 001 §5).
+/// Loan terms the calculator offers: 1 to 7 years in half years.
 pub const MIN_TERM: f64 = 1.0;
 pub const MAX_TERM: f64 = 7.0;
 
-/// A checked quote request, re-serialised with the spec's field names for an
+/// A checked quote request, re-serialised with the sites' field names for an
 /// upstream provider (and as the cache key: same request, same answer).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -32,7 +32,7 @@ pub struct QuoteRequest {
     pub who_is_helping: Option<String>,
 }
 
-/// Message for a price outside the calculator's range (spec 001 §5 wording).
+/// Message for a price outside the calculator's range (the sites' wording).
 pub fn price_message(s: &FinanceSettings) -> String {
     format!(
         "Cannot be less than {} or more than {}",

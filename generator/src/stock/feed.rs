@@ -233,12 +233,7 @@ fn accept(record: Value, position: String, feed: &mut Feed) {
                     which,
                     reason: format!("car_type `{}` is not new, demo or used", car.car_type),
                 });
-            } else if car.slug.trim().is_empty()
-                || !car
-                    .slug
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
+            } else if !dealer_rules::slug::is_car_slug(&car.slug) {
                 feed.skipped.push(SkippedRecord {
                     which,
                     reason: format!("slug `{}` cannot be a URL path segment", car.slug),
