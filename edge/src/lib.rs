@@ -7,10 +7,14 @@
 //!
 //! Tenancy: the dealer is derived from the request's `Origin` through the KV
 //! namespace `CONFIG` (`origin:<origin>` → slug, `dealer:<slug>` →
-//! [`EdgeConfig`]), never from the body. Unknown or missing origins get 403.
+//! [`EdgeConfig`]), never from the body. Unknown or missing origins get 403;
+//! a dealer whose configuration cannot be read gets 503.
+//!
+//! Every answer, errors included, carries [`http::SECURITY_HEADERS`].
 
 mod api;
 mod auth;
+mod counters;
 mod delivery;
 mod leads;
 mod misc;
@@ -21,6 +25,8 @@ mod routes_doc;
 mod views;
 mod watchlist;
 
+pub use counters::DealerGate;
+use dealer_edge_core::config::parse_edge_config;
 use dealer_edge_core::http::{self, ApiError};
 use dealer_rules::edge_config::{dealer_key, origin_key, EdgeConfig};
 use serde_json::{json, Value};
@@ -54,7 +60,7 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
         .await;
     // The router answers unknown paths and methods in plain text; the API
     // promises JSON for every error. An `Err` that escaped a handler is ours.
-    match result {
+    let response = match result {
         Ok(response) => match http::router_fallback(response.status_code(), is_json(&response)) {
             Some(error) => error_response(&error, None),
             None => Ok(response),
@@ -63,7 +69,20 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
             console_error!("unhandled error: {e}");
             error_response(&ApiError::internal(), None)
         }
+    }?;
+    with_security_headers(response)
+}
+
+/// Adds [`http::SECURITY_HEADERS`]; a response whose headers cannot be
+/// changed (none of ours) is copied first.
+fn with_security_headers(mut response: Response) -> worker::Result<Response> {
+    for (name, value) in http::SECURITY_HEADERS {
+        if response.headers_mut().set(name, value).is_err() {
+            response = response.cloned()?;
+            response.headers_mut().set(name, value)?;
+        }
     }
+    Ok(response)
 }
 
 /// Lead delivery: one message per stored lead (see [`delivery`]).
@@ -143,9 +162,9 @@ impl Tenant {
             console_error!("origin {origin} maps to dealer {slug}, which has no config");
             return Err(ApiError::forbidden_origin());
         };
-        let config = parse_config(&config)?;
+        let config = parse_config(&slug, &config)?;
         // Defence in depth: the origin map and the dealer's own list must agree.
-        if config.dealer != slug || !config.allows_origin(&origin) {
+        if !config.allows_origin(&origin) {
             console_error!("origin {origin} maps to {slug}, but that config does not list it");
             return Err(ApiError::forbidden_origin());
         }
@@ -153,9 +172,14 @@ impl Tenant {
     }
 }
 
-/// A dealer's configuration as stored in KV.
-pub(crate) fn parse_config(json: &str) -> Result<EdgeConfig, ApiError> {
-    serde_json::from_str(json).map_err(internal("dealer config JSON"))
+/// Dealer `slug`'s configuration as stored in KV. A value that cannot be
+/// read is that dealer's broken deploy: 503 for its calls, and a log line
+/// naming the dealer and the fault.
+pub(crate) fn parse_config(slug: &str, json: &str) -> Result<EdgeConfig, ApiError> {
+    parse_edge_config(slug, json).map_err(|fault| {
+        console_error!("dealer {slug}: edge config in KV is unreadable: {fault}");
+        ApiError::dealer_unavailable()
+    })
 }
 
 /// Logs an internal failure with its context and turns it into a 500.
@@ -186,7 +210,13 @@ pub(crate) fn error_response(
     error: &ApiError,
     cors_origin: Option<&str>,
 ) -> worker::Result<Response> {
-    json_response(error.status, &error.body(), cors_origin)
+    let mut response = json_response(error.status, &error.body(), cors_origin)?;
+    if let Some(secs) = error.retry_after {
+        response
+            .headers_mut()
+            .set("Retry-After", &secs.to_string())?;
+    }
+    Ok(response)
 }
 
 fn is_json(response: &Response) -> bool {

@@ -2,6 +2,7 @@
 //! `POST /api/events` (the optional per-dealer analytics sink).
 
 use dealer_edge_core::features::require_analytics;
+use dealer_edge_core::rate_limit::Route;
 use dealer_edge_core::requests::{validate_event, validate_miscellaneous};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -13,11 +14,11 @@ use crate::{internal, Tenant};
 use dealer_edge_core::http::ApiError;
 
 pub async fn miscellaneous(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, store_misc).await
+    api::run(req, ctx, Route::Miscellaneous, false, store_misc).await
 }
 
 pub async fn event(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, store_event).await
+    api::run(req, ctx, Route::Events, false, store_event).await
 }
 
 #[derive(Deserialize)]

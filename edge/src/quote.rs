@@ -7,6 +7,7 @@
 use dealer_edge_core::quote::{
     parse_upstream, upstream_body_and_cache_key, validate_quote, QuoteRequest,
 };
+use dealer_edge_core::rate_limit::Route;
 use dealer_rules::edge_config::EdgeQuoteProvider;
 use dealer_rules::finance::{indicative_quote, Quote};
 use serde::Deserialize;
@@ -24,7 +25,7 @@ use dealer_edge_core::http::ApiError;
 const CACHE_SECS: u64 = 24 * 3600;
 
 pub async fn quote(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, handle).await
+    api::run(req, ctx, Route::Quotes, false, handle).await
 }
 
 fn answer(quote: &Quote, source: &str) -> Reply {

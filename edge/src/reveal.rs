@@ -1,13 +1,12 @@
-//! `POST /api/phone-reveal`: the phone of a dealer
-//! location for a car, recorded (car, dealership, website, time, hashed
-//! client) and counted as analytics event 25; rate-limited per client so the
-//! numbers cannot be scraped. Dealers with `phone_reveal` off show the phone
-//! on the page and never call this; it still answers for them.
+//! `POST /api/phone-reveal`: the phone of a dealer location for a car,
+//! recorded (car, dealership, website, time, hashed client) and counted as
+//! analytics event 25; rate-limited per client (the dealer's `phone_reveal`
+//! limits) so the numbers cannot be scraped. Dealers with `phone_reveal` off
+//! show the phone on the page and never call this; it still answers for them.
 
 use dealer_edge_core::events;
-use dealer_edge_core::rate_limit::PHONE_REVEAL;
+use dealer_edge_core::rate_limit::Route;
 use dealer_edge_core::requests::{reveal_location, validate_reveal};
-use dealer_edge_core::session::client_key;
 use serde_json::json;
 use worker::wasm_bindgen::JsValue;
 use worker::{Request, Response, RouteContext};
@@ -17,7 +16,7 @@ use crate::{internal, Tenant};
 use dealer_edge_core::http::ApiError;
 
 pub async fn reveal(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, handle).await
+    api::run(req, ctx, Route::PhoneReveal, false, handle).await
 }
 
 async fn handle(
@@ -30,16 +29,8 @@ async fn handle(
     let config = &tenant.config;
     let location = reveal_location(config, request.location_id.as_deref()).map_err(invalid)?;
 
-    let key = api::session_key(&ctx.env)?;
-    let client = client_key(&key, &config.dealer, &api::client_address(&req));
+    let client = api::client_of(&req, &ctx.env, &tenant)?;
     let db = api::db(&ctx.env)?;
-    api::hit(
-        &db,
-        PHONE_REVEAL,
-        &format!("reveal:{}:{client}", config.dealer),
-        "Too many phone numbers revealed; please try again later or call the dealership.",
-    )
-    .await?;
 
     let dealership = config
         .dealership_id

@@ -25,6 +25,8 @@ pub struct ApiError {
     pub fields: Option<FieldErrors>,
     /// Also answer the watchlist's shape, `success: false` + `message`.
     pub success_flag: bool,
+    /// Seconds until a retry can succeed, sent as `Retry-After` (429).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -34,6 +36,7 @@ impl ApiError {
             error: error.into(),
             fields: None,
             success_flag: false,
+            retry_after: None,
         }
     }
 
@@ -43,6 +46,7 @@ impl ApiError {
             error: error.into(),
             fields: Some(fields),
             success_flag: false,
+            retry_after: None,
         }
     }
 
@@ -58,14 +62,28 @@ impl ApiError {
         Self::new(405, "This endpoint does not accept that HTTP method.")
     }
 
-    /// For failures that are ours, not the caller's (storage down, broken
-    /// configuration). The detail goes to the log, never to the client.
-    pub fn too_many(message: impl Into<String>) -> Self {
-        Self::new(429, message)
+    /// 429: over a rate limit; a retry can succeed after `retry_after`
+    /// seconds (the real remaining time, at least 1).
+    pub fn too_many(message: impl Into<String>, retry_after: u64) -> Self {
+        Self {
+            retry_after: Some(retry_after.max(1)),
+            ..Self::new(429, message)
+        }
     }
 
+    /// For failures that are ours, not the caller's (storage down). The
+    /// detail goes to the log, never to the client.
     pub fn internal() -> Self {
         Self::new(500, "Something went wrong on our side; please try again.")
+    }
+
+    /// 503: the dealer's configuration cannot be read (a broken deploy).
+    /// Only that dealer is affected; the detail goes to the log.
+    pub fn dealer_unavailable() -> Self {
+        Self::new(
+            503,
+            "This website's online services are unavailable just now; please try again later.",
+        )
     }
 
     /// For the watchlist calls, whose callers read `{success, message}`.
@@ -86,6 +104,20 @@ impl ApiError {
         body
     }
 }
+
+/// Headers on every answer of the API, errors included: the answers are
+/// JSON for scripts, never documents to render, frame or sniff.
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    ("X-Content-Type-Options", "nosniff"),
+    // No includeSubDomains: the API may be served on a dealer's own domain,
+    // whose other subdomains are not ours to pin to HTTPS.
+    ("Strict-Transport-Security", "max-age=31536000"),
+    ("Referrer-Policy", "no-referrer"),
+    (
+        "Content-Security-Policy",
+        "default-src 'none'; frame-ancestors 'none'",
+    ),
+];
 
 /// Longest `Origin` looked up in KV. KV keys are limited to 512 bytes, so a
 /// longer header would make the lookup itself fail (a 5xx); no real site
@@ -256,9 +288,19 @@ mod tests {
             ApiError::not_found(),
             ApiError::method_not_allowed(),
             ApiError::internal(),
+            ApiError::dealer_unavailable(),
         ] {
             assert!(!e.error.is_empty());
+            assert_eq!(e.retry_after, None);
         }
+        let busy = ApiError::too_many("slow down", 0);
+        assert_eq!(
+            (busy.status, busy.retry_after),
+            (429, Some(1)),
+            "at least a second"
+        );
+        assert_eq!(busy.body(), json!({"error": "slow down"}));
+        assert_eq!(ApiError::dealer_unavailable().status, 503);
     }
 
     #[test]
@@ -415,6 +457,24 @@ mod tests {
         ] {
             assert!(!plausible_origin(bad), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn security_headers() {
+        let names: Vec<&str> = SECURITY_HEADERS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "X-Content-Type-Options",
+                "Strict-Transport-Security",
+                "Referrer-Policy",
+                "Content-Security-Policy"
+            ]
+        );
+        assert!(SECURITY_HEADERS.contains(&(
+            "Content-Security-Policy",
+            "default-src 'none'; frame-ancestors 'none'"
+        )));
     }
 
     #[test]

@@ -269,6 +269,25 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErr
     }
 }
 
+/// Answer to a retry whose idempotency key was first used with another
+/// request (422, as the IETF Idempotency-Key draft has it).
+pub const KEY_REUSED_MESSAGE: &str =
+    "This idempotency_key was already used for a different enquiry; send a new key for a new enquiry.";
+
+/// Whether `lead` is the same request as the one stored with the same
+/// idempotency key (`stored_payload`, the `payload` column). Compared as
+/// normalised leads, so a retry that differs only in white space around a
+/// value or in the order of its keys is the same request.
+pub fn same_request(stored_payload: &str, lead: &Lead) -> bool {
+    match (
+        serde_json::from_str::<Value>(stored_payload),
+        serde_json::to_value(lead),
+    ) {
+        (Ok(stored), Ok(new)) => stored == new,
+        _ => false,
+    }
+}
+
 const KNOWN_KEYS: [&str; 11] = [
     "category",
     "name",
@@ -579,6 +598,36 @@ mod tests {
         assert!(errors(with(valid(), "idempotency_key", json!("has space")))
             .get("idempotency_key")
             .is_some());
+    }
+
+    #[test]
+    fn a_retry_is_the_same_request_only_with_the_same_content() {
+        let lead =
+            validate_lead(&with(valid(), "idempotency_key", json!("k-1")), &config()).unwrap();
+        let stored = serde_json::to_string(&lead).unwrap();
+        let retry = json!({
+            "terms_conditions": true, "message": "Is it still available?\nThanks",
+            "phone": "0412345678", "email": "jo@example.com.au", "name": "Jo Bloggs",
+            "category": "enquiry", "idempotency_key": "k-1"
+        });
+        let retry = validate_lead(&retry, &config()).unwrap();
+        assert!(
+            same_request(&stored, &retry),
+            "normalised, in another key order"
+        );
+        let other = validate_lead(
+            &with(valid(), "message", json!("Another question")),
+            &config(),
+        )
+        .unwrap();
+        assert!(!same_request(&stored, &other));
+        let extra =
+            validate_lead(&with(valid(), "subcategory", json!("Finance")), &config()).unwrap();
+        assert!(
+            !same_request(&stored, &extra),
+            "extra fields are part of the request"
+        );
+        assert!(!same_request("not json", &lead));
     }
 
     #[test]

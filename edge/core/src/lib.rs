@@ -7,6 +7,8 @@
 //! contract, finance, visibility) live in `dealer-rules` (`rules/`).
 
 pub mod adf;
+pub mod config;
+pub mod counters;
 pub mod delivery;
 pub mod events;
 pub mod features;

@@ -1,4 +1,14 @@
-//! Sign-in by phone: one-time codes and the signed session cookie.
+//! Sign-in by phone: one-time codes and the session cookie.
+//!
+//! A session is a row in D1 (dealer, phone, expiry) under the hash of a
+//! random session id; the cookie carries only that id, signed for the
+//! dealer. Signing out deletes the row, so the cookie stops working at once,
+//! and the phone number never travels in the cookie.
+//!
+//! A code allows [`MAX_CODE_ATTEMPTS`] guesses, counted atomically by the
+//! worker before each comparison; the guesses used up end that code (the
+//! challenge), not the number: a new code may be requested once the short
+//! per-number cooldown has passed.
 //!
 //! Plain functions over a secret key and the current time, so the worker
 //! only does I/O and every rule here is tested on the host. The key is the
@@ -18,11 +28,9 @@ pub const COOKIE_NAME: &str = "dg_session";
 pub const SESSION_TTL_SECS: u64 = 30 * 24 * 3600;
 /// How long a one-time code is valid (10 minutes).
 pub const CODE_TTL_SECS: u64 = 10 * 60;
-/// Wrong guesses allowed per code; after that the code is void.
+/// Guesses allowed per code; after that the code is void and a new one
+/// must be requested.
 pub const MAX_CODE_ATTEMPTS: u32 = 5;
-/// Codes that may be requested per phone per hour (SMS cost, and re-requesting
-/// must not reset the guess limit into a brute-force loop).
-pub const MAX_CODE_REQUESTS_PER_HOUR: u64 = 5;
 /// Digits in a one-time code.
 pub const CODE_DIGITS: usize = 6;
 
@@ -106,12 +114,13 @@ pub fn is_code_shaped(input: &str) -> bool {
     input.len() == CODE_DIGITS && input.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// What checking a code against the stored row decides.
+/// Why a guess could not be checked against a code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CodeCheck {
-    Ok,
-    Wrong,
+pub enum NoGuess {
+    /// No code was requested for the number, or it was already used.
+    NoCode,
     Expired,
+    /// The code's guesses are used up; a new code is needed.
     TooManyAttempts,
 }
 
@@ -121,41 +130,40 @@ pub struct StoredCode {
     pub hash: String,
     pub expires_at: u64,
     pub attempts: u32,
+    /// When it was sent (unix seconds), for the cooldown.
+    pub sent_at: u64,
 }
 
-/// Compares `code` with the stored hash. Expiry and the attempt limit are
-/// checked first, so a used-up code stays dead even when guessed right.
-pub fn check_code(
-    key: &[u8],
-    dealer: &str,
-    phone: &str,
-    code: &str,
-    stored: &StoredCode,
-    now: u64,
-) -> CodeCheck {
-    let StoredCode {
-        hash: stored_hash,
-        expires_at,
-        attempts,
-    } = stored;
-    let (expires_at, attempts) = (*expires_at, *attempts);
-    if now >= expires_at {
-        return CodeCheck::Expired;
+/// Why the worker's atomic claim of a guess (`attempts < MAX` and not
+/// expired) found nothing to claim, given the row as it is now. Expiry is
+/// told first: an expired code needs a new one whatever its guesses.
+pub fn why_no_guess(stored: Option<&StoredCode>, now: u64) -> NoGuess {
+    match stored {
+        None => NoGuess::NoCode,
+        Some(s) if now >= s.expires_at => NoGuess::Expired,
+        Some(s) if s.attempts >= MAX_CODE_ATTEMPTS => NoGuess::TooManyAttempts,
+        // Claimable now: it was used or replaced between the two reads.
+        Some(_) => NoGuess::NoCode,
     }
-    if attempts >= MAX_CODE_ATTEMPTS {
-        return CodeCheck::TooManyAttempts;
-    }
+}
+
+/// Whether `code` is the one whose hash is stored. Constant time.
+pub fn code_matches(key: &[u8], dealer: &str, phone: &str, code: &str, stored_hash: &str) -> bool {
     let Some(stored) = unhex(stored_hash) else {
-        return CodeCheck::Wrong;
+        return false;
     };
-    // verify_slice compares in constant time.
-    match mac(key, &["otp", dealer, phone, code]).verify_slice(&stored) {
-        Ok(()) => CodeCheck::Ok,
-        Err(_) => CodeCheck::Wrong,
-    }
+    mac(key, &["otp", dealer, phone, code])
+        .verify_slice(&stored)
+        .is_ok()
 }
 
-/// Who a valid session cookie names.
+/// Seconds until another code may be sent to a number whose last code went
+/// out at `sent_at` (0: now).
+pub fn cooldown_remaining(sent_at: u64, cooldown_secs: u64, now: u64) -> u64 {
+    (sent_at + cooldown_secs).saturating_sub(now)
+}
+
+/// A session as stored in D1.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
     pub dealer: String,
@@ -163,40 +171,40 @@ pub struct Session {
     pub expires_at: u64,
 }
 
-/// `v1.<dealer>.<phone>.<expires>.<hmac>`. The dealer is inside the signed
-/// part, so a cookie issued for one dealer is refused by every other.
-pub fn sign_session(key: &[u8], dealer: &str, phone: &str, expires_at: u64) -> String {
-    let exp = expires_at.to_string();
-    let sig = hex(&mac(key, &["v1", dealer, phone, &exp])
-        .finalize()
-        .into_bytes());
-    format!("v1.{dealer}.{phone}.{exp}.{sig}")
+/// A new session id: the hex of `random` (16 bytes from the platform CSPRNG).
+pub fn new_session_id(random: &[u8]) -> Option<String> {
+    (random.len() >= 16).then(|| hex(random))
 }
 
-/// The session a token proves, if its signature is valid and it has not
-/// expired. Anything malformed is simply no session.
-pub fn verify_session(key: &[u8], token: &str, now: u64) -> Option<Session> {
+/// The cookie value for session `id` at `dealer`: `v2.<id>.<hmac>`. The
+/// signature binds the id to the dealer, so a cookie of one dealer is
+/// refused by every other without a database look-up, as is anything forged.
+pub fn sign_session(key: &[u8], dealer: &str, id: &str) -> String {
+    let sig = hex(&mac(key, &["v2", dealer, id]).finalize().into_bytes());
+    format!("v2.{id}.{sig}")
+}
+
+/// The session id a cookie value carries, if it is signed for `dealer`.
+pub fn session_id<'t>(key: &[u8], dealer: &str, token: &'t str) -> Option<&'t str> {
     let mut parts = token.split('.');
-    let (Some("v1"), Some(dealer), Some(phone), Some(exp), Some(sig), None) = (
-        parts.next(),
-        parts.next(),
-        parts.next(),
-        parts.next(),
-        parts.next(),
-        parts.next(),
-    ) else {
+    let (Some("v2"), Some(id), Some(sig), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
         return None;
     };
-    let expires_at: u64 = exp.parse().ok()?;
-    let sig = unhex(sig)?;
-    mac(key, &["v1", dealer, phone, exp])
-        .verify_slice(&sig)
-        .ok()?;
-    (now < expires_at).then(|| Session {
-        dealer: dealer.to_string(),
-        phone: phone.to_string(),
-        expires_at,
-    })
+    if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    mac(key, &["v2", dealer, id])
+        .verify_slice(&unhex(sig)?)
+        .ok()
+        .map(|()| id)
+}
+
+/// The key a session is stored under: a keyed hash of its id, so the
+/// database alone holds no usable cookie.
+pub fn session_key_of(key: &[u8], id: &str) -> String {
+    hex(&mac(key, &["sid", id]).finalize().into_bytes())
 }
 
 /// `Set-Cookie` value for a new session. HttpOnly (no script can read it),
@@ -287,70 +295,89 @@ mod tests {
     }
 
     #[test]
-    fn code_check_order_expiry_attempts_match() {
+    fn codes_match_only_their_hash() {
         let h = hash_code(KEY, "a", "0412345678", "123456");
-        let stored = |attempts| StoredCode {
-            hash: h.clone(),
-            expires_at: 1000,
-            attempts,
-        };
-        let check =
-            |code, attempts, now| check_code(KEY, "a", "0412345678", code, &stored(attempts), now);
-        assert_eq!(check("123456", 0, 999), CodeCheck::Ok);
-        assert_eq!(check("123457", 0, 999), CodeCheck::Wrong);
-        assert_eq!(check("123456", 0, 1000), CodeCheck::Expired);
-        assert_eq!(check("123456", MAX_CODE_ATTEMPTS - 1, 999), CodeCheck::Ok);
-        assert_eq!(
-            check("123456", MAX_CODE_ATTEMPTS, 999),
-            CodeCheck::TooManyAttempts
+        assert!(code_matches(KEY, "a", "0412345678", "123456", &h));
+        assert!(!code_matches(KEY, "a", "0412345678", "123457", &h));
+        assert!(
+            !code_matches(KEY, "a", "0412345679", "123456", &h),
+            "another number"
         );
-        assert_eq!(
-            check_code(
-                KEY,
-                "a",
-                "0412345678",
-                "123456",
-                &StoredCode {
-                    hash: "zz".into(),
-                    ..stored(0)
-                },
-                1
-            ),
-            CodeCheck::Wrong,
-            "a corrupt stored hash never matches"
+        assert!(
+            !code_matches(KEY, "b", "0412345678", "123456", &h),
+            "another dealer"
         );
-        assert_eq!(
-            check_code(b"other-key", "a", "0412345678", "123456", &stored(0), 1),
-            CodeCheck::Wrong
+        assert!(!code_matches(b"other-key", "a", "0412345678", "123456", &h));
+        assert!(
+            !code_matches(KEY, "a", "0412345678", "123456", "zz"),
+            "a corrupt hash never matches"
         );
     }
 
     #[test]
-    fn session_tokens_are_signed_bound_and_expire() {
-        let t = sign_session(KEY, "alpha", "0412345678", 2000);
-        let s = verify_session(KEY, &t, 1999).unwrap();
+    fn why_a_guess_cannot_be_checked() {
+        let stored = |attempts, expires_at| StoredCode {
+            hash: String::new(),
+            expires_at,
+            attempts,
+            sent_at: 0,
+        };
+        assert_eq!(why_no_guess(None, 5), NoGuess::NoCode);
+        assert_eq!(why_no_guess(Some(&stored(0, 5)), 5), NoGuess::Expired);
         assert_eq!(
-            (s.dealer.as_str(), s.phone.as_str(), s.expires_at),
-            ("alpha", "0412345678", 2000)
+            why_no_guess(Some(&stored(MAX_CODE_ATTEMPTS, 5)), 5),
+            NoGuess::Expired,
+            "expiry first: either way a new code is needed"
         );
-        assert_eq!(verify_session(KEY, &t, 2000), None, "expired");
-        assert_eq!(verify_session(b"other", &t, 1), None, "other key");
-        let forged_phone = t.replace("0412345678", "0499999999");
-        assert_eq!(verify_session(KEY, &forged_phone, 1), None);
-        let forged_dealer = t.replacen("alpha", "beta", 1);
-        assert_eq!(verify_session(KEY, &forged_dealer, 1), None);
-        let forged_exp = t.replace(".2000.", ".9999.");
-        assert_eq!(verify_session(KEY, &forged_exp, 1), None);
+        assert_eq!(
+            why_no_guess(Some(&stored(MAX_CODE_ATTEMPTS, 9)), 5),
+            NoGuess::TooManyAttempts
+        );
+        assert_eq!(
+            why_no_guess(Some(&stored(1, 9)), 5),
+            NoGuess::NoCode,
+            "raced"
+        );
+    }
+
+    #[test]
+    fn cooldown_counts_down_from_the_last_code() {
+        assert_eq!(cooldown_remaining(100, 60, 100), 60);
+        assert_eq!(cooldown_remaining(100, 60, 159), 1);
+        assert_eq!(cooldown_remaining(100, 60, 160), 0);
+        assert_eq!(cooldown_remaining(0, 60, 1_000_000), 0);
+    }
+
+    #[test]
+    fn session_cookies_carry_a_signed_id_and_no_phone() {
+        let id = new_session_id(&[0xab; 16]).unwrap();
+        assert_eq!(id.len(), 32);
+        assert_eq!(new_session_id(&[1; 8]), None, "too little randomness");
+        let t = sign_session(KEY, "alpha", &id);
+        assert!(t.starts_with("v2.") && !t.contains("0412345678"));
+        assert_eq!(session_id(KEY, "alpha", &t), Some(id.as_str()));
+        assert_eq!(session_id(KEY, "beta", &t), None, "another dealer's cookie");
+        assert_eq!(session_id(b"other", "alpha", &t), None, "another key");
+        let other = new_session_id(&[0xcd; 16]).unwrap();
+        let forged = t.replace(&id, &other);
+        assert_eq!(session_id(KEY, "alpha", &forged), None);
         for junk in [
             "",
-            "v1",
-            "v1.a.b.c",
-            "v2.a.b.1.00",
+            "v2",
+            "v2.a.b",
+            "v1.alpha.0412345678.9999999999.00",
             &format!("{t}.x"),
-            "v1.a.b.x.zz",
+            &format!("v2.{id}.zz"),
         ] {
-            assert_eq!(verify_session(KEY, junk, 1), None, "{junk}");
+            assert_eq!(session_id(KEY, "alpha", junk), None, "{junk}");
         }
+        let stored = session_key_of(KEY, &id);
+        assert_eq!(stored.len(), 64);
+        assert!(
+            !stored.contains(&id) && !t.contains(&stored),
+            "the database holds no cookie"
+        );
+        assert_ne!(stored, session_key_of(b"other", &id));
     }
 
     #[test]
