@@ -110,14 +110,12 @@ async fn run_boxed(
 }
 
 /// The calling client's key for rate limits and records: a keyed hash of
-/// its address per dealer (the address itself is never stored).
+/// its address (an IPv6 address's /64) per dealer; the address itself is
+/// never stored.
 pub fn client_of(req: &Request, env: &Env, tenant: &Tenant) -> Result<String, ApiError> {
     let key = session_key(env)?;
-    Ok(client_key(
-        &key,
-        &tenant.config.dealer,
-        &client_address(req),
-    ))
+    let network = http::client_network(&client_address(req));
+    Ok(client_key(&key, &tenant.config.dealer, &network))
 }
 
 /// Counts one call of `route` against the dealer's limits for it. A

@@ -1,7 +1,7 @@
 //! `DealerGate`, the per-dealer counters Durable Object (binding
-//! `COUNTERS`, one object per dealer slug): the rate limits of the read
-//! routes (views, watchlist, lead status) and car views, kept by
-//! [`DealerCounters`] (`edge/core/src/counters.rs`).
+//! `COUNTERS`, one object per dealer slug): the rate limits of the routes a
+//! page view calls (views, quotes, watchlist, lead status) and car views,
+//! kept by [`DealerCounters`] (`edge/core/src/counters.rs`).
 //!
 //! Views reach D1 in batches: the first view after a flush sets an alarm
 //! `VIEW_FLUSH_SECS` (default 10) seconds ahead, and the alarm writes every

@@ -1,6 +1,6 @@
 //! The state of a dealer's counters Durable Object (one per dealer): the
-//! rate-limit counters of the read routes and the car views not yet written
-//! to D1. Plain Rust; the object in `edge/src/counters.rs` only moves it in
+//! rate-limit counters of the routes a page view calls and the car views
+//! not yet written to D1. Plain Rust; the object in `edge/src/counters.rs` only moves it in
 //! and out of storage and D1.
 //!
 //! Views are counted here and written to D1 in one batch per flush interval

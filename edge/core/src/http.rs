@@ -194,6 +194,23 @@ pub fn router_fallback(status: u16, is_json: bool) -> Option<ApiError> {
     }
 }
 
+/// The network a client address is counted as, for rate limits: an IPv4
+/// address itself, an IPv6 address's /64 (one customer's allocation, whose
+/// addresses cost nothing to rotate through). Anything else as given.
+pub fn client_network(address: &str) -> String {
+    match address.trim().parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+        Ok(ip) => ip.to_string(),
+        Err(_) => address.trim().to_string(),
+    }
+}
+
 /// `application/json`, with or without parameters, in any letter case.
 /// Anything else gets 415: requiring JSON also forces browsers to preflight
 /// cross-origin posts, so a foreign page cannot fire a "simple" form post.
@@ -373,6 +390,24 @@ mod tests {
         assert_eq!(router_fallback(404, true), None, "a handler's own JSON 404");
         assert_eq!(router_fallback(200, false), None);
         assert_eq!(router_fallback(500, false), None);
+    }
+
+    #[test]
+    fn clients_are_counted_per_address_or_ipv6_64() {
+        assert_eq!(client_network("203.0.113.9"), "203.0.113.9");
+        assert_eq!(client_network(" 203.0.113.9 "), "203.0.113.9");
+        assert_eq!(
+            client_network("2001:db8:1:2:aaaa::1"),
+            client_network("2001:0db8:0001:0002:ffff:ffff:ffff:ffff"),
+            "one /64"
+        );
+        assert_eq!(client_network("2001:db8:1:2::1"), "2001:db8:1:2::/64");
+        assert_ne!(
+            client_network("2001:db8:1:3::1"),
+            client_network("2001:db8:1:2::1")
+        );
+        assert_eq!(client_network("::ffff:203.0.113.9"), "203.0.113.9");
+        assert_eq!(client_network("unknown"), "unknown");
     }
 
     #[test]

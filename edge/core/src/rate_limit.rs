@@ -57,10 +57,11 @@ pub enum Route {
     LeadStatus,
 }
 
-/// Where a route's counters live. Routes that write to D1 anyway count in
-/// D1 (one atomic upsert per counter); read routes, which can see a page
-/// view's worth of traffic, count in the dealer's Durable Object so that
-/// their traffic never turns into D1 writes.
+/// Where a route's counters live. Routes that write a row to D1 anyway
+/// (leads, valuations, events, reveals, sign-in) count in D1, one atomic
+/// upsert per counter; the routes a page view calls (views, quotes, who am
+/// I and the watchlist, lead status) count in the dealer's Durable Object,
+/// so that page traffic never turns into D1 writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Store {
     D1,
@@ -114,7 +115,9 @@ impl Route {
 
     pub fn store(self) -> Store {
         match self {
-            Route::Views | Route::Watchlist | Route::LeadStatus => Store::DurableObject,
+            Route::Views | Route::Quotes | Route::Watchlist | Route::LeadStatus => {
+                Store::DurableObject
+            }
             _ => Store::D1,
         }
     }
@@ -451,6 +454,11 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), Route::ALL.len());
         assert_eq!(Route::Views.store(), Store::DurableObject);
+        assert_eq!(
+            Route::Quotes.store(),
+            Store::DurableObject,
+            "asked on car page views"
+        );
         assert_eq!(Route::Leads.store(), Store::D1);
     }
 }
