@@ -158,6 +158,7 @@ describe("2. every route is rate-limited per client and per dealer", () => {
     assert.deepEqual(statuses, [...Array(3).fill(201), ...Array(9).fill(429)]);
     for (const res of flood.filter((r) => r.status === 429)) {
       assert.ok(retryAfter(res) > 60, "most of the hour, not a minute");
+      assert.equal(res.headers.get("access-control-expose-headers"), "Retry-After", "readable by the dealer's page");
       assert.match((await json(res)).error, /Too many enquiries from this connection/);
     }
     // Two more clients share what is left of the dealer's 5.

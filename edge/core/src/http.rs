@@ -271,6 +271,9 @@ pub fn cors_headers(origin: &str, preflight: bool) -> Vec<(&'static str, &str)> 
     let mut headers = vec![
         ("Access-Control-Allow-Origin", origin),
         ("Access-Control-Allow-Credentials", "true"),
+        // Not a CORS-safelisted response header: without this a site on
+        // another origin than the API could not read how long to wait.
+        ("Access-Control-Expose-Headers", "Retry-After"),
         ("Vary", "Origin"),
     ];
     if preflight {
@@ -520,6 +523,7 @@ mod tests {
             [
                 ("Access-Control-Allow-Origin", "https://demo.example"),
                 ("Access-Control-Allow-Credentials", "true"),
+                ("Access-Control-Expose-Headers", "Retry-After"),
                 ("Vary", "Origin")
             ]
         );
