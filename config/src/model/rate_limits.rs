@@ -101,4 +101,48 @@ mod tests {
         assert_eq!(e.views, d.views);
         assert_eq!(e.code_cooldown_secs, 30);
     }
+
+    /// The defaults are written out in the field docs (the editor's hover
+    /// text); they must be the ones the edge applies.
+    #[test]
+    fn documented_defaults_are_the_real_ones() {
+        let schema = serde_json::to_value(schemars::schema_for!(RateLimits)).unwrap();
+        let props = schema["properties"].as_object().unwrap();
+        let d = EdgeRateLimits::default();
+        let thousands = |n: u32| {
+            let s = n.to_string();
+            let mut out = String::new();
+            for (i, c) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        };
+        for (key, limit) in [
+            ("leads", d.leads),
+            ("miscellaneous", d.miscellaneous),
+            ("events", d.events),
+            ("views", d.views),
+            ("quotes", d.quotes),
+            ("phone_reveal", d.phone_reveal),
+            ("sign_in", d.sign_in),
+            ("verify", d.verify),
+            ("watchlist", d.watchlist),
+            ("lead_status", d.lead_status),
+        ] {
+            assert_eq!(limit.window_secs, 3600, "{key}: the docs say an hour");
+            let text = props[key]["description"].as_str().unwrap_or_default();
+            let want = format!(
+                "Default: {} per client and {} per dealer an hour.",
+                thousands(limit.per_client),
+                thousands(limit.per_dealer)
+            );
+            assert!(text.contains(&want), "{key}: {text:?} should say {want:?}");
+        }
+        assert_eq!(props.len(), 11, "a field without a documented default here");
+        let cooldown = props["code_cooldown_secs"]["description"].as_str().unwrap();
+        assert!(cooldown.contains(&format!("Default: {}.", d.code_cooldown_secs)));
+    }
 }

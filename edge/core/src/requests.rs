@@ -1,4 +1,4 @@
-//! Bodies of the smaller API calls (watchlist, sign-in, phone reveal, views,
+//! Bodies of the smaller API calls (watchlist, sign-in, phone reveal,
 //! analytics events, valuation) and their checks. Each returns all bad fields
 //! at once, like leads.
 
