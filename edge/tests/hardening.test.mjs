@@ -350,7 +350,7 @@ describe("7. broken configuration and reused idempotency keys", () => {
     assert.deepEqual(await json(retry), { lead_id });
     const other = await call("/api/leads", { dealer: "keys", body: lead({ idempotency_key: "k-1", message: "A different question" }) });
     assert.equal(other.status, 422);
-    assert.match((await json(other)).error, /already used for a different enquiry/);
+    assert.match((await json(other)).error, /already received an earlier version of this enquiry/);
     assert.equal((await w.d1("SELECT count(*) AS n FROM leads WHERE idempotency_key = 'k-1'"))[0].n, 1);
   });
 });

@@ -270,9 +270,10 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErr
 }
 
 /// Answer to a retry whose idempotency key was first used with another
-/// request (422, as the IETF Idempotency-Key draft has it).
-pub const KEY_REUSED_MESSAGE: &str =
-    "This idempotency_key was already used for a different enquiry; send a new key for a new enquiry.";
+/// request (422, as the IETF Idempotency-Key draft has it). Written for the
+/// shopper: this happens when a sent enquiry's answer was lost and the form
+/// is sent again with changes.
+pub const KEY_REUSED_MESSAGE: &str = "We already received an earlier version of this enquiry (its idempotency_key was used for different details). To send a changed enquiry, please reload the page.";
 
 /// Whether `lead` is the same request as the one stored with the same
 /// idempotency key (`stored_payload`, the `payload` column). Compared as
