@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/lib/env.sh"
 cd "$root"
-if [ ! -f edge/build/index_bg.wasm ] || [ -n "$(find edge/src rules/src -newer edge/build/index_bg.wasm -print -quit)" ]; then
+if [ ! -f edge/build/index_bg.wasm ] || [ -n "$(find edge/src edge/core/src rules/src -newer edge/build/index_bg.wasm -print -quit)" ]; then
     bash scripts/edge/build.sh
 fi
 exec timeout 600 node scripts/bench-edge.mjs "${1:-500}" "${2:-16}"

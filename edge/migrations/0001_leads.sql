@@ -6,9 +6,9 @@ CREATE TABLE leads (
     id TEXT PRIMARY KEY NOT NULL,
     -- Dealer slug derived from the request Origin (never from the body).
     dealer TEXT NOT NULL,
-    -- dealer_rules::lead::LeadCategory wire name, e.g. 'test_drive'.
+    -- dealer_edge_core::lead::LeadCategory wire name, e.g. 'test_drive'.
     category TEXT NOT NULL,
-    -- The validated, normalised lead (dealer_rules::lead::Lead) as JSON.
+    -- The validated, normalised lead (dealer_edge_core::lead::Lead) as JSON.
     payload TEXT NOT NULL CHECK (json_valid(payload)),
     -- UTC, ISO 8601 with milliseconds.
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),

@@ -1,17 +1,23 @@
-//! Glue every handler shares: the tenant-scoped request/response cycle,
-//! reading a JSON body within the limits, the clock, secrets, D1 counters.
+//! Glue every handler shares: the tenant-scoped request/response cycle with
+//! its rate limits, reading a JSON body within the limits, the clock,
+//! secrets.
 
-use dealer_rules::lead::{FieldErrors, FORM_ERROR};
-use dealer_rules::rate_limit::Limit;
+use dealer_edge_core::counters::{GateAnswer, GateRequest, Refusal};
+use dealer_edge_core::input::FieldErrors;
+use dealer_edge_core::lead::FORM_ERROR;
+use dealer_edge_core::rate_limit::{decide, Check, Counter, Decision, Route, Store, D1_HIT};
+use dealer_edge_core::session::client_key;
 use serde::Deserialize;
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use wasm_bindgen::prelude::wasm_bindgen;
-use worker::{D1Database, Env, Request, Response, RouteContext};
+use worker::{
+    console_error, D1Database, Env, Method, Request, RequestInit, Response, RouteContext,
+};
 
-use crate::http::{self, ApiError};
 use crate::{error_response, internal, json_response, Tenant};
+use dealer_edge_core::http::{self, ApiError};
 
 #[wasm_bindgen]
 extern "C" {
@@ -22,13 +28,7 @@ extern "C" {
 
 /// 16 random bytes from the platform CSPRNG (the UUID's hex digits).
 pub fn random_bytes() -> Vec<u8> {
-    let hex: String = random_uuid()
-        .chars()
-        .filter(char::is_ascii_hexdigit)
-        .collect();
-    (0..hex.len() / 2)
-        .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
-        .collect()
+    dealer_edge_core::session::uuid_bytes(&random_uuid())
 }
 
 /// Unix seconds now.
@@ -57,12 +57,15 @@ impl Reply {
 /// compiled once rather than once per route (a smaller worker).
 type Work = Pin<Box<dyn Future<Output = Result<Reply, ApiError>>>>;
 
-/// Resolves the tenant from the Origin, runs `inner`, and answers with the
+/// Resolves the tenant from the Origin, counts the call against `route`'s
+/// rate limits (per client, then per dealer; [`Route::Views`] counts in its
+/// handler, together with the view), runs `inner`, and answers with the
 /// dealer's CORS headers on success and error alike (so the page can read
 /// field messages). Unknown origins get 403 without CORS headers.
 pub async fn run<F, Fut>(
     req: Request,
     ctx: RouteContext<()>,
+    route: Route,
     allow_same_origin_get: bool,
     inner: F,
 ) -> worker::Result<Response>
@@ -71,12 +74,13 @@ where
     Fut: Future<Output = Result<Reply, ApiError>> + 'static,
 {
     let inner = move |req, ctx, tenant| -> Work { Box::pin(inner(req, ctx, tenant)) };
-    run_boxed(req, ctx, allow_same_origin_get, Box::new(inner)).await
+    run_boxed(req, ctx, route, allow_same_origin_get, Box::new(inner)).await
 }
 
 async fn run_boxed(
     req: Request,
     ctx: RouteContext<()>,
+    route: Route,
     allow_same_origin_get: bool,
     inner: Box<dyn FnOnce(Request, RouteContext<()>, Tenant) -> Work>,
 ) -> worker::Result<Response> {
@@ -85,7 +89,15 @@ async fn run_boxed(
         Err(error) => return error_response(&error, None),
     };
     let origin = tenant.origin.clone();
-    match inner(req, ctx, tenant).await {
+    let result = match route {
+        Route::Views => Ok(()),
+        _ => limit(&req, &ctx.env, &tenant, route).await,
+    };
+    let result = match result {
+        Ok(()) => inner(req, ctx, tenant).await,
+        Err(error) => Err(error),
+    };
+    match result {
         Ok(reply) => {
             let mut response = json_response(reply.status, &reply.body, Some(&origin))?;
             for (name, value) in reply.headers {
@@ -93,14 +105,113 @@ async fn run_boxed(
             }
             Ok(response)
         }
-        Err(error) => {
-            let mut response = error_response(&error, Some(&origin))?;
-            if error.status == 429 {
-                response.headers_mut().set("Retry-After", "60")?;
-            }
-            Ok(response)
+        Err(error) => error_response(&error, Some(&origin)),
+    }
+}
+
+/// The calling client's key for rate limits and records: a keyed hash of
+/// its address (an IPv6 address's /64) per dealer; the address itself is
+/// never stored.
+pub fn client_of(req: &Request, env: &Env, tenant: &Tenant) -> Result<String, ApiError> {
+    let key = session_key(env)?;
+    let network = http::client_network(&client_address(req));
+    Ok(client_key(&key, &tenant.config.dealer, &network))
+}
+
+/// Counts one call of `route` against the dealer's limits for it. A
+/// limiter that cannot be reached lets the call through (logged): losing a
+/// shopper's lead to a counter outage would be worse than a burst.
+async fn limit(req: &Request, env: &Env, tenant: &Tenant, route: Route) -> Result<(), ApiError> {
+    let client = client_of(req, env, tenant)?;
+    let config = route.config(&tenant.config.rate_limits);
+    let outcome = match route.store() {
+        Store::D1 => {
+            let checks = route.checks(config, &tenant.config.dealer, &client);
+            limit_in_d1(env, &checks).await
+        }
+        Store::DurableObject => {
+            let request = GateRequest {
+                dealer: tenant.config.dealer.clone(),
+                route: route.name().to_string(),
+                client,
+                limit: config,
+                view: None,
+            };
+            gate(env, &request).await.map(|answer| answer.refused)
+        }
+    };
+    match outcome {
+        Ok(None) => Ok(()),
+        Ok(Some(refused)) => Err(ApiError::too_many(refused.message, refused.retry_after)),
+        Err(e) => {
+            console_error!(
+                "rate limiter unavailable for {} {}: {e}",
+                tenant.config.dealer,
+                route.name()
+            );
+            Ok(())
         }
     }
+}
+
+#[derive(Deserialize)]
+struct CounterRow {
+    window_start: u64,
+    count: u64,
+    prev_count: u64,
+}
+
+/// One atomic upsert per check, client first; stops at the first refusal.
+async fn limit_in_d1(env: &Env, checks: &[Check]) -> Result<Option<Refusal>, String> {
+    let db = env.d1("DB").map_err(|e| e.to_string())?;
+    let now = now();
+    for check in checks {
+        let window = check.limit.window_secs;
+        let row = db
+            .prepare(D1_HIT)
+            .bind(&[
+                check.key.as_str().into(),
+                (check.limit.window_start(now) as f64).into(),
+                (window as f64).into(),
+            ])
+            .map_err(|e| e.to_string())?
+            .first::<CounterRow>(None)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or("the counter upsert returned no row")?;
+        let counter = Counter {
+            window_start: row.window_start,
+            count: row.count,
+            prev_count: row.prev_count,
+        };
+        if let Decision::Deny { retry_after } = decide(check.limit, &counter, now) {
+            return Ok(Some(Refusal {
+                message: check.message.to_string(),
+                retry_after,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// Asks the dealer's counters object (see [`crate::counters`]).
+pub async fn gate(env: &Env, request: &GateRequest) -> Result<GateAnswer, String> {
+    let stub = env
+        .durable_object("COUNTERS")
+        .and_then(|ns| ns.id_from_name(&request.dealer)?.get_stub())
+        .map_err(|e| e.to_string())?;
+    let body = serde_json::to_string(request).map_err(|e| e.to_string())?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_body(Some(body.into()));
+    let req = Request::new_with_init("https://counters/gate", &init).map_err(|e| e.to_string())?;
+    let mut res = stub
+        .fetch_with_request(req)
+        .await
+        .map_err(|e| e.to_string())?;
+    if res.status_code() != 200 {
+        return Err(format!("counters answered {}", res.status_code()));
+    }
+    res.json::<GateAnswer>().await.map_err(|e| e.to_string())
 }
 
 /// The request body as JSON: content type, declared and actual size checked.
@@ -149,35 +260,4 @@ pub fn client_address(req: &Request) -> String {
         .ok()
         .flatten()
         .unwrap_or_else(|| "unknown".into())
-}
-
-#[derive(Deserialize)]
-struct CountRow {
-    count: u64,
-}
-
-/// Counts one event against `limit` for `bucket`; `Err(429)` when over.
-pub async fn hit(
-    db: &D1Database,
-    limit: Limit,
-    bucket: &str,
-    message: &str,
-) -> Result<(), ApiError> {
-    let now = now();
-    let key = limit.key(bucket, now);
-    let expires = limit.window_start(now) + limit.window_secs;
-    let row = db
-        .prepare(
-            "INSERT INTO rate_limits (key, count, expires_at) VALUES (?1, 1, ?2) \
-             ON CONFLICT (key) DO UPDATE SET count = count + 1 RETURNING count",
-        )
-        .bind(&[key.into(), (expires as f64).into()])
-        .map_err(internal("bind rate limit"))?
-        .first::<CountRow>(None)
-        .await
-        .map_err(internal("rate limit"))?;
-    match row {
-        Some(r) if !limit.allows(r.count) => Err(ApiError::too_many(message)),
-        _ => Ok(()),
-    }
 }

@@ -8,12 +8,14 @@
 //! Mail transport per environment: `MAIL_RELAY_URL` set → the ADF e-mail is
 //! POSTed there as JSON (a relay service sends it); unset → logged (dev).
 
-use dealer_rules::adf;
-use dealer_rules::delivery::{
+use dealer_edge_core::adf;
+use dealer_edge_core::config::parse_edge_config;
+use dealer_edge_core::delivery::{
     accepted, mail_payload, retry_delay_secs, targets, webhook_payload, Target,
 };
+use dealer_edge_core::lead::Lead;
+use dealer_edge_core::rate_limit::Route;
 use dealer_rules::edge_config::dealer_key;
-use dealer_rules::lead::Lead;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use worker::{
@@ -22,9 +24,9 @@ use worker::{
 };
 
 use crate::api::{self, Reply};
-use crate::http::ApiError;
 use crate::outbound::{self, Call};
-use crate::{internal, parse_config, Tenant};
+use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 /// How long one delivery run holds a lead (seconds).
 const LEASE_SECS: u64 = 60;
@@ -120,7 +122,12 @@ async fn try_deliver(env: &Env, lead_id: &str) -> Result<Outcome, String> {
         .await
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no config for dealer {}", lead_row.dealer))?;
-    let config = parse_config(&config_json).map_err(|e| e.error)?;
+    let config = parse_edge_config(&lead_row.dealer, &config_json).map_err(|fault| {
+        format!(
+            "dealer {}: edge config unreadable: {fault}",
+            lead_row.dealer
+        )
+    })?;
 
     let all = targets(&config, &lead);
     if all.is_empty() {
@@ -154,10 +161,6 @@ async fn try_deliver(env: &Env, lead_id: &str) -> Result<Outcome, String> {
     for target in all.iter().filter(|t| !done.iter().any(|d| d == t.name())) {
         let (status, error) = send(env, target, &config, lead_id, &lead_row, &lead, &xml).await;
         let ok = error.is_none();
-        let destination = match target {
-            Target::Email { to } => to.clone(),
-            Target::Webhook { url } => url.clone(),
-        };
         db.prepare(
             "INSERT INTO lead_deliveries (lead_id, target, destination, status, attempts, last_status, last_error, delivered_at) \
              VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, CASE WHEN ?4 = 'delivered' THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END) \
@@ -167,7 +170,7 @@ async fn try_deliver(env: &Env, lead_id: &str) -> Result<Outcome, String> {
         .bind(&[
             lead_id.into(),
             target.name().into(),
-            destination.into(),
+            target.destination().into(),
             if ok { "delivered" } else { "failed" }.into(),
             status.into(),
             error.clone().map_or(wasm_bindgen::JsValue::NULL, Into::into),
@@ -271,7 +274,8 @@ struct Due {
 }
 
 /// Cron: re-queues leads whose delivery is due and not held by a run, and
-/// deletes expired rate-limit counters, sign-in codes and cached quotes.
+/// deletes expired rate-limit counters, sign-in codes, sessions and cached
+/// quotes.
 pub async fn redrive(env: &Env) {
     let Ok(db) = env.d1("DB") else {
         console_error!("cron: no D1 binding");
@@ -306,8 +310,9 @@ pub async fn redrive(env: &Env) {
     }
     let now = api::now() as f64;
     for sql in [
-        "DELETE FROM rate_limits WHERE expires_at < ?1",
+        "DELETE FROM rate_counters WHERE expires_at < ?1",
         "DELETE FROM sign_in_codes WHERE expires_at < ?1",
+        "DELETE FROM sessions WHERE expires_at < ?1",
         "DELETE FROM quote_cache WHERE expires_at < ?1",
     ] {
         if let Ok(stmt) = db.prepare(sql).bind(&[now.into()]) {
@@ -324,7 +329,7 @@ pub async fn redrive(env: &Env) {
 /// `GET /api/leads/{id}/delivery`: the delivery state of one of the
 /// dealer's leads (another dealer's id is simply not found).
 pub async fn status(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, true, lead_status).await
+    api::run(req, ctx, Route::LeadStatus, true, lead_status).await
 }
 
 #[derive(Deserialize, Serialize)]

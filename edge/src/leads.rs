@@ -3,18 +3,19 @@
 //! If that hand-over fails the lead is still stored as 'pending' and the
 //! cron re-drive picks it up: a stored lead is never lost.
 
-use dealer_rules::lead::{validate_lead, Lead};
+use dealer_edge_core::lead::{same_request, validate_lead, Lead, KEY_REUSED_MESSAGE};
+use dealer_edge_core::rate_limit::Route;
 use serde::Deserialize;
 use serde_json::json;
 use worker::wasm_bindgen::JsValue;
 use worker::{console_error, D1Database, Request, Response, RouteContext};
 
 use crate::api::{self, invalid, random_uuid, Reply};
-use crate::http::ApiError;
 use crate::{delivery, internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 pub async fn create(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, accept).await
+    api::run(req, ctx, Route::Leads, false, accept).await
 }
 
 /// Checks, validates and stores one lead, then queues its delivery.
@@ -41,8 +42,17 @@ struct IdRow {
     id: String,
 }
 
-/// Inserts the lead; a retry with the same idempotency key (per dealer)
-/// inserts nothing and gets the first attempt's id with 200 instead of 201.
+#[derive(Deserialize)]
+struct KeyedRow {
+    id: String,
+    payload: String,
+}
+
+/// Inserts the lead. A retry with the same idempotency key (per dealer)
+/// inserts nothing: the same request gets the first attempt's id with 200
+/// instead of 201; another request under that key gets 422, as the IETF
+/// Idempotency-Key draft asks (a reused key must not silently answer for a
+/// different enquiry).
 async fn store(db: &D1Database, dealer: &str, lead: &Lead) -> Result<(u16, String), ApiError> {
     let payload = serde_json::to_string(lead).map_err(internal("lead payload JSON"))?;
     let key = lead
@@ -70,14 +80,15 @@ async fn store(db: &D1Database, dealer: &str, lead: &Lead) -> Result<(u16, Strin
     }
     // Only a key conflict skips the insert (NULL keys never conflict).
     let existing = db
-        .prepare("SELECT id FROM leads WHERE dealer = ?1 AND idempotency_key = ?2")
+        .prepare("SELECT id, payload FROM leads WHERE dealer = ?1 AND idempotency_key = ?2")
         .bind(&[dealer.into(), key])
         .map_err(internal("bind lead lookup"))?
-        .first::<IdRow>(None)
+        .first::<KeyedRow>(None)
         .await
         .map_err(internal("look up idempotent lead"))?;
     match existing {
-        Some(row) => Ok((200, row.id)),
+        Some(row) if same_request(&row.payload, lead) => Ok((200, row.id)),
+        Some(_) => Err(ApiError::new(422, KEY_REUSED_MESSAGE)),
         None => Err(internal("idempotent lead")(
             "conflict reported but no row found",
         )),

@@ -1,17 +1,21 @@
 //! The dealer sites' edge API, a Cloudflare Worker built with workers-rs.
 //!
 //! Every decision lives in plain Rust that is tested on the host
-//! (`dealer_rules` for leads and contact details, [`http`] for HTTP rules);
-//! this file is the I/O glue: routing, KV, D1, building responses.
+//! (`dealer_edge_core`, in `edge/core/`, with the rules shared with the
+//! generator in `dealer_rules`); this crate is the I/O glue: routing, KV,
+//! D1, queues, fetch, building responses.
 //!
 //! Tenancy: the dealer is derived from the request's `Origin` through the KV
 //! namespace `CONFIG` (`origin:<origin>` → slug, `dealer:<slug>` →
-//! [`EdgeConfig`]), never from the body. Unknown or missing origins get 403.
+//! [`EdgeConfig`]), never from the body. Unknown or missing origins get 403;
+//! a dealer whose configuration cannot be read gets 503.
+//!
+//! Every answer, errors included, carries [`http::SECURITY_HEADERS`].
 
 mod api;
 mod auth;
+mod counters;
 mod delivery;
-mod http;
 mod leads;
 mod misc;
 mod outbound;
@@ -21,8 +25,10 @@ mod routes_doc;
 mod views;
 mod watchlist;
 
+pub use counters::DealerGate;
+use dealer_edge_core::config::parse_edge_config;
+use dealer_edge_core::http::{self, ApiError};
 use dealer_rules::edge_config::{dealer_key, origin_key, EdgeConfig};
-use http::ApiError;
 use serde_json::{json, Value};
 use worker::{
     console_error, event, Context, Env, MessageBatch, Method, Request, Response, RouteContext,
@@ -54,21 +60,29 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
         .await;
     // The router answers unknown paths and methods in plain text; the API
     // promises JSON for every error. An `Err` that escaped a handler is ours.
-    match result {
-        Ok(response) if matches!(response.status_code(), 404 | 405) && !is_json(&response) => {
-            let error = if response.status_code() == 404 {
-                ApiError::not_found()
-            } else {
-                ApiError::method_not_allowed()
-            };
-            error_response(&error, None)
-        }
-        Ok(response) => Ok(response),
+    let response = match result {
+        Ok(response) => match http::router_fallback(response.status_code(), is_json(&response)) {
+            Some(error) => error_response(&error, None),
+            None => Ok(response),
+        },
         Err(e) => {
             console_error!("unhandled error: {e}");
             error_response(&ApiError::internal(), None)
         }
+    }?;
+    with_security_headers(response)
+}
+
+/// Adds [`http::SECURITY_HEADERS`]; a response whose headers cannot be
+/// changed (none of ours) is copied first.
+fn with_security_headers(mut response: Response) -> worker::Result<Response> {
+    for (name, value) in http::SECURITY_HEADERS {
+        if response.headers_mut().set(name, value).is_err() {
+            response = response.cloned()?;
+            response.headers_mut().set(name, value)?;
+        }
     }
+    Ok(response)
 }
 
 /// Lead delivery: one message per stored lead (see [`delivery`]).
@@ -119,16 +133,13 @@ impl Tenant {
     /// need the header.
     async fn resolve(req: &Request, env: &Env, same_origin_get: bool) -> Result<Tenant, ApiError> {
         let header = req.headers().get("Origin").ok().flatten();
-        let origin = match header {
-            Some(o) => Some(o),
-            None if same_origin_get && req.method() == Method::Get => {
-                http::origin_of_url(&req.inner().url())
-            }
-            None => None,
-        };
-        let origin = origin
-            .filter(|o| http::plausible_origin(o))
-            .ok_or_else(ApiError::forbidden_origin)?;
+        let origin = http::request_origin(
+            header,
+            req.method() == Method::Get,
+            same_origin_get,
+            &req.inner().url(),
+        )
+        .ok_or_else(ApiError::forbidden_origin)?;
         Self::for_origin(origin, env).await
     }
 
@@ -151,9 +162,9 @@ impl Tenant {
             console_error!("origin {origin} maps to dealer {slug}, which has no config");
             return Err(ApiError::forbidden_origin());
         };
-        let config = parse_config(&config)?;
+        let config = parse_config(&slug, &config)?;
         // Defence in depth: the origin map and the dealer's own list must agree.
-        if config.dealer != slug || !config.allows_origin(&origin) {
+        if !config.allows_origin(&origin) {
             console_error!("origin {origin} maps to {slug}, but that config does not list it");
             return Err(ApiError::forbidden_origin());
         }
@@ -161,9 +172,14 @@ impl Tenant {
     }
 }
 
-/// A dealer's configuration as stored in KV.
-pub(crate) fn parse_config(json: &str) -> Result<EdgeConfig, ApiError> {
-    serde_json::from_str(json).map_err(internal("dealer config JSON"))
+/// Dealer `slug`'s configuration as stored in KV. A value that cannot be
+/// read is that dealer's broken deploy: 503 for its calls, and a log line
+/// naming the dealer and the fault.
+pub(crate) fn parse_config(slug: &str, json: &str) -> Result<EdgeConfig, ApiError> {
+    parse_edge_config(slug, json).map_err(|fault| {
+        console_error!("dealer {slug}: edge config in KV is unreadable: {fault}");
+        ApiError::dealer_unavailable()
+    })
 }
 
 /// Logs an internal failure with its context and turns it into a 500.
@@ -194,7 +210,13 @@ pub(crate) fn error_response(
     error: &ApiError,
     cors_origin: Option<&str>,
 ) -> worker::Result<Response> {
-    json_response(error.status, &error.body(), cors_origin)
+    let mut response = json_response(error.status, &error.body(), cors_origin)?;
+    if let Some(secs) = error.retry_after {
+        response
+            .headers_mut()
+            .set("Retry-After", &secs.to_string())?;
+    }
+    Ok(response)
 }
 
 fn is_json(response: &Response) -> bool {

@@ -1,22 +1,24 @@
-//! `POST /api/miscellaneous` (valuation data for a lead, spec 001 §7) and
+//! `POST /api/miscellaneous` (valuation data for a lead) and
 //! `POST /api/events` (the optional per-dealer analytics sink).
 
-use dealer_rules::requests::{validate_event, validate_miscellaneous};
+use dealer_edge_core::features::require_analytics;
+use dealer_edge_core::rate_limit::Route;
+use dealer_edge_core::requests::{validate_event, validate_miscellaneous};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::wasm_bindgen::JsValue;
 use worker::{Request, Response, RouteContext};
 
 use crate::api::{self, invalid, random_uuid, Reply};
-use crate::http::ApiError;
 use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 pub async fn miscellaneous(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, store_misc).await
+    api::run(req, ctx, Route::Miscellaneous, false, store_misc).await
 }
 
 pub async fn event(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, store_event).await
+    api::run(req, ctx, Route::Events, false, store_event).await
 }
 
 #[derive(Deserialize)]
@@ -44,7 +46,7 @@ async fn store_misc(
             .await
             .map_err(internal("misc lead lookup"))?;
         if found.is_none() {
-            let mut fields = dealer_rules::lead::FieldErrors::default();
+            let mut fields = dealer_edge_core::input::FieldErrors::default();
             fields
                 .0
                 .insert("lead_id".into(), "Unknown lead for this dealer.".into());
@@ -74,12 +76,7 @@ async fn store_event(
     ctx: RouteContext<()>,
     tenant: Tenant,
 ) -> Result<Reply, ApiError> {
-    if !tenant.config.analytics.enabled {
-        return Err(ApiError::new(
-            404,
-            "Analytics events are not collected for this dealer.",
-        ));
-    }
+    require_analytics(&tenant.config)?;
     let body = api::json_body(&mut req).await?;
     let event = validate_event(&body).map_err(invalid)?;
     let data = if event.data.is_empty() {

@@ -1,15 +1,6 @@
-//! Deadlines of the worker's outbound calls, all in one place. Every `fetch`
-//! the worker makes to a third party goes through [`within`], so a slow or
-//! hanging receiver can hold neither a shopper's request nor a queue batch:
-//!
-//! | call                      | deadline | when it passes                                  |
-//! |---------------------------|----------|-------------------------------------------------|
-//! | finance quote provider    | 3 s      | the indicative quote is answered instead        |
-//! | lead webhook / mail relay | 10 s     | a failed attempt: retried with backoff (never dropped) |
-//! | SMS webhook (sign-in code)| 5 s      | 503 "could not send the code", the shopper retries |
-//!
-//! The deadline covers the whole exchange (connecting, the answer's headers
-//! and any body that is read); when it passes the fetch is aborted through
+//! Runs the worker's outbound calls within their deadlines
+//! ([`dealer_edge_core::outbound::Call`] says which deadline each kind of
+//! call has and why). When the deadline passes the fetch is aborted through
 //! its `AbortSignal`, so the connection is closed rather than left running.
 
 use std::future::Future;
@@ -17,41 +8,8 @@ use std::pin::pin;
 use std::task::Poll;
 use std::time::Duration;
 
+pub use dealer_edge_core::outbound::{Call, TimedOut};
 use worker::{AbortController, AbortSignal, Delay};
-
-/// The kinds of outbound call, each with its own deadline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Call {
-    /// The dealer's upstream finance quote provider: a shopper is waiting,
-    /// and our own indicative quote is a fine answer.
-    Quote,
-    /// One lead delivery attempt to a webhook or the mail relay: nobody is
-    /// waiting, but a queue batch is; a timeout is retried with backoff.
-    Delivery,
-    /// The SMS webhook sending a sign-in code: a shopper is waiting.
-    Sms,
-}
-
-impl Call {
-    /// How long the call may take, in seconds.
-    pub const fn deadline_secs(self) -> u64 {
-        match self {
-            Call::Quote => 3,
-            Call::Delivery => 10,
-            Call::Sms => 5,
-        }
-    }
-}
-
-/// The call did not finish within its deadline (and was aborted).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TimedOut(pub Call);
-
-impl std::fmt::Display for TimedOut {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "no answer within {} s", self.0.deadline_secs())
-    }
-}
 
 /// Runs `work` with the deadline of `call`. `work` gets the `AbortSignal` to
 /// hand to `Fetch::send_with_signal`; when the deadline passes first the
@@ -80,28 +38,5 @@ where
             controller.abort();
             Err(TimedOut(call))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn deadlines_per_call_kind() {
-        // A shopper waits for a quote and a code; a delivery attempt may take
-        // longer but must fit the delivery lease with both targets.
-        assert_eq!(Call::Quote.deadline_secs(), 3);
-        assert_eq!(Call::Sms.deadline_secs(), 5);
-        assert_eq!(Call::Delivery.deadline_secs(), 10);
-    }
-
-    #[test]
-    fn timeout_message_names_the_deadline() {
-        assert_eq!(
-            TimedOut(Call::Delivery).to_string(),
-            "no answer within 10 s"
-        );
-        assert_eq!(TimedOut(Call::Quote).to_string(), "no answer within 3 s");
     }
 }

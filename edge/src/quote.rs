@@ -1,12 +1,15 @@
-//! `POST /api/youx/quote` (spec 001 §7). With an upstream provider in the
+//! `POST /api/youx/quote`. With an upstream provider in the
 //! dealer's configuration, the request goes there with the provider's key (a
 //! worker secret) and answers are cached for a day; otherwise, or when the
 //! provider fails, an indicative quote is computed from the dealer's
 //! calculator settings with the shared formula (`dealer_rules::finance`).
 
+use dealer_edge_core::quote::{
+    parse_upstream, upstream_body_and_cache_key, validate_quote, QuoteRequest,
+};
+use dealer_edge_core::rate_limit::Route;
 use dealer_rules::edge_config::EdgeQuoteProvider;
 use dealer_rules::finance::{indicative_quote, Quote};
-use dealer_rules::quote::{parse_upstream, validate_quote, QuoteRequest};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::{
@@ -14,15 +17,15 @@ use worker::{
 };
 
 use crate::api::{self, invalid, Reply};
-use crate::http::ApiError;
 use crate::outbound::{self, Call};
 use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 /// How long an upstream answer is reused for the same request.
 const CACHE_SECS: u64 = 24 * 3600;
 
 pub async fn quote(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, handle).await
+    api::run(req, ctx, Route::Quotes, false, handle).await
 }
 
 fn answer(quote: &Quote, source: &str) -> Reply {
@@ -55,15 +58,14 @@ struct Cached {
 
 /// The provider's quote (cached), or `None` on any failure or when it takes
 /// longer than [`Call::Quote`]'s deadline: the page treats
-/// a missing quote silently (spec 001 §8) and we fall back to our own.
+/// a missing quote silently and we fall back to our own.
 async fn upstream(
     env: &Env,
     dealer: &str,
     provider: &EdgeQuoteProvider,
     request: &QuoteRequest,
 ) -> Option<Quote> {
-    let canonical = serde_json::to_string(request).ok()?;
-    let key = format!("{dealer}|{}|{canonical}", provider.url);
+    let (canonical, key) = upstream_body_and_cache_key(dealer, &provider.url, request)?;
     let db = api::db(env).ok()?;
     let now = api::now();
     if let Ok(Some(hit)) = db

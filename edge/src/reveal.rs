@@ -1,25 +1,22 @@
-//! `POST /api/phone-reveal` (spec 000 §4, §7): the phone of a dealer
-//! location for a car, recorded (car, dealership, website, time, hashed
-//! client) and counted as analytics event 25; rate-limited per client so the
-//! numbers cannot be scraped. Dealers with `phone_reveal` off show the phone
-//! on the page and never call this; it still answers for them.
+//! `POST /api/phone-reveal`: the phone of a dealer location for a car,
+//! recorded (car, dealership, website, time, hashed client) and counted as
+//! analytics event 25; rate-limited per client (the dealer's `phone_reveal`
+//! limits) so the numbers cannot be scraped. Dealers with `phone_reveal` off
+//! show the phone on the page and never call this; it still answers for them.
 
-use dealer_rules::rate_limit::PHONE_REVEAL;
-use dealer_rules::requests::{reveal_location, validate_reveal};
-use dealer_rules::session::client_key;
+use dealer_edge_core::events;
+use dealer_edge_core::rate_limit::Route;
+use dealer_edge_core::requests::{reveal_location, validate_reveal};
 use serde_json::json;
 use worker::wasm_bindgen::JsValue;
 use worker::{Request, Response, RouteContext};
 
 use crate::api::{self, invalid, Reply};
-use crate::http::ApiError;
 use crate::{internal, Tenant};
-
-/// Analytics event id of a phone click (spec 000 §7).
-const PHONE_CLICK_EVENT: u32 = 25;
+use dealer_edge_core::http::ApiError;
 
 pub async fn reveal(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, handle).await
+    api::run(req, ctx, Route::PhoneReveal, false, handle).await
 }
 
 async fn handle(
@@ -32,16 +29,8 @@ async fn handle(
     let config = &tenant.config;
     let location = reveal_location(config, request.location_id.as_deref()).map_err(invalid)?;
 
-    let key = api::session_key(&ctx.env)?;
-    let client = client_key(&key, &config.dealer, &api::client_address(&req));
+    let client = api::client_of(&req, &ctx.env, &tenant)?;
     let db = api::db(&ctx.env)?;
-    api::hit(
-        &db,
-        PHONE_REVEAL,
-        &format!("reveal:{}:{client}", config.dealer),
-        "Too many phone numbers revealed; please try again later or call the dealership.",
-    )
-    .await?;
 
     let dealership = config
         .dealership_id
@@ -65,7 +54,7 @@ async fn handle(
             db.prepare("INSERT INTO events (dealer, event_id, car_id) VALUES (?1, ?2, ?3)")
                 .bind(&[
                     config.dealer.as_str().into(),
-                    PHONE_CLICK_EVENT.into(),
+                    events::PHONE_CLICK.into(),
                     request.car_id.as_str().into(),
                 ])
                 .map_err(internal("bind reveal event"))?,

@@ -88,9 +88,52 @@ mod tests {
         );
     }
 
+    /// `(method, path)` → the response codes documented for it.
+    fn documented_codes() -> Vec<((String, String), Vec<String>)> {
+        let mut out: Vec<((String, String), Vec<String>)> = Vec::new();
+        let mut path = String::new();
+        for line in OPENAPI.lines() {
+            if let Some(code) = line
+                .strip_prefix("        \"")
+                .and_then(|r| r.split('"').next())
+            {
+                if let Some((_, codes)) = out.last_mut() {
+                    codes.push(code.to_string());
+                }
+            } else if let Some(p) = line.strip_prefix("  /") {
+                path = format!("/{}", p.trim_end_matches(':'));
+            } else if let Some(m) = line.strip_prefix("    ") {
+                let method = m.trim_end_matches(':');
+                if !m.starts_with(' ') && ["get", "post"].contains(&method) {
+                    out.push(((method.to_string(), path.clone()), Vec::new()));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_route_but_health_documents_its_rate_limit_and_503() {
+        let all = documented_codes();
+        assert_eq!(all.len(), router_routes().len());
+        for ((method, path), codes) in all {
+            if path == "/api/health" {
+                assert!(!codes.contains(&"429".to_string()));
+                continue;
+            }
+            for code in ["429", "503"] {
+                assert!(
+                    codes.iter().any(|c| c == code),
+                    "{method} {path} does not document {code}: {codes:?}"
+                );
+            }
+        }
+        assert!(OPENAPI.contains("Retry-After: { $ref: \"#/components/headers/RetryAfter\" }"));
+    }
+
     #[test]
     fn spec_paths_stay_as_written() {
-        // Contract 4 in DESIGN.md: these paths are fixed.
+        // Dealer sites already call these paths: they must not change.
         let routes = router_routes();
         for path in [
             "/api/watchlist/save-car",

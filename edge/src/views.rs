@@ -1,41 +1,82 @@
-//! `GET /api/cars/{slug}/view.json` (spec 001 §7): counts a view of the car
-//! and answers the count. The query (photos_count, updated_at, website_id)
-//! is accepted and ignored: the dealer comes from the origin.
+//! `GET /api/cars/{slug}/view.json`: counts a view of the car and answers
+//! the count. The query (photos_count, updated_at, website_id) is accepted
+//! and ignored: the dealer comes from the origin.
+//!
+//! Only the dealer's visible cars count: the build publishes their slugs to
+//! KV (`cars:<dealer>`), and any other slug is a 404, so a crawler cannot
+//! grow the table. The view is counted, together with the `views` rate
+//! limits, by the dealer's counters object, which writes views to D1 in
+//! batches (see [`crate::counters`]): one round trip here, no D1 write.
 
-use dealer_rules::requests::is_car_slug;
-use serde::Deserialize;
+use dealer_edge_core::counters::GateRequest;
+use dealer_edge_core::http::ApiError;
+use dealer_edge_core::rate_limit::Route;
+use dealer_rules::edge_config::{car_list_contains, cars_key};
+use dealer_rules::slug::is_car_slug;
 use serde_json::json;
-use worker::{Request, Response, RouteContext};
+use worker::{console_error, Request, Response, RouteContext};
 
 use crate::api::{self, Reply};
-use crate::http::ApiError;
 use crate::{internal, Tenant};
 
 pub async fn view(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, true, count).await
+    api::run(req, ctx, Route::Views, true, count).await
 }
 
-#[derive(Deserialize)]
-struct Views {
-    views: u64,
+fn no_such_car() -> ApiError {
+    ApiError::new(404, "No such car.")
 }
 
-async fn count(_req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Reply, ApiError> {
+async fn count(req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Reply, ApiError> {
     let slug = ctx.param("slug").cloned().unwrap_or_default();
     if !is_car_slug(&slug) {
-        return Err(ApiError::new(404, "No such car."));
+        return Err(no_such_car());
     }
-    let db = api::db(&ctx.env)?;
-    let row = db
-        .prepare(
-            "INSERT INTO car_views (dealer, slug, views) VALUES (?1, ?2, 1) \
-             ON CONFLICT (dealer, slug) DO UPDATE SET views = views + 1 RETURNING views",
-        )
-        .bind(&[tenant.config.dealer.as_str().into(), slug.as_str().into()])
-        .map_err(internal("bind view"))?
-        .first::<Views>(None)
+    let dealer = tenant.config.dealer.as_str();
+    let list = ctx
+        .env
+        .kv("CONFIG")
+        .map_err(internal("KV binding CONFIG"))?
+        .get(&cars_key(dealer))
+        .text()
         .await
-        .map_err(internal("count view"))?;
-    let views = row.map_or(1, |r| r.views);
+        .map_err(internal("KV car list"))?;
+    if list.is_none() {
+        console_error!(
+            "dealer {dealer}: no car list in KV ({}); views are not counted",
+            cars_key(dealer)
+        );
+    }
+    let known = list.is_some_and(|l| car_list_contains(&l, &slug));
+    // An unknown car still counts against the limits: probing slugs is
+    // rate-limited like counting them.
+    let request = GateRequest {
+        dealer: dealer.to_string(),
+        route: Route::Views.name().to_string(),
+        client: api::client_of(&req, &ctx.env, &tenant)?,
+        limit: Route::Views.config(&tenant.config.rate_limits),
+        view: known.then(|| slug.clone()),
+    };
+    let answer = match api::gate(&ctx.env, &request).await {
+        Ok(answer) => answer,
+        Err(e) => {
+            console_error!(
+                "dealer {dealer}: counters unavailable, view of {slug} not counted: {e}"
+            );
+            return Err(ApiError::new(
+                503,
+                "The view counter is unavailable just now.",
+            ));
+        }
+    };
+    if let Some(refused) = answer.refused {
+        return Err(ApiError::too_many(refused.message, refused.retry_after));
+    }
+    if !known {
+        return Err(no_such_car());
+    }
+    let views = answer
+        .views
+        .ok_or_else(|| internal("view count")("no count answered"))?;
     Ok(Reply::json(200, json!({ "slug": slug, "views": views })))
 }

@@ -1,39 +1,51 @@
-//! The watchlist (spec 000 §4, §7): `POST /api/watchlist/save-car` and
+//! The watchlist: `POST /api/watchlist/save-car` and
 //! `remove-car` (JSON phone_number, car_id → `{success, message?}`) and
-//! `GET /api/watchlist`. The signed session decides whose list it is; a
+//! `GET /api/watchlist`. The session (see [`crate::auth`]) decides whose list it is; a
 //! phone_number in the body that differs from the session is refused. Save
 //! and remove are idempotent.
 
-use dealer_rules::requests::{phone_matches_session, validate_watchlist_change};
-use dealer_rules::session::Session;
+use dealer_edge_core::rate_limit::Route;
+use dealer_edge_core::requests::{phone_matches_session, validate_watchlist_change};
+use dealer_edge_core::session::Session;
 use serde::Deserialize;
 use serde_json::json;
 use worker::{Request, Response, RouteContext};
 
 use crate::api::{self, invalid, Reply};
 use crate::auth::{require_watchlist, session};
-use crate::http::ApiError;
 use crate::{internal, Tenant};
+use dealer_edge_core::http::ApiError;
 
 pub async fn save(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, |r, c, t| change(r, c, t, true)).await
+    api::run(req, ctx, Route::Watchlist, false, |r, c, t| {
+        change(r, c, t, true)
+    })
+    .await
 }
 pub async fn remove(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, false, |r, c, t| change(r, c, t, false)).await
+    api::run(req, ctx, Route::Watchlist, false, |r, c, t| {
+        change(r, c, t, false)
+    })
+    .await
 }
 pub async fn list(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, true, read).await
+    api::run(req, ctx, Route::Watchlist, true, read).await
 }
 
-/// The spec's shape for failures (`success: false` and a message), on top of
+/// The sites' shape for failures (`success: false` and a message), on top of
 /// the API's usual `error`.
 fn failure(status: u16, message: &str) -> ApiError {
     ApiError::new(status, message).with_success_flag()
 }
 
-fn signed_in(req: &Request, ctx: &RouteContext<()>, tenant: &Tenant) -> Result<Session, ApiError> {
+async fn signed_in(
+    req: &Request,
+    ctx: &RouteContext<()>,
+    tenant: &Tenant,
+) -> Result<Session, ApiError> {
     require_watchlist(tenant)?;
-    session(req, &ctx.env, tenant)?
+    session(req, &ctx.env, tenant)
+        .await?
         .ok_or_else(|| failure(401, "Please sign in to use your watchlist."))
 }
 
@@ -54,7 +66,7 @@ async fn apply(
     tenant: Tenant,
     save: bool,
 ) -> Result<Reply, ApiError> {
-    let session = signed_in(&req, &ctx, &tenant)?;
+    let session = signed_in(&req, &ctx, &tenant).await?;
     let body = api::json_body(&mut req).await?;
     let change = validate_watchlist_change(&body).map_err(invalid)?;
     if !phone_matches_session(change.phone_number.as_deref(), &session.phone) {
@@ -88,7 +100,7 @@ struct Car {
 }
 
 async fn read(req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Reply, ApiError> {
-    let session = signed_in(&req, &ctx, &tenant)?;
+    let session = signed_in(&req, &ctx, &tenant).await?;
     let rows = api::db(&ctx.env)?
         .prepare("SELECT car_id FROM watchlist WHERE dealer = ?1 AND phone = ?2 ORDER BY created_at, car_id")
         .bind(&[tenant.config.dealer.as_str().into(), session.phone.as_str().into()])

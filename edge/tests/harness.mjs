@@ -61,6 +61,14 @@ export function kvFor(...configs) {
   return out;
 }
 
+/** The KV entry listing a dealer's visible cars (`dealergen build` writes it to edge-kv.json). */
+export function carsKv(dealer, slugs) {
+  return { key: `cars:${dealer}`, value: [...slugs].sort().join("\n") };
+}
+
+/** Headers making a request come from client address `ip` (as Cloudflare's CF-Connecting-IP does). */
+export const fromClient = (ip) => ({ "CF-Connecting-IP": ip });
+
 export async function startWorker({ kvSeed, vars = {} }) {
   assert.ok(
     existsSync(join(ROOT, "edge/build/worker/shim.mjs")),
@@ -84,7 +92,8 @@ export async function startWorker({ kvSeed, vars = {} }) {
   const seed = join(persistDir, "kv-seed.json");
   await writeFile(seed, JSON.stringify(typeof kvSeed === "function" ? kvSeed(base) : kvSeed));
   await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  // Views reach D1 a second after they are counted (production: 10 s).
+  const varArgs = Object.entries({ VIEW_FLUSH_SECS: "1", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     process.execPath,
     [WRANGLER, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistDir,

@@ -127,6 +127,12 @@ pub fn build_dealer(
             serde_json::to_string_pretty(&edge)?,
         )
         .context("cannot write edge-config.json")?;
+        let kv = edge_kv(&edge, cars.iter().map(|c| c.slug.as_str()))?;
+        std::fs::write(
+            site_dir.join("edge-kv.json"),
+            serde_json::to_string_pretty(&kv)?,
+        )
+        .context("cannot write edge-kv.json")?;
 
         let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
         must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
@@ -239,7 +245,31 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
         analytics: EdgeAnalytics {
             enabled: cfg.edge.analytics_sink,
         },
+        rate_limits: cfg.edge.rate_limits.resolve(),
     }
+}
+
+/// Every KV entry the worker reads for this dealer, in the format of
+/// `wrangler kv bulk put` (`[{"key", "value"}]`): the config, one origin
+/// key per allowed origin, and the visible cars' slugs (the worker counts
+/// views of these cars only).
+pub fn edge_kv<'a>(
+    edge: &EdgeConfig,
+    car_slugs: impl IntoIterator<Item = &'a str>,
+) -> anyhow::Result<serde_json::Value> {
+    use dealer_rules::edge_config::{car_list, cars_key, dealer_key, origin_key};
+    let mut entries = vec![serde_json::json!({
+        "key": dealer_key(&edge.dealer),
+        "value": serde_json::to_string(edge)?,
+    })];
+    for origin in &edge.origins {
+        entries.push(serde_json::json!({ "key": origin_key(origin), "value": edge.dealer }));
+    }
+    entries.push(serde_json::json!({
+        "key": cars_key(&edge.dealer),
+        "value": car_list(car_slugs),
+    }));
+    Ok(serde_json::Value::Array(entries))
 }
 
 #[cfg(test)]
@@ -251,7 +281,8 @@ mod tests {
     fn edge_config_carries_the_worker_facts() {
         let cfg: dealer_config::DealerConfig = serde_json::from_value(serde_json::json!({
             "template": "t", "name": "Demo", "site_url": "https://Demo.example", "dealership_id": 77,
-            "edge": {"extra_origins": ["https://staging.demo.example"], "analytics_sink": true},
+            "edge": {"extra_origins": ["https://staging.demo.example"], "analytics_sink": true,
+                     "rate_limits": {"leads": {"per_client": 50}, "code_cooldown_secs": 30}},
             "forms": {"message_required": false},
             "finance": {"calculator": {"default_interest_rate": 8.5, "establishment_fee": 395.0},
                         "quote_provider": {"url": "https://quotes.example/q", "secret_name": "YOUX_API_KEY"}},
@@ -274,9 +305,47 @@ mod tests {
             (provider.url.as_str(), provider.secret_name.as_str()),
             ("https://quotes.example/q", "YOUX_API_KEY")
         );
+        let defaults = dealer_rules::edge_config::EdgeRateLimits::default();
+        assert_eq!(edge.rate_limits.leads.per_client, 50);
+        assert_eq!(edge.rate_limits.leads.per_dealer, defaults.leads.per_dealer);
+        assert_eq!(edge.rate_limits.views, defaults.views);
+        assert_eq!(edge.rate_limits.code_cooldown_secs, 30);
         // The JSON written next to the site must load in the worker.
         let json = serde_json::to_string(&edge_config("demo", &cfg)).unwrap();
         let back: EdgeConfig = serde_json::from_str(&json).unwrap();
         assert_eq!(back.dealer, "demo");
+        assert_eq!(back.rate_limits, edge_config("demo", &cfg).rate_limits);
+    }
+
+    /// The KV entries: the config, every origin, and the visible cars.
+    #[test]
+    fn edge_kv_lists_every_key_the_worker_reads() {
+        let cfg: dealer_config::DealerConfig = serde_json::from_value(serde_json::json!({
+            "template": "t", "name": "Demo", "site_url": "https://demo.example",
+            "edge": {"extra_origins": ["https://staging.demo.example"]},
+            "locations": [], "contact": {"phone": "07 3000 0000", "email": "a@demo.example"}, "stock": {"feed": "x.json"},
+        }))
+        .expect("minimal dealer config");
+        let edge = edge_config("demo", &cfg);
+        let kv = edge_kv(&edge, ["b-2", "a-1"]).unwrap();
+        let keys: Vec<&str> = kv
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["key"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "dealer:demo",
+                "origin:https://demo.example",
+                "origin:https://staging.demo.example",
+                "cars:demo"
+            ]
+        );
+        assert_eq!(kv[3]["value"], "a-1\nb-2");
+        assert_eq!(kv[1]["value"], "demo");
+        let config: EdgeConfig = serde_json::from_str(kv[0]["value"].as_str().unwrap()).unwrap();
+        assert_eq!(config, edge);
     }
 }

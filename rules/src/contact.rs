@@ -12,7 +12,7 @@ pub const PHONE_MESSAGE: &str =
     "Please enter an Australian phone number, e.g. 0412 345 678 or (02) 9876 5432.";
 /// Message for an e-mail address that cannot be delivered to.
 pub const EMAIL_MESSAGE: &str = "Please enter a valid email address, e.g. name@example.com.au.";
-/// Message for a postcode that is not four digits (wording from the spec).
+/// Message for a postcode that is not four digits (the sites' long-standing wording).
 pub const POSTCODE_MESSAGE: &str = "Invalid postcode. Please enter a 4-digit number.";
 
 /// Longest e-mail address accepted (RFC 5321 path limit).

@@ -15,6 +15,25 @@ pub fn dealer_key(slug: &str) -> String {
     format!("dealer:{slug}")
 }
 
+/// KV key holding the slugs of a dealer's visible cars (see [`car_list`]).
+/// The worker counts views of these cars only.
+pub fn cars_key(slug: &str) -> String {
+    format!("cars:{slug}")
+}
+
+/// The KV value of [`cars_key`]: the car slugs, sorted, one per line.
+pub fn car_list<'a>(slugs: impl IntoIterator<Item = &'a str>) -> String {
+    let mut slugs: Vec<&str> = slugs.into_iter().collect();
+    slugs.sort_unstable();
+    slugs.dedup();
+    slugs.join("\n")
+}
+
+/// Whether a [`car_list`] value names `slug`.
+pub fn car_list_contains(list: &str, slug: &str) -> bool {
+    !slug.is_empty() && list.split('\n').any(|line| line == slug)
+}
+
 /// KV key mapping an allowed origin (scheme://host[:port]) to a dealer slug.
 pub fn origin_key(origin: &str) -> String {
     format!("origin:{}", normalize_origin(origin))
@@ -54,6 +73,9 @@ pub struct EdgeConfig {
     /// Whether `POST /api/events` records this dealer's analytics events.
     #[serde(default)]
     pub analytics: EdgeAnalytics,
+    /// Rate limits of every rate-limited route, per client and per dealer.
+    #[serde(default)]
+    pub rate_limits: EdgeRateLimits,
 }
 
 impl EdgeConfig {
@@ -103,7 +125,7 @@ pub struct EdgeForms {
 }
 
 impl Default for EdgeForms {
-    /// The spec's default: required unless the dealer switches it off.
+    /// Required unless the dealer switches it off.
     fn default() -> Self {
         EdgeForms {
             message_required: true,
@@ -135,6 +157,79 @@ pub struct EdgeQuoteProvider {
 pub struct EdgeAnalytics {
     /// Record events in the worker's D1 `events` table.
     pub enabled: bool,
+}
+
+/// How often one route may be called: at most `per_client` calls from one
+/// client address and `per_dealer` calls for the whole dealer within any
+/// `window_secs` (a sliding window).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteLimit {
+    pub per_client: u32,
+    pub per_dealer: u32,
+    pub window_secs: u32,
+}
+
+impl RouteLimit {
+    const fn per_hour(per_client: u32, per_dealer: u32) -> Self {
+        RouteLimit {
+            per_client,
+            per_dealer,
+            window_secs: 3600,
+        }
+    }
+}
+
+/// The dealer's rate limits, one [`RouteLimit`] per group of routes. The
+/// defaults are far above what a real shopper or a busy dealer does (a
+/// mobile carrier may put many shoppers behind one address), and far below
+/// what a script does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EdgeRateLimits {
+    /// `POST /api/leads`; each stored lead is also delivered (e-mail,
+    /// webhook), so this bounds the outbound calls a client can cause.
+    pub leads: RouteLimit,
+    /// `POST /api/miscellaneous` (trade-in valuations).
+    pub miscellaneous: RouteLimit,
+    /// `POST /api/events` (analytics).
+    pub events: RouteLimit,
+    /// `GET /api/cars/{slug}/view.json`.
+    pub views: RouteLimit,
+    /// `POST /api/youx/quote`.
+    pub quotes: RouteLimit,
+    /// `POST /api/phone-reveal`.
+    pub phone_reveal: RouteLimit,
+    /// `POST /api/auth/request-code` (each call sends an SMS).
+    pub sign_in: RouteLimit,
+    /// `POST /api/auth/verify` (code guesses).
+    pub verify: RouteLimit,
+    /// The watchlist calls, `GET /api/auth/me` and sign-out.
+    pub watchlist: RouteLimit,
+    /// `GET /api/leads/{id}/delivery`.
+    pub lead_status: RouteLimit,
+    /// Seconds before another code may be sent to the same number. Short,
+    /// so that a stranger requesting codes for a number cannot keep its
+    /// owner from signing in.
+    pub code_cooldown_secs: u32,
+}
+
+impl Default for EdgeRateLimits {
+    fn default() -> Self {
+        EdgeRateLimits {
+            leads: RouteLimit::per_hour(20, 1_000),
+            miscellaneous: RouteLimit::per_hour(20, 1_000),
+            events: RouteLimit::per_hour(600, 50_000),
+            views: RouteLimit::per_hour(600, 100_000),
+            quotes: RouteLimit::per_hour(120, 20_000),
+            phone_reveal: RouteLimit::per_hour(20, 5_000),
+            sign_in: RouteLimit::per_hour(10, 1_000),
+            verify: RouteLimit::per_hour(30, 3_000),
+            watchlist: RouteLimit::per_hour(1_200, 100_000),
+            lead_status: RouteLimit::per_hour(120, 10_000),
+            code_cooldown_secs: 60,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -172,6 +267,7 @@ mod tests {
             forms: EdgeForms::default(),
             finance: EdgeFinance::default(),
             analytics: EdgeAnalytics::default(),
+            rate_limits: EdgeRateLimits::default(),
         };
         assert!(config.allows_origin("https://demo.example"));
         assert!(config.allows_origin("http://127.0.0.1:4321"));
@@ -198,5 +294,45 @@ mod tests {
         assert_eq!(c.finance.calculator.default_interest_rate, 10.0);
         assert_eq!(c.finance.quote_provider, None);
         assert!(!c.analytics.enabled);
+        assert_eq!(c.rate_limits, EdgeRateLimits::default());
+    }
+
+    #[test]
+    fn car_lists_are_sorted_lines() {
+        let list = car_list(["b-2", "a-1", "b-2", "c_3"]);
+        assert_eq!(list, "a-1\nb-2\nc_3");
+        assert!(car_list_contains(&list, "a-1") && car_list_contains(&list, "c_3"));
+        assert!(!car_list_contains(&list, "a"), "whole lines only");
+        assert!(!car_list_contains(&list, "a-1\nb-2"));
+        assert!(!car_list_contains("", ""));
+        assert_eq!(cars_key("demo"), "cars:demo");
+    }
+
+    #[test]
+    fn default_limits_are_generous_but_finite() {
+        let d = EdgeRateLimits::default();
+        for l in [
+            d.leads,
+            d.miscellaneous,
+            d.events,
+            d.views,
+            d.quotes,
+            d.phone_reveal,
+            d.sign_in,
+            d.verify,
+            d.watchlist,
+            d.lead_status,
+        ] {
+            assert!(l.per_client >= 10 && l.per_dealer >= 50 * l.per_client.min(20));
+            assert!(l.per_dealer > l.per_client && l.window_secs == 3600);
+        }
+        assert_eq!(
+            d.phone_reveal.per_client, 20,
+            "a handful of reveals, not a scrape"
+        );
+        assert!(
+            d.code_cooldown_secs <= 120,
+            "a stranger delays sign-in briefly at most"
+        );
     }
 }

@@ -1,6 +1,8 @@
-//! The finance calculator's maths (spec 001 §9), shared by the edge worker's
-//! indicative quotes (`POST /api/youx/quote`) and, through the test vectors in
-//! `rules/vectors/finance.json`, by the site's TypeScript calculator.
+//! The finance calculator's maths: the edge worker's indicative quotes
+//! (`POST /api/youx/quote`) compute with it. Pinned by the test vectors in
+//! `rules/vectors/finance.json`, whose expected figures come from an
+//! independent high-precision implementation (`make_finance_vectors.py`);
+//! a calculator on the site must be tested against the same file.
 //!
 //! A standard amortised loan: principal = amount − trade-in + establishment
 //! fee; the residual (balloon) is discounted to today; the periodic rate is
@@ -118,7 +120,7 @@ pub fn comparison_rate(loan: &Loan) -> f64 {
 }
 
 /// Whether the calculator shows an amount: a repayment of 25 or less shows
-/// "Enquire for Finance" instead (spec 001 §9).
+/// "Enquire for Finance" instead.
 pub fn shows_amount(repayment: u64) -> bool {
     repayment > 25
 }
@@ -142,7 +144,7 @@ pub struct FinanceSettings {
 }
 
 impl Default for FinanceSettings {
-    /// The defaults of the dealer YAML's `finance.calculator` (spec 001 §5, §9).
+    /// The defaults of the dealer YAML's `finance.calculator`.
     fn default() -> Self {
         FinanceSettings {
             default_interest_rate: 10.0,
@@ -194,7 +196,7 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
-    /// The shared vectors; the TypeScript calculator's tests read the same file.
+    /// The shared vectors, computed independently of this code.
     const VECTORS: &str = include_str!("../vectors/finance.json");
 
     #[derive(Deserialize)]

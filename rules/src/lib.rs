@@ -1,16 +1,13 @@
 //! Rules that must behave identically in the generator (native) and in the
-//! edge worker (wasm32). Keep this crate free of I/O and of anything that
-//! does not compile for `wasm32-unknown-unknown`.
+//! edge worker (wasm32): the edge config contract, contact details, the
+//! finance formula, car slugs, stock visibility. Keep this crate free of I/O and of
+//! anything that does not compile for `wasm32-unknown-unknown`.
+//!
+//! Rules only the worker needs live on its side, in `dealer-edge-core`
+//! (`edge/core/`).
 
-pub mod adf;
 pub mod contact;
-pub mod delivery;
 pub mod edge_config;
 pub mod finance;
-pub mod input;
-pub mod lead;
-pub mod quote;
-pub mod rate_limit;
-pub mod requests;
-pub mod session;
+pub mod slug;
 pub mod visibility;

@@ -1,6 +1,7 @@
-//! Which cars a dealer site shows (spec 002 §4 "Car visibility in stock
-//! search", spec 000 §9 base filters). Used by the generator to build pages
-//! and the search index, and by the worker to refuse calls about hidden cars.
+//! Which cars a dealer site shows (the stock search's visibility rules and
+//! base filters). Used by the generator to build pages and the search
+//! index; the build publishes the visible cars' slugs to the edge, so the
+//! worker counts views of visible cars only.
 
 /// A dealer's visibility settings (from the dealer YAML `stock:` section).
 #[derive(Debug, Clone, PartialEq)]

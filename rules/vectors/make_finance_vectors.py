@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Regenerates finance.json: python3 rules/vectors/make_finance_vectors.py > rules/vectors/finance.json
-# A second, independent implementation (60-digit Decimal) so the Rust and TS
-# calculators are checked against numbers neither of them produced.
+# A second, independent implementation (60-digit Decimal) so the Rust formula
+# (and any future site calculator) is checked against numbers it did not produce.
 import json, math
 from decimal import Decimal, getcontext
 getcontext().prec = 60
@@ -61,7 +61,7 @@ q("default settings, $30,000, 5 years", {}, 30000, 5)
 q("8.5% with a $395 fee", {"default_interest_rate":8.5,"establishment_fee":395}, 42990, 5)
 q("rate above the calculator maximum is clamped", {"default_interest_rate":22}, 15000, 3)
 doc = {
- "description": "Finance calculator test vectors (spec 001 §9). Read by rules/src/finance.rs tests and the site's TypeScript calculator tests. Repayment rounded up to whole dollars; total = periods x term x repayment + establishment_fee; comparison_rate 2 decimals; shows_amount false when repayment <= 25. Expected values computed with an independent 60-digit Decimal implementation.",
+ "description": "Finance calculator test vectors, read by the tests in rules/src/finance.rs (the formula behind the worker's indicative quotes) and by edge/tests/features.test.mjs (the quote call's answer). The site has no calculator of its own yet; one must be tested against this file. Repayment rounded up to whole dollars; total = periods x term x repayment + establishment_fee; comparison_rate 2 decimals; shows_amount false when repayment <= 25. Expected values computed with an independent 60-digit Decimal implementation.",
  "loans": [{"name":n,"input":c,"expected":calc(c)} for n,c in cases],
  "quotes": quotes,
 }

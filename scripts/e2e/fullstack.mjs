@@ -7,8 +7,9 @@
  *
  * The worker starts like edge/tests/harness.mjs starts it (fresh persist
  * dir, D1 migrations, KV seeded with the dealer's generated
- * edge-config.json plus the origin this test serves the site from, a
- * SESSION_SECRET); needs edge/build/ (scripts/edge/build.sh). The site is
+ * edge-config.json plus the origin this test serves the site from and the
+ * visible cars from edge-kv.json, a SESSION_SECRET); needs edge/build/
+ * (scripts/edge/build.sh). The site is
  * served by scripts/lib/static-server.mjs with /api/* proxied to the
  * worker, as production routes /api on the site's own domain to it. Then a
  * shopper's flows: views, save while signed out → sign-in by SMS code (read
@@ -97,7 +98,10 @@ async function main() {
   server = await startServer(distDir, 0, { apiProxy: () => workerBase });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const config = { ...edgeConfig, origins: [...edgeConfig.origins, origin] };
-  worker = await startWorker({ kvSeed: kvFor(config), vars: { SESSION_SECRET: 'fullstack-e2e-secret' } });
+  // The build's list of visible cars: the worker counts views of these only.
+  const carList = JSON.parse(fs.readFileSync(path.join(siteDir, 'edge-kv.json'), 'utf8')).filter((e) => e.key.startsWith('cars:'));
+  assert(carList.length === 1, 'edge-kv.json lists the visible cars');
+  worker = await startWorker({ kvSeed: [...kvFor(config), ...carList], vars: { SESSION_SECRET: 'fullstack-e2e-secret' } });
   workerBase = worker.base;
   console.log(`       worker ${worker.base}, site ${origin} (${((Date.now() - t0) / 1000).toFixed(1)}s to start)`);
 

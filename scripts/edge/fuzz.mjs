@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { ROOT, edgeConfig, kvFor, startWorker } from "../../edge/tests/harness.mjs";
+import { ROOT, carsKv, edgeConfig, kvFor, startWorker } from "../../edge/tests/harness.mjs";
 
 const R = Number(process.argv[2] ?? 2000);
 const EXAMPLES = Number(process.argv[3] ?? 40);
@@ -45,8 +45,14 @@ function body() {
   }
 }
 
-const config = edgeConfig("fuzz", "Fuzz Motors", [ORIGIN], [{ id: "hq", name: "HQ", phone: "08 9000 0000", lead_email: null }], { analytics: { enabled: true } });
-const w = await startWorker({ kvSeed: kvFor(config), vars: { SESSION_SECRET: "fuzz-secret" } });
+// Limits raised so that the fuzzer reaches the handlers (429s are tested
+// elsewhere); the default per-client limits would answer most calls 429.
+const high = { per_client: 1_000_000, per_dealer: 10_000_000, window_secs: 3600 };
+const config = edgeConfig("fuzz", "Fuzz Motors", [ORIGIN], [{ id: "hq", name: "HQ", phone: "08 9000 0000", lead_email: null }], {
+  analytics: { enabled: true },
+  rate_limits: Object.fromEntries(["leads", "miscellaneous", "events", "views", "quotes", "phone_reveal", "sign_in", "verify", "watchlist", "lead_status"].map((k) => [k, high])),
+});
+const w = await startWorker({ kvSeed: [...kvFor(config), carsKv("fuzz", ["2021-fuzz-car-1", "a"])], vars: { SESSION_SECRET: "fuzz-secret" } });
 let failures = 0;
 try {
   const statuses = {};

@@ -13,7 +13,7 @@ if [ "$("$venv/bin/schemathesis" --version 2>/dev/null | grep -oE '[0-9.]+$' || 
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q "schemathesis==$SCHEMATHESIS_VERSION"
 fi
-if [ ! -f edge/build/index_bg.wasm ] || [ -n "$(find edge/src rules/src -newer edge/build/index_bg.wasm -print -quit)" ]; then
+if [ ! -f edge/build/index_bg.wasm ] || [ -n "$(find edge/src edge/core/src rules/src -newer edge/build/index_bg.wasm -print -quit)" ]; then
     bash scripts/edge/build.sh
 fi
 exec timeout 900 node scripts/edge/fuzz.mjs "${1:-2000}" "${2:-40}"

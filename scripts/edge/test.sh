@@ -14,7 +14,7 @@ stale=""
 if [ "${EDGE_REBUILD:-0}" = 1 ] || [ ! -f "$wasm" ] || [ ! -f edge/build/worker/shim.mjs ]; then
     stale=yes
 else
-    stale="$(find edge/src edge/Cargo.toml rules/src rules/Cargo.toml Cargo.lock Cargo.toml -newer "$wasm" -print -quit)"
+    stale="$(find edge/src edge/Cargo.toml edge/core/src edge/core/Cargo.toml rules/src rules/Cargo.toml Cargo.lock Cargo.toml -newer "$wasm" -print -quit)"
 fi
 if [ -n "$stale" ]; then
     scripts/edge/build.sh

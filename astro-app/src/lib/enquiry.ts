@@ -18,7 +18,7 @@ export type EnquiryField = keyof EnquiryValues;
 export type EnquiryErrors = Partial<Record<EnquiryField, string>>;
 
 /**
- * Messages shared with the server (rules/src/contact.rs and lead.rs), so the
+ * Messages shared with the server (rules/src/contact.rs, edge/core/src/lead.rs), so the
  * shopper sees the same words whichever side catches the problem.
  */
 export const PHONE_MESSAGE = 'Please enter an Australian phone number, e.g. 0412 345 678 or (02) 9876 5432.';
@@ -84,7 +84,7 @@ export function isEmail(input: string): boolean {
 /**
  * The kinds of car enquiry a link can ask for with `?enquiry=<kind>` (the
  * result cards' Book a Test Drive, Get Finance, Make an Offer... buttons).
- * `category` is the server's lead category (rules/src/lead.rs LeadCategory),
+ * `category` is the server's lead category (edge/core/src/lead.rs LeadCategory),
  * `subcategory` the label the dealer's CRM files it under.
  */
 export type EnquiryKind = 'enquiry' | 'test-drive' | 'finance' | 'offer' | 'trade-in' | 'photos' | 'similar';
@@ -168,7 +168,7 @@ export function validateEnquiry(values: EnquiryValues, type: Pick<EnquiryType, '
 /** The JSON body of POST {api_base}/api/leads for a vehicle enquiry. */
 export interface EnquiryPayload {
   category: EnquiryType['category'];
-  /** Extra field the server keeps as given (rules/src/lead.rs `extra`). */
+  /** Extra field the server keeps as given (edge/core/src/lead.rs `extra`). */
   subcategory?: string;
   /** Test drive: "2026-12-01" and "10:30", only when the shopper chose them. */
   preferred_date?: string;

@@ -10,6 +10,7 @@ mod content;
 mod features;
 mod finance;
 mod locations;
+mod rate_limits;
 mod search;
 mod timezone;
 
@@ -17,6 +18,7 @@ pub use content::*;
 pub use features::*;
 pub use finance::*;
 pub use locations::*;
+pub use rate_limits::*;
 pub use search::*;
 pub use timezone::TimeZone;
 
@@ -266,4 +268,6 @@ pub struct EdgeSettings {
     pub extra_origins: Vec<String>,
     /// Record the site's analytics events (ids 14, 15, 17, 19, 25, 26, 39...) through the edge API's `POST /api/events` into its database. Off: the events call answers 404 for this dealer.
     pub analytics_sink: bool,
+    /// Rate limits of the edge API for this dealer (per connection and per dealer). Leave out to keep the defaults.
+    pub rate_limits: RateLimits,
 }

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use crate::edge_config::EdgeConfig;
 use crate::lead::{Lead, LeadCategory};
+use dealer_rules::edge_config::EdgeConfig;
 
 /// Name this platform gives itself as the ADF `<provider>`.
 pub const PROVIDER_NAME: &str = "dealergen";

@@ -1,19 +1,19 @@
 //! `POST /api/youx/quote`: the request the car page sends for a finance
-//! quote (spec 001 §7) and its checks. The answer comes from the dealer's
-//! upstream provider when one is configured, else from [`crate::finance`].
+//! quote and its checks. The answer comes from the dealer's
+//! upstream provider when one is configured, else from [`dealer_rules::finance`].
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::finance::FinanceSettings;
 use crate::input::check_body;
-use crate::lead::FieldErrors;
+use crate::input::FieldErrors;
+use dealer_rules::finance::FinanceSettings;
 
-/// Loan terms the calculator offers: 1 to 7 years in half years (spec 001 §5).
+/// Loan terms the calculator offers: 1 to 7 years in half years.
 pub const MIN_TERM: f64 = 1.0;
 pub const MAX_TERM: f64 = 7.0;
 
-/// A checked quote request, re-serialised with the spec's field names for an
+/// A checked quote request, re-serialised with the sites' field names for an
 /// upstream provider (and as the cache key: same request, same answer).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -32,7 +32,7 @@ pub struct QuoteRequest {
     pub who_is_helping: Option<String>,
 }
 
-/// Message for a price outside the calculator's range (spec 001 §5 wording).
+/// Message for a price outside the calculator's range (the sites' wording).
 pub fn price_message(s: &FinanceSettings) -> String {
     format!(
         "Cannot be less than {} or more than {}",
@@ -95,11 +95,24 @@ pub fn validate_quote(
     })
 }
 
+/// The body sent to an upstream provider, and the key its answer is cached
+/// under: the same request to the same provider for the same dealer gets
+/// the same answer.
+pub fn upstream_body_and_cache_key(
+    dealer: &str,
+    provider_url: &str,
+    request: &QuoteRequest,
+) -> Option<(String, String)> {
+    let canonical = serde_json::to_string(request).ok()?;
+    let key = format!("{dealer}|{provider_url}|{canonical}");
+    Some((canonical, key))
+}
+
 /// Reads an upstream provider's answer; `None` unless all three figures are
 /// finite, non-negative numbers (a broken provider must not reach the page).
-pub fn parse_upstream(body: &Value) -> Option<crate::finance::Quote> {
+pub fn parse_upstream(body: &Value) -> Option<dealer_rules::finance::Quote> {
     let num = |k: &str| body.get(k)?.as_f64().filter(|n| n.is_finite() && *n >= 0.0);
-    Some(crate::finance::Quote {
+    Some(dealer_rules::finance::Quote {
         weekly_repayment_amount: num("weeklyRepaymentAmount")?.ceil() as u64,
         comparison_rate: num("comparisonRate")?,
         advertised_rate: num("advertisedRate")?,
@@ -173,6 +186,16 @@ mod tests {
         );
         assert!(validate_quote(&json!({"purchasePrice": 250001}), &s()).is_err());
         assert!(validate_quote(&json!({"purchasePrice": 1e308, "loanTerm": -1}), &s()).is_err());
+    }
+
+    #[test]
+    fn cache_key_per_dealer_provider_and_request() {
+        let q = validate_quote(&json!({"purchasePrice": 30000, "loanTerm": 5}), &s()).unwrap();
+        let (body, key) = upstream_body_and_cache_key("alpha", "https://p.example/q", &q).unwrap();
+        assert_eq!(body, r#"{"purchasePrice":30000.0,"loanTerm":5.0}"#);
+        assert_eq!(key, format!("alpha|https://p.example/q|{body}"));
+        let (_, other) = upstream_body_and_cache_key("beta", "https://p.example/q", &q).unwrap();
+        assert_ne!(key, other, "never another dealer's cached answer");
     }
 
     #[test]

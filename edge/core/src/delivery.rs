@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::edge_config::EdgeConfig;
 use crate::lead::Lead;
+use dealer_rules::edge_config::EdgeConfig;
 
 /// One place a lead must reach.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,6 +24,14 @@ impl Target {
         match self {
             Target::Email { .. } => "email",
             Target::Webhook { .. } => "webhook",
+        }
+    }
+
+    /// The address or URL the lead is sent to (recorded per attempt).
+    pub fn destination(&self) -> &str {
+        match self {
+            Target::Email { to } => to,
+            Target::Webhook { url } => url,
         }
     }
 }
@@ -169,6 +177,10 @@ mod tests {
         let cfg = config(None, Some("  "), None);
         assert!(targets(&cfg, &lead(&cfg, "north")).is_empty());
         assert_eq!(Target::Email { to: String::new() }.name(), "email");
+        let hook = Target::Webhook {
+            url: "https://crm.example/hook".into(),
+        };
+        assert_eq!(hook.destination(), "https://crm.example/hook");
     }
 
     #[test]

@@ -2,9 +2,37 @@
 //! endpoint reports all bad fields at once, each with its own message, so
 //! the same reader serves leads, quotes, watchlist and sign-in bodies.
 
+use std::collections::BTreeMap;
+
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::lead::{FieldErrors, ID_MAX};
+/// Longest id (car, location, lead) accepted, in characters.
+pub const ID_MAX: usize = 64;
+/// Longest URL accepted, in characters.
+pub const URL_MAX: usize = 2048;
+
+/// Per-field messages, keyed by the JSON field name; sorted for stable output.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct FieldErrors(pub BTreeMap<String, String>);
+
+impl FieldErrors {
+    pub(crate) fn add(&mut self, field: &str, message: impl Into<String>) {
+        // The first problem of a field is the one worth telling.
+        self.0
+            .entry(field.to_string())
+            .or_insert_with(|| message.into());
+    }
+
+    pub fn get(&self, field: &str) -> Option<&str> {
+        self.0.get(field).map(String::as_str)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 /// Reads typed fields out of the body, recording a message per bad field.
 pub(crate) struct Fields<'a> {

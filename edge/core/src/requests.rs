@@ -1,14 +1,14 @@
-//! Bodies of the smaller API calls (watchlist, sign-in, phone reveal, views,
+//! Bodies of the smaller API calls (watchlist, sign-in, phone reveal,
 //! analytics events, valuation) and their checks. Each returns all bad fields
 //! at once, like leads.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::edge_config::{EdgeConfig, EdgeLocation};
-use crate::input::{check_body, Fields};
-use crate::lead::{FieldErrors, ID_MAX};
+use crate::events;
+use crate::input::{check_body, FieldErrors, Fields, ID_MAX};
 use crate::session::{is_code_shaped, parse_mobile, MOBILE_MESSAGE};
+use dealer_rules::edge_config::{EdgeConfig, EdgeLocation};
 
 fn required_id(f: &mut Fields<'_>, key: &str, message: &str) -> Option<String> {
     let id = f.id(key);
@@ -27,7 +27,7 @@ fn required_mobile(f: &mut Fields<'_>) -> Option<String> {
     mobile
 }
 
-/// `POST /api/watchlist/save-car` and `remove-car` (spec 000 §7).
+/// `POST /api/watchlist/save-car` and `remove-car`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WatchlistChange {
     pub car_id: String,
@@ -74,8 +74,7 @@ pub fn validate_code_check(body: &Value) -> Result<(String, String), FieldErrors
     })
 }
 
-/// `POST /api/phone-reveal` (spec 000 §4, §7: car_id, dealership_id,
-/// website_id). The phone comes from the dealer's configuration for the
+/// `POST /api/phone-reveal` (car_id, dealership_id, website_id). The phone comes from the dealer's configuration for the
 /// named location (or the dealer's only one), never from the body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RevealRequest {
@@ -115,21 +114,6 @@ pub fn reveal_location<'a>(
     })
 }
 
-/// A car slug as used in `/cars/{slug}/`: lower-case letters, digits and
-/// dashes, at most 200 characters.
-pub fn is_car_slug(slug: &str) -> bool {
-    !slug.is_empty()
-        && slug.len() <= 200
-        && slug
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-}
-
-/// Analytics event ids the sites emit (spec 000 §7, 001 §7, 002 §7).
-pub const EVENT_IDS: [u32; 16] = [
-    4, 14, 15, 17, 18, 19, 22, 25, 26, 39, 48, 49, 51, 60, 61, 62,
-];
-
 /// `POST /api/events`: one analytics event.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnalyticsEvent {
@@ -150,13 +134,11 @@ pub fn validate_event(body: &Value) -> Result<AnalyticsEvent, FieldErrors> {
     check_body(body, |f| {
         let id = f.number("event_id");
         let event_id = match id {
-            Some(n) if n.fract() == 0.0 && EVENT_IDS.contains(&(n as u32)) && n >= 0.0 => {
-                Some(n as u32)
-            }
+            Some(n) if n.fract() == 0.0 && n >= 0.0 && events::is_known(n as u32) => Some(n as u32),
             Some(_) => {
                 f.errors.add(
                     "event_id",
-                    format!("Unknown event id; expected one of {EVENT_IDS:?}."),
+                    format!("Unknown event id; expected one of {:?}.", events::ids()),
                 );
                 None
             }
@@ -168,7 +150,7 @@ pub fn validate_event(body: &Value) -> Result<AnalyticsEvent, FieldErrors> {
             }
         };
         let car_id = f.id("car_id");
-        let url = f.line("url", crate::lead::URL_MAX);
+        let url = f.line("url", crate::input::URL_MAX);
         let data = match f.obj.get("data") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m))
@@ -195,8 +177,8 @@ pub fn validate_event(body: &Value) -> Result<AnalyticsEvent, FieldErrors> {
     })
 }
 
-/// `POST /api/miscellaneous`: extra data for a lead; the spec's only use is
-/// the trade-in valuation (`column_name: "valuation"`, spec 001 §7).
+/// `POST /api/miscellaneous`: extra data for a lead; its only use is the
+/// trade-in valuation (`column_name: "valuation"`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Miscellaneous {
     pub column_name: String,
@@ -244,7 +226,7 @@ pub fn validate_miscellaneous(body: &Value) -> Result<Miscellaneous, FieldErrors
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edge_config::EdgeConfig;
+    use dealer_rules::edge_config::EdgeConfig;
     use serde_json::json;
 
     #[test]
@@ -352,14 +334,6 @@ mod tests {
             Some("Please say which car.")
         );
         assert!(validate_reveal(&json!({"car_id": 1, "dealership_id": [1]})).is_err());
-    }
-
-    #[test]
-    fn car_slugs() {
-        assert!(is_car_slug("2021-toyota-hilux-sr5-12345"));
-        for bad in ["", "A", "a/b", "a..b", "a b", "é", &"a".repeat(201)] {
-            assert!(!is_car_slug(bad), "{bad}");
-        }
     }
 
     #[test]

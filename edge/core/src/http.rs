@@ -2,7 +2,7 @@
 //! values, content-type and body-size checks. Plain Rust, unit-tested on the
 //! host; the handlers only apply what these functions decide.
 
-use dealer_rules::lead::FieldErrors;
+use crate::input::FieldErrors;
 use serde_json::{json, Value};
 
 /// Largest request body accepted. A lead with a full 5,000-character message
@@ -23,8 +23,10 @@ pub struct ApiError {
     pub status: u16,
     pub error: String,
     pub fields: Option<FieldErrors>,
-    /// Also answer the spec's watchlist shape, `success: false` + `message`.
+    /// Also answer the watchlist's shape, `success: false` + `message`.
     pub success_flag: bool,
+    /// Seconds until a retry can succeed, sent as `Retry-After` (429).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -34,6 +36,7 @@ impl ApiError {
             error: error.into(),
             fields: None,
             success_flag: false,
+            retry_after: None,
         }
     }
 
@@ -43,6 +46,7 @@ impl ApiError {
             error: error.into(),
             fields: Some(fields),
             success_flag: false,
+            retry_after: None,
         }
     }
 
@@ -58,14 +62,28 @@ impl ApiError {
         Self::new(405, "This endpoint does not accept that HTTP method.")
     }
 
-    /// For failures that are ours, not the caller's (storage down, broken
-    /// configuration). The detail goes to the log, never to the client.
-    pub fn too_many(message: impl Into<String>) -> Self {
-        Self::new(429, message)
+    /// 429: over a rate limit; a retry can succeed after `retry_after`
+    /// seconds (the real remaining time, at least 1).
+    pub fn too_many(message: impl Into<String>, retry_after: u64) -> Self {
+        Self {
+            retry_after: Some(retry_after.max(1)),
+            ..Self::new(429, message)
+        }
     }
 
+    /// For failures that are ours, not the caller's (storage down). The
+    /// detail goes to the log, never to the client.
     pub fn internal() -> Self {
         Self::new(500, "Something went wrong on our side; please try again.")
+    }
+
+    /// 503: the dealer's configuration cannot be read (a broken deploy).
+    /// Only that dealer is affected; the detail goes to the log.
+    pub fn dealer_unavailable() -> Self {
+        Self::new(
+            503,
+            "This website's online services are unavailable just now; please try again later.",
+        )
     }
 
     /// For the watchlist calls, whose callers read `{success, message}`.
@@ -86,6 +104,20 @@ impl ApiError {
         body
     }
 }
+
+/// Headers on every answer of the API, errors included: the answers are
+/// JSON for scripts, never documents to render, frame or sniff.
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    ("X-Content-Type-Options", "nosniff"),
+    // No includeSubDomains: the API may be served on a dealer's own domain,
+    // whose other subdomains are not ours to pin to HTTPS.
+    ("Strict-Transport-Security", "max-age=31536000"),
+    ("Referrer-Policy", "no-referrer"),
+    (
+        "Content-Security-Policy",
+        "default-src 'none'; frame-ancestors 'none'",
+    ),
+];
 
 /// Longest `Origin` looked up in KV. KV keys are limited to 512 bytes, so a
 /// longer header would make the lookup itself fail (a 5xx); no real site
@@ -129,6 +161,54 @@ pub fn origin_of_url(url: &str) -> Option<String> {
         return None;
     }
     Some(format!("{scheme}://{host}"))
+}
+
+/// The origin a request acts for: its `Origin` header, or, for a GET
+/// without one when `same_origin_get` allows it, the origin of the URL it
+/// was sent to (browsers send no `Origin` on same-origin GETs, and the API
+/// may be served on the dealer's own domain). Writes always need the header.
+/// `None` unless the result is a [`plausible_origin`].
+pub fn request_origin(
+    header: Option<String>,
+    is_get: bool,
+    same_origin_get: bool,
+    url: &str,
+) -> Option<String> {
+    let origin = match header {
+        Some(o) => Some(o),
+        None if same_origin_get && is_get => origin_of_url(url),
+        None => None,
+    };
+    origin.filter(|o| plausible_origin(o))
+}
+
+/// The JSON error to answer instead of a router's own plain-text 404/405
+/// (unknown path or method); `None` for any other answer, or one that is
+/// already JSON. The API promises JSON for every error.
+pub fn router_fallback(status: u16, is_json: bool) -> Option<ApiError> {
+    match status {
+        _ if is_json => None,
+        404 => Some(ApiError::not_found()),
+        405 => Some(ApiError::method_not_allowed()),
+        _ => None,
+    }
+}
+
+/// The network a client address is counted as, for rate limits: an IPv4
+/// address itself, an IPv6 address's /64 (one customer's allocation, whose
+/// addresses cost nothing to rotate through). Anything else as given.
+pub fn client_network(address: &str) -> String {
+    match address.trim().parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+        Ok(ip) => ip.to_string(),
+        Err(_) => address.trim().to_string(),
+    }
 }
 
 /// `application/json`, with or without parameters, in any letter case.
@@ -191,6 +271,9 @@ pub fn cors_headers(origin: &str, preflight: bool) -> Vec<(&'static str, &str)> 
     let mut headers = vec![
         ("Access-Control-Allow-Origin", origin),
         ("Access-Control-Allow-Credentials", "true"),
+        // Not a CORS-safelisted response header: without this a site on
+        // another origin than the API could not read how long to wait.
+        ("Access-Control-Expose-Headers", "Retry-After"),
         ("Vary", "Origin"),
     ];
     if preflight {
@@ -225,9 +308,19 @@ mod tests {
             ApiError::not_found(),
             ApiError::method_not_allowed(),
             ApiError::internal(),
+            ApiError::dealer_unavailable(),
         ] {
             assert!(!e.error.is_empty());
+            assert_eq!(e.retry_after, None);
         }
+        let busy = ApiError::too_many("slow down", 0);
+        assert_eq!(
+            (busy.status, busy.retry_after),
+            (429, Some(1)),
+            "at least a second"
+        );
+        assert_eq!(busy.body(), json!({"error": "slow down"}));
+        assert_eq!(ApiError::dealer_unavailable().status, 503);
     }
 
     #[test]
@@ -257,6 +350,67 @@ mod tests {
         ] {
             assert_eq!(origin_of_url(opaque), None, "{opaque}");
         }
+    }
+
+    #[test]
+    fn origin_from_header_or_same_origin_get() {
+        let url = "https://alpha.example/api/watchlist";
+        let header = || Some("https://alpha.example".to_string());
+        assert_eq!(
+            request_origin(header(), false, false, url).as_deref(),
+            Some("https://alpha.example")
+        );
+        assert_eq!(
+            request_origin(None, true, true, url).as_deref(),
+            Some("https://alpha.example"),
+            "a same-origin GET"
+        );
+        assert_eq!(
+            request_origin(None, false, true, url),
+            None,
+            "writes need the header"
+        );
+        assert_eq!(
+            request_origin(None, true, false, url),
+            None,
+            "route does not allow it"
+        );
+        assert_eq!(
+            request_origin(Some("null".into()), true, true, url),
+            None,
+            "an implausible header is not replaced by the URL's origin"
+        );
+        assert_eq!(request_origin(None, true, true, "file:///x"), None);
+    }
+
+    #[test]
+    fn router_answers_become_json_errors() {
+        assert_eq!(router_fallback(404, false), Some(ApiError::not_found()));
+        assert_eq!(
+            router_fallback(405, false),
+            Some(ApiError::method_not_allowed())
+        );
+        assert_eq!(router_fallback(404, true), None, "a handler's own JSON 404");
+        assert_eq!(router_fallback(200, false), None);
+        assert_eq!(router_fallback(500, false), None);
+    }
+
+    #[test]
+    fn clients_are_counted_per_address_or_ipv6_64() {
+        assert_eq!(client_network("203.0.113.9"), "203.0.113.9");
+        assert_eq!(client_network(" 203.0.113.9 "), "203.0.113.9");
+        assert_eq!(
+            client_network("2001:db8:1:2:aaaa::1"),
+            client_network("2001:0db8:0001:0002:ffff:ffff:ffff:ffff"),
+            "one /64"
+        );
+        assert_eq!(client_network("2001:db8:1:2::1"), "2001:db8:1:2::/64");
+        assert_ne!(
+            client_network("2001:db8:1:3::1"),
+            client_network("2001:db8:1:2::1")
+        );
+        assert_eq!(client_network("::ffff:203.0.113.9"), "203.0.113.9");
+        assert_eq!(client_network("unknown"), "unknown");
     }
 
     #[test]
@@ -344,6 +498,24 @@ mod tests {
     }
 
     #[test]
+    fn security_headers() {
+        let names: Vec<&str> = SECURITY_HEADERS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "X-Content-Type-Options",
+                "Strict-Transport-Security",
+                "Referrer-Policy",
+                "Content-Security-Policy"
+            ]
+        );
+        assert!(SECURITY_HEADERS.contains(&(
+            "Content-Security-Policy",
+            "default-src 'none'; frame-ancestors 'none'"
+        )));
+    }
+
+    #[test]
     fn cors_only_echoes_the_given_origin() {
         let simple = cors_headers("https://demo.example", false);
         assert_eq!(
@@ -351,6 +523,7 @@ mod tests {
             [
                 ("Access-Control-Allow-Origin", "https://demo.example"),
                 ("Access-Control-Allow-Credentials", "true"),
+                ("Access-Control-Expose-Headers", "Retry-After"),
                 ("Vary", "Origin")
             ]
         );

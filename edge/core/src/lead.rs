@@ -8,25 +8,27 @@
 //! error about the first bad field, and so that all problems are reported at
 //! once.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::contact::{self, EMAIL_MESSAGE, PHONE_MESSAGE, POSTCODE_MESSAGE};
-use crate::edge_config::EdgeConfig;
-use crate::input::Fields;
+use crate::input::{FieldErrors, Fields, URL_MAX};
+use dealer_rules::contact::{self, EMAIL_MESSAGE, PHONE_MESSAGE, POSTCODE_MESSAGE};
+use dealer_rules::edge_config::EdgeConfig;
 
-/// Wording required by the spec for an unticked terms checkbox.
+/// Wording the dealer sites have always shown for an unticked terms checkbox.
 pub const TERMS_MESSAGE: &str = "*You must agree to the terms of use before submitting.";
-/// Title of the form error panel in the spec; used as the top-level error.
+/// Title of the sites' form error panel; used as the top-level error.
 pub const FORM_ERROR: &str = "Please fix the following errors:";
+/// Messages for a required field left empty (or blank). The site's form
+/// shows the same words (`rules/vectors/forms.json` pins both).
+pub const NAME_MISSING: &str = "Please enter your name.";
+pub const EMAIL_MISSING: &str = "Please enter your email address.";
+pub const PHONE_MISSING: &str = "Please enter your phone number.";
+pub const MESSAGE_MISSING: &str = "Please enter a message.";
 
 /// Longest accepted values, in characters.
 pub const NAME_MAX: usize = 100;
 pub const MESSAGE_MAX: usize = 5000;
-pub const ID_MAX: usize = 64;
-pub const URL_MAX: usize = 2048;
 pub const IDEMPOTENCY_KEY_MAX: usize = 128;
 
 /// Keys a client could use to claim a tenant. The dealer always comes from
@@ -92,9 +94,10 @@ impl LeadCategory {
     ///
     /// Forms whose intent is already fully stated by the category (book a test
     /// drive, ask for finance, value my trade-in, send me photos, make an
-    /// offer, book a service) leave the message optional, as the spec's "the
-    /// form sets it optional"; open questions need one. "Find me something
-    /// similar" is pre-filled by the site, so requiring it costs nothing.
+    /// offer, book a service) leave the message optional; open questions need
+    /// one. "Find me something similar" is pre-filled by the site, so
+    /// requiring it costs nothing. The site's forms use the same table
+    /// (`rules/vectors/forms.json`).
     pub fn message_required(self) -> bool {
         matches!(
             self,
@@ -138,28 +141,6 @@ pub struct Lead {
     pub extra: Map<String, Value>,
 }
 
-/// Per-field messages, keyed by the JSON field name; sorted for stable output.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct FieldErrors(pub BTreeMap<String, String>);
-
-impl FieldErrors {
-    pub(crate) fn add(&mut self, field: &str, message: impl Into<String>) {
-        // The first problem of a field is the one worth telling.
-        self.0
-            .entry(field.to_string())
-            .or_insert_with(|| message.into());
-    }
-
-    pub fn get(&self, field: &str) -> Option<&str> {
-        self.0.get(field).map(String::as_str)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
 /// Validates a parsed lead body for the dealer `config` (the tenant derived
 /// from the request origin). Returns every field problem at once.
 pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErrors> {
@@ -193,19 +174,19 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErr
 
     let name = fields.line("name", NAME_MAX);
     if name.is_none() {
-        fields.require("name", "Please enter your name.");
+        fields.require("name", NAME_MISSING);
     }
 
     let email = fields.line("email", contact::EMAIL_MAX_LEN);
     match &email {
-        None => fields.require("email", "Please enter your email address."),
+        None => fields.require("email", EMAIL_MISSING),
         Some(e) if !contact::is_valid_email(e) => fields.errors.add("email", EMAIL_MESSAGE),
         Some(_) => {}
     }
 
     let phone = match fields.line("phone", contact::PHONE_INPUT_MAX_LEN) {
         None => {
-            fields.require("phone", "Please enter your phone number.");
+            fields.require("phone", PHONE_MISSING);
             None
         }
         Some(raw) => contact::parse_au_phone(&raw).or_else(|| {
@@ -219,7 +200,7 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErr
         && config.forms.message_required
         && category.is_some_and(LeadCategory::message_required)
     {
-        fields.require("message", "Please enter a message.");
+        fields.require("message", MESSAGE_MISSING);
     }
 
     let car_id = fields.id("car_id");
@@ -288,6 +269,26 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig) -> Result<Lead, FieldErr
     }
 }
 
+/// Answer to a retry whose idempotency key was first used with another
+/// request (422, as the IETF Idempotency-Key draft has it). Written for the
+/// shopper: this happens when a sent enquiry's answer was lost and the form
+/// is sent again with changes.
+pub const KEY_REUSED_MESSAGE: &str = "We already received an earlier version of this enquiry (its idempotency_key was used for different details). To send a changed enquiry, please reload the page.";
+
+/// Whether `lead` is the same request as the one stored with the same
+/// idempotency key (`stored_payload`, the `payload` column). Compared as
+/// normalised leads, so a retry that differs only in white space around a
+/// value or in the order of its keys is the same request.
+pub fn same_request(stored_payload: &str, lead: &Lead) -> bool {
+    match (
+        serde_json::from_str::<Value>(stored_payload),
+        serde_json::to_value(lead),
+    ) {
+        (Ok(stored), Ok(new)) => stored == new,
+        _ => false,
+    }
+}
+
 const KNOWN_KEYS: [&str; 11] = [
     "category",
     "name",
@@ -305,7 +306,8 @@ const KNOWN_KEYS: [&str; 11] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edge_config::{EdgeFeatures, EdgeLocation, LeadRouting};
+    use crate::input::ID_MAX;
+    use dealer_rules::edge_config::{EdgeFeatures, EdgeLocation, LeadRouting};
     use serde_json::json;
 
     fn config() -> EdgeConfig {
@@ -597,6 +599,36 @@ mod tests {
         assert!(errors(with(valid(), "idempotency_key", json!("has space")))
             .get("idempotency_key")
             .is_some());
+    }
+
+    #[test]
+    fn a_retry_is_the_same_request_only_with_the_same_content() {
+        let lead =
+            validate_lead(&with(valid(), "idempotency_key", json!("k-1")), &config()).unwrap();
+        let stored = serde_json::to_string(&lead).unwrap();
+        let retry = json!({
+            "terms_conditions": true, "message": "Is it still available?\nThanks",
+            "phone": "0412345678", "email": "jo@example.com.au", "name": "Jo Bloggs",
+            "category": "enquiry", "idempotency_key": "k-1"
+        });
+        let retry = validate_lead(&retry, &config()).unwrap();
+        assert!(
+            same_request(&stored, &retry),
+            "normalised, in another key order"
+        );
+        let other = validate_lead(
+            &with(valid(), "message", json!("Another question")),
+            &config(),
+        )
+        .unwrap();
+        assert!(!same_request(&stored, &other));
+        let extra =
+            validate_lead(&with(valid(), "subcategory", json!("Finance")), &config()).unwrap();
+        assert!(
+            !same_request(&stored, &extra),
+            "extra fields are part of the request"
+        );
+        assert!(!same_request("not json", &lead));
     }
 
     #[test]

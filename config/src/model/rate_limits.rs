@@ -1,0 +1,148 @@
+//! Rate limits of the dealer's edge API (`edge.rate_limits`). Every field
+//! is optional: what a dealer leaves out keeps the platform default, which
+//! is defined once, in `dealer_rules::edge_config::EdgeRateLimits`.
+
+use dealer_rules::edge_config::{EdgeRateLimits, RouteLimit};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// How often shoppers (and scripts) may call the dealer's edge API. Each call is counted against the calling connection (`per_client`) and against the whole dealer (`per_dealer`), over a sliding window; a call over either limit is answered 429 with the seconds to wait. The defaults are far above what a shopper or a busy dealer does: change them only for a dealer whose traffic is unusual (a big group behind one office connection, a load test).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RateLimits {
+    /// Enquiries sent (`POST /api/leads`). Each one is also delivered to the dealer (e-mail, webhook), so this also caps those. Default: 20 per client and 1,000 per dealer an hour.
+    pub leads: RouteLimitOverride,
+    /// Trade-in valuations attached to enquiries. Default: 20 per client and 1,000 per dealer an hour.
+    pub miscellaneous: RouteLimitOverride,
+    /// Analytics events. Default: 600 per client and 50,000 per dealer an hour.
+    pub events: RouteLimitOverride,
+    /// Car page views counted. Default: 600 per client and 100,000 per dealer an hour.
+    pub views: RouteLimitOverride,
+    /// Finance quotes. Default: 120 per client and 20,000 per dealer an hour.
+    pub quotes: RouteLimitOverride,
+    /// Phone numbers revealed. Default: 20 per client and 5,000 per dealer an hour.
+    pub phone_reveal: RouteLimitOverride,
+    /// Sign-in codes requested (each one is an SMS). Default: 10 per client and 1,000 per dealer an hour.
+    pub sign_in: RouteLimitOverride,
+    /// Sign-in codes entered. Default: 30 per client and 3,000 per dealer an hour.
+    pub verify: RouteLimitOverride,
+    /// Watchlist calls, including the "who is signed in" check every page makes. Default: 1,200 per client and 100,000 per dealer an hour.
+    pub watchlist: RouteLimitOverride,
+    /// Lead delivery status look-ups. Default: 120 per client and 10,000 per dealer an hour.
+    pub lead_status: RouteLimitOverride,
+    /// Seconds before another sign-in code can be sent to the same phone number. Short on purpose: a stranger requesting codes for someone's number can delay their sign-in by this much at most. Default: 60.
+    #[schemars(range(min = 10, max = 900))]
+    pub code_cooldown_secs: Option<u32>,
+}
+
+/// One group of calls; each number left out keeps its default.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RouteLimitOverride {
+    /// Calls allowed from one connection (client address) within the window.
+    #[schemars(range(min = 1, max = 1000000))]
+    pub per_client: Option<u32>,
+    /// Calls allowed for the whole dealer within the window.
+    #[schemars(range(min = 1, max = 100000000))]
+    pub per_dealer: Option<u32>,
+    /// The window in seconds, e.g. 3600 for "an hour".
+    #[schemars(range(min = 1, max = 86400))]
+    pub window_secs: Option<u32>,
+}
+
+impl RouteLimitOverride {
+    fn over(self, default: RouteLimit) -> RouteLimit {
+        RouteLimit {
+            per_client: self.per_client.unwrap_or(default.per_client),
+            per_dealer: self.per_dealer.unwrap_or(default.per_dealer),
+            window_secs: self.window_secs.unwrap_or(default.window_secs),
+        }
+    }
+}
+
+impl RateLimits {
+    /// The limits the edge enforces: these overrides over the defaults.
+    pub fn resolve(&self) -> EdgeRateLimits {
+        let d = EdgeRateLimits::default();
+        EdgeRateLimits {
+            leads: self.leads.over(d.leads),
+            miscellaneous: self.miscellaneous.over(d.miscellaneous),
+            events: self.events.over(d.events),
+            views: self.views.over(d.views),
+            quotes: self.quotes.over(d.quotes),
+            phone_reveal: self.phone_reveal.over(d.phone_reveal),
+            sign_in: self.sign_in.over(d.sign_in),
+            verify: self.verify.over(d.verify),
+            watchlist: self.watchlist.over(d.watchlist),
+            lead_status: self.lead_status.over(d.lead_status),
+            code_cooldown_secs: self.code_cooldown_secs.unwrap_or(d.code_cooldown_secs),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn left_out_means_the_default() {
+        assert_eq!(RateLimits::default().resolve(), EdgeRateLimits::default());
+        let mut r = RateLimits::default();
+        r.leads.per_client = Some(50);
+        r.code_cooldown_secs = Some(30);
+        let e = r.resolve();
+        let d = EdgeRateLimits::default();
+        assert_eq!(e.leads.per_client, 50);
+        assert_eq!(
+            e.leads.per_dealer, d.leads.per_dealer,
+            "the rest of leads stays"
+        );
+        assert_eq!(e.leads.window_secs, d.leads.window_secs);
+        assert_eq!(e.views, d.views);
+        assert_eq!(e.code_cooldown_secs, 30);
+    }
+
+    /// The defaults are written out in the field docs (the editor's hover
+    /// text); they must be the ones the edge applies.
+    #[test]
+    fn documented_defaults_are_the_real_ones() {
+        let schema = serde_json::to_value(schemars::schema_for!(RateLimits)).unwrap();
+        let props = schema["properties"].as_object().unwrap();
+        let d = EdgeRateLimits::default();
+        let thousands = |n: u32| {
+            let s = n.to_string();
+            let mut out = String::new();
+            for (i, c) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i).is_multiple_of(3) {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        };
+        for (key, limit) in [
+            ("leads", d.leads),
+            ("miscellaneous", d.miscellaneous),
+            ("events", d.events),
+            ("views", d.views),
+            ("quotes", d.quotes),
+            ("phone_reveal", d.phone_reveal),
+            ("sign_in", d.sign_in),
+            ("verify", d.verify),
+            ("watchlist", d.watchlist),
+            ("lead_status", d.lead_status),
+        ] {
+            assert_eq!(limit.window_secs, 3600, "{key}: the docs say an hour");
+            let text = props[key]["description"].as_str().unwrap_or_default();
+            let want = format!(
+                "Default: {} per client and {} per dealer an hour.",
+                thousands(limit.per_client),
+                thousands(limit.per_dealer)
+            );
+            assert!(text.contains(&want), "{key}: {text:?} should say {want:?}");
+        }
+        assert_eq!(props.len(), 11, "a field without a documented default here");
+        let cooldown = props["code_cooldown_secs"]["description"].as_str().unwrap();
+        assert!(cooldown.contains(&format!("Default: {}.", d.code_cooldown_secs)));
+    }
+}

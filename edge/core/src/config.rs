@@ -1,0 +1,50 @@
+//! Reading a dealer's edge configuration from its KV value. A value that
+//! cannot be read is a broken deploy of that one dealer: the worker answers
+//! 503 for it (never 500, never another dealer) and logs the dealer and
+//! the fault named here.
+
+use dealer_rules::edge_config::EdgeConfig;
+
+/// The configuration in `json`, or what is wrong with it (serde's message,
+/// with the line and column, or the mismatch with the slug it is stored
+/// under).
+pub fn parse_edge_config(slug: &str, json: &str) -> Result<EdgeConfig, String> {
+    let config: EdgeConfig = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    if config.dealer != slug {
+        return Err(format!(
+            "stored under dealer `{slug}` but names dealer `{}`",
+            config.dealer
+        ));
+    }
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"{"dealer":"d","name":"D","origins":["https://d.example"],"locations":[],
+        "leads":{"email":null,"webhook_url":null},"features":{"watchlist":true,"phone_reveal":false}}"#;
+
+    #[test]
+    fn a_good_config_reads() {
+        assert_eq!(parse_edge_config("d", GOOD).unwrap().dealer, "d");
+    }
+
+    #[test]
+    fn faults_are_named() {
+        let truncated = parse_edge_config("d", &GOOD[..40]).unwrap_err();
+        assert!(truncated.contains("EOF while parsing"), "{truncated}");
+        assert!(truncated.contains("line 1"), "{truncated}");
+        let unknown = GOOD.replace("\"name\"", "\"nmae\"");
+        let e = parse_edge_config("d", &unknown).unwrap_err();
+        assert!(e.contains("unknown field `nmae`"), "{e}");
+        let wrong_type = GOOD.replace("\"origins\":[\"https://d.example\"]", "\"origins\":\"x\"");
+        assert!(parse_edge_config("d", &wrong_type)
+            .unwrap_err()
+            .contains("invalid type"));
+        let e = parse_edge_config("other", GOOD).unwrap_err();
+        assert!(e.contains("dealer `other`") && e.contains("`d`"), "{e}");
+        assert!(parse_edge_config("d", "").is_err());
+    }
+}

@@ -1,0 +1,464 @@
+//! Sliding-window rate limits. Every rate-limited route counts each call
+//! twice: against the calling client's address and against the dealer, each
+//! with the limits of the dealer's configuration ([`RouteLimit`]).
+//!
+//! A counter keeps the hits of the current fixed window and of the one
+//! before it; the sliding estimate weighs the previous window by the part of
+//! it still inside the last `window` seconds. So "20 an hour" means 20 in
+//! any hour, not 40 across a window boundary, and the state is two numbers
+//! per counter, updated in one atomic statement (D1) or one single-threaded
+//! step (the per-dealer Durable Object): [`Counter::hit`] is that update.
+//!
+//! A refused call still counts, so a client that keeps hammering stays
+//! refused; [`retry_after`] is the real time until one more call would be
+//! allowed, which the worker sends as `Retry-After`.
+
+use dealer_rules::edge_config::{EdgeRateLimits, RouteLimit};
+
+/// Longest window honoured (a day); longer configured windows are cut.
+pub const MAX_WINDOW_SECS: u64 = 24 * 3600;
+
+/// At most `max` hits in any `window_secs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    pub max: u64,
+    pub window_secs: u64,
+}
+
+impl Limit {
+    /// A limit as configured, made safe: at least one hit, a window of 1 s
+    /// to a day.
+    pub fn new(max: u32, window_secs: u32) -> Self {
+        Limit {
+            max: u64::from(max.max(1)),
+            window_secs: u64::from(window_secs).clamp(1, MAX_WINDOW_SECS),
+        }
+    }
+
+    /// Start of the fixed window `now` falls in (aligned, so every worker
+    /// instance agrees on it without coordination).
+    pub fn window_start(&self, now: u64) -> u64 {
+        now - now % self.window_secs
+    }
+}
+
+/// The groups of routes, each with its own limits in [`EdgeRateLimits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    Leads,
+    Miscellaneous,
+    Events,
+    Views,
+    Quotes,
+    PhoneReveal,
+    SignIn,
+    Verify,
+    Watchlist,
+    LeadStatus,
+}
+
+/// Where a route's counters live. Routes that write a row to D1 anyway
+/// (leads, valuations, events, reveals, sign-in) count in D1, one atomic
+/// upsert per counter; the routes a page view calls (views, quotes, who am
+/// I and the watchlist, lead status) count in the dealer's Durable Object,
+/// so that page traffic never turns into D1 writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Store {
+    D1,
+    DurableObject,
+}
+
+impl Route {
+    pub const ALL: [Route; 10] = [
+        Route::Leads,
+        Route::Miscellaneous,
+        Route::Events,
+        Route::Views,
+        Route::Quotes,
+        Route::PhoneReveal,
+        Route::SignIn,
+        Route::Verify,
+        Route::Watchlist,
+        Route::LeadStatus,
+    ];
+
+    /// Name in counter keys and logs (the YAML key of its limits).
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::Leads => "leads",
+            Route::Miscellaneous => "miscellaneous",
+            Route::Events => "events",
+            Route::Views => "views",
+            Route::Quotes => "quotes",
+            Route::PhoneReveal => "phone_reveal",
+            Route::SignIn => "sign_in",
+            Route::Verify => "verify",
+            Route::Watchlist => "watchlist",
+            Route::LeadStatus => "lead_status",
+        }
+    }
+
+    pub fn config(self, limits: &EdgeRateLimits) -> RouteLimit {
+        match self {
+            Route::Leads => limits.leads,
+            Route::Miscellaneous => limits.miscellaneous,
+            Route::Events => limits.events,
+            Route::Views => limits.views,
+            Route::Quotes => limits.quotes,
+            Route::PhoneReveal => limits.phone_reveal,
+            Route::SignIn => limits.sign_in,
+            Route::Verify => limits.verify,
+            Route::Watchlist => limits.watchlist,
+            Route::LeadStatus => limits.lead_status,
+        }
+    }
+
+    pub fn store(self) -> Store {
+        match self {
+            Route::Views | Route::Quotes | Route::Watchlist | Route::LeadStatus => {
+                Store::DurableObject
+            }
+            _ => Store::D1,
+        }
+    }
+
+    /// The two checks of one call, client first: a client over its own
+    /// limit is refused before the dealer's counter is touched, so one
+    /// client's flood cannot use up the budget of the dealer's shoppers.
+    pub fn checks(self, c: RouteLimit, dealer: &str, client: &str) -> [Check; 2] {
+        let window = Limit::new(c.per_client, c.window_secs).window_secs;
+        let key = |who: &str| format!("{}/{window}:{dealer}:{who}", self.name());
+        [
+            Check {
+                key: key(&format!("c:{client}")),
+                limit: Limit::new(c.per_client, c.window_secs),
+                message: self.client_message(),
+            },
+            Check {
+                key: key("d"),
+                limit: Limit::new(c.per_dealer, c.window_secs),
+                message: DEALER_MESSAGE,
+            },
+        ]
+    }
+
+    fn client_message(self) -> &'static str {
+        match self {
+            Route::Leads | Route::Miscellaneous => {
+                "Too many enquiries from this connection; please try again later or call the dealership."
+            }
+            Route::PhoneReveal => {
+                "Too many phone numbers revealed; please try again later or call the dealership."
+            }
+            Route::SignIn => "Too many codes requested; please try again later.",
+            Route::Verify => "Too many sign-in attempts; please try again later.",
+            _ => "Too many requests from this connection; please try again later.",
+        }
+    }
+}
+
+const DEALER_MESSAGE: &str =
+    "This website is receiving too many requests just now; please try again shortly.";
+
+/// One counter to hit for a call: its key, limit and refusal message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub key: String,
+    pub limit: Limit,
+    pub message: &'static str,
+}
+
+/// A counter after a hit: hits in the current window (this one included)
+/// and in the window before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counter {
+    pub window_start: u64,
+    pub count: u64,
+    pub prev_count: u64,
+}
+
+impl Counter {
+    /// The counter after one more hit at `now`. The D1 statement
+    /// [`D1_HIT`] does exactly this; so does the Durable Object in memory.
+    pub fn hit(before: Option<Counter>, limit: Limit, now: u64) -> Counter {
+        let start = limit.window_start(now);
+        match before {
+            // A counter ahead of this instance's clock: same window.
+            Some(c) if c.window_start >= start => Counter {
+                count: c.count + 1,
+                ..c
+            },
+            Some(c) if c.window_start + limit.window_secs == start => Counter {
+                window_start: start,
+                count: 1,
+                prev_count: c.count,
+            },
+            _ => Counter {
+                window_start: start,
+                count: 1,
+                prev_count: 0,
+            },
+        }
+    }
+
+    /// Whether the counter can be dropped: nothing of it is in the sliding
+    /// window any more at `now`.
+    pub fn expired(&self, limit: Limit, now: u64) -> bool {
+        now >= self.window_start + 2 * limit.window_secs
+    }
+}
+
+/// One atomic upsert per hit: ?1 key, ?2 window start, ?3 window length.
+/// Mirrors [`Counter::hit`] (SQLite evaluates every SET expression against
+/// the old row).
+pub const D1_HIT: &str = "INSERT INTO rate_counters (key, window_start, count, prev_count, expires_at) \
+     VALUES (?1, ?2, 1, 0, ?2 + 2 * ?3) \
+     ON CONFLICT (key) DO UPDATE SET \
+     prev_count = CASE WHEN window_start >= ?2 THEN prev_count WHEN window_start + ?3 = ?2 THEN count ELSE 0 END, \
+     count = CASE WHEN window_start >= ?2 THEN count + 1 ELSE 1 END, \
+     expires_at = MAX(window_start, ?2) + 2 * ?3, \
+     window_start = MAX(window_start, ?2) \
+     RETURNING window_start, count, prev_count";
+
+/// Whether `count` hits now and `prev` in the previous window, `elapsed`
+/// seconds into the current one, are within the limit. Integer arithmetic:
+/// prev × (window − elapsed) / window + count ≤ max.
+fn within(limit: Limit, prev: u64, count: u64, elapsed: u64) -> bool {
+    let w = u128::from(limit.window_secs);
+    let elapsed = u128::from(elapsed).min(w);
+    u128::from(prev) * (w - elapsed) + u128::from(count) * w <= u128::from(limit.max) * w
+}
+
+/// What a check decides about the hit that produced `counter`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Allow,
+    /// Refused; one more call would be allowed after this many seconds.
+    Deny {
+        retry_after: u64,
+    },
+}
+
+pub fn decide(limit: Limit, counter: &Counter, now: u64) -> Decision {
+    let elapsed = now.saturating_sub(counter.window_start);
+    if within(limit, counter.prev_count, counter.count, elapsed) {
+        Decision::Allow
+    } else {
+        Decision::Deny {
+            retry_after: retry_after(limit, counter, now),
+        }
+    }
+}
+
+/// Seconds from `now` until one more hit would be allowed, if no other
+/// hit comes first (at least 1). Either later in the current window, once
+/// enough of the previous window has slid out, or in the next one, once
+/// enough of this one has.
+pub fn retry_after(limit: Limit, counter: &Counter, now: u64) -> u64 {
+    let w = limit.window_secs;
+    let (start, count, prev, max) = (
+        counter.window_start,
+        counter.count,
+        counter.prev_count,
+        limit.max,
+    );
+    // Later in this window: prev × (w − e) ≤ (max − count − 1) × w.
+    let same_window = if count < max && prev > 0 {
+        let room = (max - count - 1) * w / prev; // floor: e ≥ w − room
+        Some(start + w.saturating_sub(room))
+    } else if count < max {
+        Some(now)
+    } else {
+        None
+    };
+    let at = match same_window {
+        Some(t) if t < start + w => t,
+        // Next window: count × (w − e) + w ≤ max × w, the new hit alone
+        // in that window.
+        _ => start + w + w.saturating_sub((max - 1) * w / count.max(1)),
+    };
+    at.saturating_sub(now).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lim(max: u64, window_secs: u64) -> Limit {
+        Limit { max, window_secs }
+    }
+
+    #[test]
+    fn configured_limits_are_made_safe() {
+        assert_eq!(Limit::new(0, 0), lim(1, 1));
+        assert_eq!(Limit::new(5, u32::MAX), lim(5, MAX_WINDOW_SECS));
+        assert_eq!(lim(3, 60).window_start(119), 60);
+        assert_eq!(lim(3, 60).window_start(120), 120);
+    }
+
+    #[test]
+    fn counter_rolls_its_windows() {
+        let l = lim(5, 60);
+        let c = Counter::hit(None, l, 130);
+        assert_eq!(
+            c,
+            Counter {
+                window_start: 120,
+                count: 1,
+                prev_count: 0
+            }
+        );
+        let c = Counter::hit(Some(c), l, 170);
+        assert_eq!(
+            c,
+            Counter {
+                window_start: 120,
+                count: 2,
+                prev_count: 0
+            }
+        );
+        let c = Counter::hit(Some(c), l, 185);
+        assert_eq!(
+            c,
+            Counter {
+                window_start: 180,
+                count: 1,
+                prev_count: 2
+            },
+            "next window keeps the last one's count"
+        );
+        let c = Counter::hit(Some(c), l, 400);
+        assert_eq!(
+            c,
+            Counter {
+                window_start: 360,
+                count: 1,
+                prev_count: 0
+            },
+            "a gap forgets"
+        );
+        let ahead = Counter {
+            window_start: 420,
+            count: 3,
+            prev_count: 1,
+        };
+        assert_eq!(
+            Counter::hit(Some(ahead), l, 400).count,
+            4,
+            "a clock behind the counter's"
+        );
+        assert!(!c.expired(l, 479) && c.expired(l, 480));
+    }
+
+    #[test]
+    fn sliding_estimate_weighs_the_previous_window() {
+        let l = lim(10, 100);
+        // 10 in the previous window, 25% into this one: 7.5 of them still count.
+        let c = Counter {
+            window_start: 1000,
+            count: 2,
+            prev_count: 10,
+        };
+        assert_eq!(decide(l, &c, 1025), Decision::Allow, "7.5 + 2 ≤ 10");
+        let c3 = Counter { count: 3, ..c };
+        assert!(
+            matches!(decide(l, &c3, 1025), Decision::Deny { .. }),
+            "7.5 + 3 > 10"
+        );
+        assert_eq!(decide(l, &c3, 1030), Decision::Allow, "7 + 3 ≤ 10");
+        // A fixed window would allow 20 across the boundary; this does not.
+        let burst = Counter {
+            window_start: 1000,
+            count: 10,
+            prev_count: 10,
+        };
+        assert!(matches!(decide(l, &burst, 1001), Decision::Deny { .. }));
+    }
+
+    /// Simulates the next hit at `now + secs` on a copy of the counter.
+    fn allowed_after(l: Limit, c: Counter, now: u64, secs: u64) -> bool {
+        let t = now + secs;
+        decide(l, &Counter::hit(Some(c), l, t), t) == Decision::Allow
+    }
+
+    #[test]
+    fn retry_after_is_the_exact_wait() {
+        // Every refused state of small limits: waiting `retry_after` makes
+        // the next call pass, waiting one second less does not.
+        let mut checked = 0;
+        for max in 1..=6 {
+            for w in [1, 2, 7, 60, 3600] {
+                for prev in 0..=9 {
+                    for count in 1..=9 {
+                        for e in [0, 1, w / 3, w / 2, w - 1] {
+                            if e >= w {
+                                continue;
+                            }
+                            let l = lim(max, w);
+                            let c = Counter {
+                                window_start: 10 * w,
+                                count,
+                                prev_count: prev,
+                            };
+                            let now = c.window_start + e;
+                            let Decision::Deny { retry_after } = decide(l, &c, now) else {
+                                continue;
+                            };
+                            assert!(retry_after >= 1);
+                            assert!(
+                                allowed_after(l, c, now, retry_after),
+                                "max {max} w {w} prev {prev} count {count} e {e}: {retry_after} s is not enough"
+                            );
+                            if retry_after > 1 {
+                                assert!(
+                                    !allowed_after(l, c, now, retry_after - 1),
+                                    "max {max} w {w} prev {prev} count {count} e {e}: {retry_after} s is too long"
+                                );
+                            }
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn an_hour_limit_asks_for_most_of_an_hour_not_a_minute() {
+        // 21 reveals in the first minute of an hour with 20 allowed.
+        let l = Limit::new(20, 3600);
+        let c = Counter {
+            window_start: 7200,
+            count: 21,
+            prev_count: 0,
+        };
+        let Decision::Deny { retry_after } = decide(l, &c, 7260) else {
+            panic!("21 > 20")
+        };
+        // The rest of this hour, plus until enough of it has slid out.
+        assert_eq!(retry_after, 3540 + 3600 - 19 * 3600 / 21);
+    }
+
+    #[test]
+    fn checks_are_per_client_then_per_dealer() {
+        let limits = EdgeRateLimits::default();
+        let [client, dealer] = Route::Leads.checks(Route::Leads.config(&limits), "alpha", "abc");
+        assert_eq!(client.key, "leads/3600:alpha:c:abc");
+        assert_eq!(dealer.key, "leads/3600:alpha:d");
+        assert_eq!(client.limit, Limit::new(20, 3600));
+        assert_eq!(dealer.limit, Limit::new(1_000, 3600));
+        assert_ne!(client.message, dealer.message);
+        let mut names: Vec<&str> = Route::ALL.iter().map(|r| r.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Route::ALL.len());
+        assert_eq!(Route::Views.store(), Store::DurableObject);
+        assert_eq!(
+            Route::Quotes.store(),
+            Store::DurableObject,
+            "asked on car page views"
+        );
+        assert_eq!(Route::Leads.store(), Store::D1);
+    }
+}
