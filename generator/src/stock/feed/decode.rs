@@ -23,8 +23,8 @@ pub const TIME: Shape =
     Shape("a date and time such as \"2026-06-08T00:57:10Z\", a date such as \"2026-06-08\", or unix seconds");
 pub const DATE: Shape = Shape("a date such as \"2026-12-31\"");
 pub const ID: Shape = Shape("a number or text such as 410033 or \"BMG-410033\"");
-pub const SLUG: Shape = Shape("letters, digits, - and _ only (at most 200), such as \"2022-kia-rio-s-4711\"");
-    Shape("1 to 200 letters, digits, - and _ only, such as \"2022-kia-rio-s-4711\"");
+pub const SLUG: Shape =
+    Shape("letters, digits, - and _ only (at most 200), such as \"2022-kia-rio-s-4711\"");
 pub const CAR_TYPE: Shape = Shape("new, demo or used");
 pub const STATUS: Shape = Shape("in_stock, coming_soon or sold");
 pub const LOCATION: Shape = Shape("the id of one of the dealer's locations (locations[].id)");
