@@ -4,7 +4,7 @@
  * built site's main page types, served on 127.0.0.1, median of N runs.
  *   node scripts/bench-lighthouse.mjs [sites/<slug>/dist] [runs, default 3]
  * Lighthouse comes from the npm registry on first use (npm exec), pinned;
- * Chromium is Debian's (toolchain.md). Nothing leaves the machine.
+ * Chromium is Debian's (installed by scripts/install.sh). Nothing leaves the machine.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,6 +1,6 @@
 //! Runs `astro build` for a generated project and swaps the new `dist/` in
 //! only when the build succeeded and produced every page the contract
-//! promises (DESIGN.md contract 2): a failed build leaves the old site.
+//! promises (docs/ARCHITECTURE.md, contract 2): a failed build leaves the old site.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

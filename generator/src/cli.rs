@@ -1,4 +1,4 @@
-//! Command-line interface (clap). Exit codes (DESIGN.md contract 5): 0 ok,
+//! Command-line interface (clap). Exit codes (docs/ARCHITECTURE.md, contract 5): 0 ok,
 //! 1 build or validation failure, 2 usage error.
 
 use std::path::PathBuf;

@@ -3,7 +3,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    // clap exits with 2 on usage errors (DESIGN.md contract 5).
+    // clap exits with 2 on usage errors (docs/ARCHITECTURE.md, contract 5).
     let cli = dealergen::cli::Cli::parse();
     match dealergen::commands::run(cli) {
         Ok(code) => ExitCode::from(code as u8),

@@ -1,4 +1,4 @@
-/** Headless Debian Chromium for playwright-core (toolchain.md): never a browser download. */
+/** Headless Debian Chromium for playwright-core (installed by scripts/install.sh): never a browser download. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless',

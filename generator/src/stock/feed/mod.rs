@@ -1,4 +1,4 @@
-//! Reading a stock feed (DESIGN.md contract 1): a JSON array or JSON Lines
+//! Reading a stock feed (docs/ARCHITECTURE.md, contract 1): a JSON array or JSON Lines
 //! file of cars. Each record is decoded field by field (`car`, with the
 //! value decoders in `decode`): a field that does not fit is left out with
 //! a warning naming the car, the field and the shape expected; a record
