@@ -36,6 +36,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { builtAt } from './common.mjs';
 import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 
@@ -249,6 +250,9 @@ async function main() {
       serviceWorkers: 'block',
     });
     context.setDefaultTimeout(10_000);
+    // The shopper's clock is the instant the stock was judged at, as in the
+    // other e2e suites: the engine's sold window then agrees with the build.
+    await context.clock.setFixedTime(builtAt(site));
 
     // The edge API, answered here like a signed-out visit (signed in on the
     // watchlist page, which otherwise sends the visitor to sign in, with two
