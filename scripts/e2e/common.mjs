@@ -1,6 +1,6 @@
 /**
- * What the e2e scripts (run.mjs, fullstack.mjs) share: the browser's clock
- * and the rule that a case the demo data lacks fails instead of passing.
+ * What the e2e scripts share: the browser's clock, the rule that a case the
+ * demo data lacks fails instead of passing, and the test runner.
  */
 
 /**
@@ -24,4 +24,63 @@ export function builtAt(site) {
 export function need(value, what) {
   if (!value) throw new Error(`case missing from the demo data: ${what}`);
   return value;
+}
+
+/**
+ * The small test runner every e2e script uses: `test` runs one case and
+ * prints ok/FAIL with its time; `step` is a case of a chain (once a step
+ * fails, the later steps are reported failed without running: they would
+ * only time out); `run` runs the script's main, reports a setup failure,
+ * shuts down, prints the totals and exits 1 when anything failed.
+ * `context()` adds a line to a failure (e.g. the page it happened on).
+ */
+export function createRunner({ context = () => '' } = {}) {
+  const results = [];
+  let chainBroken = false;
+  async function test(name, fn, { inChain = false } = {}) {
+    if (inChain && chainBroken) {
+      results.push({ name, ok: false });
+      console.log(`FAIL - ${name}\n       skipped: an earlier step it depends on failed`);
+      return;
+    }
+    const t0 = Date.now();
+    try {
+      await fn();
+      results.push({ name, ok: true });
+      console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+    } catch (error) {
+      results.push({ name, ok: false });
+      let message = String(error?.message ?? error).split('\n').slice(0, 12).join('\n       ');
+      const where = context();
+      if (where) message += `\n       ${where}`;
+      console.log(`FAIL - ${name}\n       ${message}`);
+    }
+  }
+  async function step(name, fn) {
+    await test(name, fn, { inChain: true });
+    if (!results.at(-1).ok) chainBroken = true;
+  }
+  async function run(main, { shutdown } = {}) {
+    try {
+      await main();
+    } catch (error) {
+      results.push({ name: 'setup', ok: false });
+      console.log(`FAIL - setup\n       ${String(error?.stack ?? error).split('\n').slice(0, 12).join('\n       ')}`);
+    } finally {
+      await shutdown?.();
+    }
+    const passed = results.filter((r) => r.ok).length;
+    const failed = results.length - passed;
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(failed > 0 ? 1 : 0);
+  }
+  return { test, step, run, results };
+}
+
+export function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+export function assertEqual(actual, expected, what) {
+  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }

@@ -25,7 +25,7 @@ import { chromium } from 'playwright-core';
 import { kvFor, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
-import { builtAt, need } from './common.mjs';
+import { assert, assertEqual, builtAt, createRunner, need } from './common.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const siteDir = path.join(distDir, '..');
@@ -45,39 +45,9 @@ async function axeProblems(page) {
   return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
 }
 
-const results = [];
-// The sign-in → save → list chain: once a link fails, its later links are
-// reported as failed without running (they would only time out).
-let chainBroken = false;
-async function test(name, fn, { inChain = false } = {}) {
-  if (inChain && chainBroken) {
-    results.push({ name, ok: false });
-    console.log(`FAIL - ${name}\n       skipped: an earlier step it depends on failed`);
-    return;
-  }
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    let message = String(error?.message ?? error).split('\n').slice(0, 8).join('\n       ');
-    if (currentPage) message += `\n       (page: ${currentPage.url()})`;
-    console.log(`FAIL - ${name}\n       ${message}`);
-  }
-}
-/** A link of the chain. */
-async function step(name, fn) {
-  await test(name, fn, { inChain: true });
-  if (!results.at(-1).ok) chainBroken = true;
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-function assertEqual(actual, expected, what) {
-  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+// The sign-in → save → list chain runs as steps: once one fails, its later
+// steps are reported failed without running (they would only time out).
+const { test, step, run } = createRunner({ context: () => (currentPage ? `(page: ${currentPage.url()})` : '') });
 
 let worker;
 let server;
@@ -324,15 +294,4 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-try {
-  await main();
-} catch (error) {
-  results.push({ name: 'setup', ok: false });
-  console.log(`FAIL - setup\n       ${String(error?.stack ?? error).split('\n').slice(0, 12).join('\n       ')}`);
-} finally {
-  await shutdown();
-}
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+await run(main, { shutdown });

@@ -36,7 +36,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { builtAt } from './common.mjs';
+import { assert, assertEqual, builtAt, createRunner } from './common.mjs';
 import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 
@@ -56,25 +56,7 @@ const DESKTOP = 1280;
 
 // ----------------------------------------------------------------- tests --
 
-const results = [];
-async function test(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    const message = String(error?.message ?? error).split('\n').slice(0, 12).join('\n       ');
-    console.log(`FAIL - ${name}\n       ${message}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-function assertEqual(actual, expected, what) {
-  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+const { test, run } = createRunner();
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 // ------------------------------------------------- in-page measurements --
@@ -646,13 +628,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  results.push({ name: 'setup', ok: false });
-  console.log(`FAIL - setup\n       ${error?.stack ?? error}`);
-}
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+await run(main);

@@ -24,32 +24,14 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
-import { builtAt, need } from './common.mjs';
+import { assert, assertEqual, builtAt, createRunner, need } from './common.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const dataDir = path.join(distDir, '..', 'src', 'data');
 
 // ----------------------------------------------------------------- tests --
 
-const results = [];
-async function test(name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   - ${name}`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    const message = String(error?.message ?? error).split('\n').slice(0, 6).join('\n       ');
-    console.log(`FAIL - ${name}\n       ${message}`);
-  }
-}
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-function assertEqual(actual, expected, what) {
-  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+const { test, run } = createRunner();
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** WCAG 2.2 A/AA plus axe's best practices; target-size is off by default in axe but Lighthouse checks it. */
@@ -517,13 +499,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  results.push({ name: 'setup', ok: false });
-  console.log(`FAIL - setup\n       ${error?.stack ?? error}`);
-}
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+await run(main);
