@@ -1,0 +1,6 @@
+//! WIP
+use crate::project::Project;
+use anyhow::Result;
+pub fn run(_p: &Project, _a: crate::cli::ExplainArgs) -> Result<i32> {
+    anyhow::bail!("not built yet")
+}
