@@ -76,6 +76,13 @@ pub enum Command {
         after_help = "Examples:\n  dealergen diff --dealer brisbane-motor-group                 # working tree against HEAD\n  dealergen diff --dealer brisbane-motor-group --base origin/main > diff.md"
     )]
     Diff(DiffArgs),
+    /// The dealers whose site a change can alter since a git revision (their
+    /// YAML, preset, stock feed or own folder changed, or the platform did),
+    /// one slug per line: what CI builds and deploys.
+    #[command(
+        after_help = "Examples:\n  dealergen changed --base origin/main\n  dealergen changed --base HEAD~1 --shard 2/4    # this CI runner's part\n  dealergen changed --base origin/main --format json"
+    )]
+    Changed(ChangedArgs),
     /// Create a new dealer file from a template preset.
     #[command(
         after_help = "Example:\n  dealergen new gold-coast-kia --template franchise-group --name \"Gold Coast Kia\""
@@ -180,6 +187,19 @@ pub struct DiffArgs {
     /// Judge the sold window and promo windows at this moment (RFC 3339 or a date) instead of now.
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ChangedArgs {
+    /// The git revision to compare the working tree with.
+    #[arg(long, value_name = "REV")]
+    pub base: String,
+    /// Only the changed dealers of shard I of N (the same split as `build --shard`).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// lines: one slug per line; json: each dealer with the file that changed it.
+    #[arg(long, value_enum, default_value_t = PullFormat::Human)]
+    pub format: PullFormat,
 }
 
 #[derive(Debug, Args)]

@@ -33,6 +33,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Stock(StockCommand::Pull(args)) => pull::run(&project, args),
         Command::Explain(args) => explain::run(&project, args),
         Command::Diff(args) => diff::run(&project, args),
+        Command::Changed(args) => diff::changed(&project, args),
         Command::New {
             slug,
             template,

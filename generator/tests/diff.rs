@@ -196,3 +196,81 @@ fn a_removed_dealer_and_a_bad_revision() {
     assert_eq!(code, 1);
     assert!(err.contains("`no-such-branch` is not a commit"), "{err}");
 }
+
+fn changed(repo: &Path, extra: &[&str]) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+        .arg("--root")
+        .arg(repo)
+        .args(["changed", "--base", "HEAD"])
+        .args(extra)
+        .current_dir(repo)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn changed_lists_the_dealers_whose_inputs_changed() {
+    let repo = repo();
+    // A second dealer on another preset, committed.
+    copy_tree(&fixtures().join("new-dealer"), repo.path());
+    let yaml = repo.path().join("dealers/new-dealer.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("template: multi-brand-group", "template: franchise-group"),
+    )
+    .unwrap();
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-q", "-m", "second dealer"]);
+    assert!(changed(repo.path(), &[]).is_empty(), "nothing changed yet");
+
+    // Its feed.
+    let feed = repo.path().join("dealers/stock/new.json");
+    std::fs::write(&feed, "[]\n").unwrap();
+    assert_eq!(changed(repo.path(), &[]), ["new-dealer"]);
+    git(repo.path(), &["checkout", "-q", "--", "."]);
+
+    // The other's YAML, and the preset only it uses.
+    let tiny = repo.path().join("dealers/tiny-dealer.yaml");
+    std::fs::write(&tiny, std::fs::read_to_string(&tiny).unwrap() + "# note\n").unwrap();
+    assert_eq!(changed(repo.path(), &[]), ["tiny-dealer"]);
+    git(repo.path(), &["checkout", "-q", "--", "."]);
+    let preset = repo.path().join("templates/presets/franchise-group.yaml");
+    std::fs::write(
+        &preset,
+        std::fs::read_to_string(&preset).unwrap() + "# note\n",
+    )
+    .unwrap();
+    assert_eq!(changed(repo.path(), &[]), ["new-dealer"]);
+    git(repo.path(), &["checkout", "-q", "--", "."]);
+
+    // A file of the dealer's own folder, not yet added to git.
+    std::fs::create_dir_all(repo.path().join("dealers/tiny-dealer/pages")).unwrap();
+    std::fs::write(
+        repo.path().join("dealers/tiny-dealer/pages/about.md"),
+        "# About\n",
+    )
+    .unwrap();
+    assert_eq!(changed(repo.path(), &[]), ["tiny-dealer"]);
+    std::fs::remove_dir_all(repo.path().join("dealers/tiny-dealer")).unwrap();
+
+    // The platform: every dealer.
+    std::fs::create_dir_all(repo.path().join("templates/site")).unwrap();
+    std::fs::write(repo.path().join("templates/site/x.astro"), "---\n---\n").unwrap();
+    assert_eq!(changed(repo.path(), &[]), ["new-dealer", "tiny-dealer"]);
+    // Shards split the list the way `build --shard` does: together, all of it once.
+    let mut shards: Vec<String> = (1..=3)
+        .flat_map(|i| changed(repo.path(), &["--shard", &format!("{i}/3")]))
+        .collect();
+    shards.sort();
+    assert_eq!(shards, ["new-dealer", "tiny-dealer"]);
+}

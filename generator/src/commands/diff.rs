@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::cli::DiffArgs;
+use crate::cli::{ChangedArgs, DiffArgs, PullFormat};
 use crate::project::Project;
 
 /// Exit 0 with the Markdown on stdout (also when a side does not
@@ -20,5 +20,23 @@ pub fn run(project: &Project, args: DiffArgs) -> Result<i32> {
     let now = super::parse_as_of(args.as_of.as_deref())?;
     let markdown = crate::diff::diff_dealer(project, slug, &args.base, now)?;
     print!("{markdown}");
+    Ok(0)
+}
+
+/// `dealergen changed`: slugs one per line (or JSON), exit 0 even when
+/// none changed (an empty list is an answer).
+pub fn changed(project: &Project, args: ChangedArgs) -> Result<i32> {
+    let mut list = crate::diff::changed_dealers(project, &args.base)?;
+    if let Some((i, n)) = args.shard {
+        list.retain(|c| super::shard_of(&c.dealer, n) == i - 1);
+    }
+    match args.format {
+        PullFormat::Json => println!("{}", serde_json::to_string_pretty(&list)?),
+        PullFormat::Human => {
+            for c in &list {
+                println!("{}", c.dealer);
+            }
+        }
+    }
     Ok(0)
 }

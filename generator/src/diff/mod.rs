@@ -6,6 +6,7 @@
 //! (`snapshot`) and compared (`compare`), and the result is written as
 //! Markdown for a pull-request comment (`markdown`). Nothing runs Astro.
 
+mod changed;
 mod compare;
 mod markdown;
 mod snapshot;
@@ -16,6 +17,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Utc};
 
+pub use changed::{changed_dealers, Changed, PLATFORM};
 pub use compare::{compare, CarEdit, CarMove, Change, Report, Section};
 pub use markdown::{render, MARKER};
 pub use snapshot::{take, Side, Snapshot};
@@ -183,7 +185,7 @@ impl Repo {
 
 /// A repository-relative path with `..` resolved; `None` when it leaves
 /// the repository.
-fn inside(path: &Path) -> Option<String> {
+pub(crate) fn inside(path: &Path) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     for c in path.components() {
         match c {
@@ -214,7 +216,7 @@ fn normalize(path: &Path) -> PathBuf {
 }
 
 /// Runs git in `dir`; its output, or an error with what git said.
-fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>> {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
