@@ -273,4 +273,30 @@ fn changed_lists_the_dealers_whose_inputs_changed() {
         .collect();
     shards.sort();
     assert_eq!(shards, ["new-dealer", "tiny-dealer"]);
+    std::fs::remove_dir_all(repo.path().join("templates/site")).unwrap();
+
+    // Git's empty tree as the base (a first push): every dealer is new.
+    let empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+    assert_eq!(
+        changed_from(repo.path(), empty),
+        ["new-dealer", "tiny-dealer"]
+    );
+}
+
+fn changed_from(repo: &Path, base: &str) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+        .arg("--root")
+        .arg(repo)
+        .args(["changed", "--base", base])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect()
 }

@@ -61,13 +61,22 @@ impl Repo {
         })
     }
 
-    /// The commit id of `rev`, or a clear error.
+    /// The tree of `rev` (a commit, branch, tag, or a tree such as git's
+    /// empty tree for "everything is new"), or a clear error.
     fn commit(&self, rev: &str) -> Result<String> {
         if rev.starts_with('-') {
             bail!("`{rev}` is not a git revision");
         }
-        let out = git(&self.top, &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
-            .map_err(|_| anyhow::anyhow!("`{rev}` is not a commit in {} (for a pull request, fetch the base branch first, e.g. `git fetch origin main` and --base origin/main)", self.top.display()))?;
+        let out = git(
+            &self.top,
+            &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{tree}}")],
+        )
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "`{rev}` is not a commit in {} (for a pull request, fetch the base branch first, e.g. `git fetch origin main` and --base origin/main)",
+                self.top.display()
+            )
+        })?;
         Ok(String::from_utf8_lossy(&out).trim().to_string())
     }
 
