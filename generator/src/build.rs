@@ -195,6 +195,13 @@ pub fn site_outputs(
 ) -> Result<SiteOutputs> {
     let cfg = &dealer.config;
     let feed_path = dealer.dir().join(&cfg.stock.feed);
+    if !feed_path.exists() && cfg.stock.source.is_some() {
+        anyhow::bail!(
+            "the stock feed {} is not there yet: run `dealergen stock pull --dealer {}` first",
+            feed_path.display(),
+            dealer.slug
+        );
+    }
     let mut feed = feed::load(&feed_path)?;
     let skipped = std::mem::take(&mut feed.skipped);
     let mut feed_warnings = std::mem::take(&mut feed.warnings);

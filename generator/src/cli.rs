@@ -9,7 +9,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "dealergen",
     version,
-    about = "Turns dealers/<slug>.yaml and a stock feed into a fast static dealer website."
+    about = "Turns dealers/<slug>.yaml and a stock feed into a fast static dealer website.",
+    after_help = "Examples:\n  dealergen check --all\n  dealergen build --dealer brisbane-motor-group\n  dealergen explain --dealer brisbane-motor-group --car BMG10231\n\nEach command's --help has examples. Every dealer field: docs/dealer-yaml.md.\nExit codes: 0 ok, 1 build or validation failure, 2 usage error."
 )]
 pub struct Cli {
     /// Checkout root (holds dealers/, templates/, astro-app/). Default: found from the current folder upwards.
@@ -61,7 +62,7 @@ pub enum Command {
     #[command(after_help = "Example:\n  dealergen list")]
     List,
     /// Stock feeds: fetch them from each dealer's stock.source.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:\n  dealergen stock pull --all")]
     Stock(StockCommand),
     /// Why a car is, or is not, on a dealer's site: the rule that hid it, or
     /// its URL, price, tag and finance display and why.
@@ -244,6 +245,31 @@ mod tests {
         assert!(parse_shard("0/8").is_err());
         assert!(parse_shard("9/8").is_err());
         assert!(parse_shard("x").is_err());
+    }
+
+    /// Every command's --help shows how to call it.
+    #[test]
+    fn every_command_has_an_example_in_its_help() {
+        use clap::CommandFactory;
+        fn walk(cmd: &mut clap::Command, path: &str, missing: &mut Vec<String>) {
+            let help = cmd.render_help().to_string();
+            if !help.contains("Example") {
+                missing.push(path.to_string());
+            }
+            for sub in cmd.get_subcommands_mut() {
+                if sub.get_name() == "help" {
+                    continue;
+                }
+                let name = format!("{path} {}", sub.get_name());
+                walk(sub, &name, missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&mut Cli::command(), "dealergen", &mut missing);
+        assert!(
+            missing.is_empty(),
+            "no example in the --help of: {missing:?}"
+        );
     }
 
     #[test]

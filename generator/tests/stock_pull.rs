@@ -584,3 +584,27 @@ fn the_command_never_prints_the_secret() {
         Some("Bearer top-secret-42")
     );
 }
+
+#[test]
+fn a_dealer_whose_feed_was_never_pulled_says_so() {
+    let server = FeedServer::start(|_, _| Reply::ok(feed_text(16)));
+    let dealer = Dealer::new(&url_source(&server, ""), None);
+    let (code, out, _) = dealer.cli(&["check", "--dealer", SLUG]);
+    assert_eq!(code, 0, "a warning, not an error: {out}");
+    assert!(out.contains("does not exist yet"), "{out}");
+    let sites = tempfile::tempdir().unwrap();
+    let sites_arg = sites.path().to_string_lossy().into_owned();
+    let (code, out, err) = dealer.cli(&[
+        "--sites-dir",
+        &sites_arg,
+        "build",
+        "--dealer",
+        SLUG,
+        "--no-astro",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("run `dealergen stock pull --dealer tiny-dealer` first"),
+        "{out}{err}"
+    );
+}
