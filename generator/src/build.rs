@@ -75,9 +75,6 @@ impl std::fmt::Display for BuildFailure {
     }
 }
 
-/// Pages every build must contain besides one per visible car.
-const FIXED_PAGES: [&str; 3] = ["index.html", "search/index.html", "contact-us/index.html"];
-
 pub fn build_dealer(
     project: &Project,
     dealer_file: &Path,
@@ -93,49 +90,40 @@ pub fn build_dealer(
     let cfg = &dealer.config;
     let run = || -> Result<BuildReport> {
         step("reading stock");
-        let feed_path = dealer.dir().join(&cfg.stock.feed);
-        let mut feed = feed::load(&feed_path)?;
-        let skipped = std::mem::take(&mut feed.skipped);
-        let mut feed_warnings = std::mem::take(&mut feed.warnings);
-        let mut selection = stock::select(feed, cfg, opts.now);
-        feed_warnings.append(&mut selection.warnings);
-        let cars: Vec<present::Car> = selection
-            .visible
-            .iter()
-            .map(|c| present::present(c, cfg, opts.now))
-            .collect();
-        let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
+        let SiteOutputs {
+            cars,
+            data,
+            edge,
+            kv,
+            skipped,
+            feed_warnings,
+            hidden,
+            pages: page_paths,
+        } = site_outputs(&dealer, opts.now)?;
 
         step("writing project");
-        let site = site_data::build(&dealer.slug, cfg, &cars, opts.now);
         let site_dir = project.site_dir(&dealer.slug);
         let ctx = TemplateContext {
             slug: dealer.slug.clone(),
         };
-        let data = [
-            ("site.json", serde_json::to_string_pretty(&site)?),
-            ("cars.json", serde_json::to_string(&cars)?),
-            (
-                "search-index.json",
-                serde_json::to_string(&crate::search_index::build(&cars))?,
-            ),
-        ];
         render::write_project(project, &site_dir, &ctx, &data)?;
-        let edge = edge_config(&dealer.slug, cfg);
         std::fs::write(
             site_dir.join("edge-config.json"),
             serde_json::to_string_pretty(&edge)?,
         )
         .context("cannot write edge-config.json")?;
-        let kv = edge_kv(&edge, cars.iter().map(|c| c.slug.as_str()))?;
         std::fs::write(
             site_dir.join("edge-kv.json"),
             serde_json::to_string_pretty(&kv)?,
         )
         .context("cannot write edge-kv.json")?;
 
-        let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
-        must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
+        // Every page the site data promises (crate::pages), so the page
+        // list `dealergen diff` compares is the one Astro really made.
+        let must_exist: Vec<String> = page_paths
+            .iter()
+            .map(|p| crate::pages::dist_file(p))
+            .collect();
         let dist = if opts.skip_astro {
             None
         } else {
@@ -177,6 +165,76 @@ pub fn build_dealer(
         })
     };
     run().map_err(BuildFailure::Failed)
+}
+
+/// Everything a build derives from a dealer before Astro runs: the data
+/// files of the Astro project, the edge config and its KV entries, and
+/// what the feed decoder and the visibility rules left out. `dealergen
+/// diff` compares two of these.
+#[derive(Debug)]
+pub struct SiteOutputs {
+    /// The visible cars as the pages show them.
+    pub cars: Vec<present::Car>,
+    /// `src/data/*` files of the Astro project: (file name, JSON text).
+    pub data: Vec<(&'static str, String)>,
+    pub edge: EdgeConfig,
+    /// The worker's KV entries (`edge-kv.json`).
+    pub kv: serde_json::Value,
+    pub skipped: Vec<feed::SkippedRecord>,
+    pub feed_warnings: Vec<feed::FeedWarning>,
+    /// Cars the rules keep off the site (incl. other dealerships).
+    pub hidden: usize,
+    /// Paths of every page the site has (`crate::pages`).
+    pub pages: Vec<String>,
+}
+
+/// Reads the dealer's feed and derives the site's data at `now`.
+pub fn site_outputs(
+    dealer: &dealer_config::LoadedDealer,
+    now: DateTime<Utc>,
+) -> Result<SiteOutputs> {
+    let cfg = &dealer.config;
+    let feed_path = dealer.dir().join(&cfg.stock.feed);
+    if !feed_path.exists() && cfg.stock.source.is_some() {
+        anyhow::bail!(
+            "the stock feed {} is not there yet: run `dealergen stock pull --dealer {}` first",
+            feed_path.display(),
+            dealer.slug
+        );
+    }
+    let mut feed = feed::load(&feed_path)?;
+    let skipped = std::mem::take(&mut feed.skipped);
+    let mut feed_warnings = std::mem::take(&mut feed.warnings);
+    let mut selection = stock::select(feed, cfg, now);
+    feed_warnings.append(&mut selection.warnings);
+    let cars: Vec<present::Car> = selection
+        .visible
+        .iter()
+        .map(|c| present::present(c, cfg, now))
+        .collect();
+    let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
+    let site = site_data::build(&dealer.slug, cfg, &cars, now);
+    let pages = crate::pages::page_paths(&site, &cars);
+    let data = vec![
+        ("site.json", serde_json::to_string_pretty(&site)?),
+        ("cars.json", serde_json::to_string(&cars)?),
+        (
+            "search-index.json",
+            serde_json::to_string(&crate::search_index::build(&cars))?,
+        ),
+    ];
+    let edge = edge_config(&dealer.slug, cfg);
+    let kv = edge_kv(&edge, cars.iter().map(|c| c.slug.as_str()))?;
+    Ok(SiteOutputs {
+        cars,
+        data,
+        edge,
+        kv,
+        skipped,
+        feed_warnings,
+        hidden,
+        pages,
+    })
 }
 
 /// Writes every feed problem to `stock-feed-report.txt` in the site folder

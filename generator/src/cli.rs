@@ -9,7 +9,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "dealergen",
     version,
-    about = "Turns dealers/<slug>.yaml and a stock feed into a fast static dealer website."
+    about = "Turns dealers/<slug>.yaml and a stock feed into a fast static dealer website.",
+    after_help = "Examples:\n  dealergen check --all\n  dealergen build --dealer brisbane-motor-group\n  dealergen explain --dealer brisbane-motor-group --car BMG10231\n\nEach command's --help has examples. Every dealer field: docs/dealer-yaml.md.\nExit codes: 0 ok, 1 build or validation failure, 2 usage error."
 )]
 pub struct Cli {
     /// Checkout root (holds dealers/, templates/, astro-app/). Default: found from the current folder upwards.
@@ -28,23 +29,65 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Build dealer sites into sites/<slug>/dist.
+    #[command(
+        after_help = "Examples:\n  dealergen build --dealer brisbane-motor-group\n  dealergen build --all --shard 2/8 -j 2\n  dealergen build --dealer brisbane-motor-group --no-astro --as-of 2026-11-20"
+    )]
     Build(BuildArgs),
     /// Validate dealer files without building.
+    #[command(
+        after_help = "Examples:\n  dealergen check --dealer brisbane-motor-group\n  dealergen check --all --format github   # annotations on the YAML lines of a pull request"
+    )]
     Check(CheckArgs),
-    /// Print the JSON Schema of the dealer YAML (or write it with --write).
+    /// Print the JSON Schema of the dealer YAML (or write it with --write),
+    /// or the marketers' field reference with --docs.
+    #[command(
+        after_help = "Examples:\n  dealergen schema --write              # dealers/dealer.schema.json\n  dealergen schema --docs --write       # docs/dealer-yaml.md\n  dealergen schema --site-data --write  # astro-app/src/types/site-data.schema.json"
+    )]
     Schema {
-        /// Write it to its committed path (dealers/dealer.schema.json, or
-        /// astro-app/src/types/site-data.schema.json with --site-data).
+        /// Write it to its committed path (dealers/dealer.schema.json,
+        /// astro-app/src/types/site-data.schema.json with --site-data, or
+        /// docs/dealer-yaml.md with --docs).
         #[arg(long)]
         write: bool,
         /// The schema of the data the generator hands the Astro app
         /// (site.json, cars.json) instead of the dealer YAML.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "docs")]
         site_data: bool,
+        /// The field reference for marketers (Markdown), made from the same
+        /// declarations as the schema and the presets' defaults.
+        #[arg(long)]
+        docs: bool,
     },
     /// List the dealers and whether their files are valid.
+    #[command(after_help = "Example:\n  dealergen list")]
     List,
+    /// Stock feeds: fetch them from each dealer's stock.source.
+    #[command(subcommand, after_help = "Example:\n  dealergen stock pull --all")]
+    Stock(StockCommand),
+    /// Why a car is, or is not, on a dealer's site: the rule that hid it, or
+    /// its URL, price, tag and finance display and why.
+    #[command(
+        after_help = "Examples:\n  dealergen explain --dealer brisbane-motor-group --car BMG10231\n  dealergen explain --dealer brisbane-motor-group --car 48213 --as-of 2026-11-20"
+    )]
+    Explain(ExplainArgs),
+    /// What a change to a dealer's files does to its site, as Markdown for a
+    /// pull-request comment: pages, cars (with the rule), buttons, promo
+    /// tiles, navigation, finance display, edge settings.
+    #[command(
+        after_help = "Examples:\n  dealergen diff --dealer brisbane-motor-group                 # working tree against HEAD\n  dealergen diff --dealer brisbane-motor-group --base origin/main > diff.md"
+    )]
+    Diff(DiffArgs),
+    /// The dealers whose site a change can alter since a git revision (their
+    /// YAML, preset, stock feed or own folder changed, or the platform did),
+    /// one slug per line: what CI builds and deploys.
+    #[command(
+        after_help = "Examples:\n  dealergen changed --base origin/main\n  dealergen changed --base HEAD~1 --shard 2/4    # this CI runner's part\n  dealergen changed --base origin/main --format json"
+    )]
+    Changed(ChangedArgs),
     /// Create a new dealer file from a template preset.
+    #[command(
+        after_help = "Example:\n  dealergen new gold-coast-kia --template franchise-group --name \"Gold Coast Kia\""
+    )]
     New {
         /// Slug of the new dealer (file name), e.g. gold-coast-kia.
         slug: String,
@@ -84,6 +127,80 @@ pub struct BuildArgs {
     /// Write the Astro projects and data but do not run Astro.
     #[arg(long)]
     pub no_astro: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StockCommand {
+    /// Fetch each dealer's feed from stock.source (HTTPS or a file), check it
+    /// with the build's decoder and put it in place of stock.feed. A feed
+    /// that does not parse, or would show more than
+    /// stock.source.max_drop_percent fewer cars, is refused and the previous
+    /// one kept (exit 1).
+    #[command(
+        after_help = "Examples:\n  dealergen stock pull --dealer brisbane-motor-group\n  dealergen stock pull --all --format json    # one result per dealer, for CI\n  dealergen stock pull --dealer brisbane-motor-group --accept-drop\n\nExit codes: 0 every feed updated or unchanged; 1 a feed was refused or could not be fetched (its previous feed is kept); 2 usage error."
+    )]
+    Pull(PullArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PullArgs {
+    #[command(flatten)]
+    pub selection: Selection,
+    /// Take the new feed even when it shows more than
+    /// stock.source.max_drop_percent fewer cars than the current one.
+    #[arg(long)]
+    pub accept_drop: bool,
+    /// Count the cars the site shows (for the drop guard) at this moment (RFC 3339 or a date) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
+    /// Output format: human (terminal) or json (one result per dealer).
+    #[arg(long, value_enum, default_value_t = PullFormat::Human)]
+    pub format: PullFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PullFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The dealer, by slug.
+    #[arg(long, value_name = "SLUG")]
+    pub dealer: String,
+    /// The car: its stock number, feed id or slug.
+    #[arg(long, value_name = "STOCKNUM|ID")]
+    pub car: String,
+    /// Judge the sold window and new arrivals at this moment (RFC 3339 or a date) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The dealer, by slug.
+    #[arg(long, value_name = "SLUG")]
+    pub dealer: String,
+    /// The git revision to compare the working tree with (a branch, tag or commit).
+    #[arg(long, value_name = "REV", default_value = "HEAD")]
+    pub base: String,
+    /// Judge the sold window and promo windows at this moment (RFC 3339 or a date) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ChangedArgs {
+    /// The git revision to compare the working tree with.
+    #[arg(long, value_name = "REV")]
+    pub base: String,
+    /// Only the changed dealers of shard I of N (the same split as `build --shard`).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// lines: one slug per line; json: each dealer with the file that changed it.
+    #[arg(long, value_enum, default_value_t = PullFormat::Human)]
+    pub format: PullFormat,
 }
 
 #[derive(Debug, Args)]
@@ -128,6 +245,31 @@ mod tests {
         assert!(parse_shard("0/8").is_err());
         assert!(parse_shard("9/8").is_err());
         assert!(parse_shard("x").is_err());
+    }
+
+    /// Every command's --help shows how to call it.
+    #[test]
+    fn every_command_has_an_example_in_its_help() {
+        use clap::CommandFactory;
+        fn walk(cmd: &mut clap::Command, path: &str, missing: &mut Vec<String>) {
+            let help = cmd.render_help().to_string();
+            if !help.contains("Example") {
+                missing.push(path.to_string());
+            }
+            for sub in cmd.get_subcommands_mut() {
+                if sub.get_name() == "help" {
+                    continue;
+                }
+                let name = format!("{path} {}", sub.get_name());
+                walk(sub, &name, missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&mut Cli::command(), "dealergen", &mut missing);
+        assert!(
+            missing.is_empty(),
+            "no example in the --help of: {missing:?}"
+        );
     }
 
     #[test]

@@ -12,16 +12,28 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::build::{build_dealer, BuildFailure, BuildOptions};
-use crate::cli::{BuildArgs, CheckArgs, Cli, Command, OutputFormat, Selection};
+use crate::cli::{BuildArgs, CheckArgs, Cli, Command, OutputFormat, Selection, StockCommand};
 use crate::project::Project;
+
+mod diff;
+mod explain;
+mod pull;
 
 pub fn run(cli: Cli) -> Result<i32> {
     let project = project_from(&cli)?;
     match cli.command {
         Command::Build(args) => build(&project, args),
         Command::Check(args) => check(&project, args),
-        Command::Schema { write, site_data } => schema(&project, write, site_data),
+        Command::Schema {
+            write,
+            site_data,
+            docs,
+        } => schema(&project, write, site_data, docs),
         Command::List => list(&project),
+        Command::Stock(StockCommand::Pull(args)) => pull::run(&project, args),
+        Command::Explain(args) => explain::run(&project, args),
+        Command::Diff(args) => diff::run(&project, args),
+        Command::Changed(args) => diff::changed(&project, args),
         Command::New {
             slug,
             template,
@@ -58,7 +70,7 @@ fn project_from(cli: &Cli) -> Result<Project> {
 /// Dealer files named by --dealer, or all of them, relative to the current
 /// folder when inside it (so messages and GitHub annotations say
 /// `dealers/x.yaml`, which is what a pull request shows).
-fn select(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
+pub(crate) fn select(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
     let cwd = std::env::current_dir().unwrap_or_default();
     Ok(select_absolute(project, sel)?
         .into_iter()
@@ -127,7 +139,7 @@ fn default_jobs() -> usize {
     cores.min(mem_mb / 700).max(1)
 }
 
-fn parse_as_of(s: Option<&str>) -> Result<DateTime<Utc>> {
+pub(crate) fn parse_as_of(s: Option<&str>) -> Result<DateTime<Utc>> {
     match s {
         None => Ok(Utc::now()),
         Some(s) => {
@@ -253,7 +265,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn slug_of(file: &Path) -> String {
+pub(crate) fn slug_of(file: &Path) -> String {
     file.file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or_default()
@@ -320,8 +332,13 @@ pub fn schema_text() -> String {
     s
 }
 
-fn schema(project: &Project, write: bool, site_data: bool) -> Result<i32> {
-    let (text, path) = if site_data {
+fn schema(project: &Project, write: bool, site_data: bool, docs: bool) -> Result<i32> {
+    let (text, path) = if docs {
+        (
+            crate::docs::field_reference(&Loader::new(project.presets_dir()))?,
+            project.field_reference_file(),
+        )
+    } else if site_data {
         (
             crate::site_data::contract_schema_text(),
             project.site_data_schema_file(),

@@ -47,6 +47,11 @@ impl Project {
         self.dealers_dir.join("dealer.schema.json")
     }
 
+    /// The marketers' field reference, generated from the schema and presets.
+    pub fn field_reference_file(&self) -> PathBuf {
+        self.root.join("docs/dealer-yaml.md")
+    }
+
     /// The JSON Schema of site.json/cars.json that astro-app's types come from.
     pub fn site_data_schema_file(&self) -> PathBuf {
         self.astro_app_dir().join("src/types/site-data.schema.json")

@@ -137,6 +137,13 @@ impl Ctx<'_> {
         ));
         self.out.last_mut().expect("just pushed")
     }
+
+    /// A problem that does not stop the build (shown, never fatal).
+    fn warn(&mut self, path: &KeyPath, message: impl Into<String>) -> &mut Problem {
+        let p = self.err(path, message);
+        p.severity = crate::diagnostic::Severity::Warning;
+        p
+    }
 }
 
 fn root() -> KeyPath {

@@ -12,6 +12,7 @@ mod finance;
 mod locations;
 mod rate_limits;
 mod search;
+mod stock_source;
 mod timezone;
 
 pub use content::*;
@@ -20,6 +21,7 @@ pub use finance::*;
 pub use locations::*;
 pub use rate_limits::*;
 pub use search::*;
+pub use stock_source::*;
 pub use timezone::TimeZone;
 
 use schemars::JsonSchema;
@@ -207,6 +209,9 @@ pub struct StockConfig {
     /// Cars never shown on this site.
     #[serde(default)]
     pub exclude: StockExclusions,
+    /// Where `dealergen stock pull` fetches the feed from (a URL or an exported file); it writes what it fetched to `feed`. Leave out when the feed file is updated some other way.
+    #[serde(default)]
+    pub source: Option<StockSource>,
 }
 
 fn default_sold_days() -> u32 {

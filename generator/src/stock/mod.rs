@@ -50,38 +50,73 @@ pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
         warnings: Vec::new(),
     };
     for car in feed.cars {
-        if let (Some(want), Some(got)) = (cfg.dealership_id, car.dealership_id) {
-            if want != got {
-                sel.other_dealership += 1;
-                continue;
-            }
-        }
-        let photos = car.photos_count.unwrap_or(car.images.len() as u32);
-        let facts = CarFacts {
-            status: &car.status,
-            sold_at: car.sold_date_timestamp,
-            show_on_dealer_website: car.show_on_dealer_website,
-            photos_count: photos,
-            make: &car.make,
-            car_type: car.car_type.as_str(),
-            stocknum: car.stocknum.as_deref(),
-        };
-        match visibility::check(&facts, &rules, now.timestamp()) {
-            Ok(()) => {
+        match judge(&car, cfg, &rules, now) {
+            Verdict::Shown => {
                 if let Some(w) = unknown_location(&car, cfg) {
                     sel.warnings.push(w);
                 }
                 sel.visible.push(car)
             }
-            Err(why) => *sel.hidden.entry(why).or_default() += 1,
+            Verdict::OtherDealership { .. } => sel.other_dealership += 1,
+            Verdict::Hidden(why) => *sel.hidden.entry(why).or_default() += 1,
         }
     }
     sel
 }
 
+/// Whether a decoded car is on the site, and if not, the rule that keeps
+/// it off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Shown,
+    /// The feed says it belongs to another dealership than the dealer's
+    /// `dealership_id`.
+    OtherDealership {
+        dealer: u64,
+        car: u64,
+    },
+    /// A visibility rule hides it (`rules::visibility`).
+    Hidden(Hidden),
+}
+
+/// The facts the visibility rules look at: a car counts the photos the
+/// feed reports, else the images it lists.
+pub fn facts(car: &FeedCar) -> CarFacts<'_> {
+    CarFacts {
+        status: &car.status,
+        sold_at: car.sold_date_timestamp,
+        show_on_dealer_website: car.show_on_dealer_website,
+        photos_count: car.photos_count.unwrap_or(car.images.len() as u32),
+        make: &car.make,
+        car_type: car.car_type.as_str(),
+        stocknum: car.stocknum.as_deref(),
+    }
+}
+
+/// Judges one car at `now`: its dealership first, then the visibility rules.
+pub fn judge(
+    car: &FeedCar,
+    cfg: &DealerConfig,
+    rules: &VisibilityRules,
+    now: DateTime<Utc>,
+) -> Verdict {
+    if let (Some(want), Some(got)) = (cfg.dealership_id, car.dealership_id) {
+        if want != got {
+            return Verdict::OtherDealership {
+                dealer: want,
+                car: got,
+            };
+        }
+    }
+    match visibility::check(&facts(car), rules, now.timestamp()) {
+        Ok(()) => Verdict::Shown,
+        Err(why) => Verdict::Hidden(why),
+    }
+}
+
 /// A shown car whose `location_id` is not one of the dealer's locations is
 /// listed at the primary location; the marketer hears about it.
-fn unknown_location(car: &FeedCar, cfg: &DealerConfig) -> Option<FeedWarning> {
+pub fn unknown_location(car: &FeedCar, cfg: &DealerConfig) -> Option<FeedWarning> {
     let id = car.location_id.as_ref()?.to_string();
     if cfg.locations.is_empty() || cfg.locations.iter().any(|l| l.id == id) {
         return None;

@@ -169,18 +169,57 @@ pub fn dollars(amount: f64) -> String {
 /// the site offers subscriptions; else the offer price or price when above
 /// 10; else PREORDER; else the dealer's no-price text.
 pub fn price_text(car: &FeedCar, cfg: &DealerConfig) -> String {
-    if cfg.features.subscriptions {
-        if let Some(s) = car.subscription_price.filter(|s| *s > 0.0) {
-            return format!("{} / week", dollars(s));
+    price_choice(car, cfg).0
+}
+
+/// Which rule chose a car's price text (`dealergen explain` says it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PriceRule {
+    /// The weekly subscription price (features.subscriptions is on).
+    Subscription,
+    /// The feed's offer price (above $10).
+    OfferPrice,
+    /// The feed's price (above $10; no offer price above $10).
+    Price,
+    /// No price above $10, and the car is a preorder.
+    Preorder,
+    /// No price above $10: the dealer's copy.no_price_text.
+    NoPrice,
+}
+
+impl PriceRule {
+    pub fn describe(self) -> &'static str {
+        match self {
+            PriceRule::Subscription => {
+                "the feed's subscription_price as a weekly price, since features.subscriptions is on"
+            }
+            PriceRule::OfferPrice => "the feed's offer_price, which is above $10 and wins over price",
+            PriceRule::Price => "the feed's price; there is no offer_price above $10",
+            PriceRule::Preorder => "no price above $10 in the feed, and the car is a preorder",
+            PriceRule::NoPrice => {
+                "no price or offer_price above $10 in the feed, so the dealer's copy.no_price_text"
+            }
         }
     }
-    if let Some(p) = current_price(car).filter(|p| *p > 10.0) {
-        return dollars(p);
+}
+
+/// The price text and the rule that chose it (the order of `price_text`).
+pub fn price_choice(car: &FeedCar, cfg: &DealerConfig) -> (String, PriceRule) {
+    if cfg.features.subscriptions {
+        if let Some(s) = car.subscription_price.filter(|s| *s > 0.0) {
+            return (format!("{} / week", dollars(s)), PriceRule::Subscription);
+        }
+    }
+    if let Some(p) = car.offer_price.filter(|p| *p > 10.0) {
+        return (dollars(p), PriceRule::OfferPrice);
+    }
+    if let Some(p) = car.price.filter(|p| *p > 10.0) {
+        return (dollars(p), PriceRule::Price);
     }
     if car.preorder.unwrap_or(false) {
-        return "PREORDER".into();
+        return ("PREORDER".into(), PriceRule::Preorder);
     }
-    cfg.copy.no_price_text.clone()
+    (cfg.copy.no_price_text.clone(), PriceRule::NoPrice)
 }
 
 /// The weekly subscription price the pages may show: only when the dealer
@@ -207,34 +246,77 @@ pub fn was_price_text(car: &FeedCar) -> Option<String> {
 /// enables it), Reserved, the certified badge (for the configured make),
 /// the dealer's custom tag, COMING SOON, New Arrival (listed within 8 days).
 pub fn tag_banner(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Option<String> {
+    tag_choice(car, cfg, now).map(|(banner, _)| banner)
+}
+
+/// Which rule chose a car's tag banner (`dealergen explain` says it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagRule {
+    Sold,
+    ElectricHybrid,
+    Reserved,
+    Certified,
+    DealerTag,
+    ComingSoon,
+    NewArrival,
+}
+
+impl TagRule {
+    pub fn describe(self) -> &'static str {
+        match self {
+            TagRule::Sold => "the car is sold",
+            TagRule::ElectricHybrid => {
+                "its simple_fuel is Electric or Hybrid and cards.electric_hybrid_tag is on; this tag comes first"
+            }
+            TagRule::Reserved => "the feed marks it reserved",
+            TagRule::Certified => {
+                "the feed marks it certified and its make is cards.certified_badge_make"
+            }
+            TagRule::DealerTag => "the dealer's own tag from the feed",
+            TagRule::ComingSoon => "its status is coming_soon",
+            TagRule::NewArrival => "listed within the last 8 days; the text is copy.new_arrival_text",
+        }
+    }
+}
+
+/// The tag banner and the rule that chose it, in the order of `tag_banner`.
+pub fn tag_choice(
+    car: &FeedCar,
+    cfg: &DealerConfig,
+    now: DateTime<Utc>,
+) -> Option<(String, TagRule)> {
     if !is_in_stock(&car.status) {
-        return Some("SOLD".into());
+        return Some(("SOLD".into(), TagRule::Sold));
     }
     if cfg.cards.electric_hybrid_tag {
         match car.simple_fuel.as_deref() {
-            Some(f) if f.eq_ignore_ascii_case("electric") => return Some("Electric".into()),
-            Some(f) if f.eq_ignore_ascii_case("hybrid") => return Some("Hybrid".into()),
+            Some(f) if f.eq_ignore_ascii_case("electric") => {
+                return Some(("Electric".into(), TagRule::ElectricHybrid))
+            }
+            Some(f) if f.eq_ignore_ascii_case("hybrid") => {
+                return Some(("Hybrid".into(), TagRule::ElectricHybrid))
+            }
             _ => {}
         }
     }
     if car.reserved.unwrap_or(false) {
-        return Some("Reserved".into());
+        return Some(("Reserved".into(), TagRule::Reserved));
     }
     if let Some(make) = &cfg.cards.certified_badge_make {
         if car.certified.unwrap_or(false) && car.make.eq_ignore_ascii_case(make) {
-            return Some(format!("{make} Certified Pre-Owned"));
+            return Some((format!("{make} Certified Pre-Owned"), TagRule::Certified));
         }
     }
     if let Some(tag) = car.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        return Some(tag.to_string());
+        return Some((tag.to_string(), TagRule::DealerTag));
     }
     if car.status == "coming_soon" {
-        return Some("COMING SOON".into());
+        return Some(("COMING SOON".into(), TagRule::ComingSoon));
     }
     if let Some(created) = car.created_at {
         let age = now - created;
         if age >= chrono::Duration::zero() && age < chrono::Duration::days(NEW_ARRIVAL_DAYS) {
-            return Some(cfg.copy.new_arrival_text.clone());
+            return Some((cfg.copy.new_arrival_text.clone(), TagRule::NewArrival));
         }
     }
     None

@@ -1,0 +1,495 @@
+//! Compares two sides of a dealer: pages, cars (with the rule that moved
+//! them), and every setting the site data and the edge config carry,
+//! sorted into the sections a marketer reviews.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::snapshot::{Record, Side, Snapshot, State};
+
+/// Where a changed setting is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Section {
+    Buttons,
+    PromoTiles,
+    Navigation,
+    Locations,
+    FinanceDisplay,
+    EdgeSettings,
+    OtherSettings,
+}
+
+impl Section {
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Buttons => "Buttons",
+            Section::PromoTiles => "Promo tiles and popups",
+            Section::Navigation => "Navigation and footer",
+            Section::Locations => "Locations and hours",
+            Section::FinanceDisplay => "Finance display",
+            Section::EdgeSettings => "Edge settings (the worker)",
+            Section::OtherSettings => "Other settings",
+        }
+    }
+
+    /// The section of a site.json path.
+    fn of_site_path(path: &str) -> Section {
+        let p = path.to_ascii_lowercase();
+        if p.contains("button") {
+            Section::Buttons
+        } else if p.contains("promo") || p.starts_with("popup") {
+            Section::PromoTiles
+        } else if ["navigation", "footer", "social"]
+            .iter()
+            .any(|s| p.starts_with(s))
+        {
+            Section::Navigation
+        } else if p.starts_with("locations") {
+            Section::Locations
+        } else if p.contains("finance") {
+            Section::FinanceDisplay
+        } else {
+            Section::OtherSettings
+        }
+    }
+}
+
+/// One changed value (`None`: not there on that side).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub path: String,
+    pub old: Option<Value>,
+    pub new: Option<Value>,
+}
+
+/// A car that appears on or disappears from the site.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CarMove {
+    pub slug: String,
+    pub name: String,
+    pub stocknum: Option<String>,
+    /// Its page (on the side where it is shown).
+    pub url: String,
+    /// The rule responsible: for a car that appears, what kept it off
+    /// before; for one that disappears, what keeps it off now.
+    pub reason: String,
+}
+
+/// A car on the site on both sides whose page changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CarEdit {
+    pub slug: String,
+    pub name: String,
+    pub url: String,
+    /// Price text before and after, when it changed.
+    pub price: Option<(String, String)>,
+    /// Tag banner before and after, when it changed.
+    pub tag: Option<(Option<String>, Option<String>)>,
+    /// Other fields of its page that changed (names only).
+    pub other: Vec<String>,
+}
+
+/// Everything the Markdown shows.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// A sentence when a side is missing or broken.
+    pub notes: Vec<String>,
+    /// Cars shown before and after (None: that side has no site).
+    pub shown: (Option<usize>, Option<usize>),
+    pub pages: (Option<usize>, Option<usize>),
+    /// Pages other than car pages.
+    pub pages_added: Vec<String>,
+    pub pages_removed: Vec<String>,
+    pub appear: Vec<CarMove>,
+    pub disappear: Vec<CarMove>,
+    pub edited: Vec<CarEdit>,
+    pub sections: BTreeMap<Section, Vec<Change>>,
+}
+
+impl Report {
+    pub fn is_empty(&self) -> bool {
+        self.notes.is_empty()
+            && self.pages_added.is_empty()
+            && self.pages_removed.is_empty()
+            && self.appear.is_empty()
+            && self.disappear.is_empty()
+            && self.edited.is_empty()
+            && self.sections.values().all(Vec::is_empty)
+    }
+}
+
+/// site.json paths left out of the settings sections: derived from the
+/// stock (reported as cars and pages) or from the moment of the build.
+const DERIVED: [&str; 3] = ["built_at", "stock_summary", "search.landing_pages"];
+
+pub fn compare(base: &Side, head: &Side) -> Report {
+    let mut report = Report::default();
+    let empty = Snapshot {
+        site: Value::Null,
+        edge: Value::Null,
+        pages: Vec::new(),
+        records: BTreeMap::new(),
+        cars: BTreeMap::new(),
+    };
+    let built = |side: &Side, which: &str, notes: &mut Vec<String>| -> Option<()> {
+        match side {
+            Side::Built(_) => Some(()),
+            Side::Absent if which == "base" => {
+                notes.push("This dealer is new: it has no site at the base revision.".into());
+                None
+            }
+            Side::Absent => {
+                notes.push("This change removes the dealer: its site is no longer built.".into());
+                None
+            }
+            Side::Invalid(problems) => {
+                notes.push(format!(
+                    "The {which} version of the dealer file does not validate ({} problem(s), first: {}); \
+                     `dealergen check` lists them. It is compared as a dealer without a site.",
+                    problems.len(),
+                    problems.first().map(String::as_str).unwrap_or("?")
+                ));
+                None
+            }
+            Side::Broken(why) => {
+                notes.push(format!(
+                    "The {which} version cannot be built: {why}. It is compared as a dealer without a site."
+                ));
+                None
+            }
+        }
+    };
+    let b_ok = built(base, "base", &mut report.notes).is_some();
+    let h_ok = built(head, "changed", &mut report.notes).is_some();
+    let b = match base {
+        Side::Built(s) => s.as_ref(),
+        _ => &empty,
+    };
+    let h = match head {
+        Side::Built(s) => s.as_ref(),
+        _ => &empty,
+    };
+    report.shown = (b_ok.then(|| b.shown()), h_ok.then(|| h.shown()));
+    report.pages = (b_ok.then_some(b.pages.len()), h_ok.then_some(h.pages.len()));
+
+    let (bp, hp): (BTreeSet<&String>, BTreeSet<&String>) =
+        (b.pages.iter().collect(), h.pages.iter().collect());
+    let not_car = |p: &&&String| !p.starts_with("/cars/");
+    report.pages_added = hp
+        .difference(&bp)
+        .filter(not_car)
+        .map(|p| p.to_string())
+        .collect();
+    report.pages_removed = bp
+        .difference(&hp)
+        .filter(not_car)
+        .map(|p| p.to_string())
+        .collect();
+
+    compare_cars(b, h, &mut report);
+
+    if b_ok && h_ok {
+        let mut site_changes = Vec::new();
+        diff_values("", &b.site, &h.site, &mut site_changes);
+        for c in site_changes {
+            if DERIVED.iter().any(|d| {
+                c.path == *d
+                    || c.path.starts_with(&format!("{d}."))
+                    || c.path.starts_with(&format!("{d}["))
+            }) {
+                continue;
+            }
+            report
+                .sections
+                .entry(Section::of_site_path(&c.path))
+                .or_default()
+                .push(c);
+        }
+        let mut edge_changes = Vec::new();
+        diff_values("", &b.edge, &h.edge, &mut edge_changes);
+        if !edge_changes.is_empty() {
+            report
+                .sections
+                .entry(Section::EdgeSettings)
+                .or_default()
+                .extend(edge_changes);
+        }
+    }
+    report
+}
+
+fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
+    let shown = |s: &Snapshot, slug: &str| s.cars.contains_key(slug);
+    let record_name = |r: Option<&Record>, slug: &str| {
+        r.map(|r| (r.name.clone(), r.stocknum.clone()))
+            .unwrap_or_else(|| (slug.to_string(), None))
+    };
+    let url_of = |r: Option<&Record>| match r.map(|r| &r.state) {
+        Some(State::Shown { url }) => url.clone(),
+        _ => String::new(),
+    };
+    // Why a car is not on a side's site.
+    let absent_reason = |s: &Snapshot, slug: &str, gone: &str| match s.records.get(slug) {
+        None if s.site.is_null() => "the dealer has no site there".to_string(),
+        None => gone.to_string(),
+        Some(r) => match &r.state {
+            State::Hidden { rule, why } => format!("{rule}: {why}"),
+            State::Skipped { why } => format!("malformed record: {why}"),
+            State::Shown { .. } => "shown".into(),
+        },
+    };
+    for slug in h.cars.keys().filter(|s| !shown(b, s)) {
+        let rec = h.records.get(slug);
+        let (name, stocknum) = record_name(rec, slug);
+        report.appear.push(CarMove {
+            slug: slug.clone(),
+            name,
+            stocknum,
+            url: url_of(rec),
+            reason: absent_reason(b, slug, "new in the feed"),
+        });
+    }
+    for slug in b.cars.keys().filter(|s| !shown(h, s)) {
+        let rec = b.records.get(slug);
+        let (name, stocknum) = record_name(rec, slug);
+        report.disappear.push(CarMove {
+            slug: slug.clone(),
+            name,
+            stocknum,
+            url: url_of(rec),
+            reason: absent_reason(h, slug, "no longer in the feed"),
+        });
+    }
+    for (slug, new) in &h.cars {
+        let Some(old) = b.cars.get(slug) else {
+            continue;
+        };
+        if old == new {
+            continue;
+        }
+        let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(String::from);
+        let price = (text(old, "price_text") != text(new, "price_text")).then(|| {
+            (
+                text(old, "price_text").unwrap_or_default(),
+                text(new, "price_text").unwrap_or_default(),
+            )
+        });
+        let tag = (text(old, "tag_banner") != text(new, "tag_banner"))
+            .then(|| (text(old, "tag_banner"), text(new, "tag_banner")));
+        let mut fields = Vec::new();
+        diff_values("", old, new, &mut fields);
+        let mut other: Vec<String> = Vec::new();
+        for c in fields {
+            let top: String = c
+                .path
+                .chars()
+                .take_while(|ch| *ch != '.' && *ch != '[')
+                .collect();
+            // Shown in their own columns (`tag` is the feed's tag behind the banner).
+            if ["price_text", "tag_banner", "price", "tag"].contains(&top.as_str()) {
+                continue;
+            }
+            if top.contains("finance") {
+                // A car's finance figures belong with the finance display.
+                report
+                    .sections
+                    .entry(Section::FinanceDisplay)
+                    .or_default()
+                    .push(Change {
+                        path: format!("cars[{slug}].{}", c.path),
+                        old: c.old,
+                        new: c.new,
+                    });
+                continue;
+            }
+            if !other.contains(&top) {
+                other.push(top);
+            }
+        }
+        if price.is_none() && tag.is_none() && other.is_empty() {
+            continue;
+        }
+        let (name, _) = record_name(h.records.get(slug), slug);
+        report.edited.push(CarEdit {
+            slug: slug.clone(),
+            name: new
+                .get("name")
+                .and_then(Value::as_str)
+                .map(String::from)
+                .unwrap_or(name),
+            url: url_of(h.records.get(slug)),
+            price,
+            tag,
+            other,
+        });
+    }
+}
+
+/// The key that identifies the items of a list of objects, if they have
+/// one: the first of these fields that every item has, as unique text.
+fn list_key(a: &[Value], b: &[Value]) -> Option<&'static str> {
+    ["id", "slug", "path", "label", "value", "key", "title"]
+        .into_iter()
+        .find(|k| {
+            [a, b].iter().all(|items| {
+                let keys: Vec<&str> = items
+                    .iter()
+                    .filter_map(|v| v.get(*k).and_then(Value::as_str))
+                    .collect();
+                keys.len() == items.len()
+                    && keys.iter().collect::<BTreeSet<_>>().len() == keys.len()
+            })
+        })
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Every difference between two JSON values, as paths such as
+/// `search.promo_tiles[eofy-2025].expires_at`. Lists of objects are
+/// matched by their key (`list_key`), else by position when their lengths
+/// agree; lists of plain values are compared whole.
+pub fn diff_values(path: &str, a: &Value, b: &Value, out: &mut Vec<Change>) {
+    if a == b {
+        return;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let p = join(path, k);
+                match (x.get(k), y.get(k)) {
+                    (Some(va), Some(vb)) => diff_values(&p, va, vb, out),
+                    (va, vb) => out.push(Change {
+                        path: p,
+                        old: va.cloned(),
+                        new: vb.cloned(),
+                    }),
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y))
+            if x.iter().chain(y).all(Value::is_object) && !(x.is_empty() && y.is_empty()) =>
+        {
+            if let Some(k) = list_key(x, y) {
+                let id = |v: &Value| v[k].as_str().unwrap_or_default().to_string();
+                let old: BTreeMap<String, &Value> = x.iter().map(|v| (id(v), v)).collect();
+                let new: BTreeMap<String, &Value> = y.iter().map(|v| (id(v), v)).collect();
+                // In the order of the changed list, then the removed ones.
+                for v in y {
+                    let key = id(v);
+                    let p = format!("{path}[{key}]");
+                    match old.get(&key) {
+                        Some(o) => diff_values(&p, o, v, out),
+                        None => out.push(Change {
+                            path: p,
+                            old: None,
+                            new: Some(v.clone()),
+                        }),
+                    }
+                }
+                for v in x {
+                    let key = id(v);
+                    if !new.contains_key(&key) {
+                        out.push(Change {
+                            path: format!("{path}[{key}]"),
+                            old: Some(v.clone()),
+                            new: None,
+                        });
+                    }
+                }
+                let order = |items: &[Value]| items.iter().map(id).collect::<Vec<_>>();
+                let (ox, oy) = (order(x), order(y));
+                let common_x: Vec<&String> = ox.iter().filter(|k| new.contains_key(*k)).collect();
+                let common_y: Vec<&String> = oy.iter().filter(|k| old.contains_key(*k)).collect();
+                if common_x != common_y {
+                    out.push(Change {
+                        path: format!("{path} (order)"),
+                        old: Some(Value::from(ox)),
+                        new: Some(Value::from(oy)),
+                    });
+                }
+            } else if x.len() == y.len() {
+                for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                    diff_values(&format!("{path}[{i}]"), va, vb, out);
+                }
+            } else {
+                out.push(Change {
+                    path: path.to_string(),
+                    old: Some(a.clone()),
+                    new: Some(b.clone()),
+                });
+            }
+        }
+        _ => out.push(Change {
+            path: path.to_string(),
+            old: Some(a.clone()),
+            new: Some(b.clone()),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn paths(a: Value, b: Value) -> Vec<String> {
+        let mut out = Vec::new();
+        diff_values("", &a, &b, &mut out);
+        out.into_iter().map(|c| c.path).collect()
+    }
+
+    #[test]
+    fn lists_of_objects_are_matched_by_their_key() {
+        let a = json!({"tiles": [{"id": "a", "n": 1}, {"id": "b", "n": 2}]});
+        let b = json!({"tiles": [{"id": "b", "n": 3}, {"id": "c", "n": 4}]});
+        assert_eq!(paths(a, b), ["tiles[b].n", "tiles[c]", "tiles[a]"]);
+        let a = json!({"nav": [{"label": "Home"}, {"label": "Stock"}]});
+        let b = json!({"nav": [{"label": "Stock"}, {"label": "Home"}]});
+        assert_eq!(paths(a, b), ["nav (order)"]);
+    }
+
+    #[test]
+    fn plain_lists_and_scalars_are_compared_whole() {
+        assert_eq!(
+            paths(
+                json!({"b": ["a", "b"], "x": 1}),
+                json!({"b": ["a"], "x": 1, "y": true})
+            ),
+            ["b", "y"]
+        );
+        assert!(paths(json!({"a": [1]}), json!({"a": [1]})).is_empty());
+    }
+
+    #[test]
+    fn site_paths_land_in_their_section() {
+        assert_eq!(Section::of_site_path("cards.buttons"), Section::Buttons);
+        assert_eq!(
+            Section::of_site_path("search.promo_tiles[x].alt"),
+            Section::PromoTiles
+        );
+        assert_eq!(
+            Section::of_site_path("navigation[Home].href"),
+            Section::Navigation
+        );
+        assert_eq!(
+            Section::of_site_path("features.finance_quote"),
+            Section::FinanceDisplay
+        );
+        assert_eq!(
+            Section::of_site_path("locations[main].hours"),
+            Section::Locations
+        );
+        assert_eq!(
+            Section::of_site_path("theme.primary"),
+            Section::OtherSettings
+        );
+    }
+}

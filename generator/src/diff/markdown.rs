@@ -1,0 +1,209 @@
+//! The report as GitHub-flavoured Markdown, fit for a pull-request
+//! comment: a summary line, then one section per kind of change, long
+//! lists cut with a count of the rest.
+
+use std::fmt::Write;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::compare::{CarMove, Change, Report};
+
+/// Rows shown per list before "... and N more".
+const MAX_ROWS: usize = 30;
+
+/// The first line of every comment: the workflow finds and updates its
+/// earlier comment by it.
+pub const MARKER: &str = "<!-- dealergen-diff -->";
+
+pub fn render(slug: &str, base: &str, now: DateTime<Utc>, r: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{MARKER}");
+    let _ = writeln!(out, "## dealergen diff: `{slug}`\n");
+    let _ = writeln!(
+        out,
+        "Compared with `{}`, judged at {}.\n",
+        code_safe(base),
+        now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    );
+    for n in &r.notes {
+        let _ = writeln!(out, "> {}\n", inline(n));
+    }
+    let count = |v: Option<usize>| v.map(|n| n.to_string()).unwrap_or_else(|| "none".into());
+    let _ = writeln!(
+        out,
+        "**Cars shown: {} → {}. Pages: {} → {}.**\n",
+        count(r.shown.0),
+        count(r.shown.1),
+        count(r.pages.0),
+        count(r.pages.1)
+    );
+    if r.is_empty() {
+        let _ = writeln!(out, "No change to the site.");
+        return out;
+    }
+
+    if !r.pages_added.is_empty() || !r.pages_removed.is_empty() {
+        let _ = writeln!(out, "### Pages\n");
+        list(&mut out, "Added", &r.pages_added);
+        list(&mut out, "Removed", &r.pages_removed);
+        let _ = writeln!(out, "\nCar pages follow the cars below.\n");
+    }
+
+    if !r.appear.is_empty() || !r.disappear.is_empty() || !r.edited.is_empty() {
+        let _ = writeln!(out, "### Cars\n");
+        moves(
+            &mut out,
+            &format!("Appear on the site ({})", r.appear.len()),
+            "What kept it off before",
+            &r.appear,
+        );
+        moves(
+            &mut out,
+            &format!("Disappear from the site ({})", r.disappear.len()),
+            "The rule that hides it now",
+            &r.disappear,
+        );
+        if !r.edited.is_empty() {
+            let _ = writeln!(out, "**Changed ({})**\n", r.edited.len());
+            let _ = writeln!(out, "| Car | Price | Tag | Also changed |");
+            let _ = writeln!(out, "|---|---|---|---|");
+            for e in r.edited.iter().take(MAX_ROWS) {
+                let price = e
+                    .price
+                    .as_ref()
+                    .map(|(a, b)| format!("{} → {}", cell(a), cell(b)))
+                    .unwrap_or_default();
+                let tag = e
+                    .tag
+                    .as_ref()
+                    .map(|(a, b)| {
+                        let t = |x: &Option<String>| {
+                            x.as_deref().map(cell).unwrap_or_else(|| "none".into())
+                        };
+                        format!("{} → {}", t(a), t(b))
+                    })
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "| {} | {price} | {tag} | {} |",
+                    car_link(&e.name, &e.url),
+                    cell(&e.other.join(", "))
+                );
+            }
+            more(&mut out, r.edited.len());
+            out.push('\n');
+        }
+    }
+
+    for (section, changes) in &r.sections {
+        if changes.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "### {}\n", section.title());
+        for c in changes.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "- {}", change(c));
+        }
+        more(&mut out, changes.len());
+        out.push('\n');
+    }
+    out
+}
+
+fn list(out: &mut String, what: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = items
+        .iter()
+        .take(MAX_ROWS)
+        .map(|p| format!("`{}`", code_safe(p)))
+        .collect();
+    let rest = items.len().saturating_sub(MAX_ROWS);
+    let tail = if rest > 0 {
+        format!(" and {rest} more")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "- {what} ({}): {}{tail}",
+        items.len(),
+        shown.join(", ")
+    );
+}
+
+fn moves(out: &mut String, title: &str, why: &str, cars: &[CarMove]) {
+    if cars.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "**{title}**\n");
+    let _ = writeln!(out, "| Car | Stock no. | {why} |");
+    let _ = writeln!(out, "|---|---|---|");
+    for c in cars.iter().take(MAX_ROWS) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            car_link(&c.name, &c.url),
+            cell(c.stocknum.as_deref().unwrap_or("")),
+            cell(&c.reason)
+        );
+    }
+    more(out, cars.len());
+    out.push('\n');
+}
+
+fn more(out: &mut String, total: usize) {
+    if total > MAX_ROWS {
+        let _ = writeln!(out, "\n… and {} more.", total - MAX_ROWS);
+    }
+}
+
+fn change(c: &Change) -> String {
+    let path = format!("`{}`", code_safe(&c.path));
+    match (&c.old, &c.new) {
+        (None, Some(v)) => format!("{path} added: {}", value(&c.path, v)),
+        (Some(v), None) => format!("{path} removed (was {})", value(&c.path, v)),
+        (Some(a), Some(b)) => format!("{path}: {} → {}", value(&c.path, a), value(&c.path, b)),
+        (None, None) => path,
+    }
+}
+
+/// A value in one line: times (unix seconds of `*_at` fields) as dates,
+/// long values cut.
+fn value(path: &str, v: &Value) -> String {
+    if path.ends_with("_at") {
+        if let Some(t) = v.as_i64().and_then(|s| DateTime::from_timestamp(s, 0)) {
+            return format!("`{}`", t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        }
+    }
+    let text = serde_json::to_string(v).unwrap_or_default();
+    let cut: String = text.chars().take(120).collect();
+    let ellipsis = if cut.len() < text.len() { "…" } else { "" };
+    format!("`{}{ellipsis}`", code_safe(&cut))
+}
+
+fn car_link(name: &str, url: &str) -> String {
+    if url.is_empty() {
+        cell(name)
+    } else {
+        format!("[{}]({url})", cell(&name.replace(['[', ']'], "")))
+    }
+}
+
+/// Text in a table cell: no line breaks, no cell separators, no HTML.
+fn cell(s: &str) -> String {
+    inline(s).replace('|', "\\|")
+}
+
+/// Text on one line of Markdown, with dealer text unable to open HTML.
+fn inline(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Text inside backticks cannot close them.
+fn code_safe(s: &str) -> String {
+    s.replace('`', "'").replace(['\n', '\r'], " ")
+}

@@ -1,0 +1,178 @@
+//! One side of a diff: what a dealer's files make, from the build's own
+//! functions (`build::site_outputs`, `stock::judge`, `explain`'s wording):
+//! the site data, the edge config, the page list, and for every record of
+//! the feed whether it is on the site and why.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use dealer_config::{Loader, Severity};
+use serde_json::Value;
+
+use crate::build::site_outputs;
+use crate::stock::{self, feed, Verdict};
+
+/// What one revision of a dealer makes.
+#[derive(Debug)]
+pub enum Side {
+    /// The dealer file does not exist at this revision.
+    Absent,
+    /// The dealer file does not validate (its problems, one line each).
+    Invalid(Vec<String>),
+    /// The feed cannot be read.
+    Broken(String),
+    Built(Box<Snapshot>),
+}
+
+#[derive(Debug)]
+pub struct Snapshot {
+    /// `site.json`.
+    pub site: Value,
+    /// `edge-config.json`.
+    pub edge: Value,
+    /// Every page path.
+    pub pages: Vec<String>,
+    /// Every feed record by slug (or id / position when it has none).
+    pub records: BTreeMap<String, Record>,
+    /// `cars.json` entries by slug.
+    pub cars: BTreeMap<String, Value>,
+}
+
+/// A feed record and what became of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// How the car is named: its name (or make and model), else the
+    /// decoder's record reference.
+    pub name: String,
+    pub stocknum: Option<String>,
+    pub state: State,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum State {
+    Shown {
+        url: String,
+    },
+    /// A rule keeps it off the site (rule name, the rule applied).
+    Hidden {
+        rule: String,
+        why: String,
+    },
+    /// The decoder skipped the record.
+    Skipped {
+        why: String,
+    },
+}
+
+impl Snapshot {
+    pub fn shown(&self) -> usize {
+        self.cars.len()
+    }
+}
+
+/// Loads the dealer at `dealer_file` (with presets from `presets_dir`)
+/// and derives everything the diff compares, at `now`.
+pub fn take(presets_dir: &Path, dealer_file: &Path, now: DateTime<Utc>) -> Result<Side> {
+    if !dealer_file.is_file() {
+        return Ok(Side::Absent);
+    }
+    let dealer = match Loader::new(presets_dir).load(dealer_file) {
+        Ok(d) => d,
+        Err(r) => {
+            return Ok(Side::Invalid(
+                r.diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .map(|d| {
+                        let key = if d.key.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" `{}`", d.key)
+                        };
+                        format!("line {}{key}: {}", d.line, d.message)
+                    })
+                    .collect(),
+            ))
+        }
+    };
+    let outputs = match site_outputs(&dealer, now) {
+        Ok(o) => o,
+        Err(e) => return Ok(Side::Broken(format!("{e:#}"))),
+    };
+    let json = |name: &str| -> Result<Value> {
+        let text = outputs
+            .data
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.as_str())
+            .ok_or_else(|| anyhow::anyhow!("the build wrote no {name}"))?;
+        Ok(serde_json::from_str(text)?)
+    };
+    let site = json("site.json")?;
+    let cars: BTreeMap<String, Value> = match json("cars.json")? {
+        Value::Array(items) => items
+            .into_iter()
+            .filter_map(|c| Some((c.get("slug")?.as_str()?.to_string(), c)))
+            .collect(),
+        _ => BTreeMap::new(),
+    };
+
+    // The feed again, record by record, judged as the build judged it.
+    let cfg = &dealer.config;
+    let feed = feed::load(&dealer.dir().join(&cfg.stock.feed))?;
+    let rules = stock::visibility_rules(cfg);
+    let mut records = BTreeMap::new();
+    for car in &feed.cars {
+        let verdict = stock::judge(car, cfg, &rules, now);
+        let state = match verdict {
+            Verdict::Shown => State::Shown {
+                url: crate::explain::car_url(cfg, &car.slug),
+            },
+            other => {
+                let (rule, why) = crate::explain::hidden_reason(car, other, cfg, now);
+                State::Hidden {
+                    rule: rule.into(),
+                    why,
+                }
+            }
+        };
+        let name = car
+            .name
+            .clone()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| format!("{} {} {}", car.year, car.make, car.model));
+        records.insert(
+            car.slug.clone(),
+            Record {
+                name,
+                stocknum: car.stocknum.clone(),
+                state,
+            },
+        );
+    }
+    for skipped in &feed.skipped {
+        let r = &skipped.record;
+        let key = r
+            .slug
+            .clone()
+            .or_else(|| r.id.clone())
+            .unwrap_or_else(|| r.position.clone());
+        // A slug used twice: the first record keeps the page.
+        records.entry(key).or_insert_with(|| Record {
+            name: r.to_string(),
+            stocknum: r.stocknum.clone(),
+            state: State::Skipped {
+                why: skipped.reason.clone(),
+            },
+        });
+    }
+    Ok(Side::Built(Box::new(Snapshot {
+        site,
+        edge: serde_json::to_value(&outputs.edge)?,
+        pages: outputs.pages,
+        records,
+        cars,
+    })))
+}
