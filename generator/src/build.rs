@@ -117,7 +117,14 @@ pub fn build_dealer(
             ("cars.json", serde_json::to_string(&cars)?),
             (
                 "search-index.json",
-                serde_json::to_string(&crate::search_index::build(&cars))?,
+                serde_json::to_string(&crate::search_index::build(
+                    &cars,
+                    &crate::search_index::IndexContext {
+                        dealer_slug: &dealer.slug,
+                        dealer_name: &cfg.name,
+                        new_arrival_text: &cfg.copy.new_arrival_text,
+                    },
+                ))?,
             ),
         ];
         render::write_project(project, &site_dir, &ctx, &data)?;

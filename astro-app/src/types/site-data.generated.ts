@@ -98,6 +98,10 @@ export interface Car {
    */
   car_type: CarType;
   /**
+   * Listing categories from the feed ("4x4", "Family", ...).
+   */
+  categories: string[];
+  /**
    * Certified pre-owned.
    */
   certified: boolean;
@@ -114,9 +118,27 @@ export interface Car {
    */
   created_at: string;
   /**
+   * "Most relevant" rank from the feed (higher first); 0 when it has none.
+   */
+  custom_rank: number;
+  /**
+   * The dealership's name as the feed gives it; null: the dealer's name.
+   */
+  dealership_name: string | null;
+  /**
+   * The dealership's slug as the feed gives it (the dealer filter link
+   * `refinementList[dealership_slug][0]=...`); null: the dealer's own.
+   */
+  dealership_slug: string | null;
+  /**
    * "FWD", "AWD", "4WD", ...
    */
   drive: string | null;
+  /**
+   * Equipment shoppers filter on ("Apple CarPlay", "Tow Bar", ...): the
+   * feed's features kept by `search_index::FEATURE_FILTERS`.
+   */
+  filtered_features: string[];
   /**
    * "Petrol", "Diesel", "Hybrid", "Electric".
    */
@@ -133,6 +155,10 @@ export interface Car {
    * Convenience: status is in_stock or coming_soon.
    */
   in_stock: boolean;
+  /**
+   * What is for sale: "car", "caravan", ... (the feed's item_type).
+   */
+  item_type: string | null;
   /**
    * Odometer in km.
    */
@@ -177,6 +203,10 @@ export interface Car {
    * Reserved by a shopper.
    */
   reserved: boolean;
+  /**
+   * Number of seats, when the feed gives it.
+   */
+  seats: number | null;
   /**
    * Series, e.g. "ZWE211R".
    */
@@ -316,10 +346,16 @@ export interface SearchIndex {
    */
   locations: IndexLocation[];
   /**
-   * Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
+   * Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`), custom_rank (higher first), seats (0 = unknown).
    */
   numbers: {
     [k: string]: number[] | undefined;
+  };
+  /**
+   * Attributes with several values per car (categories, filtered_features).
+   */
+  sets: {
+    [k: string]: SetColumn | undefined;
   };
   /**
    * Per-car strings ("" = none): id, slug, name, price_text, was_price_text, image (first photo), stocknum.
@@ -328,7 +364,7 @@ export interface SearchIndex {
     [k: string]: string[] | undefined;
   };
   /**
-   * Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, tag_banner).
+   * Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, item_type, tag, dealership_slug, dealership_name, and tag_banner: the banner without New Arrival, which the browser judges at the shopper's clock from created_at).
    */
   text: {
     [k: string]: DictColumn | undefined;
@@ -381,6 +417,22 @@ export interface IndexLocation {
    * State abbreviation.
    */
   state: string;
+}
+/**
+ * A facet with several values per car.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SetColumn".
+ */
+export interface SetColumn {
+  /**
+   * Per car: bit v is set when the car has `values[v]`.
+   */
+  masks: number[];
+  /**
+   * Distinct values (at most 31, the most common), sorted.
+   */
+  values: string[];
 }
 /**
  * A dictionary-encoded text column.
