@@ -46,12 +46,14 @@ const PAGE = 21;
 const FACETS = ['make', 'model', 'car_type', 'body', 'fuel', 'transmission', 'colour', 'city', 'year'];
 const DEMO = ['brisbane-motor-group', 'sunshine-coast-toyota', 'perth-auto-collective'];
 
-// The engine is TypeScript: bundle it once for Node.
+// The engine is TypeScript: bundle it (and its keyword planner) once for Node.
 const out = path.join(root, '.tmp/bench/engine.mjs');
 fs.mkdirSync(path.dirname(out), { recursive: true });
-const esbuild = spawnSync(path.join(root, 'node_modules/.bin/esbuild'), ['astro-app/src/lib/search/engine.ts', '--bundle', '--format=esm', '--platform=node', `--outfile=${out}`, '--log-level=warning'], { cwd: root, stdio: 'inherit' });
+const entry = path.join(root, '.tmp/bench/entry.ts');
+fs.writeFileSync(entry, "export * from '../../astro-app/src/lib/search/engine';\nexport { planner } from '../../astro-app/src/lib/search/query-plan';\n");
+const esbuild = spawnSync(path.join(root, 'node_modules/.bin/esbuild'), [entry, '--bundle', '--format=esm', '--platform=node', `--outfile=${out}`, '--log-level=warning'], { cwd: root, stdio: 'inherit' });
 if (esbuild.status !== 0) process.exit(1);
-const { createEngine, decodeIndex } = await import(pathToFileURL(out).href);
+const { createEngine, decodeIndex, planner } = await import(pathToFileURL(out).href);
 
 const feeds = DEMO.map((d) => JSON.parse(fs.readFileSync(path.join(root, `dealers/stock/${d}.json`), 'utf8')));
 /** The features the generator keeps for the filtered_features facet (generator/src/search_index.rs FEATURE_FILTERS). */
@@ -135,7 +137,12 @@ const SORT_OPTIONS = [
   { key: 'relevance', label: 'Most relevant', value: 'Car_production' },
   ...Object.entries({ Car_production_price_desc: 'price_desc', Car_production_km_asc: 'km_asc', Car_production_latest: 'latest' }).map(([value, key]) => ({ key, label: key, value })),
 ];
-const engineOf = (list) => createEngine(decodeIndex(toIndex(list)), { hitsPerPage: PAGE, priceAscExcludesZero: false, sortOptions: SORT_OPTIONS, strict: true });
+/** The engine as the site runs it: keyword searches go through the keyword planner (built with the engine here). */
+function engineOf(list, hitsPerPage = PAGE) {
+  const engine = createEngine(decodeIndex(toIndex(list)), { hitsPerPage, priceAscExcludesZero: false, sortOptions: SORT_OPTIONS, strict: true });
+  const kw = planner(engine.decoded);
+  return { search: (s) => engine.search(s, s.query ? kw : undefined) };
+}
 const state = (q) => ({ query: q.query ?? '', refinementList: q.refinementList ?? {}, range: q.range ?? {}, page: q.page ?? 1, sortBy: q.sortBy ?? '' });
 
 /** MiniSearch as its documentation sets it up for a catalogue: prefix search, fuzzy 0.2, the names boosted. */
@@ -294,7 +301,7 @@ async function qualityClass() {
   const { queries } = JSON.parse(fs.readFileSync(path.join(root, 'scripts/bench-search/graded-queries.json'), 'utf8'));
   const list = demoCars.map((c, i) => carOf(c, i, false));
   const byId = new Map(list.map((c) => [c.id, c]));
-  const engine = createEngine(decodeIndex(toIndex(list)), { hitsPerPage: 5, priceAscExcludesZero: false, sortOptions: SORT_OPTIONS, strict: true });
+  const engine = engineOf(list, 5);
   const mini = miniSearchOf(list);
   const db = await oramaOf(list);
   const engines = {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyBaseFilters, createEngine, decodeIndex } from '../src/lib/search/engine';
+import { planner } from '../src/lib/search/query-plan';
 import { EMPTY_STATE, type SearchState } from '../src/lib/search/types';
 import type { Car, SearchIndex, SiteData, SortOption } from '../src/types/site';
 
@@ -121,13 +122,39 @@ describe('search engine', () => {
     expect(keepZero.search(state({ sortBy: 'Car_production_price_asc' })).nbHits).toBe(cars.length);
   });
 
-  it('matches keywords by word or word prefix, in any case (the keyword rules: search-keyword.test.ts)', () => {
-    const r = engine.search(state({ query: 'toyota hil' }));
+  it('matches keywords by word or word prefix, in any case, with the keyword planner (the keyword rules: search-keyword.test.ts)', () => {
+    const kw = planner(decoded);
+    const r = engine.search(state({ query: 'toyota hil' }), kw);
     expect(r.nbHits).toBe(cars.filter((c) => c.make === 'Toyota' && c.model.startsWith('HiLux')).length);
     expect(r.nbHits).toBeGreaterThan(0);
-    expect(engine.search(state({ query: 'zzzz' })).nbHits).toBe(0);
+    expect(engine.search(state({ query: 'zzzz' }), kw).nbHits).toBe(0);
     const hybrids = cars.filter((c) => c.fuel === 'Hybrid').length;
-    expect(engine.search(state({ query: 'HYBRID' })).nbHits).toBe(hybrids);
+    expect(engine.search(state({ query: 'HYBRID' }), kw).nbHits).toBe(hybrids);
+    // Without the planner (not loaded yet) a strict engine says so rather than ignore the keyword.
+    expect(() => engine.search(state({ query: 'toyota' }))).toThrow(/keyword planner/);
+  });
+
+  it('refuses (strict) or warns about and leaves out a refinement on an attribute the index lacks', () => {
+    expect(() => engine.search(state({ refinementList: { colour_name: ['Red'] } }))).toThrow(/colour_name/);
+    expect(() => engine.search(state({ range: { weight: { min: 1 } } }))).toThrow(/weight/);
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (m: string) => warnings.push(m);
+    try {
+      const lenient = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: false, sortOptions });
+      const r = lenient.search(state({ refinementList: { colour_name: ['Red'] } }));
+      lenient.search(state({ refinementList: { colour_name: ['Blue'] } }));
+      expect(r.nbHits).toBe(cars.length);
+      expect(warnings).toEqual(['search: no attribute "colour_name" in this index; left out']);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('supports the dealer filter link refinementList[dealership_slug][0]=…', () => {
+    const slug = Object.keys(index.facets.dealership_slug ?? {})[0]!;
+    expect(engine.search(state({ refinementList: { dealership_slug: [slug] } })).nbHits).toBe(cars.length);
+    expect(engine.search(state({ refinementList: { dealership_slug: ['another-dealer'] } })).nbHits).toBe(0);
   });
 
   it('returns card fields for a hit', () => {

@@ -92,6 +92,7 @@ const tile = (t: Partial<PromoTile>): PromoTile => ({
   daily_minutes: null,
   timezone: 'Australia/Brisbane',
   car_types: [],
+  strict_display: true,
   image: '/x.svg',
   alt: 'x',
   href: '/x',
@@ -117,6 +118,14 @@ describe('promo tiles', () => {
     const now = Date.UTC(2025, 8, 1, 23, 0);
     expect(tileActive(t, now, [])).toBe(false);
     expect(tileActive(t, now, ['used'])).toBe(true);
+    expect(tileActive(t, now, ['used', 'new'])).toBe(false);
+  });
+  it('limited to car types without strict display also show while no type is chosen (promo display / strictDisplay)', () => {
+    const t = tile({ car_types: ['used'], strict_display: false });
+    const now = Date.UTC(2025, 8, 1, 23, 0);
+    expect(tileActive(t, now, [])).toBe(true);
+    expect(tileActive(t, now, ['used'])).toBe(true);
+    expect(tileActive(t, now, ['new'])).toBe(false);
     expect(tileActive(t, now, ['used', 'new'])).toBe(false);
   });
   it('take their slots among the cars, the CTA card at its slot or last', () => {

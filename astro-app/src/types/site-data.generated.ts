@@ -918,6 +918,10 @@ export interface Search {
    */
   landing_pages: LandingPage[];
   /**
+   * The make cards offer the per-make model picker.
+   */
+  model_picker: boolean;
+  /**
    * Cars per results page.
    */
   page_size: number;
@@ -945,6 +949,10 @@ export interface Search {
    * Compare and favourite only for used cars priced above 0 with photos.
    */
   strict_compare: boolean;
+  /**
+   * The dealer's keyword synonym groups, on top of the built-in table (embedded engine).
+   */
+  synonyms: string[][];
 }
 /**
  * Base filters of every search (spec 000 §9), mirrored from the stock rules.
@@ -1076,7 +1084,7 @@ export interface PromoTile {
    */
   alt: string;
   /**
-   * Only for searches limited to these car types; empty: always.
+   * The car types the tile is for; empty: all.
    */
   car_types: CarType[];
   /**
@@ -1110,6 +1118,11 @@ export interface PromoTile {
    * First second it shows (unix seconds).
    */
   starts_at: number;
+  /**
+   * With car_types: shown only while the search is limited to them; off:
+   * also while it is limited to no type.
+   */
+  strict_display: boolean;
   /**
    * IANA time zone the daily window is judged in.
    */

@@ -41,6 +41,10 @@ pub struct Search {
     pub hit_rules: HitRules,
     /// Pre-rendered landing pages below /search/.
     pub landing_pages: Vec<LandingPage>,
+    /// The dealer's keyword synonym groups, on top of the built-in table (embedded engine).
+    pub synonyms: Vec<Vec<String>>,
+    /// The make cards offer the per-make model picker.
+    pub model_picker: bool,
 }
 
 /// A promotional tile among search results.
@@ -59,8 +63,11 @@ pub struct PromoTile {
     pub daily_minutes: Option<[u16; 2]>,
     /// IANA time zone the daily window is judged in.
     pub timezone: String,
-    /// Only for searches limited to these car types; empty: always.
+    /// The car types the tile is for; empty: all.
     pub car_types: Vec<model::CarType>,
+    /// With car_types: shown only while the search is limited to them; off:
+    /// also while it is limited to no type.
+    pub strict_display: bool,
     /// Image path or URL.
     pub image: String,
     /// Alternative text.
@@ -141,6 +148,7 @@ fn promo_tile(t: &model::PromoTile, timezone: &model::TimeZone) -> Option<PromoT
         daily_minutes,
         timezone: timezone.to_string(),
         car_types: t.car_types.clone(),
+        strict_display: t.strict_display,
         image: t.image.clone(),
         alt: t.alt.clone(),
         href: t.href.clone(),
@@ -194,6 +202,8 @@ pub fn search(cfg: &DealerConfig, cars: &[Car]) -> Search {
             subscriptions: cfg.features.subscriptions,
         },
         landing_pages: search_index::landing_pages(cars, &cfg.name),
+        synonyms: cfg.search.synonyms.clone(),
+        model_picker: cfg.search.model_picker,
     }
 }
 

@@ -3,9 +3,13 @@
  * counts, range statistics, sorting and paging over the generator's index
  * (/search-index.json), answering in the hosted service's response shape.
  *
- * Speed (scripts/bench-search.mjs): columns are typed arrays; the keyword
- * vocabulary (keyword.ts) is built once when the index is decoded, so a
- * keyword costs the cars it matches, not a scan of every car. Each search
+ * The keyword half (query-plan.ts: the stock's vocabulary, typos,
+ * synonyms, intents, scores) is a separate module the client loads on the
+ * first keyword (or when the keyword box gets focus): a shopper who only
+ * filters never downloads it, nor waits for the vocabulary to be built.
+ *
+ * Speed (scripts/bench-search.mjs): columns are typed arrays; a keyword
+ * costs the cars it matches, not a scan of every car. Each search
  * is one pass that records, per car, the filter groups it fails (a bit
  * mask); cars failing none are hits and count for every facet, cars
  * failing only a refined facet's own groups count for that facet alone
@@ -15,9 +19,10 @@
  */
 import type { BaseFilters, SearchIndex, SortOption } from '../../types/site';
 import { matchesBaseFilters } from './base-filters';
-import { understand, type Intent } from './intents';
-import { field, Matcher, synonyms, vocabulary, type Field, type Term } from './keyword';
+import { column, derived, type Column } from './columns';
+import type { Intent } from './intents';
 import { band, PRICE_BANDS, WEEKLY_BANDS } from './price-ranges';
+import type { Planner } from './query-plan';
 import {
   FACET_ATTRIBUTES,
   RANGE_ATTRIBUTES,
@@ -25,7 +30,6 @@ import {
   sortKeyOf,
   type FacetStatsValue,
   type Hit,
-  type QueryInfo,
   type RangeRefinement,
   type SearchResponse,
   type SearchState,
@@ -37,18 +41,13 @@ const DAY_MS = 86_400_000;
 /** Cars listed within this many days get the new-arrival tag (spec 000 §9). */
 export const NEW_ARRIVAL_DAYS = 8;
 
-interface Column {
-  values: string[];
-  codes: Int32Array;
-}
-
 /** A facet with several values per car (bit v of a car's mask: it has value v). */
 interface SetColumn {
   values: string[];
   masks: Int32Array;
 }
 
-/** The decoded index: one typed column per attribute, and the keyword vocabulary. */
+/** The decoded index: one typed column per attribute. */
 export interface Decoded {
   n: number;
   facet: Record<string, Column>;
@@ -57,56 +56,7 @@ export interface Decoded {
   num: Record<string, Float64Array>;
   str: Record<string, string[]>;
   locations: SearchIndex['locations'];
-  /** Keyword fields, their weights and inverted lists (keyword.ts). */
-  fields: Field[];
-  /** Fields "did you mean" prefers (make and model). */
-  names: Set<number>;
-  /** Model years of the stock: a bare year typed in the box is a filter only when the stock has it. */
-  years: Set<number>;
 }
-
-function column(values: string[], codes: ArrayLike<number>): Column {
-  return { values, codes: Int32Array.from(codes) };
-}
-
-/** Dictionary column from per-car values (for attributes the index stores otherwise). */
-function derived(n: number, valueOf: (i: number) => string): Column {
-  const raw = Array.from({ length: n }, (_, i) => valueOf(i));
-  const values = [...new Set(raw.filter((v) => v !== ''))].sort();
-  const code = new Map(values.map((v, i) => [v, i]));
-  return column(
-    values,
-    raw.map((v) => code.get(v) ?? -1),
-  );
-}
-
-/**
- * Keyword fields and weights: a match in the make or model outweighs one in
- * the badge or series, which outweighs body, fuel, drive, transmission and
- * colour; the location and the features last. "model_badge" is the model's
- * last word joined to the badge's first ("i30" + "N Line": "i30n").
- */
-const WEIGHTS: Array<[string, number]> = [
-  ['make', 10],
-  ['model', 10],
-  ['model_badge', 9],
-  ['stocknum', 8],
-  ['badge', 6],
-  ['series', 5],
-  ['body', 4],
-  ['fuel', 4],
-  ['drive', 4],
-  ['transmission', 3],
-  ['colour', 3],
-  ['car_type', 3],
-  ['item_type', 3],
-  ['year', 3],
-  ['tag', 2],
-  ['filtered_features', 2],
-  ['categories', 2],
-  ['city', 1],
-  ['location_name', 1],
-];
 
 export function decodeIndex(index: SearchIndex): Decoded {
   if (index.version !== INDEX_VERSION) throw new Error(`search index version ${index.version}, expected ${INDEX_VERSION}`);
@@ -144,25 +94,7 @@ export function decodeIndex(index: SearchIndex): Decoded {
     else if (attr === 'weekly_price_range') facet[attr] = derived(n, (i) => band(num.subscription_price?.[i] ?? 0, WEEKLY_BANDS));
     else facet[attr] = text[attr] ?? derived(n, () => '');
   }
-  const extra: Record<string, Column> = {
-    model_badge: derived(n, (i) => {
-      const m = word(text.model, i).split(/[^A-Za-z0-9]+/).filter(Boolean).pop();
-      const b = word(text.badge, i).split(/[^A-Za-z0-9]+/).find(Boolean);
-      return m && b ? `${m}${b}` : '';
-    }),
-    stocknum: derived(n, (i) => str.stocknum?.[i] ?? ''),
-    series: text.series ?? derived(n, () => ''),
-  };
-  const fields: Field[] = [];
-  const names = new Set<number>();
-  for (const [attr, weight] of WEIGHTS) {
-    const set = sets[attr];
-    const col = extra[attr] ?? facet[attr]!;
-    if (attr === 'make' || attr === 'model') names.add(fields.length);
-    fields.push(set ? field(weight, set.values, set.masks, true) : field(weight, col.values, col.codes));
-  }
-  const years = new Set(Array.from(num.year ?? [], Number).filter((y) => y > 0));
-  return { n, facet, sets, text, num, str, locations: index.locations, fields, names, years };
+  return { n, facet, sets, text, num, str, locations: index.locations };
 }
 
 /** Keeps the cars passing the base filters at `now` (unix seconds). */
@@ -200,8 +132,6 @@ export interface EngineOptions {
   keep?: Uint8Array;
   /** Clock for processingTimeMS. */
   clock?: () => number;
-  /** The dealer's synonym groups (site.search.synonyms), on top of the shared table. */
-  synonyms?: readonly (readonly string[])[];
   /**
    * A refinement or range on an attribute the index does not have (a typo
    * in a link, a facet this stock lacks): true throws (development, tests),
@@ -224,17 +154,11 @@ type Group =
 
 export interface Engine {
   decoded: Decoded;
-  search(state: SearchState): SearchResponse;
-  /** Suggestions for a partly typed keyword (makes, models, body and fuel words of this stock). */
-  suggest(input: string, limit?: number): Suggestion[];
-}
-
-export interface Suggestion {
-  /** What the box is filled with when chosen. */
-  query: string;
-  /** Cars it finds (over the whole stock). */
-  count: number;
-  kind: 'make' | 'model' | 'word';
+  /**
+   * One search. A keyword needs the keyword planner (query-plan.ts, loaded
+   * on demand): without one the keyword is left out (strict: an error).
+   */
+  search(state: SearchState, planner?: Planner): SearchResponse;
 }
 
 /** Facets whose own groups include others': the model picker lists every make's models whatever make or model is ticked. */
@@ -246,14 +170,8 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
   const clock = options.clock ?? (() => (typeof performance === 'undefined' ? Date.now() : performance.now()));
   const orders = new Map<SortKey, Int32Array>();
   const zeros = new Float64Array(d.n);
-  const matcher = new Matcher(vocabulary(d.fields), synonyms(options.synonyms));
   const warned = new Set<string>();
-  // Per-term best score of a car, and which term last wrote it.
-  const best = new Float32Array(d.n);
-  const stamp = new Int32Array(d.n);
-  let stampId = 0;
   let relPos: Int32Array | undefined;
-  let wholeFacets: SearchResponse['facets'] | undefined;
 
   /** Car indices in sort order; ties keep the relevance order (custom_rank, then the index order). */
   function order(key: SortKey): Int32Array {
@@ -345,54 +263,19 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
     }
   }
 
-  /** Per car: the keyword score and how many terms it covers (the terms' matches, not a scan). */
-  function score(terms: Term[]): { score: Float32Array; covered: Uint8Array; which: Int32Array } {
-    const score = new Float32Array(d.n);
-    const covered = new Uint8Array(d.n);
-    const which = new Int32Array(d.n);
-    terms.forEach((t, ti) => {
-      const id = ++stampId;
-      const touched: number[] = [];
-      for (const [f, v, q] of t.matches) {
-        const fl = d.fields[f]!;
-        const w = fl.weight * q;
-        for (let k = fl.start[v]!, end = fl.start[v + 1]!; k < end; k++) {
-          const car = fl.cars[k]!;
-          if (stamp[car] !== id) {
-            stamp[car] = id;
-            best[car] = w;
-            touched.push(car);
-          } else if (w > best[car]!) best[car] = w;
-        }
-      }
-      for (const car of touched) {
-        score[car]! += best[car]!;
-        covered[car]!++;
-        which[car]! |= 1 << ti;
-      }
-    });
-    return { score, covered, which };
-  }
-
-  function search(state: SearchState): SearchResponse {
+  function search(state: SearchState, planner?: Planner): SearchResponse {
     const t0 = clock();
     const n = d.n;
     const keep = options.keep;
-    let info: QueryInfo | undefined;
-    let terms: Term[] = [];
-    if (state.query.trim()) {
-      const u = understand(state.query, d.years);
-      terms = matcher.terms(u.rest);
-      info = { rest: u.rest, intents: u.intents, unmatched: terms.filter((t) => !t.matches.length).map((t) => t.text), ignored: [] };
-      terms = terms.filter((t) => t.matches.length);
-    }
-    const groups = groupsOf(state, info?.intents ?? []);
+    if (state.query.trim() && !planner) unknown('query (no keyword planner loaded)');
+    const plan = state.query.trim() ? planner?.(state.query) : undefined;
+    const groups = groupsOf(state, plan?.info.intents ?? []);
     // A keyword that matched nothing at all finds nothing (and says why);
     // one that matched some words is a query group decided after the filters.
-    const noMatch = info !== undefined && terms.length === 0 && info.unmatched.length > 0;
-    const queryBit = terms.length || noMatch ? groups.push({ kind: 'query' }) - 1 : -1;
+    const noMatch = plan !== undefined && plan.terms === 0 && plan.info.unmatched.length > 0;
+    const queryBit = plan?.terms || noMatch ? groups.push({ kind: 'query' }) - 1 : -1;
     if (groups.length > 31) throw new Error('search: more than 31 filter groups');
-    const kw = terms.length ? score(terms) : undefined;
+    const kw = plan?.terms ? plan.score() : undefined;
 
     // Pass 1: the groups each car fails (the query group is decided below).
     const mask = new Int32Array(n);
@@ -513,17 +396,10 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
       }
     }
 
-    if (info) {
-      if (nbHits > 0 && kw) {
-        // Terms no hit covers were left out by the soft AND.
-        let any = 0;
-        for (let k = 0; k < nh; k++) any |= kw.which[hitsList[k]!]!;
-        info.ignored = terms.filter((_, ti) => !((any >>> ti) & 1)).map((t) => t.text);
-      }
-      if (nbHits === 0 || info.unmatched.length) {
-        const dym = matcher.didYouMean(info.rest, info.unmatched, d.names);
-        if (dym) info.didYouMean = [dym, ...info.intents.map((it) => it.text)].join(' ');
-      }
+    if (plan) {
+      let covered = 0;
+      if (kw) for (let k = 0; k < nh; k++) covered |= kw.which[hitsList[k]!]!;
+      plan.finish(nbHits, covered);
     }
     const now = options.now?.() ?? Date.now();
     const response: SearchResponse = {
@@ -536,37 +412,11 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
       facets_stats,
       processingTimeMS: Math.round(clock() - t0),
     };
-    if (info) response.query = info;
+    if (plan) response.query = plan.info;
     return response;
   }
 
-  function suggest(input: string, limit = 8): Suggestion[] {
-    const typed = input.toLowerCase().trim();
-    if (!typed) return [];
-    const out: Suggestion[] = [];
-    const seen = new Set<string>();
-    const compact = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
-    const fits = (label: string) => {
-      const ws = label.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-      const typedWords = typed.split(/[^a-z0-9]+/).filter(Boolean);
-      // Every typed word starts a word of the suggestion, or the whole typed text starts it joined up ("landcr").
-      return typedWords.every((t) => ws.some((w) => w.startsWith(t))) || compact(label).startsWith(compact(typed));
-    };
-    const add = (query: string, count: number, kind: Suggestion['kind']) => {
-      if (count > 0 && !seen.has(query.toLowerCase()) && fits(query)) {
-        seen.add(query.toLowerCase());
-        out.push({ query, count, kind });
-      }
-    };
-    const whole = (wholeFacets ??= search({ query: '', refinementList: {}, range: {}, page: 1, sortBy: '' }).facets);
-    const byCount = (f: Record<string, number> | undefined) => Object.entries(f ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-    for (const [make, count] of byCount(whole.make)) add(make, count, 'make');
-    for (const [mm, count] of byCount(whole.make_model)) add(mm.replace('|', ' '), count, 'model');
-    for (const attr of ['body', 'fuel', 'drive', 'transmission']) for (const [v, count] of byCount(whole[attr])) add(v, count, 'word');
-    return out.slice(0, limit);
-  }
-
-  return { decoded: d, search, suggest };
+  return { decoded: d, search };
 }
 
 function tally(values: string[], counts: Int32Array): Record<string, number> {

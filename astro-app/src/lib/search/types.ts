@@ -95,6 +95,8 @@ export interface SearchResponse {
 /** Anything that answers a search: the embedded engine or the hosted service. */
 export interface SearchClient {
   search(state: SearchState): Promise<SearchResponse>;
+  /** Gets keyword search ready ahead of the first keyword (the box got focus); optional. */
+  prepareKeyword?(): void;
 }
 
 /**
