@@ -553,6 +553,10 @@ export interface Cards {
    * Buttons on each result card, in order (`cards.buttons`).
    */
   buttons: CardButton[];
+  /**
+   * Guarantee line on used cars' cards (`cards.used_car_guarantee`); null: none.
+   */
+  used_car_guarantee: string | null;
 }
 /**
  * Phone and e-mail.
@@ -607,6 +611,10 @@ export interface Features {
    * Reservation deposit in dollars; 0 leaves the amount off the button.
    */
   checkout_deposit: number;
+  /**
+   * Hours a reservation holds the car (the cards' "100% refundable" note).
+   */
+  checkout_hold_hours: number;
   /**
    * Checkout page below /cars/{slug}/: "checkout" or "buy-online".
    */

@@ -240,6 +240,9 @@ pub struct CardsConfig {
     pub certified_badge_make: Option<String>,
     /// Compare and favourite show only for used cars priced above 0 with photos.
     pub strict_compare: bool,
+    /// A guarantee line on used cars' cards, e.g. "48 hour money back ·
+    /// 12 months roadside assist". Empty: none.
+    pub used_car_guarantee: Option<String>,
 }
 
 impl Default for CardsConfig {
@@ -249,6 +252,7 @@ impl Default for CardsConfig {
             electric_hybrid_tag: false,
             certified_badge_make: None,
             strict_compare: false,
+            used_car_guarantee: None,
         }
     }
 }

@@ -93,6 +93,8 @@ pub struct Features {
     pub checkout: bool,
     /// Reservation deposit in dollars; 0 leaves the amount off the button.
     pub checkout_deposit: u32,
+    /// Hours a reservation holds the car (the cards' "100% refundable" note).
+    pub checkout_hold_hours: u32,
     /// Checkout page below /cars/{slug}/: "checkout" or "buy-online".
     pub checkout_path: String,
     /// The site sends its analytics events (39 save car, 25 phone click)
@@ -113,6 +115,8 @@ pub struct Features {
 pub struct Cards {
     /// Buttons on each result card, in order (`cards.buttons`).
     pub buttons: Vec<model::CardButton>,
+    /// Guarantee line on used cars' cards (`cards.used_car_guarantee`); null: none.
+    pub used_car_guarantee: Option<String>,
 }
 
 /// Wording that differs between dealers.
@@ -160,6 +164,7 @@ pub fn build(
             phone_reveal: cfg.features.phone_reveal,
             checkout: cfg.features.checkout.enabled,
             checkout_deposit: cfg.features.checkout.deposit,
+            checkout_hold_hours: cfg.features.checkout.hold_hours,
             checkout_path: match cfg.features.checkout.path {
                 model::CheckoutPath::Checkout => "checkout".into(),
                 model::CheckoutPath::BuyOnline => "buy-online".into(),
@@ -170,6 +175,11 @@ pub fn build(
         },
         cards: Cards {
             buttons: cfg.cards.buttons.clone(),
+            used_car_guarantee: cfg
+                .cards
+                .used_car_guarantee
+                .clone()
+                .filter(|g| !g.trim().is_empty()),
         },
         search: search::search(cfg, cars),
         copy: Copy {
