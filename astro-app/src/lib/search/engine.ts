@@ -25,6 +25,7 @@ import { band, PRICE_BANDS, WEEKLY_BANDS } from './price-ranges';
 import type { Planner } from './query-plan';
 import {
   FACET_ATTRIBUTES,
+  OWN_ALSO,
   RANGE_ATTRIBUTES,
   SET_ATTRIBUTES,
   sortKeyOf,
@@ -161,13 +162,6 @@ export interface Engine {
   search(state: SearchState, planner?: Planner): SearchResponse;
 }
 
-/**
- * Facets whose own groups include others': the model picker lists every
- * make's models whatever make or model is ticked, and a model ticked in
- * one make's picker leaves the other makes listed (to add a Ranger to a
- * HiLux). Hosted searches ask the same (hosted.ts).
- */
-export const OWN_ALSO: Record<string, string[]> = { make: ['model'], make_model: ['make', 'model'] };
 /** A car excluded by the base filters: fails everything. */
 const OUT = -1;
 

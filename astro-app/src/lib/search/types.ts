@@ -139,6 +139,15 @@ export const SET_ATTRIBUTES = ['categories', 'filtered_features'] as const;
 /** Every facet attribute a search counts and may refine. */
 export const ALL_FACETS: readonly string[] = [...FACET_ATTRIBUTES, ...SET_ATTRIBUTES];
 
+/**
+ * Facets whose counts also leave out other attributes' refinements: the
+ * model picker lists every make's models whatever make or model is
+ * ticked, and a model ticked in one make's picker leaves the other makes
+ * listed (to add a Ranger to a HiLux). The engine and the hosted client's
+ * disjunctive queries both follow it.
+ */
+export const OWN_ALSO: Readonly<Record<string, readonly string[]>> = { make: ['model'], make_model: ['make', 'model'] };
+
 /** Range (slider) attributes, as in search_index.rs RANGE_ATTRIBUTES. */
 export const RANGE_ATTRIBUTES = ['price', 'km', 'year', 'subscription_price'] as const;
 
