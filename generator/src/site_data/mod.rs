@@ -254,6 +254,30 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn the_used_car_guarantee_and_the_hold_reach_the_cards() {
+        let site = build("demo", &config(), &[], test_now());
+        assert_eq!(site.cards.used_car_guarantee, None);
+        assert_eq!(site.features.checkout_hold_hours, 48);
+        let cfg = config_with(json!({
+            "cards": {"used_car_guarantee": "48 hour money back"},
+            "features": {"checkout": {"hold_hours": 24}},
+        }));
+        let site = build("demo", &cfg, &[], test_now());
+        assert_eq!(
+            site.cards.used_car_guarantee.as_deref(),
+            Some("48 hour money back")
+        );
+        assert_eq!(site.features.checkout_hold_hours, 24);
+        let blank = config_with(json!({"cards": {"used_car_guarantee": "  "}}));
+        assert_eq!(
+            build("demo", &blank, &[], test_now())
+                .cards
+                .used_car_guarantee,
+            None
+        );
+    }
+
+    #[test]
     fn the_hero_title_defaults_to_the_dealer_name() {
         let site = build("demo", &config(), &[], test_now());
         assert_eq!(

@@ -220,6 +220,29 @@ mod tests {
     }
 
     #[test]
+    fn synonyms_the_model_picker_and_strict_display_reach_the_page() {
+        let defaults = search(&config_with(json!({})), &[]);
+        assert!(defaults.synonyms.is_empty());
+        assert!(
+            defaults.model_picker,
+            "the picker is on unless switched off"
+        );
+        let mut t = tile("2025-08-21", "2025-09-30");
+        t["strict_display"] = json!(false);
+        let cfg = config_with(json!({
+            "search": {"synonyms": [["wagon", "suv"]], "model_picker": false, "promo_tiles": [t, tile("2025-10-01", "2025-10-02")]},
+        }));
+        let s = search(&cfg, &[]);
+        assert_eq!(
+            s.synonyms,
+            vec![vec!["wagon".to_string(), "suv".to_string()]]
+        );
+        assert!(!s.model_picker);
+        let strict: Vec<bool> = s.promo_tiles.iter().map(|t| t.strict_display).collect();
+        assert_eq!(strict, [false, true], "strict display is the default");
+    }
+
+    #[test]
     fn promo_tile_windows_are_judged_in_the_dealers_time_zone() {
         let cfg = config_with(json!({
             "timezone": "Australia/Perth",
