@@ -12,5 +12,8 @@ export default defineConfig({
     // Plain helpers run in Node; component tests opt into jsdom with a
     // `@vitest-environment jsdom` comment (creating jsdom costs ~0.7 s a file).
     environment: 'node',
+    // The island tests render a whole search page many times; on two busy
+    // cores one can pass 5 s (a timeout is no speed goal: scripts/bench*).
+    testTimeout: 20_000,
   },
 });

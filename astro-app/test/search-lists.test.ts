@@ -1,7 +1,7 @@
 /** Facet lists, counts, cache, history, promo tiles and card rules. */
 import { describe, expect, it } from 'vitest';
 import { ResultCache } from '../src/lib/search/cache';
-import { cardActions, showToggle, type CardSettings } from '../src/lib/search/cards';
+import { cardActions, cardNotes, showToggle, type CardSettings } from '../src/lib/search/cards';
 import { displayCount, facetEntries, modelsOfMake, splitPopular, withSeparators } from '../src/lib/search/facet-lists';
 import { addToHistory, loadHistory, recordSearch } from '../src/lib/search/history';
 import { layoutResults, tileActive } from '../src/lib/search/promo';
@@ -92,6 +92,7 @@ const tile = (t: Partial<PromoTile>): PromoTile => ({
   daily_minutes: null,
   timezone: 'Australia/Brisbane',
   car_types: [],
+  strict_display: true,
   image: '/x.svg',
   alt: 'x',
   href: '/x',
@@ -117,6 +118,14 @@ describe('promo tiles', () => {
     const now = Date.UTC(2025, 8, 1, 23, 0);
     expect(tileActive(t, now, [])).toBe(false);
     expect(tileActive(t, now, ['used'])).toBe(true);
+    expect(tileActive(t, now, ['used', 'new'])).toBe(false);
+  });
+  it('limited to car types without strict display also show while no type is chosen (promo display / strictDisplay)', () => {
+    const t = tile({ car_types: ['used'], strict_display: false });
+    const now = Date.UTC(2025, 8, 1, 23, 0);
+    expect(tileActive(t, now, [])).toBe(true);
+    expect(tileActive(t, now, ['used'])).toBe(true);
+    expect(tileActive(t, now, ['new'])).toBe(false);
     expect(tileActive(t, now, ['used', 'new'])).toBe(false);
   });
   it('take their slots among the cars, the CTA card at its slot or last', () => {
@@ -160,5 +169,21 @@ describe('card buttons and toggles', () => {
     expect(showToggle({ ...used, price: 0 }, true, true)).toBe(false);
     expect(showToggle({ ...used, image: '' }, true, true)).toBe(false);
     expect(showToggle({ ...used, car_type: 'new', price: 0, image: '' }, true, false)).toBe(true);
+  });
+});
+
+describe('card notes (spec 000 §9)', () => {
+  const used = { ...car, car_type: 'used' as const };
+  it('say the deposit is 100% refundable and how long the car is held, where Reserve Now shows', () => {
+    expect(cardNotes(used, { ...settings, checkoutHoldHours: 48 })).toEqual(['$200 deposit, 100% refundable: we hold the car for 48 hours.']);
+    expect(cardNotes(used, { ...settings, checkout: false, checkoutHoldHours: 48 })).toEqual([]);
+    expect(cardNotes({ ...used, status: 'sold' }, { ...settings, checkoutHoldHours: 48 })).toEqual([]);
+  });
+  it("add the dealer's guarantee to used cars in stock only", () => {
+    const s = { ...settings, checkout: false, usedGuarantee: '48 hour money back · 12 months roadside assist' };
+    expect(cardNotes(used, s)).toEqual(['48 hour money back · 12 months roadside assist']);
+    expect(cardNotes({ ...used, car_type: 'new' }, s)).toEqual([]);
+    expect(cardNotes({ ...used, status: 'sold' }, s)).toEqual([]);
+    expect(cardNotes(used, { ...s, usedGuarantee: null })).toEqual([]);
   });
 });

@@ -16,6 +16,25 @@ describe('range slider', () => {
     expect(sliderStep({ min: 2015, max: 2026 })).toBe(1);
   });
 
+  it('arrow keys move a price or km thumb whatever the span (steps of whole thousands on bounds of whole thousands)', () => {
+    for (const attr of ['price', 'km']) {
+      for (const stats of [{ min: 12990, max: 15990 }, { min: 12990, max: 42990 }, { min: 4990, max: 53990 }, { min: 0, max: 250000 }, { min: 7000, max: 7000 }]) {
+        const b = sliderBounds(stats, attr);
+        const step = sliderStep(b, attr);
+        expect(step % 1000, `${attr} ${JSON.stringify(stats)}`).toBe(0);
+        expect(b.min % 1000 === 0 && b.max % 1000 === 0 && b.min <= stats.min && b.max >= stats.max && b.max > b.min).toBe(true);
+        // What a browser does on ArrowRight / ArrowLeft: one step from the thumb.
+        const up = moveThumb(attr, [b.min, b.max], 'min', b.min + step, b);
+        expect(up[0], `${attr} ${JSON.stringify(stats)}`).toBe(b.min + step);
+        const down = moveThumb(attr, [b.min, b.max], 'max', b.max - step, b);
+        expect(down[1]).toBe(b.max - step);
+      }
+    }
+    // The step the old rule gave for a 30,000 span (300) snapped back: the thumb could not move.
+    expect(moveThumb('price', [12990, 42990], 'min', 12990 + 300, { min: 12990, max: 42990 })[0]).toBe(13000);
+    expect(sliderStep({ min: 2015, max: 2026 }, 'year')).toBe(1);
+  });
+
   it('snaps price and km to the nearest 1000, not the year', () => {
     expect(snap('price', 12499)).toBe(12000);
     expect(snap('km', 12500)).toBe(13000);

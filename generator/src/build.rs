@@ -220,7 +220,14 @@ pub fn site_outputs(
         ("cars.json", serde_json::to_string(&cars)?),
         (
             "search-index.json",
-            serde_json::to_string(&crate::search_index::build(&cars))?,
+            serde_json::to_string(&crate::search_index::build(
+                &cars,
+                &crate::search_index::IndexContext {
+                    dealer_slug: &dealer.slug,
+                    dealer_name: &cfg.name,
+                    new_arrival_text: &cfg.copy.new_arrival_text,
+                },
+            ))?,
         ),
     ];
     let edge = edge_config(&dealer.slug, cfg);

@@ -18,12 +18,17 @@ use serde::Serialize;
 use crate::stock::present::{parse_time, Car};
 
 /// Bumped when the layout changes; the browser refuses an index of another version.
-pub const INDEX_VERSION: u32 = 1;
+/// 2: `sets`, custom_rank, seats, item_type, tag, dealership columns; the
+/// tag banner column leaves New Arrival to the shopper's clock.
+pub const INDEX_VERSION: u32 = 2;
 
 /// Attributes counted as facets, in the names the spec (000 §3) and the
 /// hosted index use. `city`, `location_name` and `state` come from the
-/// car's location; `make_model` ("Toyota|Corolla") feeds the per-make model picker.
-pub const FACET_ATTRIBUTES: [&str; 14] = [
+/// car's location; `make_model` ("Toyota|Corolla") feeds the per-make model
+/// picker; `certified` is "true" for certified cars (others are not counted).
+/// The browser also derives price_range and weekly_price_range from the
+/// price columns (astro-app/src/lib/search/price-ranges.ts).
+pub const FACET_ATTRIBUTES: [&str; 21] = [
     "make",
     "model",
     "make_model",
@@ -38,7 +43,78 @@ pub const FACET_ATTRIBUTES: [&str; 14] = [
     "location_name",
     "state",
     "year",
+    "status",
+    "item_type",
+    "seats",
+    "tag",
+    "certified",
+    "dealership_slug",
+    "dealership_name",
 ];
+
+/// Facet attributes with several values per car, stored as bit masks (`sets`).
+pub const SET_ATTRIBUTES: [&str; 2] = ["categories", "filtered_features"];
+
+/// The equipment shoppers filter on (the `filtered_features` facet): a
+/// car's features are matched to these names ignoring case; other
+/// equipment stays on the car page only. At most 31 (one bit each).
+pub const FEATURE_FILTERS: [&str; 30] = [
+    "Apple CarPlay",
+    "Android Auto",
+    "Reversing Camera",
+    "360 Degree Camera",
+    "Rear Parking Sensors",
+    "Satellite Navigation",
+    "Adaptive Cruise Control",
+    "Blind Spot Monitor",
+    "Head-up Display",
+    "Keyless Entry & Start",
+    "Wireless Phone Charger",
+    "Premium Sound System",
+    "Dual-zone Climate Control",
+    "Leather-accented Seats",
+    "Heated Front Seats",
+    "Ventilated Front Seats",
+    "Power Driver Seat",
+    "Third-row Seating",
+    "Sunroof",
+    "Panoramic Sunroof",
+    "Power Tailgate",
+    "Power Sliding Doors",
+    "Roof Rails",
+    "Tow Bar",
+    "Rear Differential Lock",
+    "Vehicle-to-Load (V2L)",
+    "DC Fast Charging (CCS2)",
+    "Ensuite with Separate Shower",
+    "Roll-out Awning",
+    "Diesel Heater",
+];
+
+/// The features of a car shoppers can filter on, by their names in
+/// [`FEATURE_FILTERS`] and in its order.
+pub fn filtered_features(features: &[String]) -> Vec<String> {
+    FEATURE_FILTERS
+        .iter()
+        .filter(|f| features.iter().any(|g| g.trim().eq_ignore_ascii_case(f)))
+        .map(|f| f.to_string())
+        .collect()
+}
+
+/// A set attribute keeps its 31 most common values (one bit each in a mask).
+const SET_VALUES: usize = 31;
+
+/// What the index needs from the dealer besides the cars.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexContext<'a> {
+    /// The dealer's slug: a car's dealership_slug when the feed has none.
+    pub dealer_slug: &'a str,
+    /// The dealer's name: a car's dealership_name when the feed has none.
+    pub dealer_name: &'a str,
+    /// The new-arrival tag text, which the browser applies at the shopper's
+    /// clock: the index's banner column leaves it out.
+    pub new_arrival_text: &'a str,
+}
 
 /// Numeric attributes with range statistics (the sliders). The
 /// subscription slider is only shown for dealers offering subscriptions;
@@ -53,10 +129,12 @@ pub struct SearchIndex {
     pub version: u32,
     /// Number of cars; every column has this many entries.
     pub count: usize,
-    /// Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, tag_banner).
+    /// Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, item_type, tag, dealership_slug, dealership_name, and tag_banner: the banner without New Arrival, which the browser judges at the shopper's clock from created_at).
     pub text: BTreeMap<String, DictColumn>,
-    /// Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
+    /// Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`), custom_rank (higher first), seats (0 = unknown).
     pub numbers: BTreeMap<String, Vec<i64>>,
+    /// Attributes with several values per car (categories, filtered_features).
+    pub sets: BTreeMap<String, SetColumn>,
     /// Per-car strings ("" = none): id, slug, name, price_text, was_price_text, image (first photo), stocknum.
     pub strings: BTreeMap<String, Vec<String>>,
     /// The locations cars refer to by index.
@@ -75,6 +153,16 @@ pub struct DictColumn {
     pub values: Vec<String>,
     /// Per car: index into `values`, or -1 when the car has none.
     pub codes: Vec<i32>,
+}
+
+/// A facet with several values per car.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SetColumn {
+    /// Distinct values (at most 31, the most common), sorted.
+    pub values: Vec<String>,
+    /// Per car: bit v is set when the car has `values[v]`.
+    pub masks: Vec<u32>,
 }
 
 /// Where a car is, shared by the cars of one location.
@@ -135,7 +223,7 @@ fn location_of(car: &Car) -> IndexLocation {
 }
 
 /// The value of a facet attribute for a car ("" = none, not counted).
-fn facet_value(car: &Car, attribute: &str) -> String {
+fn facet_value(car: &Car, attribute: &str, ctx: &IndexContext) -> String {
     let opt = |o: &Option<String>| o.clone().unwrap_or_default();
     match attribute {
         "make" => car.make.clone(),
@@ -152,6 +240,29 @@ fn facet_value(car: &Car, attribute: &str) -> String {
         "location_name" => car.location.name.clone(),
         "state" => car.location.state.clone(),
         "year" => car.year.to_string(),
+        "status" => car.status.as_str().into(),
+        "item_type" => opt(&car.item_type),
+        "seats" => car
+            .seats
+            .filter(|s| *s > 0)
+            .map(|s| s.to_string())
+            .unwrap_or_default(),
+        "tag" => opt(&car.tag),
+        "certified" => {
+            if car.certified {
+                "true".into()
+            } else {
+                String::new()
+            }
+        }
+        "dealership_slug" => car
+            .dealership_slug
+            .clone()
+            .unwrap_or_else(|| ctx.dealer_slug.into()),
+        "dealership_name" => car
+            .dealership_name
+            .clone()
+            .unwrap_or_else(|| ctx.dealer_name.into()),
         other => unreachable!("unknown facet attribute {other}"),
     }
 }
@@ -172,20 +283,78 @@ fn dict_column(values: impl Iterator<Item = Option<String>>) -> DictColumn {
     DictColumn { values, codes }
 }
 
+/// The values of a set attribute for a car.
+fn set_values<'c>(car: &'c Car, attribute: &str) -> &'c [String] {
+    match attribute {
+        "categories" => &car.categories,
+        "filtered_features" => &car.filtered_features,
+        other => unreachable!("unknown set attribute {other}"),
+    }
+}
+
+/// A set column: the most common values (at most 31), one bit each.
+fn set_column(cars: &[Car], attribute: &str) -> SetColumn {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for car in cars {
+        for v in set_values(car, attribute).iter().collect::<BTreeSet<_>>() {
+            *counts.entry(v.as_str()).or_default() += 1;
+        }
+    }
+    let mut common: Vec<(&str, usize)> = counts.into_iter().collect();
+    common.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut values: Vec<String> = common
+        .into_iter()
+        .take(SET_VALUES)
+        .map(|(v, _)| v.to_string())
+        .collect();
+    values.sort();
+    let masks = cars
+        .iter()
+        .map(|car| {
+            set_values(car, attribute)
+                .iter()
+                .filter_map(|v| values.binary_search(v).ok())
+                .fold(0u32, |m, bit| m | (1 << bit))
+        })
+        .collect();
+    SetColumn { values, masks }
+}
+
 /// Facet counts of `cars` (values trimmed; empty values not counted).
-pub fn facet_counts(cars: &[Car]) -> BTreeMap<String, BTreeMap<String, usize>> {
+pub fn facet_counts(cars: &[Car], ctx: &IndexContext) -> BTreeMap<String, BTreeMap<String, usize>> {
     let mut facets = BTreeMap::new();
     for attribute in FACET_ATTRIBUTES {
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for car in cars {
-            let v = facet_value(car, attribute).trim().to_string();
+            let v = facet_value(car, attribute, ctx).trim().to_string();
             if !v.is_empty() {
                 *counts.entry(v).or_default() += 1;
             }
         }
         facets.insert(attribute.to_string(), counts);
     }
+    for attribute in SET_ATTRIBUTES {
+        let column = set_column(cars, attribute);
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for mask in &column.masks {
+            for (bit, v) in column.values.iter().enumerate() {
+                if mask & (1 << bit) != 0 {
+                    *counts.entry(v.clone()).or_default() += 1;
+                }
+            }
+        }
+        facets.insert(attribute.to_string(), counts);
+    }
     facets
+}
+
+/// The banner that lasts: New Arrival depends on the day, so the browser
+/// applies it (from created_at); a dealer tag that reads the same stays.
+fn lasting_banner(car: &Car, new_arrival_text: &str) -> Option<String> {
+    match &car.tag_banner {
+        Some(b) if b == new_arrival_text && car.tag.as_deref() != Some(b.as_str()) => None,
+        other => other.clone(),
+    }
 }
 
 /// The value of a range attribute (the whole dollars, km or year the
@@ -213,9 +382,9 @@ pub fn range_stats(cars: &[Car]) -> BTreeMap<String, FacetStats> {
     stats
 }
 
-/// Builds the index of the visible cars, in the order given (that order is
-/// the "most relevant" ranking, the hosted index's custom_rank descending).
-pub fn build(cars: &[Car]) -> SearchIndex {
+/// Builds the index of the visible cars, in the order given ("Most
+/// relevant" is custom_rank descending, then this order).
+pub fn build(cars: &[Car], ctx: &IndexContext) -> SearchIndex {
     let col = |f: &dyn Fn(&Car) -> Option<String>| dict_column(cars.iter().map(f));
     let mut text = BTreeMap::new();
     text.insert("make".into(), col(&|c| Some(c.make.clone())));
@@ -233,7 +402,18 @@ pub fn build(cars: &[Car]) -> SearchIndex {
     text.insert("colour".into(), col(&|c| c.colour.clone()));
     text.insert("drive".into(), col(&|c| c.drive.clone()));
     text.insert("price_type".into(), col(&|c| c.price_type.clone()));
-    text.insert("tag_banner".into(), col(&|c| c.tag_banner.clone()));
+    text.insert(
+        "tag_banner".into(),
+        col(&|c| lasting_banner(c, ctx.new_arrival_text)),
+    );
+    text.insert("item_type".into(), col(&|c| c.item_type.clone()));
+    text.insert("tag".into(), col(&|c| c.tag.clone()));
+    for attribute in ["dealership_slug", "dealership_name"] {
+        text.insert(
+            attribute.into(),
+            col(&|c| Some(facet_value(c, attribute, ctx))),
+        );
+    }
 
     let locations: Vec<IndexLocation> = cars
         .iter()
@@ -252,6 +432,8 @@ pub fn build(cars: &[Car]) -> SearchIndex {
     numbers.insert("sold_at".into(), num(&|c| c.sold_at.unwrap_or(0)));
     numbers.insert("certified".into(), num(&|c| i64::from(c.certified)));
     numbers.insert("reserved".into(), num(&|c| i64::from(c.reserved)));
+    numbers.insert("custom_rank".into(), num(&|c| c.custom_rank.round() as i64));
+    numbers.insert("seats".into(), num(&|c| i64::from(c.seats.unwrap_or(0))));
     numbers.insert(
         "location".into(),
         num(&|c| {
@@ -286,8 +468,12 @@ pub fn build(cars: &[Car]) -> SearchIndex {
         text,
         numbers,
         strings,
+        sets: SET_ATTRIBUTES
+            .iter()
+            .map(|a| (a.to_string(), set_column(cars, a)))
+            .collect(),
         locations,
-        facets: facet_counts(cars),
+        facets: facet_counts(cars, ctx),
         facets_stats: range_stats(cars),
     }
 }
@@ -413,6 +599,70 @@ mod tests {
         assert_eq!(slugify("Land Cruiser 300"), "land-cruiser-300");
         assert_eq!(slugify(" Cab/Chassis "), "cab-chassis");
         assert_eq!(slugify("C-HR"), "c-hr");
+    }
+
+    #[test]
+    fn only_the_features_shoppers_filter_on_are_kept_by_their_listed_names() {
+        let feed: Vec<String> = ["tow bar", "Cruise Control", " Apple CarPlay ", "Tow Bar"]
+            .map(String::from)
+            .into();
+        assert_eq!(filtered_features(&feed), ["Apple CarPlay", "Tow Bar"]);
+        assert!(FEATURE_FILTERS.len() <= SET_VALUES, "one bit each");
+    }
+
+    fn tiny_car(tag: Option<&str>, banner: Option<&str>) -> Car {
+        let mut car: Car = serde_json::from_value(serde_json::json!({
+            "id": "1", "slug": "a", "name": "A", "year": 2024, "make": "Kia", "model": "Rio",
+            "badge": null, "series": null, "car_type": "used", "status": "in_stock", "in_stock": true,
+            "price": 0.0, "price_text": "", "price_type": null, "was_price_text": null, "km": 0,
+            "transmission": null, "fuel": null, "body": null, "colour": null, "drive": null,
+            "stocknum": null, "vin": null, "nvic": null, "images": [], "photos_count": 0,
+            "tag_banner": null, "tag": null, "subscription_price": 0.0, "reserved": false,
+            "certified": false, "created_at": "", "sold_at": null,
+            "location": {"id": "l", "name": "L", "slug": "l", "suburb": "S", "state": "QLD", "phone": ""},
+            "comment_paragraphs": [], "specs": []
+        }))
+        .unwrap();
+        car.tag = tag.map(String::from);
+        car.tag_banner = banner.map(String::from);
+        car
+    }
+
+    #[test]
+    fn the_index_leaves_new_arrival_to_the_shoppers_clock_but_keeps_a_tag_reading_the_same() {
+        let text = "New Arrival";
+        assert_eq!(lasting_banner(&tiny_car(None, Some(text)), text), None);
+        assert_eq!(
+            lasting_banner(&tiny_car(Some(text), Some(text)), text).as_deref(),
+            Some(text)
+        );
+        assert_eq!(
+            lasting_banner(&tiny_car(Some("Clearance"), Some("Reserved")), text).as_deref(),
+            Some("Reserved")
+        );
+    }
+
+    #[test]
+    fn a_set_attribute_keeps_its_31_most_common_values() {
+        let cars: Vec<Car> = (0..40)
+            .map(|i| {
+                let mut c = tiny_car(None, None);
+                // Value "c{k}" on the cars i >= k: c0 is on every car, c39 on one.
+                c.categories = (0..=i).map(|k| format!("c{k:02}")).collect();
+                c
+            })
+            .collect();
+        let col = set_column(&cars, "categories");
+        assert_eq!(col.values.len(), 31);
+        assert!(
+            col.values.contains(&"c00".to_string()) && !col.values.contains(&"c39".to_string())
+        );
+        assert_eq!(col.masks[0], 1, "the first car has c00 only, bit 0");
+        assert_eq!(
+            col.masks[39],
+            u32::MAX >> 1,
+            "the last car has all 31 kept values"
+        );
     }
 
     #[test]

@@ -457,8 +457,27 @@ fn search_index_holds_the_visible_stock_with_facets_ranges_and_landing_pages() {
     let (sites, _) = generate_tiny();
     let (site, cars) = generated(sites.path());
     let index = read_json(sites.path().join("tiny-dealer/src/data/search-index.json"));
-    assert_eq!(index["version"], 1);
+    assert_eq!(index["version"], 2);
     assert_eq!(index["count"], cars.len());
+    // The feed names no dealership: the dealer's own slug is every car's
+    // (the dealer filter link refinementList[dealership_slug][0]=...).
+    assert_eq!(
+        index["facets"]["dealership_slug"],
+        serde_json::json!({"tiny-dealer": 9})
+    );
+    // Only the equipment shoppers filter on is kept; one bit per value.
+    assert_eq!(
+        index["facets"]["filtered_features"],
+        serde_json::json!({"Apple CarPlay": 1})
+    );
+    assert_eq!(
+        index["facets"]["categories"],
+        serde_json::json!({"Family": 1})
+    );
+    assert_eq!(index["facets"]["seats"], serde_json::json!({"5": 1}));
+    let at = cars.iter().position(|c| c["slug"] == "car-1").unwrap();
+    assert_eq!(index["numbers"]["custom_rank"][at], 10);
+    assert_eq!(index["sets"]["filtered_features"]["masks"][at], 1);
     // Columns follow cars.json order (the "most relevant" ranking).
     let slugs: Vec<&Value> = cars.iter().map(|c| &c["slug"]).collect();
     let index_slugs: Vec<&Value> = index["strings"]["slug"]
@@ -555,10 +574,20 @@ fn fixture_site_search_index_is_what_the_generator_writes() {
     let cars: Vec<Car> =
         serde_json::from_str(&std::fs::read_to_string(data.join("cars.json")).unwrap()).unwrap();
     let index_path = data.join("search-index.json");
-    let fresh = serde_json::to_string(&search_index::build(&cars)).unwrap() + "\n";
     let site_path = data.join("site.json");
     let mut site = read_json(site_path.clone());
     let name = site["name"].as_str().unwrap().to_string();
+    let slug = site["slug"].as_str().unwrap().to_string();
+    let new_arrival = site["search"]["hit_rules"]["new_arrival_text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let ctx = search_index::IndexContext {
+        dealer_slug: &slug,
+        dealer_name: &name,
+        new_arrival_text: &new_arrival,
+    };
+    let fresh = serde_json::to_string(&search_index::build(&cars, &ctx)).unwrap() + "\n";
     let landing = serde_json::to_value(search_index::landing_pages(&cars, &name)).unwrap();
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         std::fs::write(&index_path, &fresh).unwrap();

@@ -194,3 +194,32 @@ fn warnings_and_skips_are_written_for_a_marketer() {
         }
     }
 }
+
+/// The search fields (issue 15): custom_rank, categories and features
+/// decode field by field like the rest; a list item that is not text is
+/// left out on its own, and `filtered_features` wins over the standard
+/// equipment list.
+#[test]
+fn search_fields_decode_item_by_item() {
+    let text = serde_json::json!([
+        {"id": 1, "slug": "a-1", "make": "Kia", "model": "Rio", "year": 2022, "car_type": "used", "status": "in_stock",
+         "custom_rank": "120", "categories": ["Family", 7, " ", "Work"], "standardEquipment": ["Tow Bar"],
+         "dealership_slug": "kia-north", "dealership_name": "Kia North"},
+        {"id": 2, "slug": "b-2", "make": "Kia", "model": "Rio", "year": 2022, "car_type": "used", "status": "in_stock",
+         "custom_rank": "high", "categories": "Family", "filtered_features": ["Sunroof"], "standardEquipment": ["Tow Bar"]},
+    ])
+    .to_string();
+    let feed = feed::parse(&text, "f.json").unwrap();
+    let a = car(&feed, "a-1");
+    assert_eq!(a.custom_rank, Some(120.0));
+    assert_eq!(a.categories, ["Family", "Work"]);
+    assert_eq!(a.features, ["Tow Bar"]);
+    assert_eq!(a.dealership_slug.as_deref(), Some("kia-north"));
+    assert_eq!(a.dealership_name.as_deref(), Some("Kia North"));
+    let b = car(&feed, "b-2");
+    assert_eq!(b.custom_rank, None);
+    assert_eq!(b.categories, ["Family"]);
+    assert_eq!(b.features, ["Sunroof"]);
+    assert_eq!(left_out(&feed, "a-1"), ["categories[1]"]);
+    assert_eq!(left_out(&feed, "b-2"), ["custom_rank"]);
+}

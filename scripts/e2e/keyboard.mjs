@@ -437,8 +437,8 @@ async function main() {
         await open('/search/', width);
         await searchHydrated();
         if (width < 992) await page.getByRole('button', { name: 'Filter results' }).click();
-        // From the last filter control to the "Page 2" link.
-        await page.locator('.search__filters-body').locator('input, select, button, a').last().focus();
+        // From the last filter control to the "Page 2" link (folded facets: their summary; closed, their boxes are not stops).
+        await page.locator('.search__filters-body').locator('input:visible, select:visible, button:visible, a:visible, summary:visible').last().focus();
         const cards = await page.locator('article.car-card').count();
         let tabs = 0;
         for (; tabs < 400; tabs++) {

@@ -72,6 +72,14 @@ for (let i = 0; i < 26; i++) {
       'Finance available on approved credit. Trade-ins welcome — ask our team for a valuation.',
     ],
     specs,
+    // Search facets and relevance (issue 15): seats, item type, features, categories, a custom rank.
+    custom_rank: i === 13 ? 100 : i === 20 ? 50 : 0,
+    seats: body === 'Ute' ? 5 : model === 'RAV4' ? 7 : 5,
+    item_type: 'car',
+    categories: body === 'Ute' ? ['4x4', 'Work'] : body === 'SUV' ? ['Family'] : [],
+    filtered_features: [i % 2 === 0 && 'Apple CarPlay', i % 3 === 0 && 'Reversing Camera', body === 'Ute' && 'Tow Bar', i % 5 === 0 && 'Panoramic Sunroof'].filter(Boolean),
+    dealership_slug: null,
+    dealership_name: null,
   });
 }
 // Newest first, like the generator's default order.

@@ -26,7 +26,8 @@ export function siteData(dist) {
 
 /**
  * `{ name, path }` of each page type: home, search, a landing page, a car
- * page, contact, a location, sign-in, watchlist, 404. Throws when the
+ * page, contact, a location, sign-in, watchlist, compare and favourites
+ * (where the dealer offers them), 404. Throws when the
  * site's data lacks one (a test must not skip a page type silently).
  */
 export function pageTypes(dist) {
@@ -45,6 +46,9 @@ export function pageTypes(dist) {
     { name: 'location', path: `/contact-us/${location.slug}/` },
     { name: 'sign-in', path: '/sign-in/' },
     { name: 'watchlist', path: '/watchlist/' },
+    // Built for every dealer; linked (and worth a layout check) where the feature is on.
+    ...(site.features.compare ? [{ name: 'compare', path: '/compare/' }] : []),
+    ...(site.features.favourites ? [{ name: 'favourites', path: '/favourites/' }] : []),
     { name: '404', path: '/no-such-page/' },
   ];
 }

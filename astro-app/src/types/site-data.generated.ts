@@ -98,6 +98,10 @@ export interface Car {
    */
   car_type: CarType;
   /**
+   * Listing categories from the feed ("4x4", "Family", ...).
+   */
+  categories: string[];
+  /**
    * Certified pre-owned.
    */
   certified: boolean;
@@ -114,9 +118,27 @@ export interface Car {
    */
   created_at: string;
   /**
+   * "Most relevant" rank from the feed (higher first); 0 when it has none.
+   */
+  custom_rank: number;
+  /**
+   * The dealership's name as the feed gives it; null: the dealer's name.
+   */
+  dealership_name: string | null;
+  /**
+   * The dealership's slug as the feed gives it (the dealer filter link
+   * `refinementList[dealership_slug][0]=...`); null: the dealer's own.
+   */
+  dealership_slug: string | null;
+  /**
    * "FWD", "AWD", "4WD", ...
    */
   drive: string | null;
+  /**
+   * Equipment shoppers filter on ("Apple CarPlay", "Tow Bar", ...): the
+   * feed's features kept by `search_index::FEATURE_FILTERS`.
+   */
+  filtered_features: string[];
   /**
    * "Petrol", "Diesel", "Hybrid", "Electric".
    */
@@ -133,6 +155,10 @@ export interface Car {
    * Convenience: status is in_stock or coming_soon.
    */
   in_stock: boolean;
+  /**
+   * What is for sale: "car", "caravan", ... (the feed's item_type).
+   */
+  item_type: string | null;
   /**
    * Odometer in km.
    */
@@ -177,6 +203,10 @@ export interface Car {
    * Reserved by a shopper.
    */
   reserved: boolean;
+  /**
+   * Number of seats, when the feed gives it.
+   */
+  seats: number | null;
   /**
    * Series, e.g. "ZWE211R".
    */
@@ -316,10 +346,16 @@ export interface SearchIndex {
    */
   locations: IndexLocation[];
   /**
-   * Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`).
+   * Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`), custom_rank (higher first), seats (0 = unknown).
    */
   numbers: {
     [k: string]: number[] | undefined;
+  };
+  /**
+   * Attributes with several values per car (categories, filtered_features).
+   */
+  sets: {
+    [k: string]: SetColumn | undefined;
   };
   /**
    * Per-car strings ("" = none): id, slug, name, price_text, was_price_text, image (first photo), stocknum.
@@ -328,7 +364,7 @@ export interface SearchIndex {
     [k: string]: string[] | undefined;
   };
   /**
-   * Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, tag_banner).
+   * Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, item_type, tag, dealership_slug, dealership_name, and tag_banner: the banner without New Arrival, which the browser judges at the shopper's clock from created_at).
    */
   text: {
     [k: string]: DictColumn | undefined;
@@ -381,6 +417,22 @@ export interface IndexLocation {
    * State abbreviation.
    */
   state: string;
+}
+/**
+ * A facet with several values per car.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SetColumn".
+ */
+export interface SetColumn {
+  /**
+   * Per car: bit v is set when the car has `values[v]`.
+   */
+  masks: number[];
+  /**
+   * Distinct values (at most 31, the most common), sorted.
+   */
+  values: string[];
 }
 /**
  * A dictionary-encoded text column.
@@ -501,6 +553,10 @@ export interface Cards {
    * Buttons on each result card, in order (`cards.buttons`).
    */
   buttons: CardButton[];
+  /**
+   * Guarantee line on used cars' cards (`cards.used_car_guarantee`); null: none.
+   */
+  used_car_guarantee: string | null;
 }
 /**
  * Phone and e-mail.
@@ -555,6 +611,10 @@ export interface Features {
    * Reservation deposit in dollars; 0 leaves the amount off the button.
    */
   checkout_deposit: number;
+  /**
+   * Hours a reservation holds the car (the cards' "100% refundable" note).
+   */
+  checkout_hold_hours: number;
   /**
    * Checkout page below /cars/{slug}/: "checkout" or "buy-online".
    */
@@ -866,6 +926,10 @@ export interface Search {
    */
   landing_pages: LandingPage[];
   /**
+   * The make cards offer the per-make model picker.
+   */
+  model_picker: boolean;
+  /**
    * Cars per results page.
    */
   page_size: number;
@@ -893,6 +957,10 @@ export interface Search {
    * Compare and favourite only for used cars priced above 0 with photos.
    */
   strict_compare: boolean;
+  /**
+   * The dealer's keyword synonym groups, on top of the built-in table (embedded engine).
+   */
+  synonyms: string[][];
 }
 /**
  * Base filters of every search (spec 000 §9), mirrored from the stock rules.
@@ -1024,7 +1092,7 @@ export interface PromoTile {
    */
   alt: string;
   /**
-   * Only for searches limited to these car types; empty: always.
+   * The car types the tile is for; empty: all.
    */
   car_types: CarType[];
   /**
@@ -1058,6 +1126,11 @@ export interface PromoTile {
    * First second it shows (unix seconds).
    */
   starts_at: number;
+  /**
+   * With car_types: shown only while the search is limited to them; off:
+   * also while it is limited to no type.
+   */
+  strict_display: boolean;
   /**
    * IANA time zone the daily window is judged in.
    */

@@ -86,12 +86,78 @@ pub(super) fn check(search: &SearchConfig, tz: TimeZone, cx: &mut Ctx) {
             &base.clone().key("engine").key("hosted").key("host"),
             cx,
         );
+        if !search.synonyms.is_empty() {
+            cx.err(
+                &base.clone().key("synonyms"),
+                "synonyms apply to the embedded search only; this dealer searches a hosted service",
+            )
+            .hint =
+                Some("add them to the hosted index's own synonyms, and remove them here".into());
+        }
+    }
+    check_synonyms(&search.synonyms, &base.clone().key("synonyms"), cx);
+}
+
+/// The keyword box matches phrases of up to this many words.
+const SYNONYM_WORDS: usize = 4;
+
+/// Each group is at least two phrases of 1 to 4 words (letters and digits;
+/// other characters only separate words, as in the keyword box).
+fn check_synonyms(groups: &[Vec<String>], at: &super::KeyPath, cx: &mut Ctx) {
+    for (i, group) in groups.iter().enumerate() {
+        if group.len() < 2 {
+            cx.err(
+                &at.clone().index(i),
+                "a synonym group needs at least two phrases",
+            )
+            .expected = Some("[wagon, suv]".into());
+        }
+        for (j, phrase) in group.iter().enumerate() {
+            let words = phrase
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .count();
+            if words == 0 || words > SYNONYM_WORDS {
+                cx.err(
+                    &at.clone().index(i).index(j),
+                    format!("synonym `{phrase}` has {words} words"),
+                )
+                .hint = Some(format!(
+                    "a phrase has 1 to {SYNONYM_WORDS} words of letters or digits"
+                ));
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::check::testing::{accepted, problem_at, problems};
+
+    #[test]
+    fn synonym_groups_are_phrases_the_keyword_box_can_match() {
+        accepted("search: { synonyms: [[wagon, suv], [people mover, van]] }\n");
+        let p = problem_at("search: { synonyms: [[wagon]] }\n", "search.synonyms[0]");
+        assert!(p.message.contains("at least two"), "{}", p.message);
+        let p = problem_at(
+            "search: { synonyms: [[wagon, suv], [ute, \"a b c d e\"]] }\n",
+            "search.synonyms[1][1]",
+        );
+        assert!(p.message.contains("5 words"), "{}", p.message);
+        problem_at(
+            "search: { synonyms: [[ute, \"--\"]] }\n",
+            "search.synonyms[0][1]",
+        );
+    }
+
+    #[test]
+    fn synonyms_of_a_hosted_search_would_be_inert() {
+        let p = problem_at(
+            "search:\n  synonyms: [[wagon, suv]]\n  engine: { hosted: { host: search.example.com, app_id: a, index: cars, public_key: k } }\n",
+            "search.synonyms",
+        );
+        assert!(p.message.contains("embedded"), "{}", p.message);
+    }
 
     #[test]
     fn sort_options_are_listed_once() {

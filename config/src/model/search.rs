@@ -33,6 +33,15 @@ pub struct SearchConfig {
     /// service's replicas of its index, and for either engine the URL's
     /// `sortBy` value of that order (so links from an older site keep their sort).
     pub sort_replicas: SortReplicas,
+    /// Extra keyword synonyms, each list one meaning: `[[wagon, suv]]` makes a
+    /// search for "wagon" also find SUVs, and "suv" wagons. Added to the
+    /// built-in table (4x4 / 4wd / four wheel drive, ute / utility, auto /
+    /// automatic, ev / electric, ...). A phrase has at most 4 words. Only for
+    /// the embedded engine: a hosted service keeps its own synonyms.
+    pub synonyms: Vec<Vec<String>>,
+    /// The make cards' "Select models" picker, listing each make's models.
+    /// Off: shoppers choose a make only (the model dropdown still lists models).
+    pub model_picker: bool,
 }
 
 impl Default for SearchConfig {
@@ -53,6 +62,8 @@ impl Default for SearchConfig {
             promo_tiles: Vec::new(),
             engine: SearchEngine::Embedded,
             sort_replicas: SortReplicas::default(),
+            synonyms: Vec::new(),
+            model_picker: true,
         }
     }
 }
@@ -181,6 +192,10 @@ pub struct HostedSearch {
     pub public_key: String,
 }
 
+fn yes() -> bool {
+    true
+}
+
 /// A promotional tile among search results.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -193,9 +208,15 @@ pub struct PromoTile {
     pub start: String,
     /// Last moment the tile shows, local time: "2025-07-24" (whole day) or "2025-09-30 17:30".
     pub expiry: String,
-    /// Show only when searching these car types; empty shows it for all.
+    /// The car types the tile is for (the promo's `display`); empty: all.
     #[serde(default)]
     pub car_types: Vec<CarType>,
+    /// With `car_types`, show only when the search is limited to those types
+    /// (the promo's `strictDisplay`, the default). Off: show also when the
+    /// search is not limited to any type, and hide only when it is limited
+    /// to other types.
+    #[serde(default = "yes")]
+    pub strict_display: bool,
     /// Tile image path or URL.
     pub image: String,
     /// Alternative text of the image.
@@ -219,6 +240,9 @@ pub struct CardsConfig {
     pub certified_badge_make: Option<String>,
     /// Compare and favourite show only for used cars priced above 0 with photos.
     pub strict_compare: bool,
+    /// A guarantee line on used cars' cards, e.g. "48 hour money back ·
+    /// 12 months roadside assist". Empty: none.
+    pub used_car_guarantee: Option<String>,
 }
 
 impl Default for CardsConfig {
@@ -228,6 +252,7 @@ impl Default for CardsConfig {
             electric_hybrid_tag: false,
             certified_badge_make: None,
             strict_compare: false,
+            used_car_guarantee: None,
         }
     }
 }

@@ -93,6 +93,8 @@ pub struct Features {
     pub checkout: bool,
     /// Reservation deposit in dollars; 0 leaves the amount off the button.
     pub checkout_deposit: u32,
+    /// Hours a reservation holds the car (the cards' "100% refundable" note).
+    pub checkout_hold_hours: u32,
     /// Checkout page below /cars/{slug}/: "checkout" or "buy-online".
     pub checkout_path: String,
     /// The site sends its analytics events (39 save car, 25 phone click)
@@ -113,6 +115,8 @@ pub struct Features {
 pub struct Cards {
     /// Buttons on each result card, in order (`cards.buttons`).
     pub buttons: Vec<model::CardButton>,
+    /// Guarantee line on used cars' cards (`cards.used_car_guarantee`); null: none.
+    pub used_car_guarantee: Option<String>,
 }
 
 /// Wording that differs between dealers.
@@ -160,6 +164,7 @@ pub fn build(
             phone_reveal: cfg.features.phone_reveal,
             checkout: cfg.features.checkout.enabled,
             checkout_deposit: cfg.features.checkout.deposit,
+            checkout_hold_hours: cfg.features.checkout.hold_hours,
             checkout_path: match cfg.features.checkout.path {
                 model::CheckoutPath::Checkout => "checkout".into(),
                 model::CheckoutPath::BuyOnline => "buy-online".into(),
@@ -170,6 +175,11 @@ pub fn build(
         },
         cards: Cards {
             buttons: cfg.cards.buttons.clone(),
+            used_car_guarantee: cfg
+                .cards
+                .used_car_guarantee
+                .clone()
+                .filter(|g| !g.trim().is_empty()),
         },
         search: search::search(cfg, cars),
         copy: Copy {
@@ -242,6 +252,30 @@ mod tests {
         chrono::DateTime::from_timestamp(1_795_132_800, 0).unwrap()
     }
     use serde_json::json;
+
+    #[test]
+    fn the_used_car_guarantee_and_the_hold_reach_the_cards() {
+        let site = build("demo", &config(), &[], test_now());
+        assert_eq!(site.cards.used_car_guarantee, None);
+        assert_eq!(site.features.checkout_hold_hours, 48);
+        let cfg = config_with(json!({
+            "cards": {"used_car_guarantee": "48 hour money back"},
+            "features": {"checkout": {"hold_hours": 24}},
+        }));
+        let site = build("demo", &cfg, &[], test_now());
+        assert_eq!(
+            site.cards.used_car_guarantee.as_deref(),
+            Some("48 hour money back")
+        );
+        assert_eq!(site.features.checkout_hold_hours, 24);
+        let blank = config_with(json!({"cards": {"used_car_guarantee": "  "}}));
+        assert_eq!(
+            build("demo", &blank, &[], test_now())
+                .cards
+                .used_car_guarantee,
+            None
+        );
+    }
 
     #[test]
     fn the_hero_title_defaults_to_the_dealer_name() {

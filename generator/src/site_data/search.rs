@@ -41,6 +41,10 @@ pub struct Search {
     pub hit_rules: HitRules,
     /// Pre-rendered landing pages below /search/.
     pub landing_pages: Vec<LandingPage>,
+    /// The dealer's keyword synonym groups, on top of the built-in table (embedded engine).
+    pub synonyms: Vec<Vec<String>>,
+    /// The make cards offer the per-make model picker.
+    pub model_picker: bool,
 }
 
 /// A promotional tile among search results.
@@ -59,8 +63,11 @@ pub struct PromoTile {
     pub daily_minutes: Option<[u16; 2]>,
     /// IANA time zone the daily window is judged in.
     pub timezone: String,
-    /// Only for searches limited to these car types; empty: always.
+    /// The car types the tile is for; empty: all.
     pub car_types: Vec<model::CarType>,
+    /// With car_types: shown only while the search is limited to them; off:
+    /// also while it is limited to no type.
+    pub strict_display: bool,
     /// Image path or URL.
     pub image: String,
     /// Alternative text.
@@ -141,6 +148,7 @@ fn promo_tile(t: &model::PromoTile, timezone: &model::TimeZone) -> Option<PromoT
         daily_minutes,
         timezone: timezone.to_string(),
         car_types: t.car_types.clone(),
+        strict_display: t.strict_display,
         image: t.image.clone(),
         alt: t.alt.clone(),
         href: t.href.clone(),
@@ -194,6 +202,8 @@ pub fn search(cfg: &DealerConfig, cars: &[Car]) -> Search {
             subscriptions: cfg.features.subscriptions,
         },
         landing_pages: search_index::landing_pages(cars, &cfg.name),
+        synonyms: cfg.search.synonyms.clone(),
+        model_picker: cfg.search.model_picker,
     }
 }
 
@@ -207,6 +217,29 @@ mod tests {
         json!({"id": "eofy", "positions": [8, 17], "start": start, "expiry": expiry,
                "image": "/images/eofy.jpg", "alt": "EOFY sale", "href": "/special-offers",
                "daily_hours": "08:30-17:30"})
+    }
+
+    #[test]
+    fn synonyms_the_model_picker_and_strict_display_reach_the_page() {
+        let defaults = search(&config_with(json!({})), &[]);
+        assert!(defaults.synonyms.is_empty());
+        assert!(
+            defaults.model_picker,
+            "the picker is on unless switched off"
+        );
+        let mut t = tile("2025-08-21", "2025-09-30");
+        t["strict_display"] = json!(false);
+        let cfg = config_with(json!({
+            "search": {"synonyms": [["wagon", "suv"]], "model_picker": false, "promo_tiles": [t, tile("2025-10-01", "2025-10-02")]},
+        }));
+        let s = search(&cfg, &[]);
+        assert_eq!(
+            s.synonyms,
+            vec![vec!["wagon".to_string(), "suv".to_string()]]
+        );
+        assert!(!s.model_picker);
+        let strict: Vec<bool> = s.promo_tiles.iter().map(|t| t.strict_display).collect();
+        assert_eq!(strict, [false, true], "strict display is the default");
     }
 
     #[test]

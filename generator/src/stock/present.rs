@@ -96,6 +96,29 @@ pub struct Car {
     pub comment_paragraphs: Vec<String>,
     /// Specification rows, empty values already dropped.
     pub specs: Vec<SpecRow>,
+    /// "Most relevant" rank from the feed (higher first); 0 when it has none.
+    #[serde(default)]
+    pub custom_rank: f64,
+    /// Number of seats, when the feed gives it.
+    #[serde(default)]
+    pub seats: Option<u32>,
+    /// What is for sale: "car", "caravan", ... (the feed's item_type).
+    #[serde(default)]
+    pub item_type: Option<String>,
+    /// Listing categories from the feed ("4x4", "Family", ...).
+    #[serde(default)]
+    pub categories: Vec<String>,
+    /// Equipment shoppers filter on ("Apple CarPlay", "Tow Bar", ...): the
+    /// feed's features kept by `search_index::FEATURE_FILTERS`.
+    #[serde(default)]
+    pub filtered_features: Vec<String>,
+    /// The dealership's slug as the feed gives it (the dealer filter link
+    /// `refinementList[dealership_slug][0]=...`); null: the dealer's own.
+    #[serde(default)]
+    pub dealership_slug: Option<String>,
+    /// The dealership's name as the feed gives it; null: the dealer's name.
+    #[serde(default)]
+    pub dealership_name: Option<String>,
 }
 
 /// Stock status of a shown car.
@@ -527,5 +550,12 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         location: location_of(car, cfg),
         comment_paragraphs: comment_paragraphs(car.dealercomments.as_deref()),
         specs: spec_rows(car, cfg, today),
+        custom_rank: car.custom_rank.unwrap_or(0.0),
+        seats: car.seats,
+        item_type: car.item_type.clone(),
+        categories: car.categories.clone(),
+        filtered_features: crate::search_index::filtered_features(&car.features),
+        dealership_slug: car.dealership_slug.clone(),
+        dealership_name: car.dealership_name.clone(),
     }
 }

@@ -5,18 +5,16 @@
  */
 import { useState } from 'react';
 import { facetEntries, modelsOfMake, splitPopular, withSeparators, type FacetEntry } from '../../lib/search/facet-lists';
-import { carTypeLabel } from '../../lib/format';
+import { valueLabel as label } from '../../lib/search/labels';
 
 type Toggle = (attr: string, value: string) => void;
 
-const label = (attr: string, value: string) =>
-  attr === 'car_type' && (value === 'new' || value === 'used' || value === 'demo') ? carTypeLabel(value) : value;
-
-export function CheckboxList({ attr, title, entries, onToggle }: { attr: string; title: string; entries: FacetEntry[]; onToggle: Toggle }) {
+export function CheckboxList({ attr, title, entries, onToggle, folded = false }: { attr: string; title: string; entries: FacetEntry[]; onToggle: Toggle; folded?: boolean }) {
   if (entries.length === 0) return null;
   return (
-    <fieldset className="facet" data-attr={attr}>
-      <legend>{title}</legend>
+    <fieldset className={folded ? 'facet__folded-list' : 'facet'} data-attr={folded ? undefined : attr}>
+      {/* Inside a folded list the summary shows the title; the legend still names the group for screen readers. */}
+      <legend className={folded ? 'visually-hidden' : undefined}>{title}</legend>
       <ul className="facet__list">
         {entries.map((e) => (
           <li key={e.value}>
@@ -38,6 +36,8 @@ interface MakeProps {
   popular: number;
   logos: Set<string>;
   onToggle: Toggle;
+  /** The dealer's model picker switch (search.model_picker). */
+  picker?: boolean;
 }
 
 export const makeSlug = (make: string) =>
@@ -47,7 +47,7 @@ export const makeSlug = (make: string) =>
     .replace(/^-|-$/g, '');
 
 /** Make cards: logo, name, count; the first `popular` shown, the rest behind "Show all makes". */
-export function MakeCards({ makes, makeModel, refinedModels, popular, logos, onToggle }: MakeProps) {
+export function MakeCards({ makes, makeModel, refinedModels, popular, logos, onToggle, picker = true }: MakeProps) {
   const [all, setAll] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
   if (makes.length === 0) return null;
@@ -67,10 +67,12 @@ export function MakeCards({ makes, makeModel, refinedModels, popular, logos, onT
                 {logos.has(slug) && <img src={`/images/makes/${slug}.svg`} alt="" width={32} height={32} loading="lazy" />}
                 <span>{m.value}</span> <span className="facet__count">({m.count})</span>
               </label>
-              <button type="button" className="link-button" aria-expanded={open === m.value} onClick={() => setOpen(open === m.value ? null : m.value)}>
-                {open === m.value ? 'Hide' : 'Select models'}
-                <span className="visually-hidden"> of {m.value}</span>
-              </button>
+              {picker && (
+                <button type="button" className="link-button" aria-expanded={open === m.value} onClick={() => setOpen(open === m.value ? null : m.value)}>
+                  {open === m.value ? 'Hide' : 'Select models'}
+                  <span className="visually-hidden"> of {m.value}</span>
+                </button>
+              )}
               {models.length > 0 && (
                 <ul className="facet__list make-card__models">
                   {models.map((model) => (
@@ -96,6 +98,24 @@ export function MakeCards({ makes, makeModel, refinedModels, popular, logos, onT
   );
 }
 
+/**
+ * A checkbox list folded under its title (the facets a shopper reaches for
+ * less: badge, drive, seats, features...); open while one of its values is
+ * ticked. A native <details>, so it opens with Enter or Space.
+ */
+export function FoldedList({ attr, title, entries, onToggle }: { attr: string; title: string; entries: FacetEntry[]; onToggle: Toggle }) {
+  const refined = entries.filter((e) => e.refined).length;
+  return (
+    <details className="facet facet--folded" data-attr={attr} open={refined > 0 || undefined}>
+      <summary>
+        {title}
+        {refined > 0 && <span className="facet__count"> ({refined} selected)</span>}
+      </summary>
+      <CheckboxList attr={attr} title={title} entries={entries} onToggle={onToggle} folded />
+    </details>
+  );
+}
+
 /** A single-choice dropdown; a separator after every 20 options. */
 export function Dropdown({ attr, title, entries, onSelect }: { attr: string; title: string; entries: FacetEntry[]; onSelect: (attr: string, value: string) => void }) {
   if (entries.length === 0) return null;
@@ -113,7 +133,7 @@ export function Dropdown({ attr, title, entries, onSelect }: { attr: string; tit
             </option>
           ) : (
             <option key={item.option.value} value={item.option.value}>
-              {item.option.value} ({item.option.count})
+              {label(attr, item.option.value)} ({item.option.count})
             </option>
           ),
         )}

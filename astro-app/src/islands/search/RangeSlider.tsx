@@ -29,7 +29,7 @@ export function RangeSlider({ attr, label, bounds, value, onCommit }: Props) {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => onCommit(attr, refinementOf(next, bounds)), SLIDER_DEBOUNCE_MS);
   };
-  const step = sliderStep(bounds);
+  const step = sliderStep(bounds, attr);
   const id = `range-${attr}`;
   return (
     <fieldset className="range" data-attr={attr}>

@@ -11,7 +11,7 @@
  * inside it: roving.ts), so a page of cards costs two stops per card.
  */
 import { useRef } from 'react';
-import { cardActions, inStock, showToggle, type CardSettings } from '../../lib/search/cards';
+import { cardActions, cardNotes, inStock, showToggle, type CardSettings } from '../../lib/search/cards';
 import type { Hit } from '../../lib/search/types';
 import { badgeLine, carTypeLabel, formatKm, suburbState } from '../../lib/format';
 import SaveCarButton from '../SaveCarButton';
@@ -30,7 +30,7 @@ export interface Toggles {
   analytics: boolean;
   favourite: Set<string>;
   compared: Set<string>;
-  onToggle: (list: 'favourite' | 'compared', id: string) => void;
+  onToggle: (list: 'favourite' | 'compared', hit: Hit) => void;
 }
 
 interface Props {
@@ -107,6 +107,11 @@ export function ResultCard({ hit, eager, settings, toggles }: Props) {
             {hit.fuel && <li>{hit.fuel}</li>}
           </ul>
         )}
+        {cardNotes(hit, settings).map((note) => (
+          <p key={note} className="car-card__note">
+            {note}
+          </p>
+        ))}
         <div className="car-card__toolbar" role="toolbar" aria-label={`${name}: actions`} ref={toolbar}>
           <div className="car-card__actions">
             {cardActions(hit, settings).map((a) => (
@@ -119,12 +124,12 @@ export function ResultCard({ hit, eager, settings, toggles }: Props) {
           {(toggle || canSave) && (
             <div className="car-card__toggles">
               {toggle && toggles.favourites && (
-                <button type="button" className="toggle" aria-pressed={toggles.favourite.has(hit.objectID)} onClick={() => toggles.onToggle('favourite', hit.objectID)}>
+                <button type="button" className="toggle" aria-pressed={toggles.favourite.has(hit.objectID)} onClick={() => toggles.onToggle('favourite', hit)}>
                   Favourite<span className="visually-hidden"> {name}</span>
                 </button>
               )}
               {toggle && toggles.compare && (
-                <button type="button" className="toggle" aria-pressed={toggles.compared.has(hit.objectID)} onClick={() => toggles.onToggle('compared', hit.objectID)}>
+                <button type="button" className="toggle" aria-pressed={toggles.compared.has(hit.objectID)} onClick={() => toggles.onToggle('compared', hit)}>
                   Compare<span className="visually-hidden"> {name}</span>
                 </button>
               )}

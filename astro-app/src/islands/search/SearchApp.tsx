@@ -6,25 +6,30 @@
  * search logic lives in lib/search; this file only wires it to the page.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { chipsOf, withIntents } from '../../lib/search/chips';
 import { createClient } from '../../lib/search/client';
-import { displayCount, facetEntries } from '../../lib/search/facet-lists';
+import { displayCount, facetEntries, worthShowing } from '../../lib/search/facet-lists';
+import { facetTitle } from '../../lib/search/labels';
+import { suggest } from '../../lib/search/suggest';
 import { track } from '../../lib/analytics';
 import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
 import { layoutResults, tileActive } from '../../lib/search/promo';
 import { sliderBounds } from '../../lib/search/range';
-import type { RangeRefinement, SearchClient, SearchResponse, SearchState } from '../../lib/search/types';
+import { EMPTY_STATE, type Hit, type RangeRefinement, type SearchClient, type SearchResponse, type SearchState } from '../../lib/search/types';
 import { parseSearchState, SCROLL_FLAG, serialiseSearchState, toggleRefinement, withFilters } from '../../lib/search/url';
 import type { CardSettings } from '../../lib/search/cards';
+import { COMPARE_LIMIT, loadCompared, loadFavourites, onSavedChange, setCompared, toggleCompared, toggleFavourite, type Compared, type Favourite } from '../../lib/search/saved';
 import type { Search } from '../../types/site';
 import { formatCount } from '../../lib/format';
 import { pageLinks } from '../../lib/pagination';
-import { CheckboxList, Dropdown, MakeCards } from './Facets';
+import { CheckboxList, Dropdown, FoldedList, MakeCards } from './Facets';
+import { KeywordBox } from './KeywordBox';
+import { SavedBar } from './SavedBar';
 import { RangeSlider } from './RangeSlider';
 import { ResultCard, type Toggles } from './ResultCard';
 import { searchDocumentTitle, shownLandingTitle } from './titles';
 
 export const KEYWORD_DEBOUNCE_MS = 300;
-const SAVED_KEY = 'dealergen:toggles';
 /** Analytics event of the Fleet Enquiry 'Get In Touch' button (spec 000 §5, §7). */
 export const EVENT_FLEET_ENQUIRY = 19;
 
@@ -66,6 +71,14 @@ const RANGES: Array<[string, string]> = [
   ['km', 'Kilometres'],
   ['year', 'Year'],
 ];
+/**
+ * The facets a shopper reaches for less, folded under their titles; each
+ * shown only when the dealer's stock carries it (lib/search/facet-lists
+ * worthShowing): badge, drive, year, seats, state, availability, item
+ * type, tag, certified, features, categories, price bands, dealership.
+ */
+const FOLDED = ['badge', 'drive', 'year', 'seats', 'state', 'status', 'item_type', 'tag', 'certified', 'filtered_features', 'categories', 'price_range', 'weekly_price_range', 'dealership_name'];
+
 /** Dealers offering subscriptions filter on the weekly price too, right after the price. */
 const SUBSCRIPTION_RANGES: Array<[string, string]> = [RANGES[0]!, ['subscription_price', 'Subscription price'], ...RANGES.slice(1)];
 
@@ -76,13 +89,8 @@ function hrefOf(state: SearchState): string {
   return `/search/${serialiseSearchState(state)}`;
 }
 
-function loadToggles(): { favourite: string[]; compared: string[] } {
-  try {
-    return { favourite: [], compared: [], ...JSON.parse(localStorage.getItem(SAVED_KEY) ?? '{}') };
-  } catch {
-    return { favourite: [], compared: [] };
-  }
-}
+/** ‘xyz’, ‘abc’ */
+const quoteAll = (words: string[]) => words.map((w) => `‘${w}’`).join(', ');
 
 export default function SearchApp({ config, initialState, initial, renderedAt, title, siteName = '' }: Props) {
   const [state, setState] = useState(initialState);
@@ -90,7 +98,10 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
   const [keyword, setKeyword] = useState(initialState.query);
   const [now, setNow] = useState(renderedAt);
-  const [lists, setLists] = useState<{ favourite: string[]; compared: string[] }>({ favourite: [], compared: [] });
+  // Read from the device after hydration: the server renders every toggle unpressed.
+  const [favourites, setFavourites] = useState<Favourite[]>([]);
+  const [compared, setComparedList] = useState<Compared[]>([]);
+  const [savedNotice, setSavedNotice] = useState('');
   const [filtersOpen, setFiltersOpen] = useState(false);
   // Read from the device after hydration (the server has no history): starts empty.
   const [recent, setRecent] = useState<HistoryEntry[]>([]);
@@ -102,9 +113,14 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   // Set while the sort select keeps focus after a change: arrowing through its
   // options is one history entry, not one per key press.
   const sortEntry = useRef(false);
+  // The whole stock's facet counts, for the keyword suggestions (fetched when the box gets focus).
+  const [wholeFacets, setWholeFacets] = useState<SearchResponse['facets'] | undefined>(undefined);
+  // After a chip is removed: which chip to focus next (the one now in its place).
+  const chipFocus = useRef<number | null>(null);
+  const chipList = useRef<HTMLUListElement>(null);
 
   const run = useCallback(
-    (next: SearchState) => {
+    function run(next: SearchState): void {
       const mine = ++seq.current;
       setStatus('loading');
       client.current ??= createClient(config.search as Search);
@@ -112,6 +128,16 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
         .then((c) => c.search(next))
         .then((r) => {
           if (mine !== seq.current) return;
+          // Limits typed in the box ("under 30k") become the URL's ranges and
+          // chips; the box keeps the words. The same search, said plainly.
+          const moved = withIntents(next, r.query);
+          if (moved) {
+            setState(moved);
+            setKeyword(moved.query);
+            history.replaceState(null, '', hrefOf(moved));
+            run(moved);
+            return;
+          }
           setResponse(r);
           setStatus('idle');
           setRecent(recordSearch(window.localStorage, { refinements: next.refinementList, path: hrefOf(next) }));
@@ -143,7 +169,12 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
 
   useEffect(() => {
     setNow(Date.now());
-    setLists(loadToggles());
+    const syncSaved = () => {
+      setFavourites(loadFavourites(localStorage));
+      setComparedList(loadCompared(localStorage));
+    };
+    syncSaved();
+    const offSaved = onSavedChange(syncSaved);
     setRecent(loadHistory(window.localStorage));
     if (sessionStorage.getItem(SCROLL_FLAG)) {
       sessionStorage.removeItem(SCROLL_FLAG);
@@ -170,7 +201,10 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
       run(s);
     };
     addEventListener('popstate', onPop);
-    return () => removeEventListener('popstate', onPop);
+    return () => {
+      removeEventListener('popstate', onPop);
+      offSaved();
+    };
   }, []);
 
   const toggle = (attr: string, value: string) => go(toggleRefinement(state, attr, value));
@@ -191,19 +225,41 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
     clearTimeout(keywordTimer.current);
     keywordTimer.current = setTimeout(() => go(withFilters(state, { query: value.trim() })), KEYWORD_DEBOUNCE_MS);
   };
-  const onToggleList = (list: 'favourite' | 'compared', id: string) => {
-    const current = lists[list];
-    const next = { ...lists, [list]: current.includes(id) ? current.filter((x) => x !== id) : [...current, id] };
-    setLists(next);
-    try {
-      localStorage.setItem(SAVED_KEY, JSON.stringify(next));
-    } catch {
-      // Storage full or blocked: the toggle still works for this visit.
+  /** A suggestion chosen, Enter, or "did you mean": search now. */
+  const searchNow = (value: string) => {
+    clearTimeout(keywordTimer.current);
+    setKeyword(value);
+    go(withFilters(state, { query: value.trim() }));
+  };
+  const onKeywordFocus = () => {
+    client.current ??= createClient(config.search as Search);
+    client.current
+      .then((c) => {
+        c.prepareKeyword?.();
+        return wholeFacets ? undefined : c.search(EMPTY_STATE).then((r) => setWholeFacets(r.facets));
+      })
+      .catch((error: unknown) => console.warn('suggestions unavailable', error));
+  };
+  const removeChip = (index: number, without: SearchState) => {
+    chipFocus.current = index;
+    go(without);
+  };
+  const onToggleList = (list: 'favourite' | 'compared', hit: Hit) => {
+    if (list === 'favourite') {
+      setFavourites(
+        toggleFavourite(localStorage, { id: hit.objectID, name: hit.name || `${hit.year} ${hit.make} ${hit.model}`, slug: hit.slug, make: hit.make, model: hit.model, primary_image_url: hit.image }),
+      );
+      return;
     }
+    const r = toggleCompared(localStorage, { id: hit.objectID, slug: hit.slug });
+    setComparedList(r.list);
+    setSavedNotice(r.full ? `Compare holds ${COMPARE_LIMIT} cars: remove one to add another.` : '');
   };
 
   const s = config.search;
   const facets = response.facets;
+  const chips = chipsOf(state);
+  const info = response.query;
   const refined = (attr: string) => state.refinementList[attr] ?? [];
   const count = displayCount(response.nbHits, facets, s.stock_count_override);
   const carTypes = refined('car_type');
@@ -216,8 +272,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
     strict: s.strict_compare,
     apiBase: config.apiBase ?? '',
     analytics: config.features.analytics === true,
-    favourite: new Set(lists.favourite),
-    compared: new Set(lists.compared),
+    favourite: new Set(favourites.map((f) => f.id)),
+    compared: new Set(compared.map((c) => c.id)),
     onToggle: onToggleList,
   };
   const back = hrefOf(state);
@@ -232,6 +288,17 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const ranges = config.features.subscriptions && (response.facets_stats.subscription_price?.max ?? 0) > 0 ? SUBSCRIPTION_RANGES : RANGES;
   // The search on screen is not worth a link back to itself.
   const pastSearches = recent.filter((e) => e.path !== back);
+
+  useEffect(() => {
+    // A removed chip's place goes to the next chip, or to the results when none is left.
+    const at = chipFocus.current;
+    if (at === null) return;
+    chipFocus.current = null;
+    const buttons = chipList.current?.querySelectorAll('button');
+    const next = buttons?.[Math.min(at, buttons.length - 1)];
+    if (next) next.focus();
+    else resultsHeading.current?.focus();
+  }, [state]);
 
   useEffect(() => {
     // Without the site's name the server's title stays (it would lose the name).
@@ -264,6 +331,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
           {response.nbPages > 1 && ` (page ${page} of ${response.nbPages})`}
           {status === 'loading' && <span className="search__busy"> Updating…</span>}
           {status === 'error' && <span className="search__error"> Search is not available right now; showing the last results.</span>}
+          {savedNotice && <span className="visually-hidden"> {savedNotice}</span>}
         </p>
       </div>
       <div className="search__layout">
@@ -307,19 +375,27 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
             )}
             <div className="facet">
               <label htmlFor="search-keyword">Keyword</label>
-              <input id="search-keyword" type="search" value={keyword} placeholder={s.keyword_placeholder} onChange={(e) => onKeyword(e.currentTarget.value)} />
+              <KeywordBox
+                value={keyword}
+                placeholder={s.keyword_placeholder}
+                suggestions={wholeFacets ? suggest(keyword, wholeFacets) : []}
+                onType={onKeyword}
+                onSubmit={searchNow}
+                onFocus={onKeywordFocus}
+              />
             </div>
             <CheckboxList attr="car_type" title="Condition" entries={facetEntries('car_type', facets.car_type, refined('car_type'))} onToggle={toggle} />
             <MakeCards
               makes={facetEntries('make', facets.make, refined('make'))}
               makeModel={facets.make_model}
               refinedModels={refined('model')}
+              picker={s.model_picker}
               popular={s.popular_makes_count}
               logos={new Set(config.logos)}
               onToggle={toggle}
             />
             {ranges.map(([attr, label]) => (
-              <RangeSlider key={attr} attr={attr} label={label} bounds={sliderBounds(response.facets_stats[attr])} value={state.range[attr]} onCommit={commitRange} />
+              <RangeSlider key={attr} attr={attr} label={label} bounds={sliderBounds(response.facets_stats[attr], attr)} value={state.range[attr]} onCommit={commitRange} />
             ))}
             <Dropdown attr="body" title="Body type" entries={facetEntries('body', facets.body, refined('body'))} onSelect={select} />
             <Dropdown attr="fuel" title="Fuel" entries={facetEntries('fuel', facets.fuel, refined('fuel'))} onSelect={select} />
@@ -327,6 +403,10 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
             <Dropdown attr="colour" title="Colour" entries={facetEntries('colour', facets.colour, refined('colour'))} onSelect={select} />
             <CheckboxList attr="city" title="City" entries={facetEntries('city', facets.city, refined('city'))} onToggle={toggle} />
             <CheckboxList attr="location_name" title="Dealership" entries={facetEntries('location_name', facets.location_name, refined('location_name'))} onToggle={toggle} />
+            {FOLDED.map((attr) => {
+              const entries = facetEntries(attr, facets[attr], refined(attr));
+              return worthShowing(entries, response.nbHits) ? <FoldedList key={attr} attr={attr} title={facetTitle(attr)} entries={entries} onToggle={toggle} /> : null;
+            })}
             {anyFilter && (
               <button type="button" className="link-button" onClick={() => go({ ...state, query: '', refinementList: {}, range: {}, page: 1 }, { focusResults: true })}>
                 Clear all filters
@@ -360,6 +440,40 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
               </select>
             </div>
           </div>
+          {chips.length > 0 && (
+            <ul className="chips" aria-label="Active filters" ref={chipList}>
+              {chips.map((c, i) => (
+                <li key={c.key}>
+                  <button type="button" className="chip" aria-label={`Remove ${c.label}`} onClick={() => removeChip(i, c.without)}>
+                    {c.label}
+                    <span aria-hidden="true" className="chip__x">
+                      ×
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {info && (info.unmatched.length > 0 || info.ignored.length > 0 || info.didYouMean) && (
+            <div className="search__notes" data-testid="query-notes">
+              {info.unmatched.length > 0 && (
+                <p>
+                  No match for {quoteAll(info.unmatched)}
+                  {response.nbHits > 0 ? ': searched without it.' : '.'}
+                </p>
+              )}
+              {info.ignored.length > 0 && <p>No car matches every word: showing cars without {quoteAll(info.ignored)}.</p>}
+              {info.didYouMean && (
+                <p>
+                  Did you mean{' '}
+                  <button type="button" className="link-button" onClick={() => searchNow(info.didYouMean!)}>
+                    {info.didYouMean}
+                  </button>
+                  ?
+                </p>
+              )}
+            </div>
+          )}
           {response.nbHits === 0 ? (
             <p className="search__empty">No cars match these filters. Try removing one, or <a href="/contact-us/">ask us to find one for you</a>.</p>
           ) : (
@@ -416,6 +530,17 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
           )}
         </div>
       </div>
+      <SavedBar
+        compare={config.features.compare}
+        favourites={config.features.favourites}
+        compared={compared}
+        favouriteCount={favourites.length}
+        notice={savedNotice}
+        onClear={() => {
+          setComparedList(setCompared(localStorage, []));
+          setSavedNotice('');
+        }}
+      />
       <section className="fleet-enquiry" aria-labelledby="fleet-heading">
         <h2 id="fleet-heading">Fleet Enquiry</h2>
         <p>Buying for a business? Our fleet team looks after orders of every size.</p>

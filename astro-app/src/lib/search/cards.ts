@@ -20,6 +20,10 @@ export interface CardSettings {
   checkout: boolean;
   checkoutDeposit: number;
   checkoutPath: string;
+  /** Hours a reservation holds the car (features.checkout_hold_hours); the deposit note leaves them out when absent. */
+  checkoutHoldHours?: number;
+  /** The dealer's guarantee line for used cars (cards.used_car_guarantee). */
+  usedGuarantee?: string | null;
 }
 
 type CardCar = Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone'>;
@@ -81,4 +85,20 @@ export function showToggle(
 ): boolean {
   if (!featureOn || !inStock(car)) return false;
   return !strict || (car.car_type === 'used' && car.price > 0 && car.image !== '');
+}
+
+/**
+ * The notes under a card's buttons (spec 000 §9): the deposit hold where
+ * Reserve Now is offered ("$200 deposit, 100% refundable: we hold the car
+ * for 48 hours"), and the dealer's used-car guarantee on used cars in stock.
+ */
+export function cardNotes(car: Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone' | 'car_type'>, s: CardSettings): string[] {
+  const notes: string[] = [];
+  if (cardActions(car, s).some((a) => a.kind === 'reserve' || a.kind === 'buy_online')) {
+    const deposit = s.checkoutDeposit > 0 ? `$${s.checkoutDeposit} deposit, 100% refundable` : 'Reserve online, 100% refundable';
+    notes.push(s.checkoutHoldHours ? `${deposit}: we hold the car for ${s.checkoutHoldHours} hours.` : `${deposit}.`);
+  }
+  const guarantee = s.usedGuarantee?.trim();
+  if (guarantee && car.car_type === 'used' && inStock(car)) notes.push(guarantee);
+  return notes;
 }

@@ -1,61 +1,62 @@
 /**
- * The embedded search engine: filters, disjunctive facet counts, range
- * statistics, sorting and paging over the generator's index
+ * The embedded search engine: keyword relevance, filters, disjunctive facet
+ * counts, range statistics, sorting and paging over the generator's index
  * (/search-index.json), answering in the hosted service's response shape.
  *
- * Speed (scripts/bench-search.mjs): columns are typed arrays, a refined
- * facet is a lookup table of allowed codes, each search is one pass that
- * counts how many filter groups a car fails; cars failing none are hits and
- * count for every facet, cars failing exactly one refined facet (or range)
- * count only for that facet (disjunctive faceting, as InstantSearch does,
- * so the other values of a refined facet keep their counts). Sort orders
- * are computed once per index, so a search never sorts.
+ * The keyword half (query-plan.ts: the stock's vocabulary, typos,
+ * synonyms, intents, scores) is a separate module the client loads on the
+ * first keyword (or when the keyword box gets focus): a shopper who only
+ * filters never downloads it, nor waits for the vocabulary to be built.
+ *
+ * Speed (scripts/bench-search.mjs): columns are typed arrays; a keyword
+ * costs the cars it matches, not a scan of every car. Each search
+ * is one pass that records, per car, the filter groups it fails (a bit
+ * mask); cars failing none are hits and count for every facet, cars
+ * failing only a refined facet's own groups count for that facet alone
+ * (disjunctive faceting, as InstantSearch does, so the other values of a
+ * refined facet keep their counts). Facets are then counted over the hits
+ * and those near misses only. Sort orders are computed once per index.
  */
 import type { BaseFilters, SearchIndex, SortOption } from '../../types/site';
 import { matchesBaseFilters } from './base-filters';
+import { column, derived, type Column } from './columns';
+import type { Intent } from './intents';
+import { band, PRICE_BANDS, WEEKLY_BANDS } from './price-ranges';
+import type { Planner } from './query-plan';
 import {
   FACET_ATTRIBUTES,
+  OWN_ALSO,
   RANGE_ATTRIBUTES,
+  SET_ATTRIBUTES,
   sortKeyOf,
   type FacetStatsValue,
   type Hit,
+  type RangeRefinement,
   type SearchResponse,
   type SearchState,
   type SortKey,
 } from './types';
 
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
+const DAY_MS = 86_400_000;
+/** Cars listed within this many days get the new-arrival tag (spec 000 §9). */
+export const NEW_ARRIVAL_DAYS = 8;
 
-interface Column {
+/** A facet with several values per car (bit v of a car's mask: it has value v). */
+interface SetColumn {
   values: string[];
-  codes: Int32Array;
+  masks: Int32Array;
 }
 
 /** The decoded index: one typed column per attribute. */
 export interface Decoded {
   n: number;
   facet: Record<string, Column>;
+  sets: Record<string, SetColumn>;
   text: Record<string, Column>;
   num: Record<string, Float64Array>;
   str: Record<string, string[]>;
   locations: SearchIndex['locations'];
-  /** Lower-case words of each car, space-prefixed, for prefix matching of the keyword box. */
-  haystack: string[];
-}
-
-function column(values: string[], codes: ArrayLike<number>): Column {
-  return { values, codes: Int32Array.from(codes) };
-}
-
-/** Dictionary column from per-car values (for attributes the index stores otherwise). */
-function derived(n: number, valueOf: (i: number) => string): Column {
-  const raw = Array.from({ length: n }, (_, i) => valueOf(i));
-  const values = [...new Set(raw.filter((v) => v !== ''))].sort();
-  const code = new Map(values.map((v, i) => [v, i]));
-  return column(
-    values,
-    raw.map((v) => code.get(v) ?? -1),
-  );
 }
 
 export function decodeIndex(index: SearchIndex): Decoded {
@@ -67,37 +68,34 @@ export function decodeIndex(index: SearchIndex): Decoded {
   for (const [k, v] of Object.entries(index.numbers)) if (v) num[k] = Float64Array.from(v);
   const str: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(index.strings)) if (v) str[k] = v;
+  const sets: Record<string, SetColumn> = {};
+  for (const attr of SET_ATTRIBUTES) {
+    const s = index.sets[attr];
+    sets[attr] = s ? { values: s.values, masks: Int32Array.from(s.masks) } : { values: [], masks: new Int32Array(n) };
+  }
   const loc = num.location ?? new Float64Array(n);
   const locAt = (i: number) => index.locations[loc[i]!];
+  const word = (col: Column | undefined, i: number) => {
+    const c = col?.codes[i] ?? -1;
+    return c < 0 ? '' : col!.values[c]!;
+  };
+  const count = (attr: string, i: number) => {
+    const v = num[attr]?.[i] ?? 0;
+    return v > 0 ? String(v) : '';
+  };
   const facet: Record<string, Column> = {};
   for (const attr of FACET_ATTRIBUTES) {
     if (attr === 'city') facet[attr] = derived(n, (i) => locAt(i)?.city ?? '');
     else if (attr === 'location_name') facet[attr] = derived(n, (i) => locAt(i)?.name ?? '');
     else if (attr === 'state') facet[attr] = derived(n, (i) => locAt(i)?.state ?? '');
-    else if (attr === 'make_model')
-      facet[attr] = derived(n, (i) => `${text.make?.values[text.make.codes[i]!] ?? ''}|${text.model?.values[text.model.codes[i]!] ?? ''}`);
-    else if (attr === 'year') facet[attr] = derived(n, (i) => String(num.year?.[i] ?? ''));
+    else if (attr === 'make_model') facet[attr] = derived(n, (i) => `${word(text.make, i)}|${word(text.model, i)}`);
+    else if (attr === 'year' || attr === 'seats') facet[attr] = derived(n, (i) => count(attr, i));
+    else if (attr === 'certified') facet[attr] = derived(n, (i) => (num.certified?.[i] ? 'true' : ''));
+    else if (attr === 'price_range') facet[attr] = derived(n, (i) => band(num.price?.[i] ?? 0, PRICE_BANDS));
+    else if (attr === 'weekly_price_range') facet[attr] = derived(n, (i) => band(num.subscription_price?.[i] ?? 0, WEEKLY_BANDS));
     else facet[attr] = text[attr] ?? derived(n, () => '');
   }
-  const word = (col: Column | undefined, i: number) => {
-    const c = col?.codes[i] ?? -1;
-    return c < 0 ? '' : col!.values[c]!;
-  };
-  const haystack = Array.from({ length: n }, (_, i) => {
-    const words = [
-      ...['make', 'model', 'badge', 'series', 'car_type', 'body', 'fuel', 'transmission', 'drive', 'colour'].map((a) =>
-        word(text[a], i),
-      ),
-      String(num.year?.[i] ?? ''),
-      str.stocknum?.[i] ?? '',
-      locAt(i)?.city ?? '',
-      locAt(i)?.name ?? '',
-    ];
-    // Shoppers type "EV" for electric cars (the keyword placeholder suggests it).
-    if (/electric/i.test(word(text.fuel, i))) words.push('ev');
-    return ` ${words.join(' ').toLowerCase().replace(/[^a-z0-9.]+/g, ' ')}`;
-  });
-  return { n, facet, text, num, str, locations: index.locations, haystack };
+  return { n, facet, sets, text, num, str, locations: index.locations };
 }
 
 /** Keeps the cars passing the base filters at `now` (unix seconds). */
@@ -135,62 +133,109 @@ export interface EngineOptions {
   keep?: Uint8Array;
   /** Clock for processingTimeMS. */
   clock?: () => number;
+  /**
+   * A refinement or range on an attribute the index does not have (a typo
+   * in a link, a facet this stock lacks): true throws (development, tests),
+   * false warns once and leaves it out (a shopper's old link still shows cars).
+   */
+  strict?: boolean;
+  /** The new-arrival tag text (site.search.hit_rules.new_arrival_text); none when absent. */
+  newArrivalText?: string;
+  /** The shopper's clock in ms, for the new-arrival tag (judged per search, not at build time). */
+  now?: () => number;
 }
 
 /** A filter group: a car passes or fails it. */
 type Group =
   | { kind: 'facet'; attr: string; allowed: Uint8Array; codes: Int32Array }
+  | { kind: 'set'; attr: string; allowed: number; masks: Int32Array }
   | { kind: 'range'; attr: string; col: Float64Array; min: number; max: number }
-  | { kind: 'query'; words: string[] }
+  | { kind: 'query' }
   | { kind: 'priced'; col: Float64Array };
 
 export interface Engine {
   decoded: Decoded;
-  search(state: SearchState): SearchResponse;
+  /**
+   * One search. A keyword needs the keyword planner (query-plan.ts, loaded
+   * on demand): without one the keyword is left out (strict: an error).
+   */
+  search(state: SearchState, planner?: Planner): SearchResponse;
 }
+
+/** A car excluded by the base filters: fails everything. */
+const OUT = -1;
 
 export function createEngine(d: Decoded, options: EngineOptions): Engine {
   const clock = options.clock ?? (() => (typeof performance === 'undefined' ? Date.now() : performance.now()));
   const orders = new Map<SortKey, Int32Array>();
   const zeros = new Float64Array(d.n);
+  const warned = new Set<string>();
+  let relPos: Int32Array | undefined;
 
-  /** Car indices in sort order; ties keep the index order (the relevance rank). */
+  /** Car indices in sort order; ties keep the relevance order (custom_rank, then the index order). */
   function order(key: SortKey): Int32Array {
     let o = orders.get(key);
     if (o) return o;
+    const rank = d.num.custom_rank ?? zeros;
     const idx = Array.from({ length: d.n }, (_, i) => i);
     const by = (col: Float64Array | undefined, dir: 1 | -1) => {
       const c = col ?? zeros;
-      idx.sort((a, b) => dir * (c[a]! - c[b]!) || a - b);
+      idx.sort((a, b) => dir * (c[a]! - c[b]!) || rank[b]! - rank[a]! || a - b);
     };
     if (key === 'latest') by(d.num.created_at, -1);
     else if (key === 'price_desc') by(d.num.price, -1);
     else if (key === 'price_asc') by(d.num.price, 1);
     else if (key === 'km_desc') by(d.num.km, -1);
     else if (key === 'km_asc') by(d.num.km, 1);
+    else by(undefined, 1);
     o = Int32Array.from(idx);
     orders.set(key, o);
     return o;
   }
 
-  function groupsOf(state: SearchState): Group[] {
+  function unknown(what: string): void {
+    const message = `search: no attribute "${what}" in this index; left out`;
+    if (options.strict) throw new Error(message);
+    if (!warned.has(what)) console.warn(message);
+    warned.add(what);
+  }
+
+  function groupsOf(state: SearchState, intents: Intent[]): Group[] {
     const groups: Group[] = [];
-    const words = state.query.toLowerCase().split(/[^a-z0-9.]+/).filter(Boolean);
-    if (words.length) groups.push({ kind: 'query', words: words.map((w) => ` ${w}`) });
     for (const [attr, values] of Object.entries(state.refinementList)) {
+      if (values.length === 0) continue;
       const col = d.facet[attr];
-      if (!col || values.length === 0) continue;
-      const allowed = new Uint8Array(col.values.length);
-      for (const v of values) {
-        const code = col.values.indexOf(v);
-        if (code >= 0) allowed[code] = 1;
-      }
-      groups.push({ kind: 'facet', attr, allowed, codes: col.codes });
+      const set = d.sets[attr];
+      if (set) {
+        let allowed = 0;
+        for (const v of values) {
+          const bit = set.values.indexOf(v);
+          if (bit >= 0) allowed |= 1 << bit;
+        }
+        groups.push({ kind: 'set', attr, allowed, masks: set.masks });
+      } else if (col) {
+        const allowed = new Uint8Array(col.values.length);
+        for (const v of values) {
+          const code = col.values.indexOf(v);
+          if (code >= 0) allowed[code] = 1;
+        }
+        groups.push({ kind: 'facet', attr, allowed, codes: col.codes });
+      } else unknown(attr);
     }
-    for (const [attr, r] of Object.entries(state.range)) {
+    // Typed limits narrow the URL's ranges (both apply).
+    const ranges: Record<string, RangeRefinement> = { ...state.range };
+    for (const it of intents) {
+      const r = ranges[it.attr] ?? {};
+      ranges[it.attr] = {
+        min: it.min === undefined ? r.min : Math.max(it.min, r.min ?? -Infinity),
+        max: it.max === undefined ? r.max : Math.min(it.max, r.max ?? Infinity),
+      };
+    }
+    for (const [attr, r] of Object.entries(ranges)) {
+      if (r.min === undefined && r.max === undefined) continue;
       const col = d.num[attr];
-      if (!col || (r.min === undefined && r.max === undefined)) continue;
-      groups.push({ kind: 'range', attr, col, min: r.min ?? -Infinity, max: r.max ?? Infinity });
+      if (!col) unknown(attr);
+      else groups.push({ kind: 'range', attr, col, min: r.min ?? -Infinity, max: r.max ?? Infinity });
     }
     if (options.priceAscExcludesZero && sortKeyOf(state.sortBy, options.sortOptions) === 'price_asc' && d.num.price) {
       groups.push({ kind: 'priced', col: d.num.price });
@@ -204,98 +249,160 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
         const c = g.codes[i]!;
         return c >= 0 && g.allowed[c] === 1;
       }
+      case 'set':
+        return (g.masks[i]! & g.allowed) !== 0;
       case 'range': {
         const v = g.col[i]!;
         return v >= g.min && v <= g.max;
       }
-      case 'query': {
-        const h = d.haystack[i]!;
-        for (const w of g.words) if (!h.includes(w)) return false;
-        return true;
-      }
       case 'priced':
         return g.col[i]! > 0;
+      case 'query':
+        return true;
     }
   }
 
-  function search(state: SearchState): SearchResponse {
+  function search(state: SearchState, planner?: Planner): SearchResponse {
     const t0 = clock();
-    const groups = groupsOf(state);
     const n = d.n;
-    // -1: hit; g >= 0: fails only group g; -2: fails two or more (or excluded by the base filters).
-    const fail = new Int32Array(n);
     const keep = options.keep;
+    if (state.query.trim() && !planner) unknown('query (no keyword planner loaded)');
+    const plan = state.query.trim() ? planner?.(state.query) : undefined;
+    const groups = groupsOf(state, plan?.info.intents ?? []);
+    // A keyword that matched nothing at all finds nothing (and says why);
+    // one that matched some words is a query group decided after the filters.
+    const noMatch = plan !== undefined && plan.terms === 0 && plan.info.unmatched.length > 0;
+    const queryBit = plan?.terms || noMatch ? groups.push({ kind: 'query' }) - 1 : -1;
+    if (groups.length > 31) throw new Error('search: more than 31 filter groups');
+    const kw = plan?.terms ? plan.score() : undefined;
+
+    // Pass 1: the groups each car fails (the query group is decided below).
+    const mask = new Int32Array(n);
+    let threshold = 0;
     for (let i = 0; i < n; i++) {
       if (keep && keep[i] === 0) {
-        fail[i] = -2;
+        mask[i] = OUT;
         continue;
       }
-      let f = -1;
-      for (let g = 0; g < groups.length; g++) {
-        if (!passes(groups[g]!, i)) {
-          if (f !== -1) {
-            f = -2;
-            break;
-          }
-          f = g;
-        }
-      }
-      fail[i] = f;
+      let m = 0;
+      for (let g = 0; g < groups.length; g++) if (g !== queryBit && !passes(groups[g]!, i)) m |= 1 << g;
+      mask[i] = m;
+      if (m === 0 && kw && kw.covered[i]! > threshold) threshold = kw.covered[i]!;
+    }
+    // Soft AND: the cars covering the most query terms among those the
+    // filters leave; a term none of them has is left out (and said so).
+    if (queryBit >= 0) {
+      const need = Math.max(1, threshold);
+      const bit = 1 << queryBit;
+      for (let i = 0; i < n; i++) if (mask[i] !== OUT && (noMatch || kw!.covered[i]! < need)) mask[i]! |= bit;
     }
 
-    // Facet counts: hits count everywhere; a car failing only a refined
-    // facet's (or range's) own group counts for that attribute alone.
-    const ownGroup = new Map<string, number>();
-    groups.forEach((g, gi) => {
-      if (g.kind === 'facet' || g.kind === 'range') ownGroup.set(g.attr, gi);
-    });
+    // Hits, and the near misses that fail only refined facets' own groups.
+    const hitsList = new Int32Array(n);
+    const near = new Int32Array(n);
+    let nh = 0;
+    let nn = 0;
+    let ownUnion = 0;
+    const ownOf = (attr: string) => {
+      let m = 0;
+      const attrs = [attr, ...(OWN_ALSO[attr] ?? [])];
+      groups.forEach((g, gi) => {
+        if ('attr' in g && attrs.includes(g.attr)) m |= 1 << gi;
+      });
+      return m;
+    };
+    for (const g of groups) if ('attr' in g) ownUnion |= ownOf(g.attr);
+    for (let i = 0; i < n; i++) {
+      const m = mask[i]!;
+      if (m === 0) hitsList[nh++] = i;
+      else if (m !== OUT && (m & ~ownUnion) === 0) near[nn++] = i;
+    }
+    /** The cars counted for a facet whose own groups are `own`: the hits, and the near misses failing only those. */
+    const counted = (own: number): ArrayLike<number> => {
+      if (!own || !nn) return nh === n ? hitsList : hitsList.subarray(0, nh);
+      const out = hitsList.slice(0, nh + nn);
+      let k = nh;
+      for (let j = 0; j < nn; j++) if ((mask[near[j]!]! & ~own) === 0) out[k++] = near[j]!;
+      return out.subarray(0, k);
+    };
+
     const facets: Record<string, Record<string, number>> = {};
     for (const attr of FACET_ATTRIBUTES) {
       const col = d.facet[attr]!;
-      const own = ownGroup.get(attr) ?? -3;
+      if (col.values.length === 0) {
+        facets[attr] = {};
+        continue;
+      }
       const counts = new Int32Array(col.values.length);
       const codes = col.codes;
-      for (let i = 0; i < n; i++) {
-        const f = fail[i]!;
-        if (f === -1 || f === own) {
-          const c = codes[i]!;
-          if (c >= 0) counts[c]!++;
-        }
+      const cars = counted(ownOf(attr));
+      for (let k = 0; k < cars.length; k++) {
+        const c = codes[cars[k]!]!;
+        if (c >= 0) counts[c]!++;
       }
-      const out: Record<string, number> = {};
-      for (let c = 0; c < counts.length; c++) if (counts[c]! > 0) out[col.values[c]!] = counts[c]!;
-      facets[attr] = out;
+      facets[attr] = tally(col.values, counts);
+    }
+    for (const attr of SET_ATTRIBUTES) {
+      const set = d.sets[attr]!;
+      const counts = new Int32Array(set.values.length);
+      if (set.values.length) {
+        const cars = counted(ownOf(attr));
+        for (let k = 0; k < cars.length; k++) for (let m = set.masks[cars[k]!]!, v = 0; m; m >>>= 1, v++) if (m & 1) counts[v]!++;
+      }
+      facets[attr] = tally(set.values, counts);
     }
     const facets_stats: Record<string, FacetStatsValue> = {};
     for (const attr of RANGE_ATTRIBUTES) {
       const col = d.num[attr];
       if (!col) continue;
-      const own = ownGroup.get(attr) ?? -3;
       let min = Infinity;
       let max = -Infinity;
-      for (let i = 0; i < n; i++) {
-        const f = fail[i]!;
-        if (f === -1 || f === own) {
-          const v = col[i]!;
-          if (v < min) min = v;
-          if (v > max) max = v;
-        }
+      const cars = counted(ownOf(attr));
+      for (let k = 0; k < cars.length; k++) {
+        const v = col[cars[k]!]!;
+        if (v < min) min = v;
+        if (v > max) max = v;
       }
       if (min <= max) facets_stats[attr] = { min, max };
     }
 
+    const key = sortKeyOf(state.sortBy, options.sortOptions);
     const hitsPerPage = options.hitsPerPage;
     const page = Math.max(0, state.page - 1);
     const from = page * hitsPerPage;
+    const to = from + hitsPerPage;
+    const nbHits = nh;
     const ids: number[] = [];
-    let nbHits = 0;
-    for (const i of order(sortKeyOf(state.sortBy, options.sortOptions))) {
-      if (fail[i] !== -1) continue;
-      if (nbHits >= from && nbHits < from + hitsPerPage) ids.push(i);
-      nbHits++;
+    if (kw && key === 'relevance') {
+      // Score first, then the relevance order (custom_rank, index order):
+      // one number per hit, sorted natively.
+      const rel = order('relevance');
+      if (!relPos) {
+        relPos = new Int32Array(n);
+        rel.forEach((car, p) => (relPos![car] = p));
+      }
+      const keys = new Float64Array(nh);
+      for (let k = 0; k < nh; k++) keys[k] = -Math.round(kw.score[hitsList[k]!]! * 100) * 2 ** 21 + relPos[hitsList[k]!]!;
+      keys.sort();
+      for (let k = from; k < Math.min(to, nh); k++) ids.push(rel[((keys[k]! % 2 ** 21) + 2 ** 21) % 2 ** 21]!);
+    } else {
+      // The order is precomputed: walk it until the page is full.
+      let seen = 0;
+      for (const i of order(key)) {
+        if (mask[i] !== 0) continue;
+        if (seen >= from) ids.push(i);
+        if (++seen >= to) break;
+      }
     }
-    return {
-      hits: ids.map((i) => hitAt(d, i)),
+
+    if (plan) {
+      let covered = 0;
+      if (kw) for (let k = 0; k < nh; k++) covered |= kw.which[hitsList[k]!]!;
+      plan.finish(nbHits, covered);
+    }
+    const now = options.now?.() ?? Date.now();
+    const response: SearchResponse = {
+      hits: ids.map((i) => hitAt(d, i, options.newArrivalText, now)),
       nbHits,
       nbPages: Math.ceil(nbHits / hitsPerPage),
       page,
@@ -304,13 +411,21 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
       facets_stats,
       processingTimeMS: Math.round(clock() - t0),
     };
+    if (plan) response.query = plan.info;
+    return response;
   }
 
   return { decoded: d, search };
 }
 
-/** The card fields of car `i`. */
-export function hitAt(d: Decoded, i: number): Hit {
+function tally(values: string[], counts: Int32Array): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let c = 0; c < counts.length; c++) if (counts[c]! > 0) out[values[c]!] = counts[c]!;
+  return out;
+}
+
+/** The card fields of car `i`; the new-arrival tag judged at `nowMs` when the dealer has one. */
+export function hitAt(d: Decoded, i: number, newArrivalText?: string, nowMs = Date.now()): Hit {
   const t = (a: string) => {
     const col = d.text[a];
     const c = col?.codes[i] ?? -1;
@@ -319,6 +434,11 @@ export function hitAt(d: Decoded, i: number): Hit {
   const s = (a: string) => d.str[a]?.[i] ?? '';
   const num = (a: string) => d.num[a]?.[i] ?? 0;
   const loc = d.locations[num('location')];
+  const status = (t('status') || 'in_stock') as Hit['status'];
+  // The generator leaves New Arrival to the shopper's clock: a page built
+  // a week ago must not still call a car new, nor miss one listed since.
+  const age = nowMs - num('created_at') * 1000;
+  const fresh = newArrivalText && status !== 'sold' && num('created_at') > 0 && age >= 0 && age < NEW_ARRIVAL_DAYS * DAY_MS;
   return {
     objectID: s('id'),
     slug: s('slug'),
@@ -329,7 +449,7 @@ export function hitAt(d: Decoded, i: number): Hit {
     badge: t('badge'),
     series: t('series'),
     car_type: (t('car_type') || 'used') as Hit['car_type'],
-    status: (t('status') || 'in_stock') as Hit['status'],
+    status,
     price: num('price'),
     price_text: s('price_text'),
     was_price_text: s('was_price_text'),
@@ -338,7 +458,7 @@ export function hitAt(d: Decoded, i: number): Hit {
     transmission: t('transmission'),
     fuel: t('fuel'),
     body: t('body'),
-    tag_banner: t('tag_banner'),
+    tag_banner: t('tag_banner') || (fresh ? newArrivalText : ''),
     image: s('image'),
     photos_count: num('photos_count'),
     location_name: loc?.name ?? '',

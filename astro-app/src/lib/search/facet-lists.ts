@@ -6,6 +6,8 @@
  * capped at 30; dropdowns with a separator after 20 items; and the result
  * count above 1999 replaced by the configured stock count or the facet sum.
  */
+import { bandStart } from './price-ranges';
+
 export const CAR_TYPE_ORDER = ['new', 'demo', 'used'];
 export const FACET_LIMITS: Record<string, number> = { city: 20, location_name: 40 };
 export const DEFAULT_POPULAR_MAKES = 7;
@@ -33,6 +35,9 @@ export function facetEntries(attr: string, counts: Record<string, number> | unde
     entries.sort((a, b) => rank(a.value) - rank(b.value) || a.value.localeCompare(b.value));
   } else if (attr === 'year') {
     entries.sort((a, b) => Number(b.value) - Number(a.value));
+  } else if (attr === 'seats' || attr === 'price_range' || attr === 'weekly_price_range') {
+    // Numbers and bands in their own order, not by count.
+    entries.sort((a, b) => bandStart(a.value) - bandStart(b.value));
   } else {
     entries.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
   }
@@ -40,6 +45,16 @@ export function facetEntries(attr: string, counts: Record<string, number> | unde
   if (limit === undefined) return entries;
   // A refined value past the limit is still listed so it can be unticked.
   return entries.filter((e, i) => i < limit || e.refined);
+}
+
+/**
+ * Whether a facet is worth a widget: it tells cars apart (two values or
+ * more, or one value only some cars have: "Certified pre-owned"), or the
+ * shopper has refined it (so it can be unticked). A stock whose cars all
+ * share one value (every car a "car", one dealership) gets no widget.
+ */
+export function worthShowing(entries: FacetEntry[], total: number): boolean {
+  return entries.length >= 2 || entries.some((e) => e.refined) || (entries.length === 1 && entries[0]!.count < total);
 }
 
 /** Makes before and after "Show all makes". */

@@ -3,10 +3,18 @@
  * application id, index name (e.g. Car_production, ranked by custom_rank
  * descending), the search-only public key and the replica of each sort
  * order (site.search.sort_options, from `search.sort_replicas`) come from
- * the dealer YAML.
- * Disjunctive facets need one extra query per refined attribute (each
- * without its own refinement), sent together in one multi-query request;
- * the answers merge into the same response the embedded engine gives.
+ * the dealer YAML. The main search sends the spec's request: the query,
+ * an offset (and length) rather than a page, the sort through the
+ * replica, the dealer's base `filters`, the shopper's refinements apart
+ * from them (search_filters: the service's facetFilters and
+ * numericFilters) and hitsPerPage. Disjunctive facets need one extra
+ * query per group of refined attributes (each without those refinements),
+ * sent together in one multi-query request; the answers merge into the
+ * same response the embedded engine gives. The spec's other searches are
+ * here too: by filters with a limit, the manufacturer/model catalogue and
+ * the dealership listing (21 a page). The keyword goes to the service as
+ * typed: its own typo tolerance and synonyms apply, not the embedded
+ * engine's.
  * Loaded only on sites that use it (a dynamic import), so embedded sites
  * do not ship it. Its hits are raw feed records: the tag banner and the
  * price texts come from the generator's own rules (./present), unless a
@@ -16,7 +24,8 @@ import type { BaseFilters, HitRules, HostedSearch, SortOption } from '../../type
 import { hostedBaseFilter } from './base-filters';
 import { currentPrice, priceText, tagBanner, wasPriceText } from './present';
 import {
-  FACET_ATTRIBUTES,
+  ALL_FACETS,
+  OWN_ALSO,
   RANGE_ATTRIBUTES,
   sortKeyOf,
   sortOptionOf,
@@ -38,6 +47,8 @@ export interface HostedOptions {
   fetch?: typeof fetch;
   /** Unix seconds, for the sold window of the base filter. */
   now?: () => number;
+  /** Where the service answers; https://{config.host} unless a test's stand-in. */
+  origin?: string;
 }
 
 export interface HostedRequest {
@@ -45,64 +56,85 @@ export interface HostedRequest {
   params: string;
 }
 
-const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-
-/** The filter string for `state`, leaving out the refinement of `except` (its disjunctive query). */
-export function filterString(
-  state: SearchState,
-  base: string,
-  o: Pick<HostedOptions, 'priceAscExcludesZero' | 'sortOptions'>,
-  except?: string,
-): string {
-  const parts = [base];
-  for (const [attr, values] of Object.entries(state.refinementList)) {
-    if (attr === except || values.length === 0) continue;
-    parts.push(`(${values.map((v) => `${attr}:${q(v)}`).join(' OR ')})`);
-  }
-  for (const [attr, r] of Object.entries(state.range)) {
-    if (attr === except) continue;
-    if (r.min !== undefined) parts.push(`${attr} >= ${r.min}`);
-    if (r.max !== undefined) parts.push(`${attr} <= ${r.max}`);
-  }
-  if (o.priceAscExcludesZero && sortKeyOf(state.sortBy, o.sortOptions) === 'price_asc') parts.push('price > 0');
-  return parts.join(' AND ');
+/**
+ * The dealer's filter string: the base filters (the same rules that chose
+ * the visible stock) and, for price low-to-high where the dealer says so,
+ * price above 0. The shopper's refinements travel apart (searchFilters).
+ */
+export function filterString(state: SearchState, base: string, o: Pick<HostedOptions, 'priceAscExcludesZero' | 'sortOptions'>): string {
+  return o.priceAscExcludesZero && sortKeyOf(state.sortBy, o.sortOptions) === 'price_asc' ? `${base} AND price > 0` : base;
 }
 
-/** The main query plus one per refined facet or range attribute. */
+/** A facet filter value as the service reads it ("make:Toyota"; a leading minus escaped, or it would negate). */
+const facetFilter = (attr: string, v: string) => `${attr}:${v.startsWith('-') ? `\\${v}` : v}`;
+
+/**
+ * The shopper's refinements (the spec's search_filters), leaving out the
+ * attributes in `except` (a disjunctive facet's own): facet values as the
+ * service's facetFilters (a list is OR, the lists AND) and ranges as its
+ * numericFilters.
+ */
+export function searchFilters(state: SearchState, except: ReadonlySet<string> = new Set()): { facetFilters: string[][]; numericFilters: string[] } {
+  const facetFilters: string[][] = [];
+  for (const [attr, values] of Object.entries(state.refinementList)) {
+    if (!except.has(attr) && values.length) facetFilters.push(values.map((v) => facetFilter(attr, v)));
+  }
+  const numericFilters: string[] = [];
+  for (const [attr, r] of Object.entries(state.range)) {
+    if (except.has(attr)) continue;
+    if (r.min !== undefined) numericFilters.push(`${attr}>=${r.min}`);
+    if (r.max !== undefined) numericFilters.push(`${attr}<=${r.max}`);
+  }
+  return { facetFilters, numericFilters };
+}
+
+const encode = (p: Record<string, string | number | unknown[]>) =>
+  Object.entries(p)
+    .filter(([, v]) => !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? JSON.stringify(v) : String(v))}`)
+    .join('&');
+
+/**
+ * The main query (the spec's request: query, offset, sort through the
+ * replica, filters, search_filters, hitsPerPage) plus the disjunctive
+ * ones: for each group of facets refined by the same attributes, one
+ * query without those refinements counting them (the model picker's
+ * make_model and the make list also without the model: engine OWN_ALSO).
+ */
 export function buildRequests(state: SearchState, o: HostedOptions, nowSeconds: number): HostedRequest[] {
   const base = hostedBaseFilter(o.baseFilters, nowSeconds);
   // The chosen order's replica; the dealer's default order for '' or a name it does not offer.
   const indexName = sortOptionOf(state.sortBy, o.sortOptions)?.value ?? o.config.index;
-  const params = (p: Record<string, string | number>) =>
-    Object.entries(p)
-      .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-      .join('&');
+  const filters = filterString(state, base, o);
+  const page = Math.max(0, state.page - 1);
   const requests: HostedRequest[] = [
     {
       indexName,
-      params: params({
+      params: encode({
         query: state.query,
+        offset: page * o.hitsPerPage,
+        length: o.hitsPerPage,
         hitsPerPage: o.hitsPerPage,
-        page: Math.max(0, state.page - 1),
-        facets: JSON.stringify([...FACET_ATTRIBUTES, ...RANGE_ATTRIBUTES]),
-        filters: filterString(state, base, o),
+        facets: [...ALL_FACETS, ...RANGE_ATTRIBUTES],
+        filters,
+        ...searchFilters(state),
       }),
     },
   ];
-  const refined = [
-    ...Object.keys(state.refinementList).filter((a) => (state.refinementList[a] ?? []).length > 0),
-    ...Object.keys(state.range),
-  ];
-  for (const attr of new Set(refined)) {
+  const refined = new Set([...Object.keys(state.refinementList).filter((a) => (state.refinementList[a] ?? []).length > 0), ...Object.keys(state.range)]);
+  const groups = new Map<string, { except: Set<string>; facets: string[] }>();
+  for (const facet of [...ALL_FACETS, ...RANGE_ATTRIBUTES]) {
+    const own = [facet, ...(OWN_ALSO[facet] ?? [])].filter((a) => refined.has(a)).sort();
+    if (!own.length) continue;
+    const key = own.join(',');
+    const g = groups.get(key) ?? { except: new Set(own), facets: [] };
+    if (!g.facets.includes(facet)) g.facets.push(facet);
+    groups.set(key, g);
+  }
+  for (const g of groups.values()) {
     requests.push({
       indexName,
-      params: params({
-        query: state.query,
-        hitsPerPage: 0,
-        page: 0,
-        facets: JSON.stringify([attr]),
-        filters: filterString(state, base, o, attr),
-      }),
+      params: encode({ query: state.query, hitsPerPage: 0, offset: 0, length: 0, facets: g.facets, filters, ...searchFilters(state, g.except) }),
     });
   }
   return requests;
@@ -162,50 +194,103 @@ interface RawResult {
   processingTimeMS?: number;
 }
 
-/** Merges the main result with the disjunctive ones (each supplies its own attribute's facet and stats). */
-export function mergeResults(results: RawResult[], requests: HostedRequest[], rules: HitRules, nowMs: number): SearchResponse {
+/**
+ * Merges the main result with the disjunctive ones (each supplies the
+ * facets and statistics it was asked for). Pages come from the hit count:
+ * with offset and length the service answers no page numbers.
+ */
+export function mergeResults(results: RawResult[], requests: HostedRequest[], rules: HitRules, nowMs: number, hitsPerPage = results[0]?.hitsPerPage ?? 21): SearchResponse {
   const [main, ...rest] = results;
   if (!main) throw new Error('the search service returned no results');
   const facets = { ...(main.facets ?? {}) };
   const facets_stats = { ...(main.facets_stats ?? {}) };
   rest.forEach((r, i) => {
-    const attr = (JSON.parse(new URLSearchParams(requests[i + 1]!.params).get('facets') ?? '[]') as string[])[0];
-    if (!attr) return;
-    facets[attr] = r.facets?.[attr] ?? {};
-    const stats = r.facets_stats?.[attr];
-    if (stats) facets_stats[attr] = stats;
+    const asked = JSON.parse(new URLSearchParams(requests[i + 1]!.params).get('facets') ?? '[]') as string[];
+    for (const attr of asked) {
+      facets[attr] = r.facets?.[attr] ?? {};
+      const stats = r.facets_stats?.[attr];
+      if (stats) facets_stats[attr] = stats;
+    }
   });
+  const offset = Number(new URLSearchParams(requests[0]!.params).get('offset') ?? 0);
   return {
     hits: main.hits.map((h) => hitFromHosted(h, rules, nowMs)),
     nbHits: main.nbHits,
-    nbPages: main.nbPages,
-    page: main.page,
-    hitsPerPage: main.hitsPerPage,
+    nbPages: Math.ceil(main.nbHits / hitsPerPage),
+    page: Math.floor(offset / hitsPerPage),
+    hitsPerPage,
     facets,
     facets_stats,
     processingTimeMS: results.reduce((t, r) => t + (r.processingTimeMS ?? 0), 0),
   };
 }
 
-export function createHostedClient(o: HostedOptions): SearchClient {
-  const doFetch = o.fetch ?? fetch;
+/** Posts a multi-query to the service (its documented multi-index queries endpoint). */
+async function post(o: HostedOptions, requests: HostedRequest[]): Promise<RawResult[]> {
+  const res = await (o.fetch ?? fetch)(`${o.origin ?? `https://${o.config.host}`}/1/indexes/*/queries`, {
+    method: 'POST',
+    headers: {
+      'X-Algolia-Application-Id': o.config.app_id,
+      'X-Algolia-API-Key': o.config.public_key,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({ requests }),
+  });
+  if (!res.ok) throw new Error(`search service answered ${res.status}`);
+  return ((await res.json()) as { results: RawResult[] }).results;
+}
+
+/** Page size of the catalogue and listing searches (spec 000 §9). */
+export const LISTING_PAGE_SIZE = 21;
+
+export interface HostedClient extends SearchClient {
+  /** Up to `limit` cars matching a filter string, within the dealer's base filters (the spec's search by filters with limit). */
+  byFilters(filters: string, limit: number): Promise<Hit[]>;
+  /**
+   * The manufacturer/model catalogue (another index of the service): its
+   * records filtered on manufacturer.name, model.name and model.body, 21 a
+   * page; records as the service returns them.
+   */
+  catalogue(index: string, f: { manufacturer?: string; model?: string; body?: string }, page?: number): Promise<{ hits: Record<string, unknown>[]; nbHits: number }>;
+  /** The dealership's cars in categories and a price range, 21 a page (the spec's dealership listing search). */
+  listing(f: { categories?: string[]; price?: { min?: number; max?: number } }, page?: number): Promise<SearchResponse>;
+}
+
+export function createHostedClient(o: HostedOptions): HostedClient {
   const now = o.now ?? (() => Math.floor(Date.now() / 1000));
+  const base = () => hostedBaseFilter(o.baseFilters, now());
   return {
     async search(state) {
       const nowSeconds = now();
       const requests = buildRequests(state, o, nowSeconds);
-      const res = await doFetch(`https://${o.config.host}/1/indexes/*/queries`, {
-        method: 'POST',
-        headers: {
-          'X-Algolia-Application-Id': o.config.app_id,
-          'X-Algolia-API-Key': o.config.public_key,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({ requests }),
-      });
-      if (!res.ok) throw new Error(`search service answered ${res.status}`);
-      const body = (await res.json()) as { results: RawResult[] };
-      return mergeResults(body.results, requests, o.rules, nowSeconds * 1000);
+      return mergeResults(await post(o, requests), requests, o.rules, nowSeconds * 1000, o.hitsPerPage);
+    },
+    async byFilters(filters, limit) {
+      const [r] = await post(o, [{ indexName: o.config.index, params: encode({ query: '', filters: `${base()} AND (${filters})`, offset: 0, length: limit, hitsPerPage: limit }) }]);
+      return (r?.hits ?? []).map((h) => hitFromHosted(h, o.rules, now() * 1000));
+    },
+    async catalogue(index, f, page = 0) {
+      const facetFilters = [
+        f.manufacturer && [`manufacturer.name:${f.manufacturer}`],
+        f.model && [`model.name:${f.model}`],
+        f.body && [`model.body:${f.body}`],
+      ].filter((x): x is string[] => !!x);
+      const [r] = await post(o, [{ indexName: index, params: encode({ query: '', facetFilters, offset: page * LISTING_PAGE_SIZE, length: LISTING_PAGE_SIZE, hitsPerPage: LISTING_PAGE_SIZE }) }]);
+      return { hits: r?.hits ?? [], nbHits: r?.nbHits ?? 0 };
+    },
+    async listing(f, page = 0) {
+      const state: SearchState = {
+        query: '',
+        refinementList: f.categories?.length ? { categories: f.categories } : {},
+        range: f.price ? { price: f.price } : {},
+        page: page + 1,
+        sortBy: '',
+      };
+      const nowSeconds = now();
+      const requests: HostedRequest[] = [
+        { indexName: o.config.index, params: encode({ query: '', offset: page * LISTING_PAGE_SIZE, length: LISTING_PAGE_SIZE, hitsPerPage: LISTING_PAGE_SIZE, filters: hostedBaseFilter(o.baseFilters, nowSeconds), ...searchFilters(state) }) },
+      ];
+      return mergeResults(await post(o, requests), requests, o.rules, nowSeconds * 1000, LISTING_PAGE_SIZE);
     },
   };
 }

@@ -2,7 +2,9 @@
  * Promo tiles and the CTA card among the results (spec 002 §2.11, §4, §9):
  * a tile shows only between its start and expiry, within its daily window
  * (judged in the dealer's time zone), and for searches limited to its car
- * types; it takes its 1-based slots in the page's list.
+ * types (the promo's display; without strictDisplay also for searches
+ * limited to no type); it takes its 1-based slots in the page's list.
+ * Judged at the shopper's clock: the island re-checks after hydration.
  */
 import type { PromoTile } from '../../types/site';
 
@@ -22,8 +24,10 @@ export function tileActive(tile: PromoTile, nowMs: number, carTypes: string[]): 
     if (m < tile.daily_minutes[0] || m >= tile.daily_minutes[1]) return false;
   }
   if (tile.car_types.length > 0) {
-    // A type-limited tile needs a search limited to some of its types.
-    if (carTypes.length === 0 || !carTypes.every((t) => (tile.car_types as string[]).includes(t))) return false;
+    // A type-limited tile needs a search limited to some of its types;
+    // without strict display, a search limited to no type will do too.
+    if (carTypes.length === 0) return !tile.strict_display;
+    if (!carTypes.every((t) => (tile.car_types as string[]).includes(t))) return false;
   }
   return true;
 }

@@ -9,20 +9,34 @@ import { dollars, formatKm } from '../format';
 
 export const DEFAULT_BOUNDS: FacetStatsValue = { min: 0, max: 100_000 };
 const SNAPPED = new Set(['price', 'km']);
+const SNAP = 1000;
 export const SLIDER_DEBOUNCE_MS = 400;
 
-export function sliderBounds(stats: FacetStatsValue | undefined): FacetStatsValue {
-  return stats && Number.isFinite(stats.min) && Number.isFinite(stats.max) && stats.min <= stats.max ? stats : DEFAULT_BOUNDS;
+/**
+ * The slider's ends: the facet statistics (0 to 100000 without them); for
+ * price and km widened to whole thousands, so that every step of the
+ * slider lands on a value the snapping keeps (see sliderStep).
+ */
+export function sliderBounds(stats: FacetStatsValue | undefined, attr = ''): FacetStatsValue {
+  const b = stats && Number.isFinite(stats.min) && Number.isFinite(stats.max) && stats.min <= stats.max ? stats : DEFAULT_BOUNDS;
+  if (!SNAPPED.has(attr)) return b;
+  return { min: Math.floor(b.min / SNAP) * SNAP, max: Math.max(Math.ceil(b.max / SNAP) * SNAP, Math.floor(b.min / SNAP) * SNAP + SNAP) };
 }
 
-/** One hundredth of the range, rounded (at least 1). */
-export function sliderStep(bounds: FacetStatsValue): number {
-  return Math.max(1, Math.round((bounds.max - bounds.min) / 100));
+/**
+ * One hundredth of the range, rounded (at least 1). For price and km a
+ * whole number of thousands, at least 1000: below that (a span under
+ * 50,000 gave steps under 500) an arrow key's step snapped back to where
+ * the thumb was, so the keyboard could not move it.
+ */
+export function sliderStep(bounds: FacetStatsValue, attr = ''): number {
+  const step = Math.max(1, Math.round((bounds.max - bounds.min) / 100));
+  return SNAPPED.has(attr) ? Math.max(SNAP, Math.round(step / SNAP) * SNAP) : step;
 }
 
 /** Price and km snap to the nearest 1000; other attributes stay as they are. */
 export function snap(attr: string, value: number): number {
-  return SNAPPED.has(attr) ? Math.round(value / 1000) * 1000 : value;
+  return SNAPPED.has(attr) ? Math.round(value / SNAP) * SNAP : value;
 }
 
 export type Thumbs = [number, number];

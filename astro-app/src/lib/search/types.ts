@@ -5,6 +5,9 @@
  * behind one `SearchClient`.
  */
 import type { CarType, SortOption, SortOrder } from '../../types/site';
+import type { Intent } from './intents';
+
+export type { Intent };
 
 /** Numeric range refinement; an open end is undefined. */
 export interface RangeRefinement {
@@ -60,6 +63,20 @@ export interface FacetStatsValue {
   max: number;
 }
 
+/** What the embedded engine understood of the keyword query. */
+export interface QueryInfo {
+  /** The query without its intents. */
+  rest: string;
+  /** Price, year and km limits typed as words ("under 30k"), applied as ranges. */
+  intents: Intent[];
+  /** Words that match nothing in the stock: left out of the search. */
+  unmatched: string[];
+  /** Words the stock has, but no car has together with the others: left out of the search. */
+  ignored: string[];
+  /** A query close to this one that the stock matches, when nothing matched. */
+  didYouMean?: string;
+}
+
 /** The hosted service's response (the fields the page reads). */
 export interface SearchResponse {
   hits: Hit[];
@@ -71,14 +88,25 @@ export interface SearchResponse {
   facets: Record<string, Record<string, number>>;
   facets_stats: Record<string, FacetStatsValue>;
   processingTimeMS: number;
+  /** The embedded engine's reading of a keyword query (absent without one, and from a hosted service). */
+  query?: QueryInfo;
 }
 
 /** Anything that answers a search: the embedded engine or the hosted service. */
 export interface SearchClient {
   search(state: SearchState): Promise<SearchResponse>;
+  /** Gets keyword search ready ahead of the first keyword (the box got focus); optional. */
+  prepareKeyword?(): void;
 }
 
-/** Facet attributes, as in generator/src/search_index.rs FACET_ATTRIBUTES. */
+/**
+ * Facet attributes with one value per car (spec 000 §3). The index stores
+ * most of them (generator/src/search_index.rs FACET_ATTRIBUTES); the engine
+ * derives city, location_name and state from the car's location,
+ * make_model ("Toyota|Corolla", the per-make model picker), year, seats and
+ * certified from numbers, and price_range and weekly_price_range from the
+ * price and the weekly subscription price (lib/search/price-ranges.ts).
+ */
 export const FACET_ATTRIBUTES = [
   'make',
   'model',
@@ -94,7 +122,31 @@ export const FACET_ATTRIBUTES = [
   'location_name',
   'state',
   'year',
+  'status',
+  'item_type',
+  'seats',
+  'tag',
+  'certified',
+  'dealership_slug',
+  'dealership_name',
+  'price_range',
+  'weekly_price_range',
 ] as const;
+
+/** Facet attributes with a list of values per car (the index's `sets`). */
+export const SET_ATTRIBUTES = ['categories', 'filtered_features'] as const;
+
+/** Every facet attribute a search counts and may refine. */
+export const ALL_FACETS: readonly string[] = [...FACET_ATTRIBUTES, ...SET_ATTRIBUTES];
+
+/**
+ * Facets whose counts also leave out other attributes' refinements: the
+ * model picker lists every make's models whatever make or model is
+ * ticked, and a model ticked in one make's picker leaves the other makes
+ * listed (to add a Ranger to a HiLux). The engine and the hosted client's
+ * disjunctive queries both follow it.
+ */
+export const OWN_ALSO: Readonly<Record<string, readonly string[]>> = { make: ['model'], make_model: ['make', 'model'] };
 
 /** Range (slider) attributes, as in search_index.rs RANGE_ATTRIBUTES. */
 export const RANGE_ATTRIBUTES = ['price', 'km', 'year', 'subscription_price'] as const;

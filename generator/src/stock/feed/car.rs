@@ -72,6 +72,19 @@ pub struct FeedCar {
     pub dealership_id: Option<u64>,
     pub location_id: Option<FeedId>,
     pub item_type: Option<String>,
+    /// The hosted index's ranking ("Most relevant" is custom_rank
+    /// descending); cars without one rank after those with one.
+    pub custom_rank: Option<f64>,
+    /// Listing categories ("4x4", "Family", ...): a search facet.
+    pub categories: Vec<String>,
+    /// Equipment shoppers filter on: the feed's `filtered_features`, or else
+    /// its `standardEquipment` list (the search index keeps the ones in
+    /// `search_index::FEATURE_FILTERS`).
+    pub features: Vec<String>,
+    /// The dealership's slug and name as the feed gives them (search facets;
+    /// the dealer's own when absent).
+    pub dealership_slug: Option<String>,
+    pub dealership_name: Option<String>,
     /// Engine and body details ("cylinders", "towingcapacitybraked", ...),
     /// shown as specification rows.
     pub variant: Option<Map<String, Value>>,
@@ -240,6 +253,32 @@ impl<'a> Fields<'a> {
                 .optional("images", decode::IMAGE, decode::image)
                 .into_iter()
                 .collect(),
+        }
+    }
+
+    /// A list of texts (one text alone is a list of one); an item that is
+    /// not text is left out on its own, blanks are dropped.
+    fn text_list(&mut self, key: &str) -> Vec<String> {
+        let keep = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        match self.value(key) {
+            None => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| match item {
+                    Value::String(s) => keep(s),
+                    Value::Null => None,
+                    other => {
+                        self.warn(format!("{key}[{i}]"), other, decode::TEXT, Effect::LeftOut);
+                        None
+                    }
+                })
+                .collect(),
+            Some(Value::String(s)) => keep(s).into_iter().collect(),
+            Some(other) => {
+                self.warn(key.to_string(), other, decode::TEXT_LIST, Effect::LeftOut);
+                Vec::new()
+            }
         }
     }
 
@@ -423,6 +462,14 @@ impl FeedCar {
             dealership_id: f.optional("dealership_id", decode::DEALERSHIP, decode::whole),
             location_id: f.optional("location_id", decode::ID, decode::id),
             item_type: f.text("item_type"),
+            custom_rank: f.optional("custom_rank", decode::RANK, |v| decode::number(v, &[])),
+            categories: f.text_list("categories"),
+            features: match f.value("filtered_features") {
+                Some(_) => f.text_list("filtered_features"),
+                None => f.text_list("standardEquipment"),
+            },
+            dealership_slug: f.text("dealership_slug"),
+            dealership_name: f.text("dealership_name"),
             variant: f.variant(),
             caravan: CaravanFacts {
                 body_width_ft: f.optional("body_width", decode::FEET, decode::feet),

@@ -42,6 +42,8 @@ pub const LENDER: Shape =
 pub const LENDERS: Shape =
     Shape("lender figures by finance provider such as {\"Manual\": {\"interestRate\": 8.95}}");
 
+pub const RANK: Shape = Shape("a number such as 120");
+pub const TEXT_LIST: Shape = Shape("a list of texts such as [\"4x4\", \"Family\"]");
 pub const NVIC: Shape = Shape("an NVIC of 1 to 10 letters and digits such as \"0AB12C\"");
 
 /// The car's NVIC (the quote service's vehicle code), trimmed: 1 to 10

@@ -1,0 +1,36 @@
+/**
+ * The car page's Favourite toggle (spec 001: kept on the shopper's device,
+ * with the car's name, slug, make, model and photo, so /favourites/ can
+ * list it without a fetch). Starts unpressed in the server HTML and reads
+ * the device's list once hydrated; follows changes made elsewhere.
+ */
+import { useEffect, useState } from 'react';
+import { loadFavourites, onSavedChange, toggleFavourite, type Favourite } from '../../lib/search/saved';
+
+interface Props {
+  car: Favourite;
+  /** Link to the list (shown once the car is a favourite). */
+  listHref?: string;
+}
+
+export default function FavouriteButton({ car, listHref = '/favourites/' }: Props) {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const sync = () => setOn(loadFavourites(localStorage).some((f) => f.id === car.id));
+    sync();
+    return onSavedChange(sync);
+  }, [car.id]);
+  return (
+    <div className="favourite">
+      <button type="button" className="toggle" aria-pressed={on} onClick={() => setOn(toggleFavourite(localStorage, car).some((f) => f.id === car.id))}>
+        {on ? 'Favourite' : 'Add to favourites'}
+        <span className="visually-hidden"> {car.name}</span>
+      </button>
+      {on && (
+        <a className="favourite__list" href={listHref}>
+          View favourites
+        </a>
+      )}
+    </div>
+  );
+}

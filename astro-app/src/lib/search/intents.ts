@@ -1,0 +1,221 @@
+/**
+ * Intents in a keyword query: the parts a shopper types as a limit rather
+ * than as words a car is described by ("under 30k", "below $25,000",
+ * "less than 40000", "2019", "2018-2021", "2020 onwards", "under 50,000 km",
+ * "7 seater"). Each becomes a price, year, km or seats range (7 seats: at least 7), shown as a removable filter chip;
+ * the rest of the query stays keywords. The words come from
+ * vocabulary/intents.json (shared with the tests).
+ *
+ * A bare year is an intent only when the stock has cars of that year: a
+ * year the stock lacks is an unknown word (ignored and said so), not a
+ * filter that empties the page.
+ */
+import table from './vocabulary/intents.json';
+
+export type IntentAttr = 'price' | 'km' | 'year' | 'seats';
+
+export interface Intent {
+  attr: IntentAttr;
+  min?: number;
+  max?: number;
+  /** The words as typed, e.g. "under 30k". */
+  text: string;
+}
+
+export interface Understood {
+  /** The query without the intents' words. */
+  rest: string;
+  intents: Intent[];
+}
+
+interface Tok {
+  v: string;
+  /** Span in the original query. */
+  s: number;
+  e: number;
+}
+
+interface Num {
+  value: number;
+  /** "$" or a thousand word: money, never a year. */
+  money: boolean;
+  km: boolean;
+  /** A plain 4-digit number in the year span of the table. */
+  year: boolean;
+  /** Token index after the number and its units. */
+  next: number;
+}
+
+const phrases = (list: string[]) => list.map((p) => p.split(' ')).sort((a, b) => b.length - a.length);
+const P = {
+  atMost: phrases(table.at_most),
+  atLeast: phrases(table.at_least),
+  between: phrases(table.between),
+  joiners: phrases(table.joiners),
+  after: phrases(table.year_after),
+  before: phrases(table.year_before),
+  since: phrases(table.year_since),
+  onwards: phrases(table.year_onwards),
+  km: phrases(table.km),
+  thousand: phrases(table.thousand),
+  seats: phrases(table.seats),
+};
+const [FIRST_YEAR, LAST_YEAR] = table.years as [number, number];
+const NUMBER = /^(\$?)(\d+(?:\.\d+)?)(k|km|kms)?$/;
+
+/**
+ * Lower-cased tokens with their spans in `q`: words and numbers (a comma
+ * between digits and an apostrophe are dropped, so "$25,000" is one token
+ * and "k's" is "ks"), and the signs < > + - on their own.
+ */
+function tokenise(q: string): Tok[] {
+  const out: Tok[] = [];
+  let cur: Tok | undefined;
+  const end = () => {
+    if (cur) out.push(cur);
+    cur = undefined;
+  };
+  for (let i = 0; i < q.length; i++) {
+    const c = q[i]!.toLowerCase();
+    if ((c === ',' && /\d/.test(q[i - 1] ?? '') && /\d/.test(q[i + 1] ?? '')) || c === "'" || c === '’') {
+      if (cur) cur.e = i + 1;
+      continue;
+    }
+    if (/[a-z0-9$.]/.test(c)) {
+      cur ??= { v: '', s: i, e: i };
+      cur.v += c;
+      cur.e = i + 1;
+    } else {
+      end();
+      if ('<>+-–'.includes(c)) out.push({ v: c === '–' ? '-' : c, s: i, e: i + 1 });
+    }
+  }
+  end();
+  return out.map((t) => ({ ...t, v: t.v.replace(/\.$/, '') }));
+}
+
+/** Intents of `query`; `years` are the model years the stock has (a bare year outside them stays a word). */
+export function understand(query: string, years: ReadonlySet<number>): Understood {
+  const toks = tokenise(query);
+  const used = new Uint8Array(toks.length);
+  const intents: Intent[] = [];
+
+  /** Tokens of a phrase of `list` starting at i (0 when none). */
+  const at = (i: number, list: string[][]) => {
+    for (const p of list) if (p.every((w, k) => toks[i + k]?.v === w)) return p.length;
+    return 0;
+  };
+  const num = (i: number): Num | undefined => {
+    const m = toks[i] && NUMBER.exec(toks[i]!.v);
+    if (!m) return undefined;
+    let value = Number(m[2]);
+    let money = m[1] === '$';
+    let km = m[3] === 'km' || m[3] === 'kms';
+    let next = i + 1;
+    let k = m[3] === 'k' ? 1 : at(next, P.thousand);
+    if (m[3] === 'k' || k) {
+      value *= 1000;
+      money = true;
+      next += m[3] === 'k' ? 0 : k;
+    }
+    if (!km && (k = at(next, P.km))) {
+      km = true;
+      // "60 k's" is 60,000 km.
+      if (toks[next]!.v === 'ks' && value < 1000) value *= 1000;
+      next += k;
+    }
+    if (km) money = false;
+    const year = !money && !km && /^\d{4}$/.test(m[2]!) && value >= FIRST_YEAR && value <= LAST_YEAR;
+    return { value, money, km, year, next };
+  };
+  const take = (from: number, to: number, attr: IntentAttr, min?: number, max?: number) => {
+    for (let k = from; k < to; k++) used[k] = 1;
+    intents.push({ attr, min, max, text: query.slice(toks[from]!.s, toks[to - 1]!.e) });
+  };
+  /** Price (money or a figure of 500 and more) or km; undefined when neither. */
+  const kindOf = (n: Num): IntentAttr | undefined => (n.km ? 'km' : n.money || n.value >= 500 ? 'price' : undefined);
+
+  for (let i = 0; i < toks.length; i++) {
+    let k: number;
+    let a: Num | undefined;
+    let b: Num | undefined;
+    // "between 20k and 30k", "from 2018 to 2021"
+    if ((k = at(i, P.between)) && (a = num(i + k))) {
+      const j = at(a.next, P.joiners);
+      if (j && (b = num(a.next + j))) {
+        const both = { ...b, km: a.km || b.km, money: a.money || b.money };
+        const attr: IntentAttr | undefined = a.year && b.year ? 'year' : kindOf(both);
+        if (attr) {
+          take(i, b.next, attr, Math.min(a.value, b.value), Math.max(a.value, b.value));
+          i = b.next - 1;
+          continue;
+        }
+      }
+    }
+    // "2018-2021", "20k-30k", "$20,000 to $30,000"
+    if ((a = num(i)) && (k = at(a.next, P.joiners)) && (b = num(a.next + k))) {
+      const attr: IntentAttr | undefined = a.year && b.year ? 'year' : a.year || b.year ? undefined : kindOf({ ...b, km: a.km || b.km, money: a.money || b.money });
+      if (attr) {
+        take(i, b.next, attr, Math.min(a.value, b.value), Math.max(a.value, b.value));
+        i = b.next - 1;
+        continue;
+      }
+    }
+    // "after 2018", "before 2015", "since 2019"
+    for (const [list, lo, hi] of [
+      [P.after, 1, undefined],
+      [P.before, undefined, -1],
+      [P.since, 0, undefined],
+    ] as const) {
+      if ((k = at(i, list)) && (a = num(i + k))?.year) {
+        take(i, a.next, 'year', lo === undefined ? undefined : a.value + lo, hi === undefined ? undefined : a.value + hi);
+        i = a.next - 1;
+        break;
+      }
+    }
+    if (used[i]) continue;
+    // "under 30k", "less than 40000", "over 2018", "under 50,000 km"
+    const most = at(i, P.atMost);
+    const least = most ? 0 : at(i, P.atLeast);
+    if ((most || least) && (a = num(i + most + least))) {
+      const attr = a.year ? 'year' : kindOf(a);
+      if (attr) {
+        take(i, a.next, attr, least ? a.value : undefined, most ? a.value : undefined);
+        i = a.next - 1;
+        continue;
+      }
+    }
+    if (!(a = num(i))) continue;
+    // "7 seater", "2020 onwards", "2020+"
+    if (!a.money && !a.km && a.value >= 2 && a.value <= 12 && (k = at(a.next, P.seats))) {
+      // "7 seater": room for at least 7.
+      take(i, a.next + k, 'seats', a.value);
+      i = a.next + k - 1;
+    } else if (a.year && (k = at(a.next, P.onwards))) {
+      take(i, a.next + k, 'year', a.value);
+      i = a.next + k - 1;
+    } else if (a.year) {
+      // "2019": only a year the stock has.
+      if (years.has(a.value)) take(i, a.next, 'year', a.value, a.value);
+    } else if (a.km || (a.money && a.value >= 500)) {
+      // "30k" or "$25,000" alone is a budget; "50000km" a km limit.
+      take(i, a.next, a.km ? 'km' : 'price', undefined, a.value);
+      i = a.next - 1;
+    }
+  }
+
+  const rest = toks.length ? cut(query, toks, used) : query.trim();
+  return { rest, intents };
+}
+
+/** `query` without the spans of used tokens, spaces collapsed. */
+function cut(query: string, toks: Tok[], used: Uint8Array): string {
+  let out = '';
+  let from = 0;
+  toks.forEach((t, i) => {
+    if (!used[i]) return;
+    out += query.slice(from, t.s) + ' ';
+    from = t.e;
+  });
+  return (out + query.slice(from)).replace(/\s+/g, ' ').trim();
+}

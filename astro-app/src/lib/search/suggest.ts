@@ -1,0 +1,55 @@
+/**
+ * Search-as-you-type suggestions for the keyword box: the makes and models
+ * of this stock (most cars first), then its body, fuel, drive and
+ * transmission words, each with the number of cars it finds. Drawn from
+ * the stock's own facet values (the same vocabulary the keyword search
+ * matches), so a suggestion never leads to an empty page. Kept out of the
+ * engine's bundle: only the keyword box needs it.
+ */
+import type { SearchResponse } from './types';
+
+export interface Suggestion {
+  /** What the box is filled with when chosen. */
+  query: string;
+  /** Cars it finds (over the whole stock). */
+  count: number;
+  kind: 'make' | 'model' | 'word';
+}
+
+const wordsOf = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const compact = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+
+/**
+ * Whether a suggestion fits what was typed: every typed word starts a word
+ * of it ("toy hi" → "Toyota HiLux"), or the typed text starts it joined up
+ * ("landcr" → "Toyota LandCruiser 300" through "landcruiser").
+ */
+export function fits(label: string, typed: string): boolean {
+  const ws = wordsOf(label);
+  const typedWords = wordsOf(typed);
+  if (!typedWords.length) return false;
+  if (typedWords.every((t) => ws.some((w) => w.startsWith(t)))) return true;
+  const c = compact(typed);
+  return ws.some((_, i) => ws.slice(i).join('').startsWith(c));
+}
+
+/**
+ * Up to `limit` suggestions for `typed` from the facet counts of the whole
+ * stock (an unfiltered search's `facets`).
+ */
+export function suggest(typed: string, facets: SearchResponse['facets'], limit = 8): Suggestion[] {
+  const out: Suggestion[] = [];
+  const seen = new Set<string>();
+  const add = (query: string, count: number, kind: Suggestion['kind']) => {
+    const key = query.toLowerCase();
+    if (count > 0 && !seen.has(key) && fits(query, typed)) {
+      seen.add(key);
+      out.push({ query, count, kind });
+    }
+  };
+  const byCount = (f: Record<string, number> | undefined) => Object.entries(f ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  for (const [make, count] of byCount(facets.make)) add(make, count, 'make');
+  for (const [mm, count] of byCount(facets.make_model)) add(mm.replace('|', ' '), count, 'model');
+  for (const attr of ['body', 'fuel', 'drive', 'transmission']) for (const [v, count] of byCount(facets[attr])) add(v, count, 'word');
+  return out.slice(0, limit);
+}
