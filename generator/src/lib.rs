@@ -3,12 +3,14 @@
 //! `commands` wires the subcommands; `build` runs one dealer end to end;
 //! `stock` reads and filters the feed; `site_data` resolves the config for
 //! the pages; `render` writes the Astro project; `astro` builds and
-//! publishes it.
+//! publishes it; `compliance` checks the built pages' finance figures
+//! before they are published.
 
 pub mod astro;
 pub mod build;
 pub mod cli;
 pub mod commands;
+pub mod compliance;
 pub mod project;
 pub mod render;
 pub mod scaffold;

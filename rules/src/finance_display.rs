@@ -108,7 +108,9 @@ impl Provider {
                 .collect()
         };
         let key = norm(key);
-        Provider::ALL.into_iter().find(|p| norm(p.feed_key()) == key)
+        Provider::ALL
+            .into_iter()
+            .find(|p| norm(p.feed_key()) == key)
     }
 }
 
@@ -141,9 +143,11 @@ impl LenderEntry {
     /// above 10 (no car loan runs 11 years; 12 to 84 months are common).
     pub fn years(&self) -> Option<f64> {
         let ok = |y: f64| (y.is_finite() && y > 0.0).then_some(y);
-        self.term_years
-            .and_then(ok)
-            .or_else(|| self.term.and_then(ok).map(|t| if t > 10.0 { t / 12.0 } else { t }))
+        self.term_years.and_then(ok).or_else(|| {
+            self.term
+                .and_then(ok)
+                .map(|t| if t > 10.0 { t / 12.0 } else { t })
+        })
     }
 }
 
@@ -472,8 +476,14 @@ mod tests {
             Provider::from_feed_key("nissan_finance"),
             Some(Provider::NissanFinance)
         );
-        assert_eq!(Provider::from_feed_key("AUSLOANS"), Some(Provider::AusLoans));
-        assert_eq!(Provider::from_feed_key("Car-Clarity"), Some(Provider::CarClarity));
+        assert_eq!(
+            Provider::from_feed_key("AUSLOANS"),
+            Some(Provider::AusLoans)
+        );
+        assert_eq!(
+            Provider::from_feed_key("Car-Clarity"),
+            Some(Provider::CarClarity)
+        );
         assert_eq!(Provider::from_feed_key("Westpac"), None);
         for p in Provider::ALL {
             assert_eq!(Provider::from_feed_key(p.feed_key()), Some(p));
@@ -491,11 +501,18 @@ mod tests {
         };
         let lenders = [("Manual", &manual), ("Taurus", &taurus)];
         let shown = decide(&car(), lenders, &rules()).unwrap();
-        assert_eq!(shown.provider, Provider::Taurus, "Manual has no weekly payment");
+        assert_eq!(
+            shown.provider,
+            Provider::Taurus,
+            "Manual has no weekly payment"
+        );
         assert_eq!(shown.repayment, Some((99, Per::Week)), "rounded, not up");
         assert_eq!((shown.interest_rate, shown.comparison_rate), (7.35, 8.37));
         // Neither passes: the most preferred entry's reason.
-        let old = DisplayCar { year: 2014, ..car() };
+        let old = DisplayCar {
+            year: 2014,
+            ..car()
+        };
         assert_eq!(
             decide(&old, lenders, &rules()),
             Err(Hidden::NoWeeklyPayment(Provider::Manual))
@@ -512,12 +529,18 @@ mod tests {
             make: "SUZUKI".into(),
             ..car()
         };
-        assert_eq!(decide(&suzuki, [("Manual", &e)], &rules()), Err(Hidden::ExcludedMake));
+        assert_eq!(
+            decide(&suzuki, [("Manual", &e)], &rules()),
+            Err(Hidden::ExcludedMake)
+        );
         let dealer = DisplayRules {
             manufacturer: Some("Suzuki".into()),
             ..rules()
         };
-        assert_eq!(decide(&car(), [("Manual", &e)], &dealer), Err(Hidden::ExcludedMake));
+        assert_eq!(
+            decide(&car(), [("Manual", &e)], &dealer),
+            Err(Hidden::ExcludedMake)
+        );
         let d = decide(&suzuki, [("Manual", &e)], &rules());
         assert!(!asks_quote(&d, &suzuki, true));
         assert!(!shows_calculator(&d, &suzuki));
@@ -530,10 +553,20 @@ mod tests {
         let hidden = decide(&car(), none, &rules());
         assert!(asks_quote(&hidden, &car(), true));
         assert!(!asks_quote(&hidden, &car(), false), "no quote service");
-        let unpriced = DisplayCar { price: 0.0, ..car() };
-        assert!(!asks_quote(&decide(&unpriced, none, &rules()), &unpriced, true));
+        let unpriced = DisplayCar {
+            price: 0.0,
+            ..car()
+        };
+        assert!(!asks_quote(
+            &decide(&unpriced, none, &rules()),
+            &unpriced,
+            true
+        ));
         let shown = decide(&car(), [("Manual", &e)], &rules());
-        assert!(!asks_quote(&shown, &car(), true), "the lender's figures are its quote");
+        assert!(
+            !asks_quote(&shown, &car(), true),
+            "the lender's figures are its quote"
+        );
         let off = DisplayRules {
             enabled: false,
             ..rules()

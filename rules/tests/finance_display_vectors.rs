@@ -1,7 +1,9 @@
 //! The finance display decision against `rules/vectors/finance-display.json`:
 //! one case per condition of the spec's table (and each boundary).
 
-use dealer_rules::finance_display::{decide, rate_text, DisplayCar, DisplayRules, LenderEntry, Per};
+use dealer_rules::finance_display::{
+    decide, rate_text, DisplayCar, DisplayRules, LenderEntry, Per,
+};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -41,7 +43,11 @@ fn every_display_case() {
                 (k.clone(), entry)
             })
             .collect();
-        let got = decide(&case.car, lenders.iter().map(|(k, e)| (k.as_str(), e)), &rules);
+        let got = decide(
+            &case.car,
+            lenders.iter().map(|(k, e)| (k.as_str(), e)),
+            &rules,
+        );
         let want = &case.expected;
         match (&got, want.get("shown"), want.get("hidden")) {
             (Ok(shown), Some(w), None) => {
@@ -88,7 +94,12 @@ fn every_display_case() {
                     assert_eq!(shown.establishment_fee, fee.as_f64(), "{}", case.name);
                 }
                 if let Some(name) = w.get("lender_name") {
-                    assert_eq!(shown.lender_name.clone().map(Value::from), Some(name.clone()), "{}", case.name);
+                    assert_eq!(
+                        shown.lender_name.clone().map(Value::from),
+                        Some(name.clone()),
+                        "{}",
+                        case.name
+                    );
                 }
                 match w.get("disclaimer") {
                     Some(Value::Null) => assert_eq!(shown.disclaimer, None, "{}", case.name),

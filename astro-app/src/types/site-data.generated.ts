@@ -8,6 +8,13 @@
  */
 export type CarType = 'new' | 'demo' | 'used';
 /**
+ * How often the shown repayment falls due.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "RepaymentPer".
+ */
+export type RepaymentPer = 'week' | 'month';
+/**
  * Stock status of a shown car.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -31,6 +38,20 @@ export type CardButton =
   | 'make_offer'
   | 'buy_online'
   | 'history_report';
+/**
+ * What the calculator's button does.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CalculatorEnquiry".
+ */
+export type CalculatorEnquiry = 'link' | 'dialog';
+/**
+ * Which finance calculator the dealer has. Limits left empty take the variant's values.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CalculatorVariant".
+ */
+export type CalculatorVariant = 'standard' | 'lender' | 'brand';
 /**
  * A department with opening hours.
  *
@@ -117,6 +138,10 @@ export interface Car {
    * "FWD", "AWD", "4WD", ...
    */
   drive: string | null;
+  /**
+   * Finance on the car page: the lender's figures, the quote, the calculator (spec 001 §5).
+   */
+  finance: CarFinance;
   /**
    * "Petrol", "Diesel", "Hybrid", "Electric".
    */
@@ -235,6 +260,82 @@ export interface Car {
    * Model year.
    */
   year: number;
+}
+/**
+ * Finance on one car's page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CarFinance".
+ */
+export interface CarFinance {
+  /**
+   * The page shows the finance calculator (finance on for this make, car in stock).
+   */
+  calculator: boolean;
+  /**
+   * The lender's figures the page shows, or null (no lender entry meets its conditions).
+   */
+  lender: LenderOffer | null;
+  /**
+   * The page asks the dealer's quote service for a weekly quote (no lender figures, priced, in stock).
+   */
+  quote: boolean;
+}
+/**
+ * One lender's figures for the car, as shown.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "LenderOffer".
+ */
+export interface LenderOffer {
+  /**
+   * Final (balloon) payment in dollars; the calculator's residual starts with it.
+   */
+  balloon: number | null;
+  /**
+   * "8.37% p.a.": the lender's comparison rate, never computed.
+   */
+  comparison_rate_text: string;
+  /**
+   * Deposit in dollars; the calculator starts with it.
+   */
+  deposit: number | null;
+  /**
+   * The lender's disclaimer; null: the dealer's (site.finance.disclaimer).
+   */
+  disclaimer: string | null;
+  /**
+   * Establishment fee in dollars; the calculator adds it.
+   */
+  establishment_fee: number | null;
+  /**
+   * Interest rate, % p.a. (2 decimals); the calculator starts with it.
+   */
+  interest_rate: number;
+  /**
+   * "7.35% p.a.".
+   */
+  interest_rate_text: string;
+  /**
+   * The credit provider named on the page, e.g. "Angle Auto Finance" or "Taurus"; null for the dealer's own (Manual) figures without a name.
+   */
+  lender_name: string | null;
+  /**
+   * "week" or "month" (with `repayment_text`).
+   */
+  per: RepaymentPer | null;
+  /**
+   * "$233" (whole dollars), or null when the lender gives no payment.
+   */
+  repayment_text: string | null;
+  /**
+   * Loan term in years; the calculator starts with it.
+   */
+  term_years: number | null;
+  /**
+   * "$41,120": the lender's total payable, when given.
+   */
+  total_payable_text: string | null;
 }
 /**
  * Where a car is.
@@ -436,6 +537,10 @@ export interface SiteData {
    */
   features: Features;
   /**
+   * Finance: disclaimer, comparison-rate warning, calculator, finance page, quotes.
+   */
+  finance: Finance;
+  /**
    * Footer groups, legal text and copyright.
    */
   footer: Footer;
@@ -568,11 +673,6 @@ export interface Features {
    */
   favourites: boolean;
   /**
-   * Finance figures are shown: the car page asks `POST /api/youx/quote`
-   * for a weekly repayment (priced cars only).
-   */
-  finance_quote: boolean;
-  /**
    * true = phone is masked until clicked; false = shown straight away.
    */
   phone_reveal: boolean;
@@ -585,6 +685,130 @@ export interface Features {
    * Save-to-watchlist buttons (sign-in by phone).
    */
   watchlist: boolean;
+}
+/**
+ * Finance settings of the whole site.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Finance".
+ */
+export interface Finance {
+  /**
+   * The calculator, every limit decided (the dealer's values, else the variant's). Its comparison_rate_range falls back to the comparison rates the disclaimer states.
+   */
+  calculator: CalculatorSettings;
+  /**
+   * The warning every comparison rate carries, word for word (the build's compliance check looks for it).
+   */
+  comparison_warning: string;
+  /**
+   * The dealer's disclaimer (`finance.disclaimer`), shown where the lender gives none.
+   */
+  disclaimer: string;
+  /**
+   * Finance shows at all (`finance.enabled`).
+   */
+  enabled: boolean;
+  /**
+   * The finance page ("/finance/"), built when finance is on; null otherwise.
+   */
+  page: string | null;
+  /**
+   * The dealer has a quote service: cars without lender figures ask it (`POST /api/youx/quote`).
+   */
+  quotes: boolean;
+}
+/**
+ * The calculator with every limit decided (the dealer's value, else the variant's).
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CalculatorSettings".
+ */
+export interface CalculatorSettings {
+  /**
+   * Comparison rates shown for cars without lender figures, if set.
+   */
+  comparison_rate_range: RateRange | null;
+  /**
+   * Starting interest rate when the car's lender gives none.
+   */
+  default_interest_rate: number;
+  /**
+   * Starting loan term in years when the car's lender gives none.
+   */
+  default_term_years: number;
+  /**
+   * What the calculator's button does.
+   */
+  enquiry: CalculatorEnquiry;
+  /**
+   * Establishment fee when the car's lender gives none.
+   */
+  establishment_fee: number;
+  /**
+   * Fees listed instead of the disclaimer (empty: the disclaimer shows).
+   */
+  fees: Fee[];
+  /**
+   * Highest interest rate, % p.a.
+   */
+  max_interest_rate: number;
+  /**
+   * Highest purchase price (the help message shows at or above it).
+   */
+  max_price: number;
+  /**
+   * Lowest interest rate, % p.a.
+   */
+  min_interest_rate: number;
+  /**
+   * Lowest purchase price (the help message shows at or below it).
+   */
+  min_price: number;
+  /**
+   * Repayments rounded down by the lender's rule (else up).
+   */
+  round_down: boolean;
+  /**
+   * Weekly / fortnightly / monthly choice shown.
+   */
+  show_frequency: boolean;
+  /**
+   * Which calculator.
+   */
+  variant: CalculatorVariant;
+}
+/**
+ * A range of comparison rates, % p.a.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "RateRange".
+ */
+export interface RateRange {
+  /**
+   * Lowest, e.g. 8.38.
+   */
+  from: number;
+  /**
+   * Highest, e.g. 19.42.
+   */
+  to: number;
+}
+/**
+ * A fee the lender variant lists instead of the disclaimer.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Fee".
+ */
+export interface Fee {
+  /**
+   * Dollars, e.g. 912.25.
+   */
+  amount: number;
+  /**
+   * As shown, e.g. "Account Administration Fee (Monthly)".
+   */
+  label: string;
 }
 /**
  * The footer.

@@ -96,6 +96,8 @@ pub struct Car {
     pub comment_paragraphs: Vec<String>,
     /// Specification rows, empty values already dropped.
     pub specs: Vec<SpecRow>,
+    /// Finance on the car page: the lender's figures, the quote, the calculator (spec 001 §5).
+    pub finance: super::finance::CarFinance,
 }
 
 /// Stock status of a shown car.
@@ -445,5 +447,12 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         location: location_of(car, cfg),
         comment_paragraphs: comment_paragraphs(car.dealercomments.as_deref()),
         specs: spec_rows(car, cfg, today),
+        finance: super::finance::car_finance(
+            car,
+            current_price(car).unwrap_or(0.0),
+            is_in_stock(&car.status),
+            &super::finance::display_rules(cfg, now),
+            cfg,
+        ),
     }
 }
