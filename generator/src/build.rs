@@ -121,6 +121,7 @@ pub fn build_dealer(
             ),
         ];
         render::write_project(project, &site_dir, &ctx, &data)?;
+        crate::finance_route::write(&site_dir, cfg)?;
         let edge = edge_config(&dealer.slug, cfg);
         std::fs::write(
             site_dir.join("edge-config.json"),
@@ -136,6 +137,7 @@ pub fn build_dealer(
 
         let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
         must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
+        must_exist.extend(crate::finance_route::built_page(cfg));
         let dist = if opts.skip_astro {
             None
         } else {

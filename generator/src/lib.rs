@@ -11,6 +11,7 @@ pub mod build;
 pub mod cli;
 pub mod commands;
 pub mod compliance;
+pub mod finance_route;
 pub mod project;
 pub mod render;
 pub mod scaffold;
