@@ -25,6 +25,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 import { builtAt, need } from './common.mjs';
+import { financeTests } from './finance.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const dataDir = path.join(distDir, '..', 'src', 'data');
@@ -384,22 +385,8 @@ async function main() {
       assertEqual(lead.preferred_date, '2030-01-15', 'preferred_date');
     });
 
-    // The finance quote: cars.json carries the feed's NVIC to the request (and "" when a car has none).
-    await test("the finance quote is asked with the car's price, year, VIN and NVIC, and shown", async () => {
-      need(site.features.finance_quote, 'finance quotes on (finance.enabled)');
-      const quotable = (c) => c.status !== 'sold' && c.price > 0;
-      const withNvic = need(cars.find((c) => quotable(c) && c.nvic && c.vin), 'a priced car with a VIN and an NVIC');
-      const withoutNvic = need(cars.find((c) => quotable(c) && !c.nvic), 'a priced car without an NVIC');
-      for (const c of [withNvic, withoutNvic]) {
-        const before = quoteRequests.length;
-        await page.goto(`${origin}/cars/${c.slug}/`);
-        await page.locator('.finance-quote strong').filter({ hasText: '$123 / week' }).waitFor();
-        assertEqual(quoteRequests.length, before + 1, `quote requests for ${c.slug}`);
-        const body = quoteRequests.at(-1);
-        const expected = { purchasePrice: c.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: c.year, vin: c.vin ?? '', nvic: c.nvic ?? '', whoIsHelping: '' };
-        assertEqual(JSON.stringify(body), JSON.stringify(expected), `quote request for ${c.slug}`);
-      }
-    });
+    // Finance (scripts/e2e/finance.mjs): display per lender rules, the quote, the calculator, the finance page.
+    await financeTests({ test, need, assert, assertEqual, context, page, origin, site, cars, quoteRequests, leads, watch });
 
     const sold = cars.find((c) => c.status === 'sold');
     const soldCase = 'a sold car inside the sold window (build the demo with --as-of "$(node scripts/demo-stock/as-of.mjs)")';
