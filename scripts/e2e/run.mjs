@@ -60,14 +60,16 @@ const AXE_OPTIONS = {
 };
 const MISSING_PAGE = '/no-such-page/';
 /**
- * The car page's JavaScript, gzip: React's client runtime (~67 KB) plus the
- * enquiry, views, save, phone and quote islands. 76.5 KB when the budget
- * was set (2026-11-23); at most 25% above, like scripts/budget.mjs, and
- * tighter: 80 KB leaves 3.5 KB for the islands to grow before that is a
- * decision (raise it here, with the reason).
+ * The car page's JavaScript this test's visit loads, gzip: React's client
+ * runtime (~67 KB) plus the enquiry, views, save, phone and quote islands
+ * and, since the visit scrolls to the enquiry form past it, the finance
+ * calculator (5.5 KB; it hydrates when visible). 76.5 KB when first set
+ * (2026-11-23), 82.2 KB with the calculator; 86 KB leaves under 4 KB to grow
+ * before that is a decision (raise it here, with the reason). What loads up
+ * front, before any scrolling, is capped by scripts/budget.mjs (81 KB).
  */
-const JS_BUDGET_KB = 80;
-const JS_SET_AT_KB = 76.5;
+const JS_BUDGET_KB = 86;
+const JS_SET_AT_KB = 82.2;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {
