@@ -117,7 +117,7 @@ async function main() {
       const body = url.includes('/api/auth/me')
         ? { signed_in: false }
         : url.includes('/api/youx/quote')
-          ? { weeklyRepaymentAmount: 123, comparisonRate: 9.1, advertisedRate: 8.5, source: 'indicative' }
+          ? { weeklyRepaymentAmount: 123, comparisonRate: 9.1, advertisedRate: 8.5 }
           : { views: 12 };
       await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
     });
