@@ -39,15 +39,29 @@
  * keyword planner chunk, suggestions, chips, folded facets, compare and
  * favourites): with React's 67.2 KB, 92.6 KB, within the issue's 101 KB;
  * the budget is 31 KB, 22% above the new figure.
- * The car page's JavaScript (React plus its islands, 76.5 KB when set;
- * 80 KB) is capped by the e2e test (scripts/e2e/run.mjs), which sees the
- * scripts the page really loads; the worker's wasm by scripts/edge/build.sh.
+ * 6. Car pages (carPageBudgets): the JavaScript a car page loads up front,
+ *    in Chromium at 375 and 1,280 px without scrolling (React, the islands
+ *    hydrated on load, idle or already visible; the calculator, enquiry form
+ *    and other below-the-fold islands wait until scrolled to), for the
+ *    first car, a car with lender figures and one asking for a quote, the
+ *    largest: 76.4 KB when set; 81 KB (the calculator must not be among
+ *    them). The HTML of every car page, gzip, the largest: 9.4 KB when set;
+ *    20 KB, the issue's ceiling. The finance calculator island and its
+ *    chunks over the React runtime (it loads when scrolled to; some chunks
+ *    are shared with the islands already loaded): 5.5 KB when set; 6.9 KB.
+ * The e2e test (scripts/e2e/run.mjs) also caps what its own visit to the
+ * first car page loads (80 KB); the worker's wasm is capped by
+ * scripts/edge/build.sh.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.mjs';
+import { startServer } from './lib/static-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'sites/brisbane-motor-group/dist'));
@@ -60,6 +74,11 @@ const ENGINE_GOAL_KB = 6;
 const HOME_WIDGET_JS = { setAt: 8.0, budget: 10 };
 const INDEX_2000 = { setAt: 58.3, budget: 72 };
 const CARS = 2000;
+const CAR_PAGE_UPFRONT_JS = { setAt: 76.4, budget: 81 };
+// The issue's ceiling for a car page, above the 25% rule on purpose: the
+// page is still gaining its gallery, specification tabs and sharing.
+const CAR_PAGE_HTML = { setAt: 9.4, budget: 20 };
+const CALCULATOR_JS = { setAt: 5.5, budget: 6.9 };
 
 const kb = (bytes) => bytes / 1024;
 /** "+3.1%" / "-0.4%" / "0%": the figure against the one the budget was set at. */
@@ -175,11 +194,76 @@ function engineJs() {
   check('keyword planner chunk (loaded on the first keyword)', planner, PLANNER_JS, `(engine + planner ${(engine + planner).toFixed(1)} KB: ${engine + planner <= ENGINE_GOAL_KB ? 'within' : 'above'} the ${ENGINE_GOAL_KB} KB goal)`);
 }
 
+/**
+ * Car pages: what loads up front (measured in Chromium: no scrolling, every
+ * island that hydrates on load, idle or visibility and is already in view),
+ * the HTML, and the calculator island (loaded when scrolled to).
+ */
+async function carPageBudgets() {
+  const cars = JSON.parse(fs.readFileSync(path.join(dist, '../src/data/cars.json'), 'utf8'));
+  const pick = [cars[0], cars.find((c) => c.finance?.lender && c.finance?.calculator), cars.find((c) => c.finance?.quote)].filter(Boolean);
+  if (pick.length < 3) throw new Error('car pages: the data lacks a car with lender figures or one asking for a quote');
+  const server = await startServer(dist);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-budget-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, serviceWorkers: 'block' });
+  // The edge's answers, so islands behave as on a live site (a quote shows).
+  await context.route(/\/api\//, (route) => {
+    const url = route.request().url();
+    const body = url.includes('/youx/quote') ? { weeklyRepaymentAmount: 99, comparisonRate: 9.1, advertisedRate: 8.5 } : url.includes('/auth/me') ? { signed_in: false } : { views: 1 };
+    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+  });
+  let worst = { kb: 0, what: '' };
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    for (const [width, height] of [[375, 812], [1280, 900]]) {
+      await page.setViewportSize({ width, height });
+      for (const car of pick) {
+        const scripts = new Set();
+        const onRequest = (req) => req.resourceType() === 'script' && scripts.add(new URL(req.url()).pathname);
+        page.on('request', onRequest);
+        await page.goto(`${origin}/cars/${car.slug}/`, { waitUntil: 'networkidle' });
+        // client:idle islands hydrate after the load, in an idle callback.
+        await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 300))));
+        await page.waitForLoadState('networkidle');
+        page.off('request', onRequest);
+        const html = fs.readFileSync(path.join(dist, `cars/${car.slug}/index.html`), 'utf8');
+        const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+        const bytes = [...scripts].reduce((sum, s) => sum + gz(fs.readFileSync(path.join(dist, s))), 0) + gz(Buffer.from(inline));
+        if (kb(bytes) > worst.kb) worst = { kb: kb(bytes), what: `${width}px /cars/${car.slug}/, ${scripts.size} scripts: ${[...scripts].map((s) => path.posix.basename(s).replace(/\.[^.]+\.js$/, '')).join(', ')}` };
+        if ([...scripts].some((s) => s.includes('FinanceCalculator'))) throw new Error(`the finance calculator loaded up front on /cars/${car.slug}/ at ${width}px`);
+      }
+    }
+  } finally {
+    await context.close();
+    await new Promise((resolve) => server.close(resolve));
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  check('car page JavaScript up front (largest)', worst.kb, CAR_PAGE_UPFRONT_JS, `(${worst.what})`);
+
+  const sizes = fs.readdirSync(path.join(dist, 'cars')).map((slug) => [slug, gz(fs.readFileSync(path.join(dist, 'cars', slug, 'index.html')))]);
+  sizes.sort((a, b) => b[1] - a[1]);
+  const median = sizes[Math.floor(sizes.length / 2)][1];
+  check('car page HTML (largest)', kb(sizes[0][1]), CAR_PAGE_HTML, `(/cars/${sizes[0][0]}/; median ${kb(median).toFixed(1)} KB over ${sizes.length} pages)`);
+
+  const html = fs.readFileSync(path.join(dist, `cars/${pick[1].slug}/index.html`), 'utf8');
+  const calculator = [...html.matchAll(/component-url="([^"]+)"/g)].map((m) => m[1]).find((u) => /\/FinanceCalculator\.[^/]+\.js$/.test(u));
+  if (!calculator) throw new Error('the car page has no finance calculator island (FinanceCalculator component-url missing)');
+  const renderers = [...html.matchAll(/renderer-url="([^"]+)"/g)].map((m) => m[1]);
+  const runtime = new Set(renderers.flatMap((r) => [...closure(r)]));
+  // Its own chunks, minus the ones the page's up-front islands share (the
+  // enquiry form it opens in a dialog loads only on the first open).
+  const own = [...closure(calculator)].filter((f) => !runtime.has(f) && !/EnquiryForm|enquiry/.test(f));
+  const bytes = own.reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
+  check('finance calculator island over the React runtime', kb(bytes), CALCULATOR_JS, `(${own.length} chunks: ${own.map((f) => path.posix.basename(f).replace(/\.[^.]+\.js$/, '')).join(', ')}; loads when scrolled to)`);
+}
+
 try {
   searchPageJs();
   homeWidgetJs();
   engineJs();
   index2000();
+  await carPageBudgets();
 } catch (error) {
   results.push(false);
   console.log(`FAIL ${error?.message ?? error}`);

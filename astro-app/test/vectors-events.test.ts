@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_PHONE_CLICK, EVENT_SAVE_CAR } from '../src/lib/analytics';
 import { EVENT_ENQUIRY, EVENT_ENQUIRY_TEST_DRIVE_ONLY, EVENT_ENQUIRY_USED, enquiryEventId } from '../src/lib/enquiry';
 import { EVENT_FLEET_ENQUIRY } from '../src/islands/search/SearchApp';
+import { EVENT_FINANCE_CALCULATOR } from '../src/lib/finance/calculator';
 
 interface EventVectors {
   events: { id: number; name: string; site_constants: string[] }[];
@@ -23,6 +24,7 @@ const SITE: Record<string, number> = {
   EVENT_FLEET_ENQUIRY,
   EVENT_PHONE_CLICK,
   EVENT_SAVE_CAR,
+  EVENT_FINANCE_CALCULATOR,
 };
 
 describe('shared analytics event ids', () => {

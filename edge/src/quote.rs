@@ -1,15 +1,16 @@
-//! `POST /api/youx/quote`. With an upstream provider in the
-//! dealer's configuration, the request goes there with the provider's key (a
-//! worker secret) and answers are cached for a day; otherwise, or when the
-//! provider fails, an indicative quote is computed from the dealer's
-//! calculator settings with the shared formula (`dealer_rules::finance`).
+//! `POST /api/youx/quote`: forwards the car page's quote request to the
+//! dealer's quote service (with its key, a worker secret) and answers the
+//! service's figures as they came, cached for a day. A dealer without a
+//! service gets 404, a failing service 502: the page shows no quote then
+//! (spec 001 §8, silent). The worker never computes a quote itself.
 
+use dealer_edge_core::http::ApiError;
 use dealer_edge_core::quote::{
-    parse_upstream, upstream_body_and_cache_key, validate_quote, QuoteRequest,
+    parse_upstream, upstream_body_and_cache_key, validate_quote, Quote, QuoteRequest, NO_SERVICE,
+    SERVICE_FAILED,
 };
 use dealer_edge_core::rate_limit::Route;
 use dealer_rules::edge_config::EdgeQuoteProvider;
-use dealer_rules::finance::{indicative_quote, Quote};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::{
@@ -19,19 +20,12 @@ use worker::{
 use crate::api::{self, invalid, Reply};
 use crate::outbound::{self, Call};
 use crate::{internal, Tenant};
-use dealer_edge_core::http::ApiError;
 
-/// How long an upstream answer is reused for the same request.
+/// How long a service's answer is reused for the same request.
 const CACHE_SECS: u64 = 24 * 3600;
 
 pub async fn quote(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, Route::Quotes, false, handle).await
-}
-
-fn answer(quote: &Quote, source: &str) -> Reply {
-    let mut body = serde_json::to_value(quote).unwrap_or_else(|_| json!({}));
-    body["source"] = json!(source);
-    Reply::json(200, body)
 }
 
 async fn handle(
@@ -39,16 +33,18 @@ async fn handle(
     ctx: RouteContext<()>,
     tenant: Tenant,
 ) -> Result<Reply, ApiError> {
+    let Some(provider) = &tenant.config.finance.quote_provider else {
+        return Err(ApiError::new(404, NO_SERVICE));
+    };
     let body = api::json_body(&mut req).await?;
-    let settings = &tenant.config.finance.calculator;
-    let request = validate_quote(&body, settings).map_err(invalid)?;
-    if let Some(provider) = &tenant.config.finance.quote_provider {
-        if let Some(quote) = upstream(&ctx.env, &tenant.config.dealer, provider, &request).await {
-            return Ok(answer(&quote, "provider"));
-        }
+    let request = validate_quote(&body).map_err(invalid)?;
+    match upstream(&ctx.env, &tenant.config.dealer, provider, &request).await {
+        Some(quote) => Ok(Reply::json(
+            200,
+            serde_json::to_value(&quote).unwrap_or_else(|_| json!({})),
+        )),
+        None => Err(ApiError::new(502, SERVICE_FAILED)),
     }
-    let quote = indicative_quote(settings, request.purchase_price, request.loan_term);
-    Ok(answer(&quote, "indicative"))
 }
 
 #[derive(Deserialize)]
@@ -56,9 +52,8 @@ struct Cached {
     response: String,
 }
 
-/// The provider's quote (cached), or `None` on any failure or when it takes
-/// longer than [`Call::Quote`]'s deadline: the page treats
-/// a missing quote silently and we fall back to our own.
+/// The service's quote (cached), or `None` on any failure or when it takes
+/// longer than [`Call::Quote`]'s deadline.
 async fn upstream(
     env: &Env,
     dealer: &str,
@@ -85,7 +80,7 @@ async fn upstream(
     }
     let Some(secret) = api::secret(env, &provider.secret_name) else {
         console_error!(
-            "quote provider secret {} is not set; answering an indicative quote",
+            "quote provider secret {} is not set; no quote",
             provider.secret_name
         );
         return None;
@@ -100,7 +95,7 @@ async fn upstream(
         .with_headers(headers)
         .with_body(Some(canonical.as_str().into()));
     let upstream_req = Request::new_with_init(&provider.url, &init).ok()?;
-    // The shopper is waiting: past the deadline the indicative quote it is.
+    // The shopper is waiting: past the deadline the page shows no quote.
     let answer = outbound::within(Call::Quote, |signal| async move {
         let mut res = Fetch::Request(upstream_req)
             .send_with_signal(&signal)
@@ -125,8 +120,17 @@ async fn upstream(
             return None;
         }
     };
-    let value: Value = serde_json::from_str(&text).ok()?;
-    let quote = parse_upstream(&value)?;
+    let Some(quote) = serde_json::from_str::<Value>(&text)
+        .ok()
+        .as_ref()
+        .and_then(parse_upstream)
+    else {
+        console_error!(
+            "quote provider {} answered without the three figures",
+            provider.url
+        );
+        return None;
+    };
     let stored = serde_json::to_string(&quote).ok()?;
     let cached = db
         .prepare(

@@ -4,15 +4,12 @@
 // relay), valuation, analytics, and tenant isolation between two dealers.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT, carsKv, edgeConfig, kvFor, receiver, sleep, sqlString, startWorker } from "./harness.mjs";
+import { carsKv, edgeConfig, kvFor, receiver, sleep, sqlString, startWorker } from "./harness.mjs";
 
 const ALPHA = "https://alpha-motors.example";
 const BETA = "https://beta-cars.example";
 const GAMMA = "https://gamma-autos.example";
 const DELTA = "https://delta-auto.example";
-const VECTORS = JSON.parse(readFileSync(join(ROOT, "rules/vectors/finance.json"), "utf8"));
 
 let w, hook, mail, quotes, slowHook, slowQuotes;
 const HOOK_DOWN_FOR = 2; // the webhook answers 503 to the first two deliveries
@@ -24,8 +21,14 @@ const HANG_MS = 20_000;
 before(async () => {
   hook = await receiver((_req, n) => (n < HOOK_DOWN_FOR ? 503 : 200));
   mail = await receiver(() => 202);
+  // Beta's quote service: figures for most prices; without a comparison
+  // rate for $31,313; a 500 for $32,323.
   quotes = await receiver((req) => {
-    req.reply = JSON.stringify({ weeklyRepaymentAmount: 99.2, comparisonRate: 7.77, advertisedRate: 6.66 });
+    const price = req.json?.purchasePrice;
+    req.reply = JSON.stringify(
+      price === 31313 ? { weeklyRepaymentAmount: 99.2, advertisedRate: 6.66 } : { weeklyRepaymentAmount: 99.2, comparisonRate: 7.77, advertisedRate: 6.66 },
+    );
+    if (price === 32323) return 500;
     return req.headers.authorization === "Bearer beta-upstream-key" ? 200 : 401;
   });
   const alpha = edgeConfig("alpha", "Alpha Motors", [ALPHA], [
@@ -83,36 +86,45 @@ async function json(res) {
 }
 
 describe("finance quotes", () => {
-  test("without a provider: the indicative quote equals the shared vector", async () => {
-    const v = VECTORS.quotes[0];
-    assert.deepEqual(v.settings.default_interest_rate, 10); // alpha uses the defaults
-    const res = await call("/api/youx/quote", {
-      origin: ALPHA,
-      body: { purchasePrice: v.price, loanTerm: v.term_years, selfAssessedCreditScore: "GREAT", year: 2021, vin: "", nvic: "", whoIsHelping: "" },
-    });
-    assert.equal(res.status, 200);
+  const spec = (purchasePrice) => ({ purchasePrice, loanTerm: 5, selfAssessedCreditScore: "GREAT", year: 2021, vin: "", nvic: "", whoIsHelping: "" });
+
+  test("without a quote service: 404, no quote made up", async () => {
+    const res = await call("/api/youx/quote", { origin: ALPHA, body: spec(30000) });
+    assert.equal(res.status, 404);
     assert.equal(res.headers.get("access-control-allow-origin"), ALPHA);
-    assert.deepEqual(await json(res), { ...v.expected, source: "indicative" });
+    assert.deepEqual(await json(res), { error: "No quote service for this dealer." });
   });
 
   test("bad input is a 400 with per-field messages", async () => {
-    const res = await call("/api/youx/quote", { origin: ALPHA, body: { purchasePrice: 500, loanTerm: 9 } });
+    const res = await call("/api/youx/quote", { origin: BETA, body: { purchasePrice: 0, loanTerm: 9 } });
     assert.equal(res.status, 400);
     const body = await json(res);
-    assert.equal(body.fields.purchasePrice, "Cannot be less than 1000 or more than 250000");
+    assert.equal(body.fields.purchasePrice, "Must be above 0.");
     assert.match(body.fields.loanTerm, /1 to 7 years/);
+    assert.equal(quotes.got.length, 0, "the service was not asked");
   });
 
-  test("with a provider: called with its secret, answer cached", async () => {
-    const body = { purchasePrice: 30000, loanTerm: 5, selfAssessedCreditScore: "GREAT" };
+  test("with a service: called with its secret, its figures answered as they came, cached", async () => {
     for (let i = 0; i < 2; i++) {
-      const res = await call("/api/youx/quote", { origin: BETA, body });
+      const res = await call("/api/youx/quote", { origin: BETA, body: spec(30000) });
       assert.equal(res.status, 200);
-      assert.deepEqual(await json(res), { weeklyRepaymentAmount: 100, comparisonRate: 7.77, advertisedRate: 6.66, source: "provider" });
+      assert.deepEqual(await json(res), { weeklyRepaymentAmount: 99.2, comparisonRate: 7.77, advertisedRate: 6.66 }, "not rounded, not recomputed");
     }
     assert.equal(quotes.got.length, 1, "second answer came from the cache");
     assert.equal(quotes.got[0].headers.authorization, "Bearer beta-upstream-key");
-    assert.deepEqual(quotes.got[0].json, { purchasePrice: 30000, loanTerm: 5, selfAssessedCreditScore: "GREAT" });
+    // The spec's payload (an empty VIN, NVIC and helper are left out).
+    assert.deepEqual(quotes.got[0].json, { purchasePrice: 30000, loanTerm: 5, selfAssessedCreditScore: "GREAT", year: 2021 });
+  });
+
+  test("a service answer without a comparison rate, or an error, is no quote (502)", async () => {
+    for (const price of [31313, 32323]) {
+      const res = await call("/api/youx/quote", { origin: BETA, body: spec(price) });
+      assert.equal(res.status, 502, `price ${price}`);
+      assert.deepEqual(await json(res), { error: "The quote service gave no quote." });
+    }
+    // Nothing was cached: asked again, the service is asked again.
+    await (await call("/api/youx/quote", { origin: BETA, body: spec(31313) })).body?.cancel();
+    assert.equal(quotes.got.filter((r) => r.json?.purchasePrice === 31313).length, 2);
   });
 });
 
@@ -322,7 +334,7 @@ describe("lead delivery", () => {
 });
 
 describe("outbound deadlines", () => {
-  test("a quote provider that hangs: the indicative quote, within the deadline", async () => {
+  test("a quote provider that hangs: no quote (502), within the deadline", async () => {
     const started = performance.now();
     const res = await call("/api/youx/quote", {
       origin: DELTA,
@@ -330,8 +342,8 @@ describe("outbound deadlines", () => {
     });
     const body = await json(res);
     const ms = performance.now() - started;
-    assert.equal(res.status, 200);
-    assert.equal(body.source, "indicative");
+    assert.equal(res.status, 502);
+    assert.equal(body.error, "The quote service gave no quote.");
     assert.equal(slowQuotes.got.length, 1, "the provider was asked");
     assert.equal(slowQuotes.got[0].headers.authorization, "Bearer delta-upstream-key");
     assert.ok(ms >= QUOTE_DEADLINE_MS - 200, `waited for the provider until the deadline (${ms} ms)`);

@@ -28,8 +28,15 @@ pub fn node_binary(project: &Project) -> PathBuf {
 }
 
 /// Builds `site_dir` and returns the published `dist/` path.
-/// `must_exist` lists files (relative to dist) that must be there.
-pub fn build(project: &Project, site_dir: &Path, must_exist: &[String]) -> Result<PathBuf> {
+/// `must_exist` lists files (relative to dist) that must be there; `check`
+/// judges the staged site before it replaces the published one (an error
+/// keeps the old site).
+pub fn build(
+    project: &Project,
+    site_dir: &Path,
+    must_exist: &[String],
+    check: &dyn Fn(&Path) -> Result<()>,
+) -> Result<PathBuf> {
     let astro = project.node_modules().join("astro/bin/astro.mjs");
     if !astro.is_file() {
         bail!(
@@ -96,6 +103,10 @@ pub fn build(project: &Project, site_dir: &Path, must_exist: &[String]) -> Resul
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+    }
+    if let Err(e) = check(&staging) {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(e);
     }
     swap_in(site_dir, &staging)
 }

@@ -107,6 +107,7 @@ pub fn build_dealer(
             slug: dealer.slug.clone(),
         };
         render::write_project(project, &site_dir, &ctx, &data)?;
+        crate::finance_route::write(&site_dir, cfg)?;
         std::fs::write(
             site_dir.join("edge-config.json"),
             serde_json::to_string_pretty(&edge)?,
@@ -128,7 +129,16 @@ pub fn build_dealer(
             None
         } else {
             step("astro build");
-            Some(crate::astro::build(project, &site_dir, &must_exist)?)
+            let slug = dealer.slug.clone();
+            let compliant = move |staged: &Path| -> Result<()> {
+                crate::compliance::check_site(&slug, staged)?.map_err(anyhow::Error::new)
+            };
+            Some(crate::astro::build(
+                project,
+                &site_dir,
+                &must_exist,
+                &compliant,
+            )?)
         };
         let pages = match &dist {
             Some(d) => walkdir::WalkDir::new(d)
@@ -267,7 +277,6 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
         .chain(&cfg.edge.extra_origins)
         .map(|o| dealer_rules::edge_config::normalize_origin(o))
         .collect();
-    let calc = &cfg.finance.calculator;
     EdgeConfig {
         dealer: slug.to_string(),
         name: cfg.name.clone(),
@@ -295,7 +304,6 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
             message_required: cfg.forms.message_required,
         },
         finance: EdgeFinance {
-            calculator: calc.settings(),
             // Only the URL and the secret's NAME: the key itself is a worker
             // secret and never appears in generated output.
             quote_provider: cfg
@@ -362,9 +370,6 @@ mod tests {
         assert_eq!(edge.dealership_id, Some(77));
         assert!(!edge.forms.message_required);
         assert!(edge.analytics.enabled);
-        assert_eq!(edge.finance.calculator.default_interest_rate, 8.5);
-        assert_eq!(edge.finance.calculator.establishment_fee, 395.0);
-        assert_eq!(edge.finance.calculator.max_price, 250_000, "YAML default");
         let provider = edge.finance.quote_provider.unwrap();
         assert_eq!(
             (provider.url.as_str(), provider.secret_name.as_str()),

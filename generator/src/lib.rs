@@ -3,7 +3,8 @@
 //! `commands` wires the subcommands; `build` runs one dealer end to end;
 //! `stock` reads and filters the feed; `site_data` resolves the config for
 //! the pages; `render` writes the Astro project; `astro` builds and
-//! publishes it.
+//! publishes it; `compliance` checks the built pages' finance figures
+//! before they are published.
 
 pub mod astro;
 pub mod build;
@@ -13,6 +14,8 @@ pub mod diff;
 pub mod docs;
 pub mod explain;
 pub mod pages;
+pub mod compliance;
+pub mod finance_route;
 pub mod project;
 pub mod pull;
 pub mod render;

@@ -30,6 +30,7 @@ pub fn page_paths(site: &SiteData, cars: &[Car]) -> Vec<String> {
             .iter()
             .map(|l| format!("/contact-us/{}/", l.slug)),
     );
+    paths.extend(site.finance.page.clone());
     paths.sort();
     paths.dedup();
     paths

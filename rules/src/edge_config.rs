@@ -8,8 +8,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::finance::FinanceSettings;
-
 /// KV key holding a dealer's [`EdgeConfig`] JSON.
 pub fn dealer_key(slug: &str) -> String {
     format!("dealer:{slug}")
@@ -67,7 +65,7 @@ pub struct EdgeConfig {
     /// Form rules the worker enforces on leads.
     #[serde(default)]
     pub forms: EdgeForms,
-    /// Finance calculator settings and the optional upstream quote provider.
+    /// The dealer's quote service, if any (`POST /api/youx/quote`).
     #[serde(default)]
     pub finance: EdgeFinance,
     /// Whether `POST /api/events` records this dealer's analytics events.
@@ -133,12 +131,16 @@ impl Default for EdgeForms {
     }
 }
 
+/// Not `deny_unknown_fields`: configs written before quotes stopped being
+/// computed carry a `calculator` section, and such a KV value must keep
+/// loading until the next deploy replaces it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct EdgeFinance {
-    /// The calculator's settings; indicative quotes are computed from these.
-    pub calculator: FinanceSettings,
-    /// Upstream quote service; none means indicative quotes.
+    /// The quote service the worker forwards quote requests to. None: the
+    /// dealer has no quotes and the endpoint answers 404 (the worker never
+    /// makes a quote up: its comparison rate would be a misleading credit
+    /// advertisement).
     pub quote_provider: Option<EdgeQuoteProvider>,
 }
 
@@ -291,10 +293,16 @@ mod tests {
             "features":{"watchlist":true,"phone_reveal":false}}"#;
         let c: EdgeConfig = serde_json::from_str(old).unwrap();
         assert!(c.forms.message_required);
-        assert_eq!(c.finance.calculator.default_interest_rate, 10.0);
         assert_eq!(c.finance.quote_provider, None);
         assert!(!c.analytics.enabled);
         assert_eq!(c.rate_limits, EdgeRateLimits::default());
+        let with_calculator = r#"{"dealer":"d","name":"D","origins":[],"locations":[],
+            "leads":{"email":null,"webhook_url":null},
+            "features":{"watchlist":true,"phone_reveal":false},
+            "finance":{"calculator":{"default_interest_rate":10.0},
+                       "quote_provider":{"url":"https://q.example/q","secret_name":"K"}}}"#;
+        let c: EdgeConfig = serde_json::from_str(with_calculator).unwrap();
+        assert_eq!(c.finance.quote_provider.unwrap().secret_name, "K");
     }
 
     #[test]

@@ -9,5 +9,6 @@
 pub mod contact;
 pub mod edge_config;
 pub mod finance;
+pub mod finance_display;
 pub mod slug;
 pub mod visibility;

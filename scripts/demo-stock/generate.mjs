@@ -273,6 +273,65 @@ function financeFor(rng, c, dealer) {
   return { [provider]: entry };
 }
 
+/**
+ * brisbane-motor-group is the dealer the e2e tests browse, and its YAML lists
+ * every finance provider: these cars get fixed finance_lenders so the tests
+ * find a car for each display case of spec 001 §5 (each provider shown, and
+ * hidden by each of its conditions). No rng is drawn, so the rest of the feed
+ * is unchanged; a case without a car stops the generator.
+ */
+function financeCoverage(cars, dealer, asOf, asOfYear) {
+  if (dealer.slug !== 'brisbane-motor-group') return;
+  const listed = (c) => c.show_on_dealer_website !== false;
+  const inStock = (c) => listed(c) && (c.status === 'in_stock' || c.status === 'coming_soon');
+  const soldShown = (c) => listed(c) && c.status === 'sold' && asOf - c.sold_date_timestamp <= 3 * DAY;
+  const priced = (c) => inStock(c) && c.price > 500 && c.make !== 'Suzuki';
+  const recent = (c) => c.year > asOfYear - 12;
+  const taken = new Set();
+  const entry = (c, provider, over) => {
+    const price = c.price > 0 ? c.price : 30000;
+    const rate = c.car_type === 'used' ? 9.49 : 6.99;
+    const comp = round2(rate + 0.78);
+    const deposit = Math.round(price * 0.1);
+    const balloon = Math.round(price * 0.3);
+    const base = {
+      interestRate: rate,
+      comparisonRate: comp,
+      paymentWeek: Math.ceil(amortised(price - deposit, rate, 5, 52, balloon)),
+      paymentMonth: Math.ceil(amortised(price - deposit, rate, 5, 12, balloon)),
+      deposit,
+      termYears: 5,
+      balloon,
+      disclaimer: DISCLAIMER_MANUAL(price, rate, comp, deposit, balloon, provider === 'Manual' ? null : provider),
+    };
+    const out = { ...base, ...over };
+    for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+    return out;
+  };
+  const give = (what, pred, provider, over = {}) => {
+    const car = cars.find((c) => !taken.has(c.id) && pred(c));
+    if (!car) throw new Error(`finance coverage for ${dealer.slug}: no car for "${what}"`);
+    taken.add(car.id);
+    car.finance_lenders = { [provider]: entry(car, provider, over) };
+  };
+  give('Manual: shown', (c) => priced(c) && recent(c) && c.car_type === 'used', 'Manual');
+  give('Manual: no weekly payment', (c) => priced(c) && recent(c), 'Manual', { paymentWeek: null });
+  give('Manual: comparison rate null', (c) => priced(c) && recent(c), 'Manual', { comparisonRate: null });
+  give('Manual: interest rate null', (c) => priced(c) && recent(c), 'Manual', { interestRate: null });
+  give('Taurus: under 12 years old', (c) => priced(c) && recent(c) && c.car_type === 'used', 'Taurus', { termYears: undefined, term: 60 });
+  give('Taurus: 12 years old or more', (c) => priced(c) && !recent(c), 'Taurus', { termYears: undefined, term: 60 });
+  give('360 Finance: an unpriced car in stock', (c) => inStock(c) && !(c.price > 0) && !c.preorder, '360 Finance', { paymentWeek: null, paymentMonth: null });
+  give('AusLoans: shown', (c) => priced(c) && recent(c), 'AusLoans');
+  give('Angle: shown with its fee', (c) => priced(c) && c.car_type !== 'used', 'Angle', { establishmentFees: 395, financeProvider: 'Angle Auto Finance' });
+  give('Powertorque: shown', (c) => priced(c) && c.location_id === 'bmg-capalaba', 'Powertorque', { financeProvider: 'Powertorque Finance' });
+  give('Powertorque: no weekly payment', (c) => priced(c) && c.location_id === 'bmg-capalaba', 'Powertorque', { paymentWeek: null });
+  give('Nissan Finance: monthly', (c) => priced(c) && c.make === 'Nissan', 'Nissan Finance', { paymentWeek: null, financeProvider: 'Nissan Financial Services' });
+  give('Nissan Finance: no monthly payment', (c) => priced(c) && c.make === 'Nissan', 'Nissan Finance', { paymentMonth: null });
+  give('Car Clarity: shown', (c) => priced(c) && recent(c), 'Car Clarity');
+  give('Suzuki: a complete Manual entry', (c) => inStock(c) && c.make === 'Suzuki' && c.price > 500, 'Manual');
+  give('a sold car with a Manual entry', soldShown, 'Manual');
+}
+
 /* ------------------------------------------------------------- make a car */
 
 function pickGradeSpec(model, grade) {
@@ -634,6 +693,8 @@ function generateDealer(dealer, asOf, asOfYear) {
     const grade = model.grades[model.grades.length - 1];
     push({ location: p.location }, 'new', pickGradeSpec(model, grade), asOfYear + 1, { preorder: true, forceStatus: 'coming_soon' });
   }
+
+  financeCoverage(cars, dealer, asOf, asOfYear);
 
   // a certified flag on another make (only one make shows the certified badge)
   if (dealer.certifiedMake) {

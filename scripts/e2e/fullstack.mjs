@@ -15,14 +15,16 @@
  * shopper's flows: views, save while signed out → sign-in by SMS code (read
  * from the worker's log: the dev SMS provider logs it) → back and saved,
  * the toasts, the watchlist page, remove, the gate of the watchlist page,
- * phone reveal and an enquiry whose lead row is read back from D1.
+ * phone reveal and an enquiry whose lead row is read back from D1; the
+ * finance quote through the worker from a local stand-in quote service
+ * (the dealer's quote_provider pointed at it, its key a worker var).
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { kvFor, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
+import { kvFor, receiver, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 import { assert, assertEqual, builtAt, createRunner, need } from './common.mjs';
@@ -51,6 +53,9 @@ const { test, step, run } = createRunner({ context: () => (currentPage ? `(page:
 
 let worker;
 let server;
+/** The stand-in for the dealer's quote service (youX-shaped). */
+let quoteService;
+const QUOTE_KEY = 'fullstack-quote-key';
 /** Named in failure messages. */
 let currentPage;
 let browser;
@@ -67,11 +72,21 @@ async function main() {
   let workerBase = '';
   server = await startServer(distDir, 0, { apiProxy: () => workerBase });
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const config = { ...edgeConfig, origins: [...edgeConfig.origins, origin] };
+  // The dealer's quote service, answered here: figures from the price, as a
+  // real service would (never the worker's own), and only with the key.
+  quoteService = await receiver((req) => {
+    const price = Number(req.json?.purchasePrice);
+    req.reply = JSON.stringify({ weeklyRepaymentAmount: Math.round((price / 230) * 100) / 100, comparisonRate: 9.87, advertisedRate: 8.99 });
+    return req.headers.authorization === `Bearer ${QUOTE_KEY}` ? 200 : 401;
+  });
+  const provider = edgeConfig.finance?.quote_provider;
+  const finance = provider ? { ...edgeConfig.finance, quote_provider: { ...provider, url: `${quoteService.url}/v1/quote` } } : edgeConfig.finance;
+  const config = { ...edgeConfig, origins: [...edgeConfig.origins, origin], finance };
   // The build's list of visible cars: the worker counts views of these only.
   const carList = JSON.parse(fs.readFileSync(path.join(siteDir, 'edge-kv.json'), 'utf8')).filter((e) => e.key.startsWith('cars:'));
   assert(carList.length === 1, 'edge-kv.json lists the visible cars');
-  worker = await startWorker({ kvSeed: [...kvFor(config), ...carList], vars: { SESSION_SECRET: 'fullstack-e2e-secret' } });
+  const vars = { SESSION_SECRET: 'fullstack-e2e-secret', ...(provider ? { [provider.secret_name]: QUOTE_KEY } : {}) };
+  worker = await startWorker({ kvSeed: [...kvFor(config), ...carList], vars });
   workerBase = worker.base;
   console.log(`       worker ${worker.base}, site ${origin} (${((Date.now() - t0) / 1000).toFixed(1)}s to start)`);
 
@@ -111,16 +126,32 @@ async function main() {
     assertEqual(await views(), first + 1, 'views after a reload');
   });
 
-  await test("the car page shows the worker's finance quote (price above 0)", async () => {
-    assert(site.features.finance_quote && car.price > 0, 'the demo car was expected to be priced, with finance on');
-    const figure = page.locator('.finance-quote strong');
-    await figure.waitFor();
-    const quote = await page.evaluate(
-      (c) => fetch('/api/youx/quote', { method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ purchasePrice: c.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: c.year, vin: c.vin ?? '', nvic: c.nvic ?? '', whoIsHelping: '' }) }).then((r) => r.json()),
-      car,
-    );
-    assertEqual(await figure.innerText(), `$${new Intl.NumberFormat('en-AU').format(quote.weeklyRepaymentAmount)} / week`, 'weekly figure');
+  await test("a car without lender figures shows the quote service's quote, through the worker", async () => {
+    assert(site.finance.quotes, 'the demo dealer was expected to have a quote service (finance.quote_provider)');
+    // Not the car the views test opened: the worker caches a quote for a day.
+    const quoted = cars.find((c) => c.finance.quote && c.vin && c.slug !== car.slug);
+    assert(quoted, 'a car asking for a quote');
+    const before = quoteService.got.length;
+    await page.goto(`${origin}/cars/${quoted.slug}/`);
+    const block = page.locator('.finance-panel--quote');
+    const weekly = Math.round((quoted.price / 230) * 100) / 100;
+    await block.locator('[data-finance="repayment"]').filter({ hasText: `$${Math.round(weekly).toLocaleString('en-AU')}` }).waitFor();
+    assertEqual(await block.locator('[data-finance="comparison"]').innerText(), '9.87% p.a.', "the service's comparison rate");
+    assertEqual(await block.locator('[data-finance="rate"]').innerText(), '8.99% p.a.', "the service's advertised rate");
+    assertEqual(quoteService.got.length, before + 1, 'the service was asked once');
+    const asked = quoteService.got.at(-1);
+    assertEqual(asked.headers.authorization, `Bearer ${QUOTE_KEY}`, 'with the dealer key');
+    assertEqual(asked.json.purchasePrice, quoted.price, 'purchasePrice');
+    assertEqual(asked.json.loanTerm, 5, 'loanTerm');
+    assertEqual(asked.json.selfAssessedCreditScore, 'GREAT', 'selfAssessedCreditScore');
+    assertEqual(asked.json.vin, quoted.vin, 'vin');
+    // A car with lender figures shows them and asks nothing.
+    const lender = cars.find((c) => c.finance.lender && c.finance.lender.repayment_text);
+    assert(lender, 'a car with lender figures');
+    await page.goto(`${origin}/cars/${lender.slug}/`);
+    await page.locator('.finance-panel [data-finance="repayment"]').filter({ hasText: lender.finance.lender.repayment_text }).waitFor();
+    await page.waitForLoadState('networkidle');
+    assertEqual(quoteService.got.length, before + 1, 'no quote asked beside lender figures');
   });
 
   await step('Save while signed out goes to /sign-in/ with type, redirect and back', async () => {
@@ -285,6 +316,7 @@ async function shutdown() {
     await new Promise((resolve) => server.close(resolve));
   }
   await worker?.stop().catch(() => {});
+  await quoteService?.close().catch(() => {});
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

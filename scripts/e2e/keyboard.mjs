@@ -251,7 +251,7 @@ async function main() {
       if (url.pathname === '/api/auth/me') answer = { status: 200, body: signedIn ? { signed_in: true, phone_number: '0412345678' } : { signed_in: false } };
       else if (url.pathname === '/api/watchlist') answer = signedIn ? { status: 200, body: { success: true, car_ids: saved } } : { status: 401, body: { success: false, error: 'Please sign in.' } };
       else if (url.pathname.endsWith('/view.json')) answer = { status: 200, body: { views: 12 } };
-      else if (url.pathname === '/api/youx/quote') answer = { status: 200, body: { weeklyRepaymentAmount: 123, comparisonRate: 9.1, advertisedRate: 8.5, source: 'indicative' } };
+      else if (url.pathname === '/api/youx/quote') answer = { status: 200, body: { weeklyRepaymentAmount: 123, comparisonRate: 9.1, advertisedRate: 8.5 } };
       else if (url.pathname === '/api/leads') answer = await leadAnswer();
       else if (url.pathname === '/api/phone-reveal') answer = await revealAnswer();
       await route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) });

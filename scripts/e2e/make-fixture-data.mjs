@@ -22,6 +22,38 @@ colours.forEach((c, i) => {
   fs.writeFileSync(`${dir}/public/fixture-images/car-${i + 1}.svg`, svg);
 });
 const fmt = (n) => '$' + n.toLocaleString('en-AU');
+/**
+ * What the generator's finance rules would give the fixture's cars: every
+ * third car shows Manual lender figures, the others in stock ask the quote
+ * service when priced; sold cars show neither, nor the calculator.
+ */
+function financeOf(i, status, price) {
+  const inStock = status !== 'sold';
+  const lender = inStock && price > 500 && i % 3 === 0;
+  const rate = 6.99 + (i % 5) * 0.5;
+  const comparison = rate + 0.62;
+  const weekly = Math.ceil((price * 0.9 * (rate / 5200)) / (1 - Math.pow(1 + rate / 5200, -260)));
+  return {
+    lender: lender
+      ? {
+          lender_name: i % 2 ? 'Angle Auto Finance' : null,
+          interest_rate: rate,
+          interest_rate_text: `${rate.toFixed(2)}% p.a.`,
+          comparison_rate_text: `${comparison.toFixed(2)}% p.a.`,
+          repayment_text: fmt(weekly),
+          per: 'week',
+          term_years: 5,
+          deposit: Math.round(price * 0.1),
+          balloon: null,
+          establishment_fee: i % 2 ? 395 : null,
+          total_payable_text: null,
+          disclaimer: null,
+        }
+      : null,
+    quote: inStock && price > 0 && !lender,
+    calculator: inStock,
+  };
+}
 const cars = [];
 for (let i = 0; i < 26; i++) {
   const [make, model, badge, series, body, fuel] = models[i % models.length];
@@ -66,6 +98,8 @@ for (let i = 0; i < 26; i++) {
     tag: i === 10 ? 'Test Drive Only' : null, subscription_price: 0,
     reserved: i === 2, certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,
     created_at: new Date(Date.UTC(2026, 10, 20 - i, 1, 0, 0)).toISOString(),
+    // Sold "in 2100": inside any sold window at the fixture's built_at.
+    sold_at: status === 'sold' ? 4102444800 : null,
     location: { id: loc.id, name: loc.name, slug: loc.slug, suburb: loc.address.suburb, state: loc.address.state, phone: loc.phone },
     comment_paragraphs: i % 4 === 1 ? [] : [
       `This ${name} is ready to drive away today, with a full service history and two keys.`,
@@ -80,6 +114,7 @@ for (let i = 0; i < 26; i++) {
     filtered_features: [i % 2 === 0 && 'Apple CarPlay', i % 3 === 0 && 'Reversing Camera', body === 'Ute' && 'Tow Bar', i % 5 === 0 && 'Panoramic Sunroof'].filter(Boolean),
     dealership_slug: null,
     dealership_name: null,
+    finance: financeOf(i, status, noPrice ? 0 : price),
   });
 }
 // Newest first, like the generator's default order.
@@ -89,5 +124,18 @@ const byType = ['new', 'demo', 'used'].map((t) => ({ car_type: t, count: cars.fi
 const makes = {};
 cars.forEach((c) => (makes[c.make] = (makes[c.make] || 0) + 1));
 site.stock_summary = { total: cars.length, by_type: byType, makes: Object.entries(makes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name, count]) => ({ name, count })) };
+delete site.features.finance_quote;
+site.finance = {
+  enabled: true,
+  disclaimer: 'Indicative only, not a binding quote. Based on a $30,000 secured loan over 5 years. Approved applicants only; fees, charges and lending criteria apply.',
+  comparison_warning:
+    'WARNING: This comparison rate is true only for the example given and may not include all fees and charges. Different terms, fees or other loan amounts might result in a different comparison rate.',
+  page: '/finance/',
+  calculator: {
+    variant: 'standard', min_price: 1000, max_price: 250000, min_interest_rate: 0.5, max_interest_rate: 15, default_interest_rate: 10,
+    default_term_years: 5, establishment_fee: 0, show_frequency: true, round_down: false, fees: [], comparison_rate_range: null, enquiry: 'link',
+  },
+  quotes: true,
+};
 fs.writeFileSync(`${dir}/src/data/site.json`, JSON.stringify(site, null, 2) + '\n');
 console.log(cars.length, site.stock_summary);

@@ -25,6 +25,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 import { assert, assertEqual, builtAt, createRunner, need } from './common.mjs';
+import { financeTests } from './finance.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const dataDir = path.join(distDir, '..', 'src', 'data');
@@ -41,14 +42,16 @@ const AXE_OPTIONS = {
 };
 const MISSING_PAGE = '/no-such-page/';
 /**
- * The car page's JavaScript, gzip: React's client runtime (~67 KB) plus the
- * enquiry, views, save, phone and quote islands. 76.5 KB when the budget
- * was set (2026-11-23); at most 25% above, like scripts/budget.mjs, and
- * tighter: 80 KB leaves 3.5 KB for the islands to grow before that is a
- * decision (raise it here, with the reason).
+ * The car page's JavaScript this test's visit loads, gzip: React's client
+ * runtime (~67 KB) plus the enquiry, views, save, phone and quote islands
+ * and, since the visit scrolls to the enquiry form past it, the finance
+ * calculator (5.5 KB; it hydrates when visible). 76.5 KB when first set
+ * (2026-11-23), 82.2 KB with the calculator; 86 KB leaves under 4 KB to grow
+ * before that is a decision (raise it here, with the reason). What loads up
+ * front, before any scrolling, is capped by scripts/budget.mjs (81 KB).
  */
-const JS_BUDGET_KB = 80;
-const JS_SET_AT_KB = 76.5;
+const JS_BUDGET_KB = 86;
+const JS_SET_AT_KB = 82.2;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {
@@ -96,7 +99,7 @@ async function main() {
       const body = url.includes('/api/auth/me')
         ? { signed_in: false }
         : url.includes('/api/youx/quote')
-          ? { weeklyRepaymentAmount: 123, comparisonRate: 9.1, advertisedRate: 8.5, source: 'indicative' }
+          ? { weeklyRepaymentAmount: 123, comparisonRate: 9.1, advertisedRate: 8.5 }
           : { views: 12 };
       await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
     });
@@ -366,22 +369,8 @@ async function main() {
       assertEqual(lead.preferred_date, '2030-01-15', 'preferred_date');
     });
 
-    // The finance quote: cars.json carries the feed's NVIC to the request (and "" when a car has none).
-    await test("the finance quote is asked with the car's price, year, VIN and NVIC, and shown", async () => {
-      need(site.features.finance_quote, 'finance quotes on (finance.enabled)');
-      const quotable = (c) => c.status !== 'sold' && c.price > 0;
-      const withNvic = need(cars.find((c) => quotable(c) && c.nvic && c.vin), 'a priced car with a VIN and an NVIC');
-      const withoutNvic = need(cars.find((c) => quotable(c) && !c.nvic), 'a priced car without an NVIC');
-      for (const c of [withNvic, withoutNvic]) {
-        const before = quoteRequests.length;
-        await page.goto(`${origin}/cars/${c.slug}/`);
-        await page.locator('.finance-quote strong').filter({ hasText: '$123 / week' }).waitFor();
-        assertEqual(quoteRequests.length, before + 1, `quote requests for ${c.slug}`);
-        const body = quoteRequests.at(-1);
-        const expected = { purchasePrice: c.price, loanTerm: 5, selfAssessedCreditScore: 'GREAT', year: c.year, vin: c.vin ?? '', nvic: c.nvic ?? '', whoIsHelping: '' };
-        assertEqual(JSON.stringify(body), JSON.stringify(expected), `quote request for ${c.slug}`);
-      }
-    });
+    // Finance (scripts/e2e/finance.mjs): display per lender rules, the quote, the calculator, the finance page.
+    await financeTests({ test, need, assert, assertEqual, context, page, origin, site, cars, quoteRequests, leads, watch });
 
     const sold = cars.find((c) => c.status === 'sold');
     const soldCase = 'a sold car inside the sold window (build the demo with --as-of "$(node scripts/demo-stock/as-of.mjs)")';

@@ -5,7 +5,7 @@
 //!
 //! | call                      | deadline | when it passes                                  |
 //! |---------------------------|----------|-------------------------------------------------|
-//! | finance quote provider    | 3 s      | the indicative quote is answered instead        |
+//! | finance quote provider    | 3 s      | 502: no quote (the car page shows none, silently) |
 //! | lead webhook / mail relay | 10 s     | a failed attempt: retried with backoff (never dropped) |
 //! | SMS webhook (sign-in code)| 5 s      | 503 "could not send the code", the shopper retries |
 //!
@@ -17,7 +17,7 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
     /// The dealer's upstream finance quote provider: a shopper is waiting,
-    /// and our own indicative quote is a fine answer.
+    /// and a car page without a quote is fine (the page stays silent).
     Quote,
     /// One lead delivery attempt to a webhook or the mail relay: nobody is
     /// waiting, but a queue batch is; a timeout is retried with backoff.

@@ -1,11 +1,13 @@
 //! `site.json`: the dealer config resolved into what the pages show (the
 //! `SiteData` type of astro-app/src/types/site.ts), one module per concern:
 //! `links` (navigation, footer, social), `locations` (addresses and hours),
-//! `search` (the search page's settings), `stock_summary` (counts over the
+//! `finance` (disclaimer, calculator, finance page), `search` (the search
+//! page's settings), `stock_summary` (counts over the
 //! visible stock) and `contract` (the JSON Schema the TypeScript types are
 //! generated from).
 
 mod contract;
+mod finance;
 mod links;
 mod locations;
 mod search;
@@ -19,6 +21,7 @@ use serde::Serialize;
 use crate::stock::present::Car;
 
 pub use contract::contract_schema_text;
+pub use finance::{page_path as finance_page_path, Finance};
 pub use links::{Footer, FooterGroup, Link, NavItem};
 pub use locations::{
     Address, DepartmentHours, DepartmentName, HoursLine, Location, LocationKind, SpecialDepartment,
@@ -59,6 +62,8 @@ pub struct SiteData {
     pub locations: Vec<Location>,
     /// Shopper features that change what pages render.
     pub features: Features,
+    /// Finance: disclaimer, comparison-rate warning, calculator, finance page, quotes.
+    pub finance: Finance,
     /// Result card settings (the YAML's `cards`).
     pub cards: Cards,
     /// Search page settings.
@@ -101,9 +106,6 @@ pub struct Features {
     /// to the edge's `POST /api/events`; off, the edge answers 404, so the
     /// site must not call it at all.
     pub analytics: bool,
-    /// Finance figures are shown: the car page asks `POST /api/youx/quote`
-    /// for a weekly repayment (priced cars only).
-    pub finance_quote: bool,
     /// The dealer offers car subscriptions: cards lead with the weekly
     /// price and the search page adds a '/ week' price slider (spec 000 §9).
     pub subscriptions: bool,
@@ -170,9 +172,9 @@ pub fn build(
                 model::CheckoutPath::BuyOnline => "buy-online".into(),
             },
             analytics: cfg.edge.analytics_sink,
-            finance_quote: cfg.finance.enabled,
             subscriptions: cfg.features.subscriptions,
         },
+        finance: finance::finance(cfg),
         cards: Cards {
             buttons: cfg.cards.buttons.clone(),
             used_car_guarantee: cfg

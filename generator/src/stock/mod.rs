@@ -2,6 +2,7 @@
 //! present them for the pages.
 
 pub mod feed;
+pub mod finance;
 pub mod present;
 
 use std::collections::BTreeMap;

@@ -119,6 +119,8 @@ pub struct Car {
     /// The dealership's name as the feed gives it; null: the dealer's name.
     #[serde(default)]
     pub dealership_name: Option<String>,
+    /// Finance on the car page: the lender's figures, the quote, the calculator (spec 001 §5).
+    pub finance: super::finance::CarFinance,
 }
 
 /// Stock status of a shown car.
@@ -557,5 +559,12 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         filtered_features: crate::search_index::filtered_features(&car.features),
         dealership_slug: car.dealership_slug.clone(),
         dealership_name: car.dealership_name.clone(),
+        finance: super::finance::car_finance(
+            car,
+            current_price(car).unwrap_or(0.0),
+            is_in_stock(&car.status),
+            &super::finance::display_rules(cfg, now),
+            cfg,
+        ),
     }
 }

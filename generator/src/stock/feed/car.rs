@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use dealer_config::model::CarType;
+use dealer_rules::finance_display::Provider;
 use serde_json::{Map, Value};
 
 use super::decode::{self, FeedId, Shape};
@@ -105,24 +106,9 @@ pub struct CaravanFacts {
     pub sleeps: Option<u32>,
 }
 
-/// One lender's figures for a car (spec 001, finance lender entry).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LenderFigures {
-    /// % p.a.; null in the feed means the lender gives none.
-    pub interest_rate: Option<f64>,
-    pub comparison_rate: Option<f64>,
-    pub payment_week: Option<f64>,
-    pub payment_month: Option<f64>,
-    pub deposit: Option<f64>,
-    pub term_years: Option<f64>,
-    /// Term as the lender writes it (months or years).
-    pub term: Option<f64>,
-    pub balloon: Option<f64>,
-    pub establishment_fees: Option<f64>,
-    pub total_payable: Option<f64>,
-    pub disclaimer: Option<String>,
-    pub finance_provider: Option<String>,
-}
+/// One lender's figures for a car (spec 001, finance lender entry): the
+/// shared rules' type, so the display decision reads what the feed gave.
+pub type LenderFigures = dealer_rules::finance_display::LenderEntry;
 
 /// What happens to a car whose field did not decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,6 +120,8 @@ pub enum Effect {
     Hidden,
     /// The car is listed at the dealer's primary location instead.
     AtPrimaryLocation,
+    /// Kept, but no page shows it.
+    NotShown,
 }
 
 /// A field left out of a kept car.
@@ -159,6 +147,7 @@ impl std::fmt::Display for FieldProblem {
                 Effect::LeftOut => "The car is shown without it.",
                 Effect::Hidden => "The car is hidden until this is fixed.",
                 Effect::AtPrimaryLocation => "The car is shown at the primary location.",
+                Effect::NotShown => "No page shows these figures.",
             }
         )
     }
@@ -323,6 +312,16 @@ impl<'a> Fields<'a> {
                 continue;
             }
             let at = format!("finance_lenders.{provider}");
+            if Provider::from_feed_key(provider).is_none() {
+                // Kept (the decision ignores it), but the marketer hears
+                // that no page will ever show it.
+                self.warn(
+                    at.clone(),
+                    &Value::String(provider.clone()),
+                    decode::PROVIDER,
+                    Effect::NotShown,
+                );
+            }
             let Some(entry) = entry.as_object() else {
                 self.warn(at, entry, decode::LENDER, Effect::LeftOut);
                 continue;

@@ -39,6 +39,9 @@ pub const VARIANT: Shape =
     Shape("named values such as {\"cylinders\": 4, \"induction\": \"Turbo\"}");
 pub const LENDER: Shape =
     Shape("the lender's figures such as {\"interestRate\": 8.95, \"paymentWeek\": 211}");
+pub const PROVIDER: Shape = Shape(
+    "a finance provider: Taurus, Powertorque, AusLoans, Angle, 360 Finance, Nissan Finance, Manual or Car Clarity",
+);
 pub const LENDERS: Shape =
     Shape("lender figures by finance provider such as {\"Manual\": {\"interestRate\": 8.95}}");
 

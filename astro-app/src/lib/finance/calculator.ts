@@ -1,0 +1,151 @@
+/**
+ * The finance calculator (spec 001, "Finance calculator" and §9): the loan
+ * formula, the 25-dollar rule, the labels, and how typed inputs are read
+ * (non-numeric characters stripped, limits, clamping). The formula is the
+ * one in rules/src/finance.rs; both are pinned by rules/vectors/calculator.json.
+ *
+ * There is no comparison rate here: a comparison rate is the lender's figure
+ * on its standard example and only ever comes from the lender.
+ */
+
+export type Frequency = 'week' | 'fortnight' | 'month';
+export type Rounding = 'up' | 'lender';
+
+export interface FrequencyInfo {
+  value: Frequency;
+  /** The select's option text. */
+  name: string;
+  /** Repayments a year. */
+  perYear: number;
+  /** What the repayment label ends with. */
+  suffix: string;
+  /** "Your weekly repayment…". */
+  adjective: string;
+}
+
+export const FREQUENCIES: readonly FrequencyInfo[] = [
+  { value: 'week', name: 'Weekly', perYear: 52, suffix: '/wk', adjective: 'weekly' },
+  { value: 'fortnight', name: 'Fortnightly', perYear: 26, suffix: '/fn', adjective: 'fortnightly' },
+  { value: 'month', name: 'Monthly', perYear: 12, suffix: '/mo', adjective: 'monthly' },
+];
+
+export function frequencyInfo(f: Frequency): FrequencyInfo {
+  return FREQUENCIES.find((x) => x.value === f) ?? FREQUENCIES[0]!;
+}
+
+/** One loan, as rules/vectors/calculator.json writes it. */
+export interface Loan {
+  amount: number;
+  /** Deposit or trade-in. */
+  deposit: number;
+  establishment_fee: number;
+  /** Residual (balloon) paid at the end. */
+  residual: number;
+  /** % p.a. */
+  interest_rate: number;
+  term_years: number;
+  frequency: Frequency;
+  rounding: Rounding;
+}
+
+/** Analytics event of the first use of the calculator on a page (spec 001 §7). */
+export const EVENT_FINANCE_CALCULATOR = 26;
+/** Repayments of this or less show ENQUIRE_LABEL and no total. */
+export const ENQUIRE_AT_OR_BELOW = 25;
+export const ENQUIRE_LABEL = 'Enquire for Finance';
+/** The loan amount when the car has no price (spec 001 §9). */
+export const DEFAULT_AMOUNT = 30000;
+/** Loan terms, years. */
+export const TERM = { min: 1, max: 7, step: 0.5 } as const;
+/** Deposit / trade-in and residual, dollars. */
+export const MONEY = { min: 0, max: 250000, step: 0.5 } as const;
+/** Interest rate step, % p.a. */
+export const RATE_STEP = 0.5;
+
+export function periods(loan: Pick<Loan, 'term_years' | 'frequency'>): number {
+  return Math.round(loan.term_years * frequencyInfo(loan.frequency).perYear);
+}
+
+/** The exact periodic repayment, before rounding; 0 when the loan has no periods. */
+export function exactRepayment(loan: Loan): number {
+  const n = periods(loan);
+  if (!(n > 0)) return 0;
+  const principal = loan.amount - loan.deposit + loan.establishment_fee;
+  const r = loan.interest_rate / 100 / frequencyInfo(loan.frequency).perYear;
+  if (Math.abs(r) < 1e-12) return (principal - loan.residual) / n;
+  const growth = Math.pow(1 + r, n);
+  // The residual is paid at the end: discounted to today.
+  return ((principal - loan.residual / growth) * r) / (1 - 1 / growth);
+}
+
+/**
+ * The repayment shown, whole dollars. Up, or the lender variant's rule:
+ * down when the whole-dollar vehicle amount exceeds the whole-dollar
+ * payment, else up. A tiny tolerance keeps float noise off whole amounts.
+ */
+export function repayment(loan: Loan): number {
+  const exact = exactRepayment(loan);
+  if (!Number.isFinite(exact) || exact <= 0) return 0;
+  const up = Math.ceil(exact - 1e-9);
+  if (loan.rounding === 'lender' && Math.trunc(loan.amount) > Math.trunc(exact)) return Math.max(0, Math.floor(exact + 1e-9));
+  return up;
+}
+
+export function showsAmount(rep: number): boolean {
+  return rep > ENQUIRE_AT_OR_BELOW;
+}
+
+/** Periods per year × term × repayment + establishment fee (2 decimals); null (blank) at 25 or less. */
+export function total(loan: Loan): number | null {
+  const rep = repayment(loan);
+  if (!showsAmount(rep)) return null;
+  return Math.round((periods(loan) * rep + loan.establishment_fee) * 100) / 100;
+}
+
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** "$1,234/wk*", or "Enquire for Finance". */
+export function repaymentLabel(loan: Loan): string {
+  const rep = repayment(loan);
+  return showsAmount(rep) ? `$${grouped(rep)}${frequencyInfo(loan.frequency).suffix}*` : ENQUIRE_LABEL;
+}
+
+/** "$38,220", or "$41,400.50" when there are cents. */
+export function money(value: number): string {
+  const cents = Math.round(value * 100);
+  const whole = Math.trunc(cents / 100);
+  const rest = Math.abs(cents % 100);
+  return `${cents < 0 ? '-' : ''}$${grouped(Math.abs(whole))}${rest ? `.${String(rest).padStart(2, '0')}` : ''}`;
+}
+
+/** "$30,000" → "30000", "7.5%" → "7.5", "1.2.3" → "1.23": digits and the first point. */
+export function stripNumber(text: string): string {
+  const kept = text.replace(/[^\d.]/g, '');
+  const dot = kept.indexOf('.');
+  return dot < 0 ? kept : kept.slice(0, dot + 1) + kept.slice(dot + 1).replace(/\./g, '');
+}
+
+/** A typed value as a number: stripped first; nothing (or only a point) is 0, as is anything at or below 0. */
+export function readNumber(text: string): number {
+  const n = Number(stripNumber(text));
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+export function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/** The purchase price's help: at or below the minimum, or at or above the maximum (spec 001 §5). */
+export function priceHelp(value: number, min: number, max: number): string | null {
+  return value <= min || value >= max ? `Cannot be less than ${min} or more than ${max}` : null;
+}
+
+/** A loan term on the calculator's half-year steps, within 1 to 7 years. */
+export function readTerm(text: string): number {
+  return clamp(Math.round(readNumber(text) / TERM.step) * TERM.step, TERM.min, TERM.max);
+}
+
+/** A comparison range as shown: "8.38% p.a." or "8.38% to 19.42% p.a.". */
+export function rangeText(range: { from: number; to: number }): string {
+  return range.from === range.to ? `${range.from.toFixed(2)}% p.a.` : `${range.from.toFixed(2)}% to ${range.to.toFixed(2)}% p.a.`;
+}

@@ -1,0 +1,216 @@
+// @vitest-environment jsdom
+/**
+ * The calculator island (spec 001, Finance calculator panel): typed inputs
+ * recompute the repayment and total, the help and clamping, the frequency,
+ * event 26 once, the comparison rate beside the figures, and the enquiry.
+ */
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import FinanceCalculator, { type FinanceCalculatorProps } from '../src/islands/finance/FinanceCalculator';
+import type { CalculatorSettings } from '../src/types/site';
+import { mockApi } from './helpers/api-mock';
+
+afterEach(cleanup);
+
+const STANDARD: CalculatorSettings = {
+  variant: 'standard', min_price: 1000, max_price: 250000, min_interest_rate: 0.5, max_interest_rate: 15, default_interest_rate: 10,
+  default_term_years: 5, establishment_fee: 0, show_frequency: true, round_down: false, fees: [], comparison_rate_range: null, enquiry: 'link',
+};
+const LENDER: CalculatorSettings = {
+  ...STANDARD, variant: 'lender', min_price: 5000, min_interest_rate: 7.5, max_interest_rate: 14.5, establishment_fee: 1360.5,
+  show_frequency: false, round_down: true, comparison_rate_range: { from: 8.38, to: 19.42 },
+};
+const WARNING = 'WARNING: This comparison rate is true only for the example given and may not include all fees and charges.';
+const CAR = { id: '410073', name: '2021 Kia Rio S', carType: 'used', locationId: 'bmg-newstead', tag: null };
+
+function setup(over: Partial<FinanceCalculatorProps> = {}) {
+  const api = mockApi({ 'POST /api/events': { status: 204, body: {} }, 'POST /api/leads': { status: 201, body: { lead_id: 'L1' } } });
+  const props: FinanceCalculatorProps = {
+    apiBase: '', analytics: true, settings: STANDARD, price: 30000, car: CAR, lender: null, comparison: '10.45% p.a.', warning: WARNING,
+    financePage: '/finance/', fetchImpl: api.fetchImpl, ...over,
+  };
+  const view = render(<FinanceCalculator {...props} />);
+  const input = (label: string) => within(view.container).getByLabelText(label) as HTMLInputElement;
+  const type = (label: string, value: string) => fireEvent.change(input(label), { target: { value } });
+  const result = () => view.container.querySelector('[data-finance="repayment"]')!.textContent;
+  const summary = (term: string) => {
+    const dt = [...view.container.querySelectorAll('dt')].find((d) => d.textContent === term)!;
+    return dt.nextElementSibling!.textContent;
+  };
+  return { ...api, view, input, type, result, summary };
+}
+
+describe('FinanceCalculator', () => {
+  it('starts from the car price and recomputes on every change (the vectors\' spec example)', () => {
+    const c = setup();
+    expect(c.result()).toBe('$147/wk*');
+    expect(screen.getByText(/Your weekly repayment is calculated to be/)).toBeTruthy();
+    expect(c.summary('Total repayments')).toBe('$38,220');
+    expect(c.summary('Loan Term')).toBe('5 years');
+    c.type('Interest rate in %', '6.29');
+    expect(c.result()).toBe('$135/wk*');
+    c.type('Deposit or trade-in (optional)', '$10,000');
+    c.type('Purchase Price', '$45,990');
+    c.type('Interest rate in %', '8.5');
+    expect(c.result()).toBe('$171/wk*');
+    expect(c.summary('Total repayments')).toBe('$44,460');
+  });
+
+  it('fortnight and month, with their labels', () => {
+    const c = setup();
+    fireEvent.change(screen.getByLabelText('Repayment frequency'), { target: { value: 'fortnight' } });
+    expect(c.result()).toBe('$294/fn*');
+    expect(screen.getByText(/Your fortnightly repayment/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Repayment frequency'), { target: { value: 'month' } });
+    expect(c.result()).toBe('$638/mo*');
+    expect(c.summary('Total repayments')).toBe('$38,280');
+  });
+
+  it('25 or less shows Enquire for Finance and a blank total', () => {
+    const c = setup();
+    c.type('Purchase Price', '6000');
+    c.type('Interest rate in %', '0');
+    fireEvent.blur(c.input('Interest rate in %'));
+    // 0 is below the 0.5 minimum: clamped to 0.5 %, still under $26 a week.
+    expect(c.input('Interest rate in %').value).toBe('0.5');
+    expect(c.result()).toBe('Enquire for Finance');
+    expect(c.summary('Total repayments')).toBe('');
+    expect(screen.queryByText(/is calculated to be/)).toBeNull();
+  });
+
+  it('the red help at or beyond the price limits; the price is not clamped', () => {
+    const c = setup();
+    c.type('Purchase Price', '1000');
+    const help = screen.getByText('Cannot be less than 1000 or more than 250000');
+    expect(c.input('Purchase Price').getAttribute('aria-invalid')).toBe('true');
+    expect(c.input('Purchase Price').getAttribute('aria-describedby')).toBe(help.id);
+    c.type('Purchase Price', '1001');
+    expect(screen.queryByText(/Cannot be less than/)).toBeNull();
+    c.type('Purchase Price', '300000');
+    expect(screen.getByText('Cannot be less than 1000 or more than 250000')).toBeTruthy();
+    fireEvent.blur(c.input('Purchase Price'));
+    expect(c.input('Purchase Price').value).toBe('300000');
+    c.type('Purchase Price', '-20');
+    fireEvent.blur(c.input('Purchase Price'));
+    // Non-numeric characters (the minus) are stripped.
+    expect(c.input('Purchase Price').value).toBe('20');
+    c.type('Purchase Price', 'abc');
+    fireEvent.blur(c.input('Purchase Price'));
+    expect(c.input('Purchase Price').value).toBe('0');
+  });
+
+  it('clamps term, rate, deposit and residual to their limits', () => {
+    const c = setup();
+    c.type('Loan term in years', '12');
+    expect(c.summary('Loan Term')).toBe('7 years');
+    fireEvent.blur(c.input('Loan term in years'));
+    expect(c.input('Loan term in years').value).toBe('7');
+    c.type('Interest rate in %', '40%');
+    fireEvent.blur(c.input('Interest rate in %'));
+    expect(c.input('Interest rate in %').value).toBe('15');
+    c.type('Deposit or trade-in (optional)', '999999');
+    fireEvent.blur(c.input('Deposit or trade-in (optional)'));
+    expect(c.input('Deposit or trade-in (optional)').value).toBe('250000');
+    c.type('Loan term in years', '');
+    fireEvent.blur(c.input('Loan term in years'));
+    expect(c.input('Loan term in years').value).toBe('1');
+  });
+
+  it('arrow keys step the term and rate by 0.5', () => {
+    const c = setup();
+    fireEvent.keyDown(c.input('Loan term in years'), { key: 'ArrowUp' });
+    expect(c.input('Loan term in years').value).toBe('5.5');
+    fireEvent.keyDown(c.input('Interest rate in %'), { key: 'ArrowDown' });
+    expect(c.input('Interest rate in %').value).toBe('9.5');
+  });
+
+  it('sends event 26 once, on the first change of any input or the frequency', async () => {
+    const c = setup();
+    expect(c.calls).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('Repayment frequency'), { target: { value: 'month' } });
+    c.type('Purchase Price', '20000');
+    c.type('Interest rate in %', '9');
+    await waitFor(() => expect(c.calls.filter((x) => x.path === '/api/events')).toHaveLength(1));
+    expect(c.calls[0]!.body).toMatchObject({ event_id: 26, car_id: '410073' });
+    const quiet = setup({ analytics: false });
+    quiet.type('Purchase Price', '20000');
+    await act(async () => {});
+    expect(quiet.calls).toHaveLength(0);
+  });
+
+  it('starts from the lender figures and shows its comparison rate as large as the repayment, with the warning', () => {
+    const c = setup({
+      lender: { interest_rate: 7.35, term_years: 5, deposit: 3049, balloon: 9147, establishment_fee: 395 },
+      comparison: '8.37% p.a.',
+      price: 30490,
+    });
+    expect(c.input('Interest rate in %').value).toBe('7.35');
+    expect(c.input('Deposit or trade-in (optional)').value).toBe('3049');
+    expect(c.input('Residual repayment (optional)').value).toBe('9147');
+    const block = c.view.container.querySelector('[data-finance-block]')!;
+    const comparison = block.querySelector('[data-finance="comparison"]')!;
+    expect(comparison.textContent).toBe('8.37% p.a.');
+    expect(comparison.className).toBe(block.querySelector('[data-finance="repayment"]')!.className);
+    expect(block.querySelector('[data-finance="rate"]')!.className).toBe('fin-size-md');
+    expect(block.querySelector('[data-finance="warning"]')!.textContent).toBe(WARNING);
+  });
+
+  it('without a comparison rate to show, the rate starts empty and nothing is shown', () => {
+    const c = setup({ comparison: null });
+    expect(c.input('Interest rate in %').value).toBe('');
+    expect(c.result()).toBe('Enter an interest rate to see your repayment.');
+    expect(c.view.container.querySelector('[data-finance="comparison"]')).toBeNull();
+    expect(c.view.container.querySelector('[data-finance="warning"]')).toBeNull();
+    c.type('Interest rate in %', '10');
+    expect(c.result()).toBe('$147/wk*'); // the shopper's own rate is calculated
+  });
+
+  it('the lender variant: weekly only, its fee and rounding, its limits', () => {
+    const c = setup({ settings: LENDER, comparison: '8.38% to 19.42% p.a.' });
+    expect(screen.queryByLabelText('Repayment frequency')).toBeNull();
+    // $30,000 at 10% over 5 years with the 1,360.50 fee: 153.something, rounded down.
+    expect(c.result()).toBe('$153/wk*');
+    expect(c.summary('Total repayments')).toBe('$41,140.50');
+    c.type('Purchase Price', '5000');
+    expect(screen.getByText('Cannot be less than 5000 or more than 250000')).toBeTruthy();
+    c.type('Interest rate in %', '5');
+    fireEvent.blur(c.input('Interest rate in %'));
+    expect(c.input('Interest rate in %').value).toBe('7.5');
+  });
+
+  it('Enquire Now carries the car to the finance form; without a finance page, the car page form', () => {
+    setup();
+    expect(screen.getByRole('link', { name: 'Enquire Now' }).getAttribute('href')).toBe(
+      '/finance/?preferredDealership=bmg-newstead&vehiclePriceBudget=30000&car_id=410073&car_type=used#finance-form',
+    );
+    cleanup();
+    setup({ car: null });
+    expect(screen.getByRole('link', { name: 'Enquire Now' }).getAttribute('href')).toBe('/finance/#finance-form');
+    cleanup();
+    setup({ financePage: null });
+    expect(screen.getByRole('link', { name: 'Enquire Now' }).getAttribute('href')).toBe('?enquiry=finance#enquire');
+  });
+
+  it('Get Finance Now opens the Finance Enquiry dialog with the finance enquiry form', async () => {
+    setup({ settings: { ...STANDARD, enquiry: 'dialog' } });
+    expect(screen.queryByRole('link', { name: 'Enquire Now' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Get Finance Now' }));
+    expect(await screen.findByRole('heading', { name: 'Get Finance' })).toBeTruthy();
+    expect(screen.getByText('Finance Enquiry')).toBeTruthy();
+    expect((screen.getByLabelText(/^Message/) as HTMLTextAreaElement).value).toBe("I'm interested in finance at about $147/wk over 5 years.");
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Get Finance' })).toBeNull());
+  });
+
+  it('server-renders the figures the build-time compliance check reads', () => {
+    const html = renderToString(
+      <FinanceCalculator apiBase="" analytics={false} settings={STANDARD} price={30000} car={CAR} comparison="8.37% p.a." warning={WARNING} financePage="/finance/" />,
+    );
+    expect(html).toContain('data-finance-block');
+    expect(html).toMatch(/data-finance="rate"[^>]*value="10"|value="10"[^>]*data-finance="rate"/);
+    expect(html).toContain('$147/wk*');
+    expect(html).toMatch(/data-finance="comparison" class="fin-size-lg">8.37% p.a./);
+    expect(html).toContain(WARNING);
+  });
+});

@@ -1,0 +1,187 @@
+//! What counts as stating an interest rate, a repayment or a comparison rate
+//! in free text (dealer comments, disclaimers, offers, legal text).
+//!
+//! Deliberately generous on rates ("5.99% p.a.", "0% finance", "interest
+//! from 4.5%") and narrow on repayments (a dollar amount only counts with
+//! finance words around it: "$99 / week" alone is a subscription or hire
+//! price, "finance from $99 a week" is a repayment).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+const NUM: &str = r"\d{1,2}(?:\.\d{1,3})?";
+
+/// "5.99% p.a.", "4.5 % per annum", "0% finance", "2.9% APR", "6% interest",
+/// "interest rate of 5.99%", "rates from 4.5%".
+static RATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)(?:\b{NUM}\s?%\s*(?:p\.?\s?a\b\.?|per\s+annum\b|apr\b|interest\b|fixed\b|variable\b|finance\b|rate\b))|(?:\b(?:interest(?:\s+rates?)?|finance|rates?)\s+(?:of\s+|from\s+|at\s+|is\s+|are\s+|:\s*)?(?:only\s+|just\s+)?{NUM}\s?%)"
+    ))
+    .expect("rate pattern")
+});
+
+/// "finance from $99", "repayments of $1,234.50".
+static REPAYMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:finance|repayments?)\s+(?:from|of|only|just|at|is|are)?\s*(?:only\s+|just\s+)?\$\s?\d[\d,]*(?:\.\d{1,2})?")
+        .expect("repayment pattern")
+});
+
+/// "$99 / week", "$420 per month", "$99pw": a repayment when the same text
+/// also speaks of finance or repayments.
+static PERIODIC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\$\s?\d[\d,]*(?:\.\d{1,2})?\s*(?:/\s*|per\s+|a\s+|p/?\s*)(?:week|wk|w|fortnight|fn|month|mth|mo)\b")
+        .expect("periodic pattern")
+});
+static FINANCE_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:financ\w*|repay\w*|loan)\b").expect("finance words"));
+
+/// "comparison rate 8.37%", "comparison rate of 8.37% p.a.", "8.37%
+/// comparison rate", "comparison rates from 7.5% to 9%".
+static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)(?:comparison\s+rates?\b[^%]{{0,40}}?({NUM})\s?%(?:\s*(?:to|-|–)\s*({NUM})\s?%)?)|(?:({NUM})\s?%\s*(?:p\.?\s?a\.?\s*)?comparison\s+rate)"
+    ))
+    .expect("comparison pattern")
+});
+
+/// A rate or repayment stated in `text`: (byte offset, the words).
+pub fn rate_or_repayment_mentions(text: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = RATE
+        .find_iter(text)
+        .chain(REPAYMENT.find_iter(text))
+        .map(|m| (m.start(), m.as_str().to_string()))
+        .collect();
+    if FINANCE_WORDS.is_match(text) {
+        out.extend(
+            PERIODIC
+                .find_iter(text)
+                .map(|m| (m.start(), m.as_str().to_string())),
+        );
+    }
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// Whether `text` states a comparison rate (with its percentage).
+pub fn states_comparison_rate(text: &str) -> bool {
+    COMPARISON.is_match(text)
+}
+
+/// Whether `text` holds a percentage (a marked comparison figure must).
+pub fn has_percentage(text: &str) -> bool {
+    static PCT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(&format!(r"{NUM}\s?%")).expect("percentage"));
+    PCT.is_match(text)
+}
+
+/// The lowest and highest comparison rate `text` states, e.g. a dealer
+/// disclaimer's "comparison rates from 7.5% to 9.05%" → (7.5, 9.05).
+/// Interest rates in the same text are not comparison rates and are left out.
+pub fn comparison_rates_in(text: &str) -> Option<(f64, f64)> {
+    let rates: Vec<f64> = COMPARISON
+        .captures_iter(text)
+        .flat_map(|c| {
+            [c.get(1), c.get(2), c.get(3)]
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m.as_str().parse::<f64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .filter(|r| *r > 0.0)
+        .collect();
+    let lo = rates.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = rates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (!rates.is_empty()).then_some((lo, hi))
+}
+
+/// Cheap test on a whole page's HTML: can it hold anything the check looks
+/// at? Pages without a marked figure or a rate-like text are not parsed.
+pub fn worth_parsing(html: &str) -> bool {
+    html.contains("data-finance")
+        || RATE.is_match(html)
+        || REPAYMENT.is_match(html)
+        || (PERIODIC.is_match(html) && FINANCE_WORDS.is_match(html))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        rate_or_repayment_mentions(text)
+            .into_iter()
+            .map(|(_, w)| w)
+            .collect()
+    }
+
+    #[test]
+    fn rates_in_the_ways_dealers_write_them() {
+        for (text, found) in [
+            ("Finance at 5.99% p.a. available", "Finance at 5.99%"),
+            ("Drive away at 5.99% p.a.", "5.99% p.a."),
+            ("only 4.5 % per annum", "4.5 % per annum"),
+            ("0% finance on all MG", "0% finance"),
+            ("2.9% APR", "2.9% APR"),
+            ("6% interest for 3 years", "6% interest"),
+            ("interest rate of 5.99% fixed", "interest rate of 5.99%"),
+            ("Rates from 4.5%", "Rates from 4.5%"),
+            ("5.99%p.a.", "5.99%p.a."),
+        ] {
+            assert_eq!(words(text), [found], "{text}");
+        }
+        for text in [
+            "10% deposit required",
+            "Save 15% on accessories",
+            "Only 20% of buyers",
+            "4.5 stars",
+            "$34,990 drive away",
+            "$99 / week subscription, insurance included",
+        ] {
+            assert!(words(text).is_empty(), "{text}: {:?}", words(text));
+        }
+    }
+
+    #[test]
+    fn repayments_need_finance_words() {
+        assert_eq!(
+            words("Finance from $99 per week"),
+            ["Finance from $99", "$99 per week"]
+        );
+        assert_eq!(
+            words("Repayments of $1,234.50 a month"),
+            ["Repayments of $1,234.50", "$1,234.50 a month"]
+        );
+        assert_eq!(words("Drive it for $99pw on our finance plan"), ["$99pw"]);
+        assert!(words("Subscribe for $99 / week").is_empty());
+    }
+
+    #[test]
+    fn comparison_rates_are_recognised_and_read() {
+        assert!(states_comparison_rate("comparison rate 8.37% p.a."));
+        assert!(states_comparison_rate("Comparison Rate of 8.37%"));
+        assert!(states_comparison_rate("8.37% p.a. comparison rate*"));
+        assert!(!states_comparison_rate(
+            "Comparison rate based on a $30,000 secured loan over 5 years."
+        ));
+        assert!(!states_comparison_rate("5.99% p.a."));
+        assert_eq!(
+            comparison_rates_in("at 6.29% p.a., comparison rate 8.19% p.a."),
+            Some((8.19, 8.19))
+        );
+        assert_eq!(
+            comparison_rates_in("Comparison rates from 7.5% to 9.05%. And 8% comparison rate."),
+            Some((7.5, 9.05))
+        );
+        assert_eq!(comparison_rates_in("Indicative only. Fees apply."), None);
+    }
+
+    #[test]
+    fn the_prefilter_lets_every_case_through() {
+        assert!(worth_parsing("<p>5.99% p.a.</p>"));
+        assert!(worth_parsing("<span data-finance=\"rate\">"));
+        assert!(worth_parsing("<p>finance from $99</p>"));
+        assert!(!worth_parsing("<p>$34,990 drive away, 10% deposit</p>"));
+    }
+}

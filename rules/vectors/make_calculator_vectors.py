@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# Regenerates calculator.json:
+#   python3 rules/vectors/make_calculator_vectors.py > rules/vectors/calculator.json
+# A second, independent implementation of the finance calculator (spec 001
+# §9, "Calculator defaults and formula") in 60-digit Decimal arithmetic, so
+# the Rust formula (rules/src/finance.rs) and the site's calculator
+# (astro-app/src/lib/finance/calculator.ts) are both checked against numbers
+# neither of them produced.
+import json, math
+from decimal import Decimal as D, getcontext, ROUND_FLOOR, ROUND_CEILING, ROUND_HALF_UP, ROUND_DOWN
+getcontext().prec = 60
+PER_YEAR = {"week": 52, "fortnight": 26, "month": 12}
+SUFFIX = {"week": "/wk", "fortnight": "/fn", "month": "/mo"}
+
+def exact(c):
+    n = round(c["term_years"] * PER_YEAR[c["frequency"]])
+    if n <= 0:
+        return D(0), n
+    principal = D(str(c["amount"])) - D(str(c["deposit"])) + D(str(c["establishment_fee"]))
+    residual = D(str(c["residual"]))
+    r = D(str(c["interest_rate"])) / 100 / PER_YEAR[c["frequency"]]
+    if r == 0:
+        return (principal - residual) / n, n
+    g = (1 + r) ** n
+    # The residual (balloon) is paid at the end: discounted to today.
+    return (principal - residual / g) * r / (1 - 1 / g), n
+
+def calc(c):
+    x, n = exact(c)
+    if x <= 0:
+        rep = 0
+    elif c["rounding"] == "lender":
+        # Down when the whole-dollar vehicle amount exceeds the whole-dollar payment.
+        down = D(str(c["amount"])).to_integral_value(ROUND_DOWN) > x.to_integral_value(ROUND_DOWN)
+        rep = int(x.to_integral_value(ROUND_FLOOR if down else ROUND_CEILING))
+    else:
+        rep = int(x.to_integral_value(ROUND_CEILING))
+    shows = rep > 25
+    total = float((D(n) * rep + D(str(c["establishment_fee"]))).quantize(D("0.01"), ROUND_HALF_UP)) if shows else None
+    label = f"${rep:,}{SUFFIX[c['frequency']]}*" if shows else "Enquire for Finance"
+    return {"repayment": rep, "total": total, "label": label}
+
+def loan(amount, rate, years, freq="week", deposit=0, fee=0, residual=0, rounding="up"):
+    return {"amount": amount, "deposit": deposit, "establishment_fee": fee, "residual": residual,
+            "interest_rate": rate, "term_years": years, "frequency": freq, "rounding": rounding}
+
+cases = [
+ ("spec example: $30,000 over 5 years at 10% weekly", loan(30000, 10, 5)),
+ ("spec example: $30,000 over 5 years at 6.29% weekly", loan(30000, 6.29, 5)),
+ ("fortnightly: 26 a year", loan(30000, 10, 5, "fortnight")),
+ ("monthly: 12 a year", loan(30000, 10, 5, "month")),
+ ("deposit / trade-in reduces the principal", loan(45990, 8.5, 5, deposit=10000)),
+ ("establishment fee joins the principal and the total", loan(30000, 10, 5, fee=1360.5)),
+ ("a 30% residual is discounted to today", loan(30000, 10, 5, residual=9000)),
+ ("residual above the price: a small repayment, Enquire for Finance", loan(20000, 9, 5, residual=30000)),
+ ("residual worth more than the loan today: nothing to repay", loan(20000, 9, 5, residual=40000)),
+ ("deposit above the price: nothing to repay", loan(8000, 9, 3, deposit=9000)),
+ ("half-year term: 3.5 years weekly is 182 periods", loan(18500, 7.5, 3.5)),
+ ("zero interest: straight division, rounded up", loan(30000, 0, 5)),
+ ("zero interest with a residual", loan(30000, 0, 5, "month", residual=6000)),
+ ("maximum price, one year monthly at 15%", loan(250000, 15, 1, "month")),
+ ("minimum price, 7 years weekly at 0.5%", loan(1000, 0.5, 7)),
+ ("repayment of exactly 25: Enquire for Finance, total blank", loan(6500, 0, 5)),
+ ("repayment of 26: the amount and the total", loan(6760, 0, 5)),
+ ("an exact whole repayment is not pushed up by float noise", loan(26000, 0, 5)),
+ ("lender variant: 1360.50 fee, rounded down (vehicle figure exceeds the payment)", loan(30000, 10, 5, fee=1360.5, rounding="lender")),
+ ("lender variant monthly at 14.5%: rounded down", loan(45000, 14.5, 7, "month", fee=1360.5, rounding="lender")),
+ ("lender variant: payment above the vehicle figure, rounded up", loan(10, 10, 1, "month", fee=1360.5, rounding="lender")),
+ ("lender variant with nothing but the fee financed weekly: Enquire for Finance", loan(0, 7.5, 5, fee=1360.5, rounding="lender")),
+ ("same loan rounded up (standard variant) for contrast", loan(30000, 10, 5, fee=1360.5)),
+ ("listed fees 395 + 6 + 912.25 as the establishment fee, monthly", loan(35000, 9.99, 5, "month", fee=1313.25)),
+ ("no periods (term 0): nothing to repay", loan(30000, 10, 0)),
+]
+out = {
+  "description": "Finance calculator vectors (spec 001 §9): inputs -> repayment (whole dollars; rounded up, or the lender variant's rule: down when the whole-dollar vehicle amount exceeds the whole-dollar payment, else up), total (periods per year x term x repayment + establishment fee, 2 decimals; null when the repayment is 25 or less) and the label shown ('$147/wk*', '/fn', '/mo'; 'Enquire for Finance' at 25 or less). Read by rules/src/finance.rs (tests) and astro-app/test/finance-calculator.test.ts. Generated by make_calculator_vectors.py, an independent 60-digit Decimal implementation.",
+  "cases": [{"name": n, "input": c, "expected": calc(c)} for n, c in cases],
+}
+print(json.dumps(out, indent=2, ensure_ascii=False))
