@@ -99,11 +99,12 @@ pub fn build_dealer(
         let mut feed_warnings = std::mem::take(&mut feed.warnings);
         let mut selection = stock::select(feed, cfg, opts.now);
         feed_warnings.append(&mut selection.warnings);
-        let cars: Vec<present::Car> = selection
+        let mut cars: Vec<present::Car> = selection
             .visible
             .iter()
             .map(|c| present::present(c, cfg, opts.now))
             .collect();
+        stock::detail::attach_similar(&mut cars, cfg);
         let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
 
         step("writing project");

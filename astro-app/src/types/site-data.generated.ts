@@ -8,13 +8,6 @@
  */
 export type CarType = 'new' | 'demo' | 'used';
 /**
- * Stock status of a shown car.
- *
- * This interface was referenced by `SiteContract`'s JSON-Schema
- * via the `definition` "CarStatus".
- */
-export type CarStatus = 'in_stock' | 'coming_soon' | 'sold';
-/**
  * A button on a result card or in the detail sidebar.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -31,6 +24,26 @@ export type CardButton =
   | 'make_offer'
   | 'buy_online'
   | 'history_report';
+/**
+ * A tab of the detail page, in the order `detail_page.tabs` lists them.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "DetailTab".
+ */
+export type DetailTab =
+  | 'dealer_comments'
+  | 'whats_included'
+  | 'why_buy_from_us'
+  | 'reserve_online'
+  | 'protect_your_car'
+  | 'features';
+/**
+ * Stock status of a shown car.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CarStatus".
+ */
+export type CarStatus = 'in_stock' | 'coming_soon' | 'sold';
 /**
  * A department with opening hours.
  *
@@ -113,6 +126,10 @@ export interface Car {
    * When the car was listed, ISO 8601.
    */
   created_at: string;
+  /**
+   * What the car's own page shows beyond this (stock/detail.rs).
+   */
+  detail: CarDetail;
   /**
    * "FWD", "AWD", "4WD", ...
    */
@@ -237,6 +254,230 @@ export interface Car {
   year: number;
 }
 /**
+ * The car page's own content: `Car.detail` in cars.json.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CarDetail".
+ */
+export interface CarDetail {
+  /**
+   * The below-market badge, or null.
+   */
+  below_market: BelowMarket | null;
+  /**
+   * The certified pre-owned badge and its dialog, or null.
+   */
+  certified: CertifiedBadge | null;
+  /**
+   * The car can be reserved or bought online (checkout on for its type and make, in stock, not reserved, priced).
+   */
+  checkout: boolean;
+  /**
+   * The dealer comments cut at 400 characters (at a word, with "…"), or
+   * null when they are short enough to show whole.
+   */
+  comment_preview: string[] | null;
+  /**
+   * Standard equipment, in feed order.
+   */
+  features: string[];
+  /**
+   * Key information: engine, economy, towing, dimensions, safety (the
+   * feed's `variant`); rows without a value are dropped.
+   */
+  key_information: SpecRow[];
+  /**
+   * The capped-price servicing plan of this car's model, or null.
+   */
+  service_advantage: ServiceOffer | null;
+  /**
+   * The sidebar's buttons that apply to this car, in the dealer's order
+   * (`detail_page.sidebar_buttons`); empty for a car not in stock, whose
+   * SOLD panel offers Find Me Something Similar instead.
+   */
+  sidebar_buttons: SidebarButton[];
+  /**
+   * Up to 8 similar cars in stock (`features.similar_cars`); empty when off.
+   */
+  similar: SimilarCar[];
+  /**
+   * The tabs that have something to show for this car, in the dealer's order.
+   */
+  tabs: Tab[];
+}
+/**
+ * The below-market badge (spec 001 §5).
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "BelowMarket".
+ */
+export interface BelowMarket {
+  /**
+   * Dollars under the market average.
+   */
+  amount: number;
+  /**
+   * "$1,250 below market average".
+   */
+  text: string;
+}
+/**
+ * The certified pre-owned badge (spec 001 §5: make, certified, not sold).
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CertifiedBadge".
+ */
+export interface CertifiedBadge {
+  /**
+   * What the programme gives (`detail_page.certified_benefits`).
+   */
+  benefits: string[];
+  /**
+   * "Toyota Certified Pre-Owned".
+   */
+  title: string;
+}
+/**
+ * A specification row.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SpecRow".
+ */
+export interface SpecRow {
+  /**
+   * e.g. "Transmission".
+   */
+  label: string;
+  /**
+   * e.g. "6 Speed Automatic".
+   */
+  value: string;
+}
+/**
+ * The servicing plan of a car's model.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ServiceOffer".
+ */
+export interface ServiceOffer {
+  /**
+   * The booking page is another site.
+   */
+  booking_external: boolean;
+  /**
+   * Book a Service: the dealer's booking page (`service.booking_url`), else /genuine-service.
+   */
+  booking_href: string;
+  /**
+   * "$290".
+   */
+  price_text: string;
+  /**
+   * Rows of the plan: Price per service, Services, Duration, Service interval.
+   */
+  rows: SpecRow[];
+  /**
+   * Terms under the block.
+   */
+  terms: string;
+  /**
+   * "Toyota Service Advantage".
+   */
+  title: string;
+}
+/**
+ * A sidebar button.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SidebarButton".
+ */
+export interface SidebarButton {
+  /**
+   * Opens another site (the history report): a new tab.
+   */
+  external: boolean;
+  /**
+   * Where it goes: a page, the enquiry form with its kind, a tel: link or the history report.
+   */
+  href: string;
+  /**
+   * Which button (`detail_page.sidebar_buttons`).
+   */
+  kind: CardButton;
+  /**
+   * Its text, e.g. "Reserve Car Now".
+   */
+  label: string;
+  /**
+   * A line under the button, e.g. "$200 refundable deposit", or null.
+   */
+  note: string | null;
+}
+/**
+ * A similar car, as the strip under the page shows it.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SimilarCar".
+ */
+export interface SimilarCar {
+  /**
+   * First photo, or null.
+   */
+  image: string | null;
+  /**
+   * Odometer.
+   */
+  km: number;
+  /**
+   * "2023 Toyota Corolla Ascent Sport".
+   */
+  name: string;
+  /**
+   * Its price text.
+   */
+  price_text: string;
+  /**
+   * Its page: /cars/{slug}/.
+   */
+  slug: string;
+}
+/**
+ * A tab of the detail page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Tab".
+ */
+export interface Tab {
+  /**
+   * The entries of the dealer's tabs (empty for comments and features).
+   */
+  items: TabEntry[];
+  /**
+   * Which tab; `dealer_comments` and `features` show the car's own comments and equipment.
+   */
+  kind: DetailTab;
+  /**
+   * "Dealer Comments", "What's Included", ...
+   */
+  title: string;
+}
+/**
+ * An entry of a tab.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "TabEntry".
+ */
+export interface TabEntry {
+  /**
+   * Text under it, may be empty.
+   */
+  text: string;
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
  * Where a car is.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -267,22 +508,6 @@ export interface CarLocation {
    * Suburb.
    */
   suburb: string;
-}
-/**
- * A specification row.
- *
- * This interface was referenced by `SiteContract`'s JSON-Schema
- * via the `definition` "SpecRow".
- */
-export interface SpecRow {
-  /**
-   * e.g. "Transmission".
-   */
-  label: string;
-  /**
-   * e.g. "6 Speed Automatic".
-   */
-  value: string;
 }
 /**
  * The search index of one dealer's visible stock.
@@ -432,6 +657,10 @@ export interface SiteData {
    */
   copy: Copy;
   /**
+   * The car page's view-time settings (share bar, sticky bars).
+   */
+  detail_page: DetailPage;
+  /**
    * Shopper features that change what pages render.
    */
   features: Features;
@@ -449,6 +678,10 @@ export interface SiteData {
    * Home page hero (title defaults to the dealer name).
    */
   home: Home;
+  /**
+   * Car photo addresses: the image host's template, fallback width, quality and srcset widths (`images`).
+   */
+  images: ImagesConfig;
   /**
    * Locations, the primary one first.
    */
@@ -533,6 +766,26 @@ export interface Copy {
    * Shown instead of a price when a car has none.
    */
   no_price_text: string;
+}
+/**
+ * View-time settings of the car page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "DetailPage".
+ */
+export interface DetailPage {
+  /**
+   * Leave the X (Twitter) button out of the share bar (`detail_page.hide_x_share`).
+   */
+  hide_x_share: boolean;
+  /**
+   * On phones, a footer with Call Now (only while the car's location is open) and Enquire after 50 px of scrolling (`features.sticky_mobile_footer`).
+   */
+  sticky_mobile_footer: boolean;
+  /**
+   * A bar with name, price, Enquire and Call once the shopper has scrolled 900 px (`detail_page.sticky_sidebar`).
+   */
+  sticky_sidebar: boolean;
 }
 /**
  * Shopper features that change what pages render.
@@ -665,6 +918,30 @@ export interface Home {
    * Big heading. Empty: "{name}".
    */
   hero_title: string;
+}
+/**
+ * Car photos: how the site asks the image host for a resized copy.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ImagesConfig".
+ */
+export interface ImagesConfig {
+  /**
+   * JPEG quality the image host is asked for (1-100).
+   */
+  quality: number;
+  /**
+   * Widths offered to the browser in `srcset`, smallest first; it picks the one that fits the screen.
+   */
+  srcset_widths: number[];
+  /**
+   * Address of a resized photo, built from the feed's photo address. Placeholders: `{url}` (the photo address as the feed gives it), `{base}` (that address without its file extension), `{ext}` (the extension, without the dot), `{width}` (pixels) and `{quality}` (1-100). E.g. `{url}?w={width}&q={quality}` for an image host that resizes on request, or `{base}-{width}.{ext}` for photos stored in several sizes. Empty: photos are used as the feed gives them (full size, no `srcset`), which makes pages much slower on phones.
+   */
+  url_template: string | null;
+  /**
+   * Width in pixels of the photo an `<img>` falls back to (`src`), and of the photos in print and on social media previews.
+   */
+  width: number;
 }
 /**
  * A showroom, service centre or parts department.
