@@ -1,0 +1,41 @@
+/**
+ * Information dialogs (the certified pre-owned badge's): a button
+ * `[data-dialog-open="<dialog id>"]` opens the modal <dialog>; Escape, its
+ * Close button (`[data-dialog-close]`) or a click on the backdrop closes
+ * it, and focus goes back to the button.
+ */
+
+export function openDialog(dialog: HTMLDialogElement, opener: HTMLElement | null): void {
+  if (dialog.open) return;
+  dialog.addEventListener('close', () => opener?.focus(), { once: true });
+  if (typeof dialog.showModal === 'function') dialog.showModal();
+  else dialog.setAttribute('open', '');
+  dialog.querySelector<HTMLElement>('[data-dialog-close]')?.focus();
+}
+
+export function closeDialog(dialog: HTMLDialogElement): void {
+  if (typeof dialog.close === 'function' && dialog.open) dialog.close();
+  else {
+    dialog.removeAttribute('open');
+    dialog.dispatchEvent(new Event('close'));
+  }
+}
+
+/** Wires every dialog button under `root`; returns a function that unwires it. */
+export function initDialogs(root: Document): () => void {
+  const onClick = (event: MouseEvent) => {
+    const target = event.target as Element | null;
+    const opener = target?.closest?.<HTMLElement>('[data-dialog-open]');
+    if (opener) {
+      const dialog = root.getElementById(opener.dataset['dialogOpen'] ?? '');
+      if (dialog instanceof HTMLElement && dialog.tagName === 'DIALOG') openDialog(dialog as HTMLDialogElement, opener);
+      return;
+    }
+    const closer = target?.closest?.<HTMLElement>('[data-dialog-close]');
+    const dialog = (closer ?? target)?.closest?.('dialog[data-info-dialog]') as HTMLDialogElement | null;
+    // A click on the dialog element itself is a click on its backdrop.
+    if (dialog && (closer || target === dialog)) closeDialog(dialog);
+  };
+  root.addEventListener('click', onClick);
+  return () => root.removeEventListener('click', onClick);
+}
