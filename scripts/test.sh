@@ -38,6 +38,8 @@ gate "cargo test"          cargo test --workspace --quiet
 gate "tsc --noEmit"        npx tsc --noEmit -p astro-app
 gate "vitest"              npx vitest run --root astro-app
 gate "astro check (astro-app)" astro_check astro-app
+# The demo stock's photos (real-size JPEGs and their sizes; generated, not committed).
+gate "demo photos"         node scripts/demo-stock/photos.mjs
 gate "dealergen check --all" cargo run --quiet --release -p dealergen -- check --all
 gate "dealergen build --all" cargo run --quiet --release -p dealergen -- build --all --as-of "$AS_OF"
 # The generated site's tsconfig takes in its route files and astro-app/src,

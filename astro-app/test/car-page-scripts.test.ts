@@ -46,7 +46,7 @@ describe('Show more / Show all toggles', () => {
   beforeEach(() => {
     document.body.innerHTML = `
       <div data-disclosure id="list"><ul><li>1</li><li data-extra>9</li></ul>
-        <button type="button" data-disclosure-toggle aria-expanded="false" data-more="Show All" data-less="Hide">Show All</button></div>`;
+        <button type="button" data-disclosure-toggle aria-expanded="false" data-more="Show All" data-less="Hide"><span data-toggle-label>Show All</span><span class="vh"> features</span></button></div>`;
     undo.push(initDisclosures(document));
   });
 
@@ -55,10 +55,10 @@ describe('Show more / Show all toggles', () => {
     button.click();
     expect($('#list').hasAttribute('data-open')).toBe(true);
     expect(button.getAttribute('aria-expanded')).toBe('true');
-    expect(button.textContent).toBe('Hide');
+    expect(button.textContent).toBe('Hide features');
     expect(toggleDisclosure(button)).toBe(false);
     expect($('#list').hasAttribute('data-open')).toBe(false);
-    expect(button.textContent).toBe('Show All');
+    expect(button.textContent).toBe('Show All features');
   });
 });
 
@@ -328,5 +328,46 @@ describe('Call Now on the mobile footer', () => {
   it('unreadable hours count as closed', () => {
     $('[data-mobile-footer]').dataset['hours'] = '{oops';
     expect(updateCallNow($('[data-mobile-footer]'), new Date('2026-11-23T01:00:00Z'))).toBe(false);
+  });
+});
+
+describe('the up-front module', () => {
+  it('loads the interactions on the first click that needs them and does not lose that click', async () => {
+    const { initCarPage } = await import('../src/lib/car-page/boot');
+    document.body.innerHTML = `
+      <div data-disclosure id="list"><ul><li>1</li><li data-extra>9</li></ul>
+        <button type="button" data-disclosure-toggle aria-expanded="false" data-more="Show All" data-less="Hide"><span data-toggle-label>Show All</span></button></div>
+      <section data-gallery><a href="/p1-1280.jpg" data-viewer-open="0" data-src="/p1-640.jpg" data-srcset=""><img alt="one"></a>
+        <a href="/p2-1280.jpg" data-viewer-open="1" data-src="/p2-640.jpg" data-srcset=""><img alt="two"></a></section>
+      <dialog data-viewer><p data-viewer-count></p><button data-viewer-close>Close</button><div data-viewer-stage></div></dialog>`;
+    initCarPage(window);
+    $('[data-disclosure-toggle]').click();
+    await vi.waitFor(() => expect($('#list').hasAttribute('data-open')).toBe(true));
+    // Later clicks are handled once, by the loaded module.
+    $('[data-disclosure-toggle]').click();
+    expect($('#list').hasAttribute('data-open')).toBe(false);
+    // A photo opens the viewer rather than following its link.
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    $('[data-viewer-open="1"]').dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(($('dialog') as HTMLDialogElement).open).toBe(true);
+    expect($('[data-viewer-count]').textContent).toBe('Photo 2 of 2');
+  });
+});
+
+describe('photo strip', () => {
+  it('gives the third and later photos their address only when the strip is scrolled', async () => {
+    const { deferGalleryPhotos, revealDeferred } = await import('../src/lib/car-page/gallery');
+    document.body.innerHTML = `<ul class="gallery__track">
+      <li><img src="/p1-640.jpg"></li><li><img src="/p2-640.jpg"></li>
+      <li><img src="data:," data-src="/p3-640.jpg" data-srcset="/p3-480.jpg 480w" data-deferred></li></ul>`;
+    deferGalleryPhotos(document);
+    const third = document.querySelectorAll('img')[2]!;
+    expect(third.getAttribute('src')).toBe('data:,');
+    $('.gallery__track').dispatchEvent(new Event('scroll'));
+    expect(third.getAttribute('src')).toBe('/p3-640.jpg');
+    expect(third.getAttribute('srcset')).toBe('/p3-480.jpg 480w');
+    expect(third.hasAttribute('data-deferred')).toBe(false);
+    expect(revealDeferred(document)).toBe(0);
   });
 });

@@ -137,6 +137,11 @@ pub fn build_dealer(
 
         let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
         must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
+        // The share bar's Print opens each car's printable page.
+        must_exist.extend(
+            cars.iter()
+                .map(|c| format!("cars/{}/print/index.html", c.slug)),
+        );
         let dist = if opts.skip_astro {
             None
         } else {
@@ -156,6 +161,12 @@ pub fn build_dealer(
             .iter()
             .map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message))
             .collect();
+        let public = site_dir.join(render::APP_DIR).join("public");
+        warnings.extend(
+            crate::photos::missing_local_photos(&cars, &cfg.images, &public)
+                .iter()
+                .map(|m| format!("{}: {m}", dealer.slug)),
+        );
         let feed_lines: Vec<String> = skipped
             .iter()
             .map(ToString::to_string)

@@ -9,6 +9,7 @@ pub mod astro;
 pub mod build;
 pub mod cli;
 pub mod commands;
+pub mod photos;
 pub mod project;
 pub mod render;
 pub mod scaffold;

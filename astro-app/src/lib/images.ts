@@ -116,3 +116,9 @@ export function thumbUrl(url: string, images: ImagesConfig): string {
 
 /** No photo, or a photo that failed to load: the not-found placeholder (spec 002 §4, §8). */
 export const NO_PHOTO = '/images/no-photo.svg';
+
+/** `photoAttrs` with React's prop names (srcSet). */
+export function photoProps(url: string, images: ImagesConfig, sizes: string): { src: string; srcSet?: string; sizes?: string } {
+  const { src, srcset: srcSet, sizes: s } = photoAttrs(url, images, sizes);
+  return srcSet ? { src, srcSet, sizes: s } : { src };
+}

@@ -277,7 +277,16 @@ pub fn key_information(car: &FeedCar) -> Vec<SpecRow> {
         }
     };
     let unit = |key: &str, u: &str| v(key).map(|x| format!("{x} {u}"));
-    let engine = unit("enginesize_litres", "L").or_else(|| unit("enginesize", "cc"));
+    // Litres as written on badges: "2.0 L", not "2 L".
+    let litres = match car
+        .variant
+        .as_ref()
+        .and_then(|m| m.get("enginesize_litres"))
+    {
+        Some(serde_json::Value::Number(n)) => n.as_f64().map(|l| format!("{l:.1} L")),
+        _ => unit("enginesize_litres", "L"),
+    };
+    let engine = litres.or_else(|| unit("enginesize", "cc"));
     let rows = [
         ("Engine size", engine),
         ("Cylinders", v("cylinders")),
@@ -881,6 +890,8 @@ mod tests {
             ("ANCAP safety rating", "5 stars"),
         ];
         assert_eq!(rows, want.map(|(a, b)| (a.to_string(), b.to_string())));
+        let whole = feed_car(json!({"variant": {"enginesize_litres": 2}}));
+        assert_eq!(key_information(&whole)[0].value, "2.0 L");
         let cc = feed_car(json!({"variant": {"enginesize": 1991}}));
         assert_eq!(key_information(&cc)[0].value, "1991 cc");
         assert!(key_information(&feed_car(json!({}))).is_empty());

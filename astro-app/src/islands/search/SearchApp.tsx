@@ -15,7 +15,8 @@ import { sliderBounds } from '../../lib/search/range';
 import type { RangeRefinement, SearchClient, SearchResponse, SearchState } from '../../lib/search/types';
 import { parseSearchState, SCROLL_FLAG, serialiseSearchState, toggleRefinement, withFilters } from '../../lib/search/url';
 import type { CardSettings } from '../../lib/search/cards';
-import type { Search } from '../../types/site';
+import type { ImagesConfig, Search } from '../../types/site';
+import { photoProps, SIZES } from '../../lib/images';
 import { formatCount } from '../../lib/format';
 import { pageLinks } from '../../lib/pagination';
 import { CheckboxList, Dropdown, MakeCards } from './Facets';
@@ -42,6 +43,8 @@ export interface IslandConfig {
   };
   /** `site.api_base` ("" = same origin). */
   apiBase?: string;
+  /** `site.images`: the cards' photo sizes from the image host; photos as they are without it. */
+  images?: ImagesConfig;
   /** Make slugs with a logo in /images/makes/. */
   logos: string[];
 }
@@ -367,12 +370,13 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
               {items.map((item, i) =>
                 item.kind === 'car' ? (
                   <li key={item.hit.objectID}>
-                    <ResultCard hit={item.hit} eager={i < 2} settings={config.cards} toggles={toggles} />
+                    {/* Only the first card's photo is eager and high priority: the second is below the fold on phones. */}
+                    <ResultCard hit={item.hit} eager={i === 0} settings={config.cards} toggles={toggles} images={config.images} />
                   </li>
                 ) : item.kind === 'promo' ? (
                   <li key={`promo-${item.tile.id}-${i}`} className="promo-tile">
                     <a href={item.tile.href}>
-                      <img src={item.tile.image} alt={item.tile.alt} width={640} height={480} loading="lazy" />
+                      <img {...(config.images ? photoProps(item.tile.image, config.images, SIZES.card) : { src: item.tile.image })} alt={item.tile.alt} width={640} height={480} loading="lazy" decoding="async" />
                     </a>
                   </li>
                 ) : (

@@ -1,23 +1,25 @@
 /**
- * The car page's one up-front script (kept to a couple of KB): it wires
- * the toggles, tabs, dialogs, sticky bars, share buttons and photo
- * fallback, and only listens for the rest: the photo viewer and the
- * opening-hours check are loaded on first use (a click on a photo, the
- * mobile footer appearing).
+ * The car page's one up-front script, kept small: the sticky bars' scroll
+ * listener, the share buttons (a share window or the clipboard is allowed
+ * only straight from the click), the not-found photo and the photo strip's
+ * deferred photos. Everything else
+ * loads on the first interaction that needs it (lib/car-page/interact.ts:
+ * Show more toggles, tabs, dialogs, the photo viewer), and the opening-hours
+ * check when the phone footer first appears.
  */
-import { initDialogs } from './dialogs';
-import { initDisclosures } from './disclosure';
+import { deferGalleryPhotos } from './gallery';
 import { installPhotoFallback } from './photo-fallback';
 import { copyLink, openShareWindow } from './share';
 import { initSticky } from './sticky';
-import { initTabs } from './tabs';
+
+/** What the interaction module handles: a click or key on one of these loads it. */
+const LAZY = '[data-disclosure-toggle], [role="tab"], [data-dialog-open], [data-dialog-close], dialog[data-info-dialog], [data-viewer-open]';
+const TAB_KEYS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'];
 
 export function initCarPage(win: Window): void {
   const doc = win.document;
   installPhotoFallback(doc);
-  initDisclosures(doc);
-  initTabs(doc);
-  initDialogs(doc);
+  deferGalleryPhotos(doc);
 
   const bar = doc.querySelector<HTMLElement>('[data-sticky-bar]');
   const footer = doc.querySelector<HTMLElement>('[data-mobile-footer]');
@@ -32,21 +34,30 @@ export function initCarPage(win: Window): void {
     });
   }
 
-  let viewer: Promise<import('./viewer').PhotoViewer | null> | null = null;
+  // Clicks and keys that need lib/car-page/interact.ts: kept until it has loaded, then replayed.
+  let wired = false;
+  let loading: Promise<void> | null = null;
+  const pending: Event[] = [];
+  const lazy = (event: Event) => {
+    const target = event.target as Element | null;
+    if (wired || !target?.closest?.(LAZY)) return;
+    if (event instanceof KeyboardEvent) {
+      if (!target.closest('[role="tab"]') || !TAB_KEYS.includes(event.key)) return;
+      event.preventDefault();
+    }
+    // A photo is a link to its full-size copy: the viewer opens instead.
+    if (target.closest('[data-viewer-open]')) event.preventDefault();
+    pending.push(event);
+    loading ??= import('./interact').then((m) => {
+      wired = true;
+      m.wire(doc, pending.splice(0));
+    });
+  };
+  doc.addEventListener('click', lazy);
+  doc.addEventListener('keydown', lazy);
+
   doc.addEventListener('click', (event) => {
     const target = event.target as Element | null;
-    const open = target?.closest?.<HTMLElement>('[data-viewer-open]');
-    if (open) {
-      event.preventDefault();
-      viewer ??= import('./viewer').then(({ PhotoViewer, galleryPhotos }) => {
-        const dialog = doc.querySelector<HTMLDialogElement>('dialog[data-viewer]');
-        const gallery = open.closest('[data-gallery]');
-        return dialog && gallery ? new PhotoViewer(dialog, galleryPhotos(gallery)) : null;
-      });
-      void viewer.then((v) => v?.open(Number(open.dataset['viewerOpen'] ?? 0), open));
-      return;
-    }
-    // Synchronous: browsers allow a window or the clipboard only straight from the click.
     const popup = target?.closest?.<HTMLAnchorElement>('a[data-share-popup]');
     if (popup && openShareWindow(win, popup.href)) event.preventDefault();
     const copy = target?.closest?.<HTMLElement>('[data-copy-link]');

@@ -21,21 +21,23 @@ export function closeDialog(dialog: HTMLDialogElement): void {
   }
 }
 
+/** A click on a dialog button, a Close button or the backdrop. */
+export function onDialogClick(event: Event): void {
+  const target = event.target as Element | null;
+  const opener = target?.closest?.<HTMLElement>('[data-dialog-open]');
+  if (opener) {
+    const dialog = opener.ownerDocument.getElementById(opener.dataset['dialogOpen'] ?? '');
+    if (dialog?.tagName === 'DIALOG') openDialog(dialog as HTMLDialogElement, opener);
+    return;
+  }
+  const closer = target?.closest?.('[data-dialog-close]');
+  const dialog = target?.closest?.<HTMLDialogElement>('dialog[data-info-dialog]');
+  // A click on the dialog element itself is a click on its backdrop.
+  if (dialog && (closer || target === dialog)) closeDialog(dialog);
+}
+
 /** Wires every dialog button under `root`; returns a function that unwires it. */
 export function initDialogs(root: Document): () => void {
-  const onClick = (event: MouseEvent) => {
-    const target = event.target as Element | null;
-    const opener = target?.closest?.<HTMLElement>('[data-dialog-open]');
-    if (opener) {
-      const dialog = root.getElementById(opener.dataset['dialogOpen'] ?? '');
-      if (dialog instanceof HTMLElement && dialog.tagName === 'DIALOG') openDialog(dialog as HTMLDialogElement, opener);
-      return;
-    }
-    const closer = target?.closest?.<HTMLElement>('[data-dialog-close]');
-    const dialog = (closer ?? target)?.closest?.('dialog[data-info-dialog]') as HTMLDialogElement | null;
-    // A click on the dialog element itself is a click on its backdrop.
-    if (dialog && (closer || target === dialog)) closeDialog(dialog);
-  };
-  root.addEventListener('click', onClick);
-  return () => root.removeEventListener('click', onClick);
+  root.addEventListener('click', onDialogClick);
+  return () => root.removeEventListener('click', onDialogClick);
 }

@@ -16,16 +16,19 @@ export function toggleDisclosure(button: HTMLElement): boolean {
   block.toggleAttribute('data-open', open);
   button.setAttribute('aria-expanded', String(open));
   const label = open ? button.dataset['less'] : button.dataset['more'];
-  if (label) button.textContent = label;
+  // The visible word only: a visually hidden part ("features") stays.
+  if (label) (button.querySelector('[data-toggle-label]') ?? button).textContent = label;
   return open;
+}
+
+/** A click: on a toggle, it opens or closes its block. */
+export function onDisclosureClick(event: Event): void {
+  const button = (event.target as Element | null)?.closest?.<HTMLElement>('[data-disclosure-toggle]');
+  if (button) toggleDisclosure(button);
 }
 
 /** Wires every toggle under `root` (one listener); returns a function that unwires it. */
 export function initDisclosures(root: Document | HTMLElement): () => void {
-  const onClick = (event: Event) => {
-    const button = (event.target as Element | null)?.closest?.<HTMLElement>('[data-disclosure-toggle]');
-    if (button) toggleDisclosure(button);
-  };
-  root.addEventListener('click', onClick);
-  return () => root.removeEventListener('click', onClick);
+  root.addEventListener('click', onDisclosureClick);
+  return () => root.removeEventListener('click', onDisclosureClick);
 }

@@ -4,9 +4,10 @@
  * photo's error event (they do not bubble); photos that failed before it
  * was installed are found by their state.
  */
-import { NO_PHOTO } from '../images';
 
 const PHOTO = 'img[data-photo]';
+/** lib/images.ts NO_PHOTO, not imported: this module loads up front and that one is bigger. */
+const NO_PHOTO = '/images/no-photo.svg';
 
 function replace(img: HTMLImageElement): void {
   if (img.dataset['failed'] !== undefined) return;

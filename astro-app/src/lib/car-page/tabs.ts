@@ -44,26 +44,31 @@ export function selectTab(tab: HTMLElement, focus: boolean): void {
   if (focus) tab.focus();
 }
 
+/** A click on a tab shows it. */
+export function onTabClick(event: Event): void {
+  const tab = (event.target as Element | null)?.closest?.<HTMLElement>('[role="tab"]');
+  if (tab) selectTab(tab, false);
+}
+
+/** Arrow keys, Home and End in a tab list. */
+export function onTabKey(event: Event): void {
+  if (!(event instanceof KeyboardEvent)) return;
+  const tab = (event.target as Element | null)?.closest?.<HTMLElement>('[role="tab"]');
+  const list = tab?.closest('[role="tablist"]');
+  if (!tab || !list) return;
+  const tabs = tabsOf(list);
+  const next = tabAfterKey(event.key, tabs.indexOf(tab), tabs.length);
+  if (next === null) return;
+  event.preventDefault();
+  selectTab(tabs[next]!, true);
+}
+
 /** Wires every tab list under `root`; returns a function that unwires it. */
 export function initTabs(root: Document | HTMLElement): () => void {
-  const onClick = (event: Event) => {
-    const tab = (event.target as Element | null)?.closest?.<HTMLElement>('[role="tab"]');
-    if (tab) selectTab(tab, false);
-  };
-  const onKey = (event: KeyboardEvent) => {
-    const tab = (event.target as Element | null)?.closest?.<HTMLElement>('[role="tab"]');
-    const list = tab?.closest('[role="tablist"]');
-    if (!tab || !list) return;
-    const tabs = tabsOf(list);
-    const next = tabAfterKey(event.key, tabs.indexOf(tab), tabs.length);
-    if (next === null) return;
-    event.preventDefault();
-    selectTab(tabs[next]!, true);
-  };
-  root.addEventListener('click', onClick);
-  root.addEventListener('keydown', onKey as EventListener);
+  root.addEventListener('click', onTabClick);
+  root.addEventListener('keydown', onTabKey);
   return () => {
-    root.removeEventListener('click', onClick);
-    root.removeEventListener('keydown', onKey as EventListener);
+    root.removeEventListener('click', onTabClick);
+    root.removeEventListener('keydown', onTabKey);
   };
 }

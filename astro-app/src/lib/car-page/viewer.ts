@@ -147,3 +147,18 @@ export class PhotoViewer {
     } else trapTab(e, this.dialog);
   }
 }
+
+let shared: PhotoViewer | null = null;
+
+/** A click on a photo of the strip opens the viewer there (one viewer per page). */
+export function onViewerClick(event: Event): void {
+  const open = (event.target as Element | null)?.closest?.<HTMLElement>('[data-viewer-open]');
+  if (!open) return;
+  event.preventDefault();
+  const doc = open.ownerDocument;
+  const dialog = doc.querySelector<HTMLDialogElement>('dialog[data-viewer]');
+  const gallery = open.closest('[data-gallery]');
+  if (!dialog || !gallery) return;
+  if (shared?.dialog !== dialog) shared = new PhotoViewer(dialog, galleryPhotos(gallery));
+  shared.open(Number(open.dataset['viewerOpen'] ?? 0), open);
+}
