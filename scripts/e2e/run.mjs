@@ -59,14 +59,17 @@ const AXE_OPTIONS = {
 };
 const MISSING_PAGE = '/no-such-page/';
 /**
- * The car page's JavaScript, gzip: React's client runtime (~67 KB) plus the
- * enquiry, views, save, phone and quote islands. 76.5 KB when the budget
- * was set (2026-11-23); at most 25% above, like scripts/budget.mjs, and
- * tighter: 80 KB leaves 3.5 KB for the islands to grow before that is a
- * decision (raise it here, with the reason).
+ * The car page's JavaScript after the whole visit, gzip: React's client
+ * runtime (~67 KB) plus the enquiry, views, save, phone and quote islands
+ * and the page's own module. 76.5 KB when first set (2026-11-23); raised
+ * with issue 9 (80.1 KB): what now matters most is what loads up front,
+ * before any scroll or click, which scripts/budget.mjs caps at 81 KB
+ * (carPageBudgets); this figure also counts what hydrates on the way down
+ * (the enquiry form). At most 25% above, like scripts/budget.mjs; 88 KB
+ * leaves room for the finance calculator to hydrate when seen.
  */
-const JS_BUDGET_KB = 80;
-const JS_SET_AT_KB = 76.5;
+const JS_BUDGET_KB = 88;
+const JS_SET_AT_KB = 80.1;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {

@@ -87,8 +87,8 @@ export const SIZES = {
   gallery: '(min-width: 1200px) 632px, (min-width: 992px) calc(55vw - 30px), calc(92vw - 30px)',
   /** Search result cards: 1, 2, 2 (next to the filters), then 3 columns. */
   card: '(min-width: 1200px) 288px, (min-width: 992px) calc(50vw - 160px), (min-width: 576px) calc(50vw - 24px), calc(100vw - 32px)',
-  /** Similar cars strip. */
-  similar: '240px',
+  /** Similar cars: a grid of columns at least 160 px wide (two on phones, up to six). */
+  similar: '(min-width: 576px) 200px, calc(50vw - 24px)',
   /** Watchlist rows. */
   thumb: '160px',
   /** The photo viewer: the whole screen. */
