@@ -47,6 +47,9 @@ gate "dealergen build --all" cargo run --quiet --release -p dealergen -- build -
 gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
 gate "e2e (Chromium)"      node scripts/e2e/run.mjs "sites/$DEMO/dist"
 gate "e2e keyboard + layout" node scripts/e2e/keyboard.mjs "sites/$DEMO/dist"
+# The car page's cases are spread over the three demo dealers (certified
+# Toyotas, caravans, the phone footer...): each must be in one of them.
+gate "e2e car page (demo dealers)" node scripts/e2e/car-page.mjs sites/brisbane-motor-group/dist sites/perth-auto-collective/dist sites/sunshine-coast-toyota/dist
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
 gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"

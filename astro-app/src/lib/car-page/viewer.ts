@@ -70,6 +70,8 @@ export class PhotoViewer {
     this.img = doc.createElement('img');
     this.img.className = 'viewer__img';
     this.img.sizes = '100vw';
+    // A drag of the photo would start the browser's drag and drop, not a swipe.
+    this.img.draggable = false;
     dialog.querySelector('[data-viewer-stage]')?.append(this.img);
     dialog.addEventListener('click', (e) => {
       const t = e.target as Element;
