@@ -927,11 +927,11 @@ export interface Home {
  */
 export interface ImagesConfig {
   /**
-   * JPEG quality the image host is asked for (1-100).
+   * With `url_template`: the JPEG quality the image host is asked for (1-100), through `{quality}`.
    */
   quality: number;
   /**
-   * Widths offered to the browser in `srcset`, smallest first; it picks the one that fits the screen.
+   * With `url_template`: the widths offered to the browser in `srcset`, smallest first; it picks the one that fits the screen. The smallest is the watchlist's photo, the largest the photo viewer's.
    */
   srcset_widths: number[];
   /**
@@ -939,7 +939,7 @@ export interface ImagesConfig {
    */
   url_template: string | null;
   /**
-   * Width in pixels of the photo an `<img>` falls back to (`src`), and of the photos in print and on social media previews.
+   * With `url_template`: the width in pixels of the photo an `<img>` falls back to (`src`) and of the print page's photo.
    */
   width: number;
 }

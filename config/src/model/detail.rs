@@ -13,13 +13,13 @@ use super::CarType;
 pub struct ImagesConfig {
     /// Address of a resized photo, built from the feed's photo address. Placeholders: `{url}` (the photo address as the feed gives it), `{base}` (that address without its file extension), `{ext}` (the extension, without the dot), `{width}` (pixels) and `{quality}` (1-100). E.g. `{url}?w={width}&q={quality}` for an image host that resizes on request, or `{base}-{width}.{ext}` for photos stored in several sizes. Empty: photos are used as the feed gives them (full size, no `srcset`), which makes pages much slower on phones.
     pub url_template: Option<String>,
-    /// Width in pixels of the photo an `<img>` falls back to (`src`), and of the photos in print and on social media previews.
+    /// With `url_template`: the width in pixels of the photo an `<img>` falls back to (`src`) and of the print page's photo.
     #[schemars(range(min = 160, max = 4096))]
     pub width: u32,
-    /// JPEG quality the image host is asked for (1-100).
+    /// With `url_template`: the JPEG quality the image host is asked for (1-100), through `{quality}`.
     #[schemars(range(min = 1, max = 100))]
     pub quality: u8,
-    /// Widths offered to the browser in `srcset`, smallest first; it picks the one that fits the screen.
+    /// With `url_template`: the widths offered to the browser in `srcset`, smallest first; it picks the one that fits the screen. The smallest is the watchlist's photo, the largest the photo viewer's.
     pub srcset_widths: Vec<u32>,
 }
 
