@@ -43,7 +43,8 @@ const api = http.createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 });
 await new Promise((r) => api.listen(0, '127.0.0.1', r));
-const server = await startServer(dist, 0, { apiProxy: () => `http://127.0.0.1:${api.address().port}` });
+// Compressed, as the CDN serves the site.
+const server = await startServer(dist, 0, { compress: true, apiProxy: () => `http://127.0.0.1:${api.address().port}` });
 const origin = `http://127.0.0.1:${server.address().port}`;
 const flags = [
   '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
