@@ -514,11 +514,16 @@ pub fn detail(
 }
 
 /// How alike two cars are: model above make above body above type, then
-/// price. None for cars too different to suggest.
+/// price. None for cars too different to suggest: a similar car shares at
+/// least the make or the body.
 fn likeness(a: &Car, b: &Car) -> Option<(u32, u64)> {
     let same = |x: &Option<String>, y: &Option<String>| matches!((x, y), (Some(x), Some(y)) if x.eq_ignore_ascii_case(y));
     let make = a.make.eq_ignore_ascii_case(&b.make);
     let model = make && a.model.eq_ignore_ascii_case(&b.model);
+    let body = same(&a.body, &b.body);
+    if !make && !body {
+        return None;
+    }
     let mut score = 0;
     if model {
         score += 4;
@@ -526,7 +531,7 @@ fn likeness(a: &Car, b: &Car) -> Option<(u32, u64)> {
     if make {
         score += 3;
     }
-    if same(&a.body, &b.body) {
+    if body {
         score += 2;
     }
     if a.car_type == b.car_type {
@@ -545,20 +550,47 @@ fn likeness(a: &Car, b: &Car) -> Option<(u32, u64)> {
 }
 
 /// Fills each car's similar cars (`features.similar_cars`): up to eight
-/// other cars in stock, most alike first, then nearest in price.
+/// other cars in stock, most alike first, then nearest in price. Only cars
+/// of the same make or body are compared (buckets), so a big stock does
+/// not cost a comparison of every pair.
 pub fn attach_similar(cars: &mut [Car], cfg: &DealerConfig) {
+    use std::collections::HashMap;
     if !cfg.features.similar_cars {
         return;
     }
-    let pool: Vec<usize> = (0..cars.len()).filter(|&i| cars[i].in_stock).collect();
+    let mut by_make: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut by_body: HashMap<String, Vec<usize>> = HashMap::new();
+    for (j, c) in cars.iter().enumerate().filter(|(_, c)| c.in_stock) {
+        by_make
+            .entry(c.make.to_ascii_lowercase())
+            .or_default()
+            .push(j);
+        if let Some(b) = &c.body {
+            by_body.entry(b.to_ascii_lowercase()).or_default().push(j);
+        }
+    }
+    let none = Vec::new();
     let picks: Vec<Vec<SimilarCar>> = cars
         .iter()
         .enumerate()
         .map(|(i, car)| {
-            let mut ranked: Vec<(std::cmp::Reverse<u32>, u64, &str, usize)> = pool
+            let same_make = by_make.get(&car.make.to_ascii_lowercase()).unwrap_or(&none);
+            let same_body = car
+                .body
+                .as_ref()
+                .and_then(|b| by_body.get(&b.to_ascii_lowercase()))
+                .unwrap_or(&none);
+            let mut candidates: Vec<usize> = same_make
                 .iter()
-                .filter(|&&j| j != i)
-                .filter_map(|&j| {
+                .chain(same_body)
+                .copied()
+                .filter(|&j| j != i)
+                .collect();
+            candidates.sort_unstable();
+            candidates.dedup();
+            let mut ranked: Vec<(std::cmp::Reverse<u32>, u64, &str, usize)> = candidates
+                .into_iter()
+                .filter_map(|j| {
                     likeness(car, &cars[j])
                         .map(|(s, gap)| (std::cmp::Reverse(s), gap, cars[j].slug.as_str(), j))
                 })
@@ -1125,6 +1157,15 @@ mod tests {
             "not itself, not sold"
         );
         assert!(!slugs.contains(&"car-7"), "too different");
+        // Same type and price but neither make nor body: not similar.
+        let pair = cars(
+            json!([
+                car(1, "Kia", "Rio", "Hatch", 20000, "in_stock"),
+                car(2, "Ford", "Ranger", "Ute", 20000, "in_stock")
+            ]),
+            &cfg,
+        );
+        assert!(pair[0].detail.similar.is_empty());
         // A sold car gets suggestions too (its page's strip).
         assert_eq!(all[3].detail.similar[0].slug, "car-1");
         let off = dealer(json!({"features": {"similar_cars": false}}));

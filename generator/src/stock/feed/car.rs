@@ -259,8 +259,21 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// A list of texts; an item that is not text is left out on its own.
+    /// Equipment lines: a list of texts (or of {"name": ...} objects, as some
+    /// dealer systems write them), or one text with the lines separated by
+    /// "|", ";", new lines or, failing those, ", ". An item that is none of
+    /// these is left out on its own.
     fn texts(&mut self, key: &str) -> Vec<String> {
+        fn item_text(item: &Value) -> Option<String> {
+            match item {
+                Value::String(s) => Some(s.trim().to_string()),
+                Value::Object(o) => ["name", "description", "title"]
+                    .iter()
+                    .find_map(|k| o.get(*k).and_then(Value::as_str))
+                    .map(|s| s.trim().to_string()),
+                _ => None,
+            }
+        }
         match self.value(key) {
             None => Vec::new(),
             Some(Value::Array(items)) => items
@@ -271,7 +284,7 @@ impl<'a> Fields<'a> {
                         return None;
                     }
                     // Only text: a number in an equipment list is a feed mistake.
-                    let text = item.as_str().map(|t| t.trim().to_string());
+                    let text = item_text(item);
                     if text.is_none() {
                         self.warn(
                             format!("{key}[{i}]"),
@@ -280,9 +293,22 @@ impl<'a> Fields<'a> {
                             Effect::LeftOut,
                         );
                     }
-                    text.filter(|t| !t.trim().is_empty())
+                    text.filter(|t| !t.is_empty())
                 })
                 .collect(),
+            Some(Value::String(text)) => {
+                let lines: Vec<&str> = if text.contains(['|', ';', '\n']) {
+                    text.split(['|', ';', '\n']).collect()
+                } else {
+                    text.split(", ").collect()
+                };
+                lines
+                    .into_iter()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(String::from)
+                    .collect()
+            }
             Some(v) => {
                 self.warn(key.to_string(), v, decode::TEXTS, Effect::LeftOut);
                 Vec::new()
@@ -677,13 +703,26 @@ mod tests {
         );
         // A script address is not a link: left out, never put in an href.
         let (car, problems) = decode(with(
-            json!({"file": "javascript:alert(1)", "standardEquipment": "ABS"}),
+            json!({"file": "javascript:alert(1)", "standardEquipment": 12}),
         ))
         .unwrap();
         assert_eq!(car.file, None);
         assert!(car.standard_equipment.is_empty());
         let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
         assert_eq!(fields, ["file", "standardEquipment"]);
+        // Equipment as one text, or as named objects.
+        let (car, _) = decode(with(
+            json!({"standardEquipment": "ABS| Cruise Control ;Tow Bar\n"}),
+        ))
+        .unwrap();
+        assert_eq!(car.standard_equipment, ["ABS", "Cruise Control", "Tow Bar"]);
+        let (car, _) = decode(with(json!({"standardEquipment": "ABS, Cruise Control"}))).unwrap();
+        assert_eq!(car.standard_equipment, ["ABS", "Cruise Control"]);
+        let (car, _) = decode(with(
+            json!({"standardEquipment": [{"name": "ABS"}, {"description": "Tow Bar"}]}),
+        ))
+        .unwrap();
+        assert_eq!(car.standard_equipment, ["ABS", "Tow Bar"]);
     }
 
     #[test]

@@ -45,8 +45,9 @@ pub const LENDERS: Shape =
 pub const FILE: Shape = Shape(
     "a link to the history report (\"https://…/report.pdf\" or a site path), or {\"url\": …}",
 );
-pub const TEXTS: Shape =
-    Shape("a list of texts such as [\"Reversing Camera\", \"Cruise Control\"]");
+pub const TEXTS: Shape = Shape(
+    "a list of texts such as [\"Reversing Camera\", \"Cruise Control\"], or one text with the items separated by \"|\"",
+);
 pub const TEXT_ITEM: Shape = Shape("text such as \"Reversing Camera\"");
 pub const MARKET: Shape = Shape(
     "market prices such as {\"average_market_price\": 31990, \"state_average_market_price\": 32490}",
