@@ -43,14 +43,15 @@
  *    in Chromium at 375 and 1,280 px without scrolling (React, the islands
  *    hydrated on load, idle or already visible; the calculator, enquiry form
  *    and other below-the-fold islands wait until scrolled to), for the
- *    first car, a car with lender figures and one asking for a quote, the
+ *    first car, a car with lender figures, one asking for a quote and one
+ *    in stock with photos and every sidebar button (issue 9's goal), the
  *    largest: 76.4 KB when set; 81 KB (the calculator must not be among
  *    them). The HTML of every car page, gzip, the largest: 9.4 KB when set;
  *    20 KB, the issue's ceiling. The finance calculator island and its
  *    chunks over the React runtime (it loads when scrolled to; some chunks
  *    are shared with the islands already loaded): 5.5 KB when set; 6.9 KB.
  * The e2e test (scripts/e2e/run.mjs) also caps what its own visit to the
- * first car page loads (80 KB); the worker's wasm is capped by
+ * first car page loads (88 KB); the worker's wasm is capped by
  * scripts/edge/build.sh.
  */
 import { spawnSync } from 'node:child_process';
@@ -58,6 +59,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.mjs';
@@ -117,7 +119,7 @@ function searchPageJs() {
   const page = new Set([...components, ...modules].flatMap((c) => [...closure(c)]));
   const own = [...page].filter((f) => !runtime.has(f));
   const ownBytes = own.reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
-  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
   const inlineBytes = gz(Buffer.from(inline));
   const runtimeBytes = [...runtime].reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
   check(
@@ -201,8 +203,8 @@ function engineJs() {
  */
 async function carPageBudgets() {
   const cars = JSON.parse(fs.readFileSync(path.join(dist, '../src/data/cars.json'), 'utf8'));
-  const pick = [cars[0], cars.find((c) => c.finance?.lender && c.finance?.calculator), cars.find((c) => c.finance?.quote)].filter(Boolean);
-  if (pick.length < 3) throw new Error('car pages: the data lacks a car with lender figures or one asking for a quote');
+  const pick = [cars[0], cars.find((c) => c.finance?.lender && c.finance?.calculator), cars.find((c) => c.finance?.quote), cars.find((c) => c.in_stock && c.price > 0 && c.images.length >= 2 && c.detail.sidebar_buttons.length > 2)].filter(Boolean);
+  if (pick.length < 4) throw new Error('car pages: the data lacks a car with lender figures, one asking for a quote or one in stock with photos and every sidebar button');
   const server = await startServer(dist);
   const origin = `http://127.0.0.1:${server.address().port}`;
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-budget-'));
@@ -228,7 +230,7 @@ async function carPageBudgets() {
         await page.waitForLoadState('networkidle');
         page.off('request', onRequest);
         const html = fs.readFileSync(path.join(dist, `cars/${car.slug}/index.html`), 'utf8');
-        const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+        const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
         const bytes = [...scripts].reduce((sum, s) => sum + gz(fs.readFileSync(path.join(dist, s))), 0) + gz(Buffer.from(inline));
         if (kb(bytes) > worst.kb) worst = { kb: kb(bytes), what: `${width}px /cars/${car.slug}/, ${scripts.size} scripts: ${[...scripts].map((s) => path.posix.basename(s).replace(/\.[^.]+\.js$/, '')).join(', ')}` };
         if ([...scripts].some((s) => s.includes('FinanceCalculator'))) throw new Error(`the finance calculator loaded up front on /cars/${car.slug}/ at ${width}px`);

@@ -7,6 +7,8 @@ source "$(dirname "$0")/lib/env.sh"
 cd "$DEALERGEN_ROOT"
 bash scripts/install.sh
 cargo build --release -p dealergen
+# The demo stock's photos: real-size JPEGs in the sizes the pages ask for (generated, not committed).
+node scripts/demo-stock/photos.mjs
 DEMO=${DEMO:-brisbane-motor-group}
 # The demo stock is dated (scripts/demo-stock/as-of.mjs): build it as of that
 # day so its sold-recently cars, new arrivals and promo windows show as meant.

@@ -39,6 +39,8 @@ gate "CI workflows (actionlint)" bash scripts/ci-lint.sh
 gate "tsc --noEmit"        npx tsc --noEmit -p astro-app
 gate "vitest"              npx vitest run --root astro-app
 gate "astro check (astro-app)" astro_check astro-app
+# The demo stock's photos (real-size JPEGs and their sizes; generated, not committed).
+gate "demo photos"         node scripts/demo-stock/photos.mjs
 gate "dealergen check --all" cargo run --quiet --release -p dealergen -- check --all
 gate "dealergen build --all" cargo run --quiet --release -p dealergen -- build --all --as-of "$AS_OF"
 # The generated site's tsconfig takes in its route files and astro-app/src,
@@ -47,6 +49,9 @@ gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
 gate "e2e (Chromium)"      node scripts/e2e/run.mjs "sites/$DEMO/dist"
 gate "e2e keyboard + layout" node scripts/e2e/keyboard.mjs "sites/$DEMO/dist"
 gate "e2e search (Chromium)" node scripts/e2e/search.mjs "sites/$DEMO/dist"
+# The car page's cases are spread over the three demo dealers (certified
+# Toyotas, caravans, the phone footer...): each must be in one of them.
+gate "e2e car page (demo dealers)" node scripts/e2e/car-page.mjs sites/brisbane-motor-group/dist sites/perth-auto-collective/dist sites/sunshine-coast-toyota/dist
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
 gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"

@@ -23,6 +23,7 @@ const readFixture = (name: string) => JSON.parse(fs.readFileSync(new URL(name, f
 const intIn = (min: number, max: number) => (n: number) => Number.isInteger(n) && n >= min && n <= max;
 const NUMBER_FORMATS: Record<string, (n: number) => boolean> = {
   uint: intIn(0, Number.MAX_SAFE_INTEGER),
+  uint8: intIn(0, 0xff),
   uint16: intIn(0, 0xffff),
   uint32: intIn(0, 0xffff_ffff),
   uint64: intIn(0, Number.MAX_SAFE_INTEGER),

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import cars from './fixtures/site/src/data/cars.json';
-import site from './fixtures/site/src/data/site.json';
+import siteJson from './fixtures/site/src/data/site.json';
 import { carJsonLd, jsonLdText } from '../src/lib/seo';
-import type { Car } from '../src/types/site';
+import type { Car, SiteData } from '../src/types/site';
 
 const all = cars as Car[];
+const site = siteJson as unknown as SiteData;
 
 describe('carJsonLd', () => {
   it('describes an in-stock car with its price and absolute image URLs', () => {
@@ -17,6 +18,23 @@ describe('carJsonLd', () => {
       offers: { price: car.price, priceCurrency: 'AUD', availability: 'https://schema.org/InStock' },
     });
     expect((data['image'] as string[])[0]).toMatch(/^https:\/\//);
+  });
+
+  it('gives the odometer in km, the VIN, the stock number as sku, and the location as the seller', () => {
+    const car = all.find((c) => c.status === 'in_stock' && c.vin && c.stocknum)!;
+    const data = carJsonLd(car, site);
+    expect(data['mileageFromOdometer']).toEqual({ '@type': 'QuantitativeValue', value: car.km, unitCode: 'KMT' });
+    expect(data['vehicleIdentificationNumber']).toBe(car.vin);
+    expect(data['sku']).toBe(car.stocknum);
+    const location = site.locations.find((l) => l.id === car.location.id)!;
+    expect((data['offers'] as Record<string, unknown>)['seller']).toMatchObject({
+      '@type': 'AutoDealer',
+      name: location.name,
+      telephone: location.phone,
+      url: `${site.base_url}/contact-us/${location.slug}/`,
+      address: { '@type': 'PostalAddress', streetAddress: location.address.street, postalCode: location.address.postcode, addressCountry: 'AU' },
+      parentOrganization: { name: site.name },
+    });
   });
 
   it('marks sold cars sold out and leaves out a missing price', () => {

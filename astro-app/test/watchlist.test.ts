@@ -55,4 +55,10 @@ describe('watchlist calls', () => {
       { id: '8', slug: 'a-7', name: '2020 Kia Rio', price_text: '$9,990', image: null },
     ]);
   });
+
+  it("the watchlist's photo is the image host's smallest size, not the full photo", () => {
+    const car = { id: '7', slug: 'a-7', name: '2020 Kia Rio', price_text: '$9,990', images: ['/p/a.jpg'] } as Car;
+    const images = { url_template: '{base}-{width}.{ext}', width: 640, quality: 75, srcset_widths: [480, 960] };
+    expect(watchlistCars([car], images)[0]!.image).toBe('/p/a-480.jpg');
+  });
 });

@@ -12,6 +12,7 @@
 mod check;
 pub mod diagnostic;
 pub mod hours;
+pub mod images;
 mod load;
 pub mod model;
 pub mod moment;

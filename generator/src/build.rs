@@ -153,6 +153,12 @@ pub fn build_dealer(
             .iter()
             .map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message))
             .collect();
+        let public = site_dir.join(render::APP_DIR).join("public");
+        warnings.extend(
+            crate::photos::missing_local_photos(&cars, &cfg.images, &public)
+                .iter()
+                .map(|m| format!("{}: {m}", dealer.slug)),
+        );
         let feed_lines: Vec<String> = skipped
             .iter()
             .map(ToString::to_string)
@@ -217,11 +223,12 @@ pub fn site_outputs(
     let mut feed_warnings = std::mem::take(&mut feed.warnings);
     let mut selection = stock::select(feed, cfg, now);
     feed_warnings.append(&mut selection.warnings);
-    let cars: Vec<present::Car> = selection
+    let mut cars: Vec<present::Car> = selection
         .visible
         .iter()
         .map(|c| present::present(c, cfg, now))
         .collect();
+    stock::detail::attach_similar(&mut cars, cfg);
     let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
     let site = site_data::build(&dealer.slug, cfg, &cars, now);
     let pages = crate::pages::page_paths(&site, &cars);

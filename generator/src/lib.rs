@@ -16,6 +16,7 @@ pub mod explain;
 pub mod pages;
 pub mod compliance;
 pub mod finance_route;
+pub mod photos;
 pub mod project;
 pub mod pull;
 pub mod render;

@@ -25,6 +25,8 @@ pub fn page_paths(site: &SiteData, cars: &[Car]) -> Vec<String> {
             .map(|l| format!("/search/{}/", l.path)),
     );
     paths.extend(cars.iter().map(|c| format!("/cars/{}/", c.slug)));
+    // The share bar's Print opens each car's printable page.
+    paths.extend(cars.iter().map(|c| format!("/cars/{}/print/", c.slug)));
     paths.extend(
         site.locations
             .iter()

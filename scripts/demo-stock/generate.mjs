@@ -390,12 +390,16 @@ function equipment(rng, spec, tier) {
   return [...list, ...upper, ...body, ...fuel];
 }
 
+/** Real-size JPEG photos (photos.mjs): the full-size file, as an image host returns it without parameters. */
 function imagesFor(rng, bodySlug, colour, count) {
   const start = colourVariant(colour) - 1;
   const urls = [];
-  for (let i = 0; i < count; i++) urls.push(`/images/stock/${bodySlug}-${((start + i) % 6) + 1}.svg`);
+  for (let i = 0; i < count; i++) urls.push(`/images/photos/${bodySlug}-${((start + i) % 6) + 1}.jpg`);
   return urls;
 }
+
+/** The small size of a photo (photos.mjs writes <name>-480.jpg). */
+const thumbOf = (url) => url.replace(/\.jpg$/, '-480.jpg');
 
 function photoCount(rng, status) {
   if (status === 'coming_soon') return rng.chance(0.55) ? 0 : rng.chance(0.3) ? rng.int(1, 2) : rng.int(3, 8);
@@ -554,7 +558,7 @@ function buildCar(ctx) {
     photos_count,
     images: urls.map((url) => ({ url })),
     primary_image_url: urls[0] || null,
-    thumbnails: urls.slice(),
+    thumbnails: urls.map(thumbOf),
     dealercomments: '',
     dealership_slug: dealer.slug,
     dealership_id: dealer.id,
@@ -701,7 +705,35 @@ function generateDealer(dealer, asOf, asOfYear) {
     const other = cars.find((c) => c.car_type === 'used' && c.make !== dealer.certifiedMake && c.status === 'in_stock');
     if (other) other.certified = true;
   }
+  detailExtras(cars, dealer);
   return cars;
+}
+
+/**
+ * What the car page needs beyond the search data, from a random stream of
+ * its own so the rest of a feed stays as it was: a history report (`file`)
+ * on about a third of the used cars, and at dealers that do not certify a
+ * make themselves a couple of certified used Toyotas (the badge is shown
+ * for any dealer), one of them a reserved hybrid whose card tag outranks
+ * the certified one (the car page must still show the badge).
+ */
+function detailExtras(cars, dealer) {
+  const rng = new Rng(hashString(`dealergen-demo-stock:detail:${dealer.slug}`));
+  for (const c of cars) {
+    if (c.car_type === 'used' && c.item_type !== 'caravan' && rng.chance(0.33)) {
+      c.file = `https://reports.carhistory.example.com.au/${c.vin}.pdf`;
+    }
+  }
+  if (!dealer.certifiedMake) {
+    const toyotas = cars.filter((c) => c.make === 'Toyota' && c.car_type === 'used' && c.status === 'in_stock' && c.show_on_dealer_website && c.photos_count >= 3);
+    const hybrid = toyotas.find((c) => c.simple_fuel === 'Hybrid');
+    const plain = toyotas.find((c) => c !== hybrid);
+    for (const c of [hybrid, plain]) if (c) c.certified = true;
+    if (hybrid) {
+      hybrid.tag = 'Hybrid';
+      hybrid.reserved = true;
+    }
+  }
 }
 
 /* ------------------------------------------------------------ formatting */

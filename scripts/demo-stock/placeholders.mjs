@@ -85,7 +85,8 @@ const SHAPES = {
   },
 };
 
-function stockSvg(slug, variant, n) {
+/** The silhouette of a body type in one colour variant (0..5), 800x600 (also drawn into the demo JPEG photos by photos.mjs). */
+export function stockSvg(slug, variant, n) {
   const s = SHAPES[slug];
   const c = COLOUR_VARIANTS[variant];
   const id = `g${n}`;
@@ -187,4 +188,4 @@ function main() {
   console.log(`wrote ${written.length} SVG files to ${OUT.slice(ROOT.length + 1)} (largest ${max[0]}, ${max[1]} bytes)`);
 }
 
-main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();

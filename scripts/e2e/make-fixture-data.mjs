@@ -115,8 +115,45 @@ for (let i = 0; i < 26; i++) {
     dealership_slug: null,
     dealership_name: null,
     finance: financeOf(i, status, noPrice ? 0 : price),
+    sold_at: status === 'sold' ? 4102444800 : null,
+    detail: fixtureDetail({ i, slug, make, car_type, status, price, noPrice, images, vin: `JTDKB3FU${String(100000000 + i * 7919).slice(0, 9)}` }),
   });
 }
+/** The car page's own data (generator/src/stock/detail.rs), varied so every block has a car showing it. */
+function fixtureDetail({ i, slug, make, car_type, status, price, noPrice, images, vin }) {
+  const inStock = status === 'in_stock' || status === 'coming_soon';
+  const page = `/cars/${slug}/`;
+  const button = (kind, label, href, extra = {}) => ({ kind, label, href, note: null, external: false, ...extra });
+  const checkout = inStock && i !== 2 && !noPrice;
+  const buttons = !inStock ? [] : [
+    button('enquire', 'Enquire Now', `${page}#enquire`),
+    ...(car_type === 'used' && i % 3 === 0 ? [button('history_report', 'Car History Report', `https://reports.example.com.au/${vin}.pdf`, { external: true })] : []),
+    button('finance', 'Get Finance Quote', `${page}?enquiry=finance#enquire`),
+    ...(status === 'in_stock' && i !== 2 && !noPrice ? [button('trade_in', 'Trade-In Valuation', `${page}?enquiry=trade-in#enquire`)] : []),
+    ...(checkout ? [button('reserve', 'Reserve Car Now', `${page}checkout/`, { note: '$200 refundable deposit' })] : []),
+    button('call_dealer', 'Call Now', 'tel:0735550101'),
+  ];
+  const features = ['Reversing Camera', 'Cruise Control', 'Apple CarPlay', 'Android Auto', 'Lane Keep Assist', 'Autonomous Emergency Braking', 'Bluetooth', 'Air Conditioning', 'Alloy Wheels', 'Keyless Entry'].slice(0, 4 + (i % 7));
+  const tabs = [
+    { kind: 'dealer_comments', title: 'Dealer Comments', items: [] },
+    { kind: 'why_buy_from_us', title: 'Why Buy From Us', items: [{ title: 'Haggle-free price', text: 'The price you see is the price you pay.' }] },
+    ...(checkout ? [{ kind: 'reserve_online', title: 'Reserve Online', items: [{ title: 'Reserve this car with a $200 deposit, 100% refundable', text: '' }, { title: 'We hold it for 48 hours', text: '' }] }] : []),
+    { kind: 'features', title: 'Features', items: [] },
+  ];
+  return {
+    sidebar_buttons: buttons,
+    below_market: car_type === 'used' && inStock && i % 4 === 3 ? { amount: 1250, text: '$1,250 below market average' } : null,
+    certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1 && inStock ? { title: 'Toyota Certified Pre-Owned', benefits: ['90 point inspection', '1-year extra warranty', '12 months roadside assist'] } : null,
+    key_information: [{ label: 'Engine size', value: '2.0 L' }, { label: 'Cylinders', value: '4' }],
+    features,
+    comment_preview: null,
+    tabs,
+    service_advantage: null,
+    similar: [],
+    checkout,
+  };
+}
+
 // Newest first, like the generator's default order.
 cars.sort((a, b) => b.created_at.localeCompare(a.created_at));
 fs.writeFileSync(`${dir}/src/data/cars.json`, JSON.stringify(cars, null, 2) + '\n');

@@ -42,16 +42,17 @@ const AXE_OPTIONS = {
 };
 const MISSING_PAGE = '/no-such-page/';
 /**
- * The car page's JavaScript this test's visit loads, gzip: React's client
+ * The car page's JavaScript after the whole visit, gzip: React's client
  * runtime (~67 KB) plus the enquiry, views, save, phone and quote islands
- * and, since the visit scrolls to the enquiry form past it, the finance
- * calculator (5.5 KB; it hydrates when visible). 76.5 KB when first set
- * (2026-11-23), 82.2 KB with the calculator; 86 KB leaves under 4 KB to grow
- * before that is a decision (raise it here, with the reason). What loads up
- * front, before any scrolling, is capped by scripts/budget.mjs (81 KB).
+ * and the page's own module. 76.5 KB when first set (2026-11-23); raised
+ * with issue 9 (80.1 KB): what now matters most is what loads up front,
+ * before any scroll or click, which scripts/budget.mjs caps at 81 KB
+ * (carPageBudgets); this figure also counts what hydrates on the way down
+ * (the enquiry form). At most 25% above, like scripts/budget.mjs; 88 KB
+ * leaves room for the finance calculator to hydrate when seen.
  */
-const JS_BUDGET_KB = 86;
-const JS_SET_AT_KB = 82.2;
+const JS_BUDGET_KB = 88;
+const JS_SET_AT_KB = 80.1;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {

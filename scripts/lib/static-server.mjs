@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -56,6 +57,7 @@ function proxy(req, res, target) {
 /**
  * A static file server with the edge's URL rules: /a/ -> /a/index.html, /a -> 301 /a/, else 404.html.
  * `options.apiProxy`: a function answering the worker's origin; /api/* is then proxied there.
+ * `options.compress`: gzip text responses, as the CDN does (the Lighthouse benchmark).
  */
 export function startServer(root, port = 0, options = {}) {
   const server = http.createServer((req, res) => {
@@ -72,8 +74,12 @@ export function startServer(root, port = 0, options = {}) {
     }
     const file = path.join(root, path.normalize(pathname));
     const send = (status, filePath) => {
-      res.writeHead(status, { 'content-type': TYPES[path.extname(filePath)] ?? 'application/octet-stream' });
+      const type = TYPES[path.extname(filePath)] ?? 'application/octet-stream';
+      // As the CDN does: text goes gzip-compressed to a browser that accepts it.
+      const gzip = options.compress && /^(text\/|application\/(json|xml)|image\/svg)/.test(type) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+      res.writeHead(status, { 'content-type': type, ...(gzip ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {}) });
       if (req.method === 'HEAD') res.end();
+      else if (gzip) fs.createReadStream(filePath).pipe(zlib.createGzip()).pipe(res);
       else fs.createReadStream(filePath).pipe(res);
     };
     if (!file.startsWith(root + path.sep) && file !== root) {

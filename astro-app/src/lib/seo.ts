@@ -14,8 +14,33 @@ const CONDITION: Record<Car['car_type'], string> = {
   used: 'https://schema.org/UsedCondition',
 };
 
-/** A schema.org Car with an Offer; the price is left out when the dealer shows none. */
-export function carJsonLd(car: Car, site: Pick<SiteData, 'name' | 'base_url'>): Record<string, unknown> {
+/** The AutoDealer selling the car: its location (name, phone, address, page), part of the dealer. */
+export function sellerJsonLd(car: Car, site: Pick<SiteData, 'name' | 'base_url' | 'locations'>): Record<string, unknown> {
+  const loc = site.locations.find((l) => l.id === car.location.id);
+  if (!loc) return { '@type': 'AutoDealer', name: site.name, url: `${site.base_url}/` };
+  return {
+    '@type': 'AutoDealer',
+    name: loc.name,
+    telephone: loc.phone,
+    url: `${site.base_url}/contact-us/${loc.slug}/`,
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: loc.address.street,
+      addressLocality: loc.address.suburb,
+      addressRegion: loc.address.state,
+      postalCode: loc.address.postcode,
+      addressCountry: 'AU',
+    },
+    parentOrganization: { '@type': 'Organization', name: site.name, url: `${site.base_url}/` },
+  };
+}
+
+/**
+ * A schema.org Car with an Offer (AUD, availability; the price left out
+ * when the dealer shows none), the odometer in km (unitCode KMT), the VIN,
+ * the stock number as sku and the car's location as the selling AutoDealer.
+ */
+export function carJsonLd(car: Car, site: Pick<SiteData, 'name' | 'base_url' | 'locations'>): Record<string, unknown> {
   const url = `${site.base_url}/cars/${car.slug}/`;
   const data: Record<string, unknown> = {
     '@context': 'https://schema.org',
@@ -33,11 +58,13 @@ export function carJsonLd(car: Car, site: Pick<SiteData, 'name' | 'base_url'>): 
       availability: AVAILABILITY[car.status],
       priceCurrency: 'AUD',
       ...(car.price > 10 ? { price: car.price } : {}),
-      seller: { '@type': 'AutoDealer', name: site.name },
+      itemCondition: CONDITION[car.car_type],
+      seller: sellerJsonLd(car, site),
     },
   };
   if (car.images.length > 0) data['image'] = car.images.map((src) => new URL(src, `${site.base_url}/`).href);
   if (car.vin) data['vehicleIdentificationNumber'] = car.vin;
+  if (car.stocknum) data['sku'] = car.stocknum;
   if (car.body) data['bodyType'] = car.body;
   if (car.fuel) data['fuelType'] = car.fuel;
   if (car.transmission) data['vehicleTransmission'] = car.transmission;

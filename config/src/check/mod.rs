@@ -8,6 +8,7 @@
 //! `slug`, `moment` and `suggest`, and a typed config that passed all this.
 
 mod dates;
+mod detail;
 mod finance;
 mod identity;
 mod links;
@@ -176,6 +177,7 @@ pub(crate) fn rules(
     }
     links::check(cfg, &mut cx);
     offers::check(cfg, &mut cx);
+    detail::check(cfg, &mut cx);
     if skip.ok("finance") {
         finance::check(&cfg.finance, &mut cx);
     }

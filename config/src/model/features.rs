@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::CardButton;
+use super::{CardButton, DetailTab, ServiceAdvantage, TabItem};
 
 /// Features that dealers switch on or off.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -116,8 +116,20 @@ pub struct DetailPageConfig {
     pub hide_x_share: bool,
     /// Text shown when the registration has expired; empty shows nothing.
     pub rego_expired_text: Option<String>,
-    /// Call Now and Enquire bar after 900 px of scrolling.
+    /// A bar with the car's name, price, Enquire and Call at the bottom of the screen once the shopper has scrolled 900 px (on phones the sticky mobile footer takes its place when `features.sticky_mobile_footer` is on).
     pub sticky_sidebar: bool,
+    /// What the certified pre-owned badge's dialog lists (cars of `cards.certified_badge_make` marked certified in the feed).
+    pub certified_benefits: Vec<String>,
+    /// Tabs under the specifications, in order. A tab with nothing to show for a car is left out.
+    pub tabs: Vec<DetailTab>,
+    /// The What's Included tab.
+    pub whats_included: Vec<TabItem>,
+    /// The Why Buy From Us tab: the dealer's value-adds.
+    pub why_buy_from_us: Vec<TabItem>,
+    /// The Protect Your Car tab: warranties and protection products.
+    pub protect_your_car: Vec<TabItem>,
+    /// Capped-price servicing block with its price per model (e.g. Toyota Service Advantage); leave out for none.
+    pub service_advantage: Option<ServiceAdvantage>,
 }
 
 impl Default for DetailPageConfig {
@@ -133,6 +145,24 @@ impl Default for DetailPageConfig {
             hide_x_share: false,
             rego_expired_text: Some("Unregistered".into()),
             sticky_sidebar: true,
+            // Spec 002 §9: Toyota certified pre-owned.
+            certified_benefits: vec![
+                "90 point inspection".into(),
+                "1-year extra warranty".into(),
+                "12 months roadside assist".into(),
+            ],
+            tabs: vec![
+                DetailTab::DealerComments,
+                DetailTab::WhatsIncluded,
+                DetailTab::WhyBuyFromUs,
+                DetailTab::ReserveOnline,
+                DetailTab::ProtectYourCar,
+                DetailTab::Features,
+            ],
+            whats_included: Vec::new(),
+            why_buy_from_us: Vec::new(),
+            protect_your_car: Vec::new(),
+            service_advantage: None,
         }
     }
 }

@@ -7,6 +7,7 @@
 //! `Default` impls here (platform-wide) and presets (per template group).
 
 mod content;
+mod detail;
 mod features;
 mod finance;
 mod locations;
@@ -16,6 +17,7 @@ mod stock_source;
 mod timezone;
 
 pub use content::*;
+pub use detail::*;
 pub use features::*;
 pub use finance::*;
 pub use locations::*;
@@ -69,6 +71,9 @@ pub struct DealerConfig {
     /// The vehicle detail page.
     #[serde(default)]
     pub detail_page: DetailPageConfig,
+    /// Car photos: the image host's resizing parameters (width, quality) and the sizes offered to browsers.
+    #[serde(default)]
+    pub images: ImagesConfig,
     /// Feature switches (watchlist, compare, checkout, phone reveal, ...).
     #[serde(default)]
     pub features: Features,

@@ -236,7 +236,7 @@ pub struct CardsConfig {
     pub buttons: Vec<CardButton>,
     /// Show an Electric or Hybrid tag (highest priority) on electric and hybrid cars.
     pub electric_hybrid_tag: bool,
-    /// Make whose certified used cars get the certified badge, e.g. "Toyota". Empty: no badge.
+    /// Make whose cars marked certified in the feed get the certified pre-owned badge: the card's tag and, on the car page, a badge that opens a dialog listing `detail_page.certified_benefits`. Defaults to "Toyota" (the programme the spec describes); null: no badge.
     pub certified_badge_make: Option<String>,
     /// Compare and favourite show only for used cars priced above 0 with photos.
     pub strict_compare: bool,
@@ -250,7 +250,7 @@ impl Default for CardsConfig {
         CardsConfig {
             buttons: vec![CardButton::Enquire, CardButton::ViewDetails],
             electric_hybrid_tag: false,
-            certified_badge_make: None,
+            certified_badge_make: Some("Toyota".into()),
             strict_compare: false,
             used_car_guarantee: None,
         }

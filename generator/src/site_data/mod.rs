@@ -8,6 +8,7 @@
 
 mod contract;
 mod finance;
+mod detail;
 mod links;
 mod locations;
 mod search;
@@ -22,6 +23,7 @@ use crate::stock::present::Car;
 
 pub use contract::contract_schema_text;
 pub use finance::{page_path as finance_page_path, Finance};
+pub use detail::DetailPage;
 pub use links::{Footer, FooterGroup, Link, NavItem};
 pub use locations::{
     Address, DepartmentHours, DepartmentName, HoursLine, Location, LocationKind, SpecialDepartment,
@@ -70,6 +72,10 @@ pub struct SiteData {
     pub search: Search,
     /// Wording that differs between dealers.
     pub copy: Copy,
+    /// Car photo addresses: the image host's template, fallback width, quality and srcset widths (`images`).
+    pub images: model::ImagesConfig,
+    /// The car page's view-time settings (share bar, sticky bars).
+    pub detail_page: DetailPage,
     /// Counts over the visible stock, for the home page and menus.
     pub stock_summary: StockSummary,
     /// Route patterns that need a signed-in shopper, e.g. "/my-garage" or
@@ -188,6 +194,8 @@ pub fn build(
             no_price_text: cfg.copy.no_price_text.clone(),
             dealer_comments_pending: cfg.copy.dealer_comments_pending.clone(),
         },
+        images: cfg.images.clone(),
+        detail_page: detail::detail_page(cfg),
         stock_summary: stock_summary(cars),
         gated_routes: cfg.gated_routes.clone(),
         built_at: now.timestamp(),

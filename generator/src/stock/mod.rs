@@ -1,6 +1,7 @@
 //! The dealer's stock: read the feed, keep the cars the site shows, and
 //! present them for the pages.
 
+pub mod detail;
 pub mod feed;
 pub mod finance;
 pub mod present;

@@ -9,6 +9,7 @@ use dealer_config::DealerConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::detail::CarDetail;
 use super::feed::FeedCar;
 
 /// Cars listed within this many days get the new-arrival tag (spec 000 §9).
@@ -121,6 +122,8 @@ pub struct Car {
     pub dealership_name: Option<String>,
     /// Finance on the car page: the lender's figures, the quote, the calculator (spec 001 §5).
     pub finance: super::finance::CarFinance,
+    /// What the car's own page shows beyond this (stock/detail.rs).
+    pub detail: CarDetail,
 }
 
 /// Stock status of a shown car.
@@ -360,16 +363,10 @@ pub fn parse_time(s: &str) -> Option<DateTime<Utc>> {
         })
 }
 
-/// Specification rows; rows with empty values are dropped (spec 001 §2).
+/// Specification rows (the Details grid); rows with empty values are
+/// dropped (spec 001 §2). The feed's technical `variant` figures are the
+/// page's Key information (`detail::key_information`).
 pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<SpecRow> {
-    let v = |key: &str| -> Option<String> {
-        let value = car.variant.as_ref()?.get(key)?;
-        match value {
-            serde_json::Value::Number(n) => Some(n.to_string()),
-            serde_json::Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
-            _ => None,
-        }
-    };
     let feet = |ft: Option<f64>| ft.map(|ft| format!("{:.2} m", ft * 0.3048));
     let kg = |kg: Option<f64>| kg.map(|x| format!("{x} kg"));
     let rego = car.rego_expiry.and_then(|date| {
@@ -395,26 +392,12 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
         ("Drive", car.drive.clone()),
         ("Fuel", car.fuel.clone().or(car.simple_fuel.clone())),
         ("Engine", car.engine_size.clone()),
-        ("Cylinders", v("cylinders")),
-        ("Induction", v("induction")),
         ("Seats", car.seats.map(|s| s.to_string())),
         ("Doors", car.doors.map(|s| s.to_string())),
         (
             "Odometer",
             car.km
                 .map(|k| format!("{} km", dollars(k).trim_start_matches('$'))),
-        ),
-        (
-            "Fuel consumption",
-            v("fuelconsumptioncombined").map(|x| format!("{x} L/100km")),
-        ),
-        (
-            "Towing (braked)",
-            v("towingcapacitybraked").map(|x| format!("{x} kg")),
-        ),
-        (
-            "ANCAP rating",
-            v("ancaprating").map(|x| format!("{x} stars")),
         ),
         ("Stock number", car.stocknum.clone()),
         ("VIN", car.vin.clone()),
@@ -503,6 +486,10 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
             .collect::<Vec<_>>()
             .join(" ")
         });
+    let price = current_price(car).unwrap_or(0.0);
+    let location = location_of(car, cfg);
+    let comment_paragraphs = comment_paragraphs(car.dealercomments.as_deref());
+    let detail = super::detail::detail(car, price, &location.phone, &comment_paragraphs, cfg);
     Car {
         id: car.id.to_string(),
         slug: car.slug.clone(),
@@ -519,7 +506,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
             _ => CarStatus::Sold,
         },
         in_stock: is_in_stock(&car.status),
-        price: current_price(car).unwrap_or(0.0),
+        price,
         price_text: price_text(car, cfg),
         price_type: car.price_type.clone(),
         was_price_text: was_price_text(car),
@@ -549,8 +536,8 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
             .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
             .unwrap_or_default(),
         sold_at: car.sold_date_timestamp,
-        location: location_of(car, cfg),
-        comment_paragraphs: comment_paragraphs(car.dealercomments.as_deref()),
+        location,
+        comment_paragraphs,
         specs: spec_rows(car, cfg, today),
         custom_rank: car.custom_rank.unwrap_or(0.0),
         seats: car.seats,
@@ -566,5 +553,112 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
             &super::finance::display_rules(cfg, now),
             cfg,
         ),
+        detail,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::site_data::test_support::config_with;
+    use crate::stock::feed;
+    use serde_json::{json, Value};
+
+    fn feed_car(extra: Value) -> FeedCar {
+        let mut record = json!({"id": 1, "slug": "c-1", "make": "Jayco", "model": "Journey", "year": 2020,
+            "car_type": "used", "status": "in_stock"});
+        for (k, v) in extra.as_object().unwrap() {
+            record[k] = v.clone();
+        }
+        feed::parse(&serde_json::to_string(&[record]).unwrap(), "f.json")
+            .unwrap()
+            .cars
+            .remove(0)
+    }
+
+    fn rows(car: &FeedCar, cfg: &DealerConfig) -> Vec<(String, String)> {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 20).unwrap();
+        spec_rows(car, cfg, today)
+            .into_iter()
+            .map(|r| (r.label, r.value))
+            .collect()
+    }
+
+    fn value(rows: &[(String, String)], label: &str) -> Option<String> {
+        rows.iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, v)| v.clone())
+    }
+
+    #[test]
+    fn spec_rows_with_empty_values_are_dropped() {
+        let car = feed_car(json!({"badge": "  ", "series": null, "colour": "White", "seats": 5}));
+        let r = rows(&car, &config_with(json!({})));
+        let labels: Vec<&str> = r.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(labels, ["Year", "Make", "Model", "Colour", "Seats"]);
+    }
+
+    #[test]
+    fn rego_expiry_says_when_or_the_dealers_expired_text() {
+        let cfg = config_with(json!({}));
+        let future = feed_car(json!({"rego_expiry": "2027-03-31"}));
+        assert_eq!(
+            value(&rows(&future, &cfg), "Registration expiry").as_deref(),
+            Some("Expires on 31/03/2027")
+        );
+        let today = feed_car(json!({"rego_expiry": "2026-11-20"}));
+        assert_eq!(
+            value(&rows(&today, &cfg), "Registration expiry").as_deref(),
+            Some("Expires on 20/11/2026"),
+            "valid through its last day"
+        );
+        let past = feed_car(json!({"rego_expiry": "2026-11-19"}));
+        assert_eq!(
+            value(&rows(&past, &cfg), "Registration expiry").as_deref(),
+            Some("Unregistered")
+        );
+        // Dealers who show nothing for an expired rego.
+        for text in [json!(null), json!("")] {
+            let quiet = config_with(json!({"detail_page": {"rego_expired_text": text}}));
+            assert_eq!(value(&rows(&past, &quiet), "Registration expiry"), None);
+        }
+        assert_eq!(
+            value(&rows(&feed_car(json!({})), &cfg), "Registration expiry"),
+            None
+        );
+    }
+
+    #[test]
+    fn caravan_sizes_are_shown_in_metres() {
+        let caravan = feed_car(
+            json!({"item_type": "caravan", "body_width": 7.8, "body_length": "21.5 ft",
+            "tare_weight": 2450, "aggregate_trailer_mass": 3300, "axle_type": "Tandem", "sleeps": 4}),
+        );
+        let r = rows(&caravan, &config_with(json!({})));
+        assert_eq!(value(&r, "Body width").as_deref(), Some("2.38 m"));
+        assert_eq!(value(&r, "Body length").as_deref(), Some("6.55 m"));
+        assert_eq!(value(&r, "Tare weight").as_deref(), Some("2450 kg"));
+        assert_eq!(
+            value(&r, "Aggregate trailer mass").as_deref(),
+            Some("3300 kg")
+        );
+        assert_eq!(value(&r, "Axle type").as_deref(), Some("Tandem"));
+        assert_eq!(value(&r, "Sleeps").as_deref(), Some("4"));
+        // Only caravans get these rows.
+        let car = feed_car(json!({"body_width": 7.8, "sleeps": 4}));
+        assert_eq!(
+            value(&rows(&car, &config_with(json!({}))), "Body width"),
+            None
+        );
+    }
+
+    #[test]
+    fn comments_split_on_pipes_into_paragraphs() {
+        assert_eq!(
+            comment_paragraphs(Some("One.| Two. ||  |Three.")),
+            ["One.", "Two.", "Three."]
+        );
+        assert!(comment_paragraphs(Some(" | ")).is_empty());
+        assert!(comment_paragraphs(None).is_empty());
     }
 }

@@ -14,6 +14,8 @@ import { useRef } from 'react';
 import { cardActions, cardNotes, inStock, showToggle, type CardSettings } from '../../lib/search/cards';
 import type { Hit } from '../../lib/search/types';
 import { badgeLine, carTypeLabel, formatKm, suburbState } from '../../lib/format';
+import { NO_PHOTO, photoProps, SIZES } from '../../lib/images';
+import type { ImagesConfig } from '../../types/site';
 import SaveCarButton from '../SaveCarButton';
 import { useRovingFocus } from './roving';
 
@@ -38,9 +40,11 @@ interface Props {
   eager: boolean;
   settings: CardSettings;
   toggles: Toggles;
+  /** `site.images`: photo sizes from the image host (srcset); the photo as it is without it. */
+  images?: ImagesConfig | undefined;
 }
 
-export function ResultCard({ hit, eager, settings, toggles }: Props) {
+export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
   const href = `/cars/${hit.slug}/`;
   const stocked = inStock(hit);
   const badge = badgeLine(hit);
@@ -58,7 +62,7 @@ export function ResultCard({ hit, eager, settings, toggles }: Props) {
         <a href={href} tabIndex={-1} aria-hidden="true">
           {hit.image ? (
             <img
-              src={hit.image}
+              {...(images ? photoProps(hit.image, images, SIZES.card) : { src: hit.image })}
               alt=""
               width={640}
               height={480}
@@ -66,6 +70,14 @@ export function ResultCard({ hit, eager, settings, toggles }: Props) {
               decoding="async"
               fetchPriority={eager ? 'high' : undefined}
               className="car-image"
+              data-photo=""
+              // A photo the host cannot serve shows the not-found placeholder (spec 002 §4).
+              onError={(e) => {
+                const img = e.currentTarget;
+                if (img.getAttribute('src') === NO_PHOTO) return;
+                img.removeAttribute('srcset');
+                img.src = NO_PHOTO;
+              }}
             />
           ) : (
             <div className="car-image car-image--placeholder">

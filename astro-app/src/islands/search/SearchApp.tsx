@@ -19,7 +19,8 @@ import { EMPTY_STATE, type Hit, type RangeRefinement, type SearchClient, type Se
 import { parseSearchState, SCROLL_FLAG, serialiseSearchState, toggleRefinement, withFilters } from '../../lib/search/url';
 import type { CardSettings } from '../../lib/search/cards';
 import { COMPARE_LIMIT, loadCompared, loadFavourites, onSavedChange, setCompared, toggleCompared, toggleFavourite, type Compared, type Favourite } from '../../lib/search/saved';
-import type { Search } from '../../types/site';
+import type { ImagesConfig, Search } from '../../types/site';
+import { photoProps, SIZES } from '../../lib/images';
 import { formatCount } from '../../lib/format';
 import { pageLinks } from '../../lib/pagination';
 import { CheckboxList, Dropdown, FoldedList, MakeCards } from './Facets';
@@ -47,6 +48,8 @@ export interface IslandConfig {
   };
   /** `site.api_base` ("" = same origin). */
   apiBase?: string;
+  /** `site.images`: the cards' photo sizes from the image host; photos as they are without it. */
+  images?: ImagesConfig;
   /** Make slugs with a logo in /images/makes/. */
   logos: string[];
 }
@@ -481,12 +484,13 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
               {items.map((item, i) =>
                 item.kind === 'car' ? (
                   <li key={item.hit.objectID}>
-                    <ResultCard hit={item.hit} eager={i < 2} settings={config.cards} toggles={toggles} />
+                    {/* Only the first card's photo is eager and high priority: the second is below the fold on phones. */}
+                    <ResultCard hit={item.hit} eager={i === 0} settings={config.cards} toggles={toggles} images={config.images} />
                   </li>
                 ) : item.kind === 'promo' ? (
                   <li key={`promo-${item.tile.id}-${i}`} className="promo-tile">
                     <a href={item.tile.href}>
-                      <img src={item.tile.image} alt={item.tile.alt} width={640} height={480} loading="lazy" />
+                      <img {...(config.images ? photoProps(item.tile.image, config.images, SIZES.card) : { src: item.tile.image })} alt={item.tile.alt} width={640} height={480} loading="lazy" decoding="async" />
                     </a>
                   </li>
                 ) : (

@@ -93,6 +93,22 @@ pub struct FeedCar {
     pub caravan: CaravanFacts,
     /// Per-car finance figures keyed by provider ("Manual", "Taurus", ...).
     pub finance_lenders: BTreeMap<String, LenderFigures>,
+    /// Link to the car's history report (the feed's `file`).
+    pub file: Option<String>,
+    /// Equipment lines in feed order (`standardEquipment`).
+    pub standard_equipment: Vec<String>,
+    /// Market prices of similar cars (`autograb_data`).
+    pub market: MarketPrices,
+}
+
+/// What similar cars sell for (the feed's `autograb_data`), for the
+/// below-market badge.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MarketPrices {
+    /// `average_market_price`, nationally.
+    pub average: Option<f64>,
+    /// `state_average_market_price`, in the car's state.
+    pub state_average: Option<f64>,
 }
 
 /// Caravan sizes arrive in feet and weights in kg at the top level of the record.
@@ -269,6 +285,94 @@ impl<'a> Fields<'a> {
                 Vec::new()
             }
         }
+    }
+
+    /// Equipment lines: a list of texts (or of {"name": ...} objects, as some
+    /// dealer systems write them), or one text with the lines separated by
+    /// "|", ";", new lines or, failing those, ", ". An item that is none of
+    /// these is left out on its own.
+    fn texts(&mut self, key: &str) -> Vec<String> {
+        fn item_text(item: &Value) -> Option<String> {
+            match item {
+                Value::String(s) => Some(s.trim().to_string()),
+                Value::Object(o) => ["name", "description", "title"]
+                    .iter()
+                    .find_map(|k| o.get(*k).and_then(Value::as_str))
+                    .map(|s| s.trim().to_string()),
+                _ => None,
+            }
+        }
+        match self.value(key) {
+            None => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| {
+                    if item.is_null() {
+                        return None;
+                    }
+                    // Only text: a number in an equipment list is a feed mistake.
+                    let text = item_text(item);
+                    if text.is_none() {
+                        self.warn(
+                            format!("{key}[{i}]"),
+                            item,
+                            decode::TEXT_ITEM,
+                            Effect::LeftOut,
+                        );
+                    }
+                    text.filter(|t| !t.is_empty())
+                })
+                .collect(),
+            Some(Value::String(text)) => {
+                let lines: Vec<&str> = if text.contains(['|', ';', '\n']) {
+                    text.split(['|', ';', '\n']).collect()
+                } else {
+                    text.split(", ").collect()
+                };
+                lines
+                    .into_iter()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(String::from)
+                    .collect()
+            }
+            Some(v) => {
+                self.warn(key.to_string(), v, decode::TEXTS, Effect::LeftOut);
+                Vec::new()
+            }
+        }
+    }
+
+    /// `autograb_data`; an unreadable price is left out on its own.
+    fn market(&mut self) -> MarketPrices {
+        let Some(v) = self.value("autograb_data") else {
+            return MarketPrices::default();
+        };
+        let Some(o) = v.as_object() else {
+            self.warn("autograb_data".into(), v, decode::MARKET, Effect::LeftOut);
+            return MarketPrices::default();
+        };
+        let mut fields = Fields {
+            record: o,
+            problems: Vec::new(),
+            missing: Vec::new(),
+            unusable: Vec::new(),
+        };
+        let market = MarketPrices {
+            average: fields.optional("average_market_price", decode::MONEY, decode::money),
+            state_average: fields.optional(
+                "state_average_market_price",
+                decode::MONEY,
+                decode::money,
+            ),
+        };
+        self.problems
+            .extend(fields.problems.into_iter().map(|mut p| {
+                p.field = format!("autograb_data.{}", p.field);
+                p
+            }));
+        market
     }
 
     fn variant(&mut self) -> Option<Map<String, Value>> {
@@ -483,6 +587,9 @@ impl FeedCar {
                 sleeps: f.optional("sleeps", decode::WHOLE, decode::whole_u32),
             },
             finance_lenders: f.lenders(),
+            file: f.optional("file", decode::FILE, decode::image),
+            standard_equipment: f.texts("standardEquipment"),
+            market: f.market(),
         };
         Ok((car, f.problems))
     }
@@ -612,6 +719,56 @@ mod tests {
             (car.images.as_slice(), problems.len()),
             (&["/only.jpg".to_string()][..], 0)
         );
+    }
+
+    #[test]
+    fn history_file_equipment_and_market_prices_are_read_item_by_item() {
+        let (car, problems) = decode(with(json!({
+            "file": {"url": "https://reports.example.com/1.pdf"},
+            "standardEquipment": ["Reversing Camera", 7, null, " ", "Cruise Control"],
+            "autograb_data": {"average_market_price": "$31,990", "state_average_market_price": "soon"},
+        })))
+        .unwrap();
+        assert_eq!(
+            car.file.as_deref(),
+            Some("https://reports.example.com/1.pdf")
+        );
+        assert_eq!(
+            car.standard_equipment,
+            ["Reversing Camera", "Cruise Control"]
+        );
+        assert_eq!(car.market.average, Some(31990.0));
+        assert_eq!(car.market.state_average, None);
+        let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "standardEquipment[1]",
+                "autograb_data.state_average_market_price"
+            ]
+        );
+        // A script address is not a link: left out, never put in an href.
+        let (car, problems) = decode(with(
+            json!({"file": "javascript:alert(1)", "standardEquipment": 12}),
+        ))
+        .unwrap();
+        assert_eq!(car.file, None);
+        assert!(car.standard_equipment.is_empty());
+        let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(fields, ["file", "standardEquipment"]);
+        // Equipment as one text, or as named objects.
+        let (car, _) = decode(with(
+            json!({"standardEquipment": "ABS| Cruise Control ;Tow Bar\n"}),
+        ))
+        .unwrap();
+        assert_eq!(car.standard_equipment, ["ABS", "Cruise Control", "Tow Bar"]);
+        let (car, _) = decode(with(json!({"standardEquipment": "ABS, Cruise Control"}))).unwrap();
+        assert_eq!(car.standard_equipment, ["ABS", "Cruise Control"]);
+        let (car, _) = decode(with(
+            json!({"standardEquipment": [{"name": "ABS"}, {"description": "Tow Bar"}]}),
+        ))
+        .unwrap();
+        assert_eq!(car.standard_equipment, ["ABS", "Tow Bar"]);
     }
 
     #[test]

@@ -47,6 +47,17 @@ pub const LENDERS: Shape =
 
 pub const RANK: Shape = Shape("a number such as 120");
 pub const TEXT_LIST: Shape = Shape("a list of texts such as [\"4x4\", \"Family\"]");
+pub const FILE: Shape = Shape(
+    "a link to the history report (\"https://…/report.pdf\" or a site path), or {\"url\": …}",
+);
+pub const TEXTS: Shape = Shape(
+    "a list of texts such as [\"Reversing Camera\", \"Cruise Control\"], or one text with the items separated by \"|\"",
+);
+pub const TEXT_ITEM: Shape = Shape("text such as \"Reversing Camera\"");
+pub const MARKET: Shape = Shape(
+    "market prices such as {\"average_market_price\": 31990, \"state_average_market_price\": 32490}",
+);
+
 pub const NVIC: Shape = Shape("an NVIC of 1 to 10 letters and digits such as \"0AB12C\"");
 
 /// The car's NVIC (the quote service's vehicle code), trimmed: 1 to 10

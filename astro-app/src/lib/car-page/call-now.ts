@@ -1,0 +1,33 @@
+/**
+ * The sticky mobile footer's Call Now (spec 002 §4): active only while the
+ * car's location is open, judged in the location's own time zone at the
+ * shopper's clock. The footer carries the location's hours as site.json
+ * has them (`data-hours`) and the number (`data-tel` on the button).
+ * Outside the hours the button stays visible but inactive and says so.
+ */
+import { isOpenNow, type LocationHours } from '../hours/open-now';
+
+/** Sets the button active (a tel: link) or inactive; returns whether it is active. */
+export function updateCallNow(footer: HTMLElement, now: Date): boolean {
+  const button = footer.querySelector<HTMLAnchorElement>('[data-call]');
+  if (!button) return false;
+  let hours: LocationHours | null = null;
+  try {
+    hours = JSON.parse(footer.dataset['hours'] ?? 'null') as LocationHours | null;
+  } catch {
+    hours = null;
+  }
+  const open = hours !== null && isOpenNow(hours, now, 'sales');
+  const tel = button.dataset['tel'] ?? '';
+  if (open && tel) {
+    button.href = tel;
+    button.removeAttribute('aria-disabled');
+  } else {
+    button.removeAttribute('href');
+    button.setAttribute('aria-disabled', 'true');
+  }
+  const status = footer.querySelector<HTMLElement>('[data-call-status]');
+  if (status) status.hidden = open;
+  footer.toggleAttribute('data-open-now', open);
+  return open && tel !== '';
+}

@@ -1,0 +1,72 @@
+/**
+ * The car page's sticky bars (spec 002 §2.6, §9): a bar with the car and
+ * Enquire / Call after 900 px of scrolling (`detail_page.sticky_sidebar`),
+ * and on phones a footer with Call Now and Enquire after 50 px
+ * (`features.sticky_mobile_footer`), which then takes the bar's place.
+ * While one shows, the page keeps room for it (scroll padding and a
+ * bottom margin), so it never covers the element that has focus or the
+ * end of the page.
+ */
+
+export const STICKY_BAR_AFTER_PX = 900;
+export const MOBILE_FOOTER_AFTER_PX = 50;
+/** Phones: below the 768 px breakpoint. */
+export const PHONE_MAX_WIDTH = 767;
+
+export interface StickyOptions {
+  /** `site.detail_page.sticky_sidebar`. */
+  bar: boolean;
+  /** `site.detail_page.sticky_mobile_footer`. */
+  footer: boolean;
+}
+
+/** Which bar shows at a scroll position and viewport width. */
+export function stickyState(scrollY: number, width: number, opts: StickyOptions): { bar: boolean; footer: boolean } {
+  const phoneFooter = opts.footer && width <= PHONE_MAX_WIDTH;
+  return {
+    footer: phoneFooter && scrollY > MOBILE_FOOTER_AFTER_PX,
+    bar: opts.bar && !phoneFooter && scrollY > STICKY_BAR_AFTER_PX,
+  };
+}
+
+export interface StickyElements {
+  bar: HTMLElement | null;
+  footer: HTMLElement | null;
+}
+
+/**
+ * Shows and hides the bars as the page scrolls (passive listener, at most
+ * once a frame); `onFooter` runs each time the footer appears (the Call Now
+ * state is worked out then). Returns a function that unwires it.
+ */
+export function initSticky(win: Window, els: StickyElements, opts: StickyOptions, onFooter?: (footer: HTMLElement) => void): () => void {
+  const doc = win.document;
+  let frame = 0;
+  const apply = () => {
+    frame = 0;
+    const state = stickyState(win.scrollY, win.innerWidth, opts);
+    let room = 0;
+    for (const [el, show] of [
+      [els.bar, state.bar],
+      [els.footer, state.footer],
+    ] as const) {
+      if (!el) continue;
+      const was = !el.hidden;
+      el.hidden = !show;
+      if (show) room = Math.max(room, el.offsetHeight);
+      if (show && !was && el === els.footer) onFooter?.(el);
+    }
+    doc.documentElement.style.scrollPaddingBottom = room ? `${room + 8}px` : '';
+    doc.body.style.paddingBottom = room ? `${room}px` : '';
+  };
+  const onScroll = () => {
+    if (!frame) frame = win.requestAnimationFrame(apply);
+  };
+  win.addEventListener('scroll', onScroll, { passive: true });
+  win.addEventListener('resize', onScroll, { passive: true });
+  apply();
+  return () => {
+    win.removeEventListener('scroll', onScroll);
+    win.removeEventListener('resize', onScroll);
+  };
+}
