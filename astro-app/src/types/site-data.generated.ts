@@ -32,6 +32,20 @@ export type CardButton =
   | 'buy_online'
   | 'history_report';
 /**
+ * How the Make an Offer button works.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "MakeOfferMode".
+ */
+export type MakeOfferMode = 'dialog' | 'chat';
+/**
+ * The kinds of form page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "FormPageKind".
+ */
+export type FormPageKind = 'success' | 'book_test_drive' | 'trade_in' | 'car_trade_in' | 'finance';
+/**
  * A department with opening hours.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -101,6 +115,13 @@ export interface Car {
    * Certified pre-owned.
    */
   certified: boolean;
+  /**
+   * The dealer offers online reservation (checkout) of this car: checkout
+   * on, the car in stock and not reserved, its type and make allowed
+   * (`features.checkout`; `dealer_rules::checkout::may_reserve`). Only
+   * these cars get a checkout page and a Reserve button.
+   */
+  checkout: boolean;
   /**
    * Exterior colour.
    */
@@ -243,6 +264,12 @@ export interface Car {
  * via the `definition` "CarLocation".
  */
 export interface CarLocation {
+  /**
+   * Places this location shows or delivers cars for a test drive (the
+   * feed's `location.distribution_locations`); the test-drive form offers
+   * them in a select when there are any.
+   */
+  distribution_locations: string[];
   /**
    * Location id.
    */
@@ -439,6 +466,11 @@ export interface SiteData {
    * Footer groups, legal text and copyright.
    */
   footer: Footer;
+  /**
+   * The shopper forms: rules, captcha, trade-in and checkout settings,
+   * and the form pages this dealer has.
+   */
+  forms: Forms;
   /**
    * Route patterns that need a signed-in shopper, e.g. "/my-garage" or
    * "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
@@ -641,6 +673,83 @@ export interface Link {
    * Link text.
    */
   label: string;
+}
+/**
+ * The forms' settings.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Forms".
+ */
+export interface Forms {
+  /**
+   * The Cloudflare Turnstile site key when the dealer has the captcha on
+   * (`features.captcha` with `forms.turnstile`); null: no captcha.
+   */
+  captcha_site_key: string | null;
+  /**
+   * Hours a paid reservation holds the car (`features.checkout.hold_hours`).
+   */
+  checkout_hold_hours: number;
+  /**
+   * State pre-selected in state selects (`forms.default_state`), e.g. "QLD".
+   */
+  default_state: string;
+  /**
+   * Site path of the finance enquiry page (`finance.finance_page`) when it
+   * is a page of this site, e.g. "/finance/"; null when it is elsewhere.
+   */
+  finance_path: string | null;
+  /**
+   * Make an Offer opens the offer form in a dialog ("dialog") or the
+   * dealer's chat ("chat"; no offer dialog is rendered).
+   */
+  make_offer: MakeOfferMode;
+  /**
+   * Open-question forms (enquiry, general, fleet, find me something
+   * similar) need a message (`forms.message_required`); off, the message
+   * is optional everywhere.
+   */
+  message_required: boolean;
+  /**
+   * The form pages this dealer has, one page each.
+   */
+  pages: FormPage[];
+  /**
+   * The trade-in flow saves the valuation shown with the lead
+   * (`trade_in.save_valuation`, `POST /api/miscellaneous`).
+   */
+  save_valuation: boolean;
+  /**
+   * Where a sent form lands (`forms.success_path`), as a site path with
+   * the trailing slash the site's pages have, e.g. "/success/".
+   */
+  success_path: string;
+  /**
+   * The terms checkbox is shown and must be ticked (`forms.terms_required`).
+   */
+  terms_required: boolean;
+  /**
+   * The trade-in pages exist (`features.trade_in`): /trade-in/ and
+   * /cars/trade-in/?car_id={id}.
+   */
+  trade_in: boolean;
+}
+/**
+ * A form page and where it is.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "FormPage".
+ */
+export interface FormPage {
+  /**
+   * What the page is.
+   */
+  kind: FormPageKind;
+  /**
+   * Path below the site root without slashes at either end, e.g.
+   * "book-test-drive" or "cars/trade-in".
+   */
+  path: string;
 }
 /**
  * The home page hero.

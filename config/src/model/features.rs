@@ -29,7 +29,7 @@ pub struct Features {
     pub sticky_mobile_footer: bool,
     /// Header dropdowns open on hover on desktop.
     pub hover_dropdowns: bool,
-    /// Captcha on forms.
+    /// Cloudflare Turnstile on every form (enquiries, test drives, trade-in, reserve...), checked by the edge before anything is stored. Needs `forms.turnstile` (the widget's site key and the name of the worker secret holding its secret key). Off by default because each dealer needs its own Turnstile widget; a hidden honeypot field guards every form either way.
     pub captcha: bool,
     /// What Make an Offer opens.
     pub make_offer: MakeOfferMode,
@@ -59,7 +59,7 @@ impl Default for Features {
             similar_cars: true,
             sticky_mobile_footer: false,
             hover_dropdowns: false,
-            captcha: true,
+            captcha: false,
             make_offer: MakeOfferMode::Dialog,
         }
     }

@@ -6,6 +6,7 @@
 //! generated from).
 
 mod contract;
+mod forms;
 mod links;
 mod locations;
 mod search;
@@ -19,6 +20,7 @@ use serde::Serialize;
 use crate::stock::present::Car;
 
 pub use contract::contract_schema_text;
+pub use forms::{FormPage, FormPageKind, Forms};
 pub use links::{Footer, FooterGroup, Link, NavItem};
 pub use locations::{
     Address, DepartmentHours, DepartmentName, HoursLine, Location, LocationKind, SpecialDepartment,
@@ -65,6 +67,9 @@ pub struct SiteData {
     pub search: Search,
     /// Wording that differs between dealers.
     pub copy: Copy,
+    /// The shopper forms: rules, captcha, trade-in and checkout settings,
+    /// and the form pages this dealer has.
+    pub forms: Forms,
     /// Counts over the visible stock, for the home page and menus.
     pub stock_summary: StockSummary,
     /// Route patterns that need a signed-in shopper, e.g. "/my-garage" or
@@ -176,6 +181,7 @@ pub fn build(
             no_price_text: cfg.copy.no_price_text.clone(),
             dealer_comments_pending: cfg.copy.dealer_comments_pending.clone(),
         },
+        forms: forms::forms(cfg),
         stock_summary: stock_summary(cars),
         gated_routes: cfg.gated_routes.clone(),
         built_at: now.timestamp(),
