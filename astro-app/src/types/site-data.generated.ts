@@ -687,9 +687,19 @@ export interface Forms {
    */
   captcha_site_key: string | null;
   /**
+   * Car types reserved online (`features.checkout.car_types`); empty: all.
+   * With `checkout_makes`, the search cards apply the per-car rule to hits
+   * (a hosted index's records carry no checkout flag).
+   */
+  checkout_car_types: CarType[];
+  /**
    * Hours a paid reservation holds the car (`features.checkout.hold_hours`).
    */
   checkout_hold_hours: number;
+  /**
+   * Makes reserved online (`features.checkout.makes`); empty: all.
+   */
+  checkout_makes: string[];
   /**
    * State pre-selected in state selects (`forms.default_state`), e.g. "QLD".
    */

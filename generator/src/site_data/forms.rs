@@ -37,6 +37,12 @@ pub struct Forms {
     pub save_valuation: bool,
     /// Hours a paid reservation holds the car (`features.checkout.hold_hours`).
     pub checkout_hold_hours: u32,
+    /// Car types reserved online (`features.checkout.car_types`); empty: all.
+    /// With `checkout_makes`, the search cards apply the per-car rule to hits
+    /// (a hosted index's records carry no checkout flag).
+    pub checkout_car_types: Vec<model::CarType>,
+    /// Makes reserved online (`features.checkout.makes`); empty: all.
+    pub checkout_makes: Vec<String>,
     /// Site path of the finance enquiry page (`finance.finance_page`) when it
     /// is a page of this site, e.g. "/finance/"; null when it is elsewhere.
     pub finance_path: Option<String>,
@@ -137,6 +143,8 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
         trade_in: cfg.features.trade_in,
         save_valuation: cfg.trade_in.save_valuation,
         checkout_hold_hours: cfg.features.checkout.hold_hours,
+        checkout_car_types: cfg.features.checkout.car_types.clone(),
+        checkout_makes: cfg.features.checkout.makes.clone(),
         finance_path: finance.map(|f| format!("/{f}/")),
         pages,
     }
@@ -214,13 +222,15 @@ mod tests {
     fn dealer_switches_reach_the_forms() {
         let f = forms(&config_with(json!({
             "forms": {"message_required": false, "terms_required": false, "default_state": "WA"},
-            "features": {"make_offer": "chat", "checkout": {"hold_hours": 24}},
+            "features": {"make_offer": "chat", "checkout": {"hold_hours": 24, "car_types": ["used"], "makes": ["Kia"]}},
             "trade_in": {"save_valuation": true}
         })));
         assert!(!f.message_required && !f.terms_required);
         assert_eq!(f.default_state, "WA");
         assert_eq!(f.make_offer, model::MakeOfferMode::Chat);
         assert_eq!(f.checkout_hold_hours, 24);
+        assert_eq!(f.checkout_car_types, [model::CarType::Used]);
+        assert_eq!(f.checkout_makes, ["Kia"]);
         assert!(f.save_valuation);
     }
 

@@ -18,6 +18,7 @@
  * (`forms.success_path` with `?category=&car_type=`), unless the island
  * handles the success itself (`onSent`).
  */
+import '../../styles/forms.css';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { apiUrl } from '../../lib/api';
 import { leadAttributes } from '../../lib/forms/attribution';
@@ -26,7 +27,7 @@ import { IdempotencyKeys } from '../../lib/forms/idempotency';
 import { buildLeadPayload, type Defaults } from '../../lib/forms/payload';
 import { FORM_ERROR_TITLE, checkFields, type FormErrors, type FormValues } from '../../lib/forms/rules';
 import { loadCustomer, saveCustomer, saveLastLead, type LastLead } from '../../lib/forms/storage';
-import { postLead } from '../../lib/forms/submit';
+import { postLead, type LeadResult } from '../../lib/forms/submit';
 import { CAPTCHA_FAILED, TurnstileWidget } from '../../lib/forms/turnstile';
 import { successUrl } from '../../lib/forms/success';
 import ErrorPanel, { type PanelError } from './ErrorPanel';
@@ -68,6 +69,16 @@ export interface LeadFormProps {
   successQuery?: Record<string, string>;
   /** Extra payload fields, read at send time (the trade-in flow's lead_id, answers...). */
   extra?: () => Record<string, unknown>;
+  /**
+   * Runs when the shopper continues past a step (after its fields passed
+   * their checks): a flow that sends something between steps (the
+   * trade-in's first lead). An error keeps the shopper on the step.
+   */
+  onContinue?: (step: number, values: FormValues, captchaToken: () => Promise<string | undefined>) => Promise<StepOutcome>;
+  /** Runs before the final send; its `extra` joins the payload (the trade-in's valuation), its `error` stops the send. */
+  prepare?: (values: FormValues) => Promise<{ extra?: Record<string, unknown>; error?: string }>;
+  /** Sends the payload somewhere else than `POST /api/leads` (the checkout hold); the answer's id is passed to `onSent`. */
+  send?: (payload: Record<string, unknown>) => Promise<LeadResult>;
   /** Handles a sent lead instead of going to the success page. */
   onSent?: (leadId: string, payload: Record<string, unknown>) => void;
   /** Injected by tests. */
@@ -78,6 +89,9 @@ export interface LeadFormProps {
 }
 
 type Status = 'idle' | 'sending';
+
+/** What a step hook says: nothing (go on) or the problems that keep the shopper on the step. */
+export type StepOutcome = void | { error?: string; fields?: FormErrors };
 
 const LAST_STEP = (steps?: string[]) => Math.max(0, (steps?.length ?? 1) - 1);
 
@@ -147,6 +161,16 @@ export default function LeadForm(props: LeadFormProps) {
     }
   }
 
+  /** A Turnstile token for a send between steps (none without the captcha); throws the captcha's message. */
+  async function captchaToken(): Promise<string | undefined> {
+    if (!captcha) return undefined;
+    try {
+      return await captcha.token();
+    } finally {
+      captcha.reset();
+    }
+  }
+
   function resolveCategory(): { category: string; subcategory?: string } {
     if (typeof props.category === 'function') return props.category(values);
     return { category: props.category, subcategory: props.subcategory };
@@ -158,6 +182,12 @@ export default function LeadForm(props: LeadFormProps) {
     if (!last) {
       const found = checkFields(shown, values);
       if (Object.keys(found).length > 0) return fail(found);
+      if (props.onContinue) {
+        setStatus('sending');
+        const outcome = await props.onContinue(step, values, captchaToken);
+        setStatus('idle');
+        if (outcome && (outcome.error || Object.keys(outcome.fields ?? {}).length > 0)) return fail(outcome.fields ?? {}, outcome.error);
+      }
       setErrors({});
       setFormError(undefined);
       stepMoved.current = true;
@@ -172,8 +202,19 @@ export default function LeadForm(props: LeadFormProps) {
     }
     setStatus('sending');
     const { category, subcategory } = resolveCategory();
+    let prepared: Record<string, unknown> = {};
+    if (props.prepare) {
+      const p = await props.prepare(values);
+      if (p.error) {
+        setStatus('idle');
+        return fail({}, p.error);
+      }
+      prepared = p.extra ?? {};
+    }
+    // A flow's later lead naming its first one needs no new token (the worker's rule).
+    const extra = { ...(props.extra?.() ?? {}), ...prepared };
     let token: string | undefined;
-    if (captcha) {
+    if (captcha && !extra['lead_id']) {
       try {
         token = await captcha.token();
       } catch {
@@ -189,12 +230,12 @@ export default function LeadForm(props: LeadFormProps) {
       attributes: leadAttributes(),
       defaults: props.defaults,
       hiddenText: props.hiddenText,
-      extra: props.extra?.(),
+      extra,
       honeypot,
       captchaToken: token,
     });
     const payload = { ...base, idempotency_key: keys.current.keyFor(base) };
-    const result = await postLead(settings.apiBase, payload, props.fetchImpl);
+    const result = props.send ? await props.send(payload) : await postLead(settings.apiBase, payload, props.fetchImpl);
     captcha?.reset();
     if (!result.ok) {
       setStatus('idle');

@@ -117,6 +117,8 @@ function wire(rule: FieldRule, value: unknown): unknown {
       return parseAmount(text) ?? text;
     case 'kms':
       return parseKms(text) ?? text;
+    case 'year':
+      return Number(text);
     case 'rego':
       return normaliseRego(text);
     default:
@@ -129,7 +131,14 @@ export function buildLeadPayload(rules: readonly FieldRule[], values: FormValues
   const body: Record<string, unknown> = { ...(ctx.defaults ?? {}) };
   for (const rule of rules) {
     const v = wire(rule, values[rule.name]);
-    if (v !== undefined) body[rule.name] = v;
+    if (v === undefined) continue;
+    // "adjustmentAnswers[accident]" nests as the worker reads a form post's names.
+    const nested = /^([A-Za-z_][\w-]*)\[([\w-]+)\]$/.exec(rule.name);
+    if (nested) {
+      const [, group, key] = nested as unknown as [string, string, string];
+      const into = (body[group] ??= {}) as Record<string, unknown>;
+      into[key] = v;
+    } else body[rule.name] = v;
   }
   const message = [ctx.hiddenText ?? '', typeof body['message'] === 'string' ? (body['message'] as string) : ''].filter(Boolean).join('\n\n');
   if (message) body['message'] = message;

@@ -34,6 +34,8 @@ export const MESSAGES = {
   kms_invalid: 'Please enter the odometer reading in whole kilometres.',
   date_invalid: 'Please enter a date as day, month and year.',
   time_invalid: 'Please enter a time, e.g. 10:30.',
+  year_invalid: 'Please enter a year such as 2018.',
+  trade_in_car_missing: "Please enter the car's registration, or its year, make and model.",
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;
@@ -73,7 +75,8 @@ export type RuleKind =
   | 'rego'
   | 'kms'
   | 'date'
-  | 'time';
+  | 'time'
+  | 'year';
 
 export interface FieldRule {
   /** Wire name: the JSON key and the input's `name`. */
@@ -104,6 +107,7 @@ const MISSING: Partial<Record<RuleKind, MessageKey>> = {
   kms: 'kms_missing',
   date: 'date_invalid',
   time: 'time_invalid',
+  year: 'year_invalid',
 };
 
 /** "25,000", "$25 000" and "25000" are 25000; anything else (cents, letters) is null. */
@@ -172,6 +176,8 @@ export function checkField(rule: FieldRule, value: FieldValue | undefined): stri
       return isDate(text) ? undefined : MESSAGES.date_invalid;
     case 'time':
       return /^([01]\d|2[0-3]):[0-5]\d$/.test(text) ? undefined : MESSAGES.time_invalid;
+    case 'year':
+      return /^\d{4}$/.test(text) && Number(text) >= 1900 && Number(text) <= 2100 ? undefined : MESSAGES.year_invalid;
     default:
       return undefined;
   }

@@ -339,6 +339,7 @@ export function hitAt(d: Decoded, i: number): Hit {
     fuel: t('fuel'),
     body: t('body'),
     tag_banner: t('tag_banner'),
+    reserved: num('reserved') === 1,
     image: s('image'),
     photos_count: num('photos_count'),
     location_name: loc?.name ?? '',
