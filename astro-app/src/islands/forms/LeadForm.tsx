@@ -19,7 +19,7 @@
  * handles the success itself (`onSent`).
  */
 import '../../styles/forms.css';
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type SubmitEvent } from 'react';
 import { apiUrl } from '../../lib/api';
 import { leadAttributes } from '../../lib/forms/attribution';
 import { sendEvent, type EventId } from '../../lib/events';
@@ -176,7 +176,7 @@ export default function LeadForm(props: LeadFormProps) {
     return { category: props.category, subcategory: props.subcategory };
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status === 'sending') return;
     if (!last) {
