@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGES, leadAttributes, recordVisit } from '../src/lib/forms/attribution';
+import { leadAttributes } from '../src/lib/forms/attribution';
+import { MAX_PAGES, VISIT_KEY, recordVisit } from '../src/lib/forms/visit';
 import { mayReserve } from '../src/lib/forms/checkout';
 import { IdempotencyKeys, fingerprint } from '../src/lib/forms/idempotency';
 import { HONEYPOT_FIELD, TURNSTILE_FIELD, buildLeadPayload, carDefaults, kebab, vehicleDetails, type CarFacts } from '../src/lib/forms/payload';
@@ -210,7 +211,7 @@ describe('what is kept on the device', () => {
     expect(loadLastLead(1001 + LAST_LEAD_MAX_AGE_MS, store)).toBeNull();
   });
 
-  it('the visit: pages in order (a reload counts once), the landing link’s parameters, bounded', () => {
+  it('the visit (recorded by every page, read by the forms): pages in order (a reload counts once), the landing link’s parameters, bounded', () => {
     const store = memory();
     recordVisit({ pathname: '/', search: '?utm_source=google&gclid=abc' }, store);
     recordVisit({ pathname: '/', search: '?utm_source=google&gclid=abc' }, store);
@@ -220,7 +221,7 @@ describe('what is kept on the device', () => {
     const pages = leadAttributes(store).visited_pages;
     expect(pages.length).toBe(MAX_PAGES);
     expect(pages.at(-1)).toBe('/cars/c-39/');
-    store.setItem('dealergen:visit', '{broken');
+    store.setItem(VISIT_KEY, '{broken');
     expect(leadAttributes(store)).toEqual({ visited_pages: [], linked_query_params: {} });
   });
 });
