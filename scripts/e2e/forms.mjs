@@ -150,29 +150,30 @@ async function main() {
   const notReservable = need(cars.find((c) => c.in_stock && !c.checkout && !c.reserved), 'a car in stock the dealer does not reserve online (checkout.makes/car_types)');
 
   try {
-    await test('every link to a form page leads to a page of the site (checkout only for cars that have one, trade-in only with the feature)', async () => {
+    await test('every link to a form page leads to a page of its site, in every built demo (checkout only for cars that have one, trade-in only with the feature)', async () => {
       const formLink = /href="(\/(?:cars\/[^/"]+\/(?:checkout|buy-online)|trade-in|cars\/trade-in|book-test-drive|finance|success|thank-you)\/?)(?:\?[^"]*)?"/g;
+      const sitesDir = path.join(distDir, '..', '..');
+      const dists = fs.readdirSync(sitesDir).map((d) => path.join(sitesDir, d, 'dist')).filter((d) => isFile(path.join(d, 'index.html')));
       const missing = new Set();
       let links = 0;
-      const walk = (dir) => {
+      const walk = (dist, dir) => {
         for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
           const p = path.join(dir, entry.name);
-          if (entry.isDirectory()) walk(p);
+          if (entry.isDirectory()) walk(dist, p);
           else if (entry.name.endsWith('.html')) {
             for (const m of fs.readFileSync(p, 'utf8').matchAll(formLink)) {
               links++;
-              const target = path.join(distDir, m[1].replace(/\/?$/, '/'), 'index.html');
-              if (!isFile(target)) missing.add(`${m[1]} (in ${path.relative(distDir, p)})`);
+              if (!isFile(path.join(dist, m[1].replace(/\/?$/, '/'), 'index.html'))) missing.add(`${m[1]} (in ${path.relative(sitesDir, p)})`);
             }
           }
         }
       };
-      walk(distDir);
+      for (const dist of dists) walk(dist, dist);
       assert(links > 0, 'no links to form pages at all');
       assertEqual([...missing].slice(0, 5), [], 'links to missing form pages');
       assert(isFile(path.join(distDir, 'cars', reservable.slug, site.features.checkout_path, 'index.html')), 'the reservable car has no checkout page');
       assert(!fs.existsSync(path.join(distDir, 'cars', notReservable.slug, site.features.checkout_path)), `${notReservable.slug} (${notReservable.make}) has a checkout page`);
-      console.log(`       ${links} links to form pages checked`);
+      console.log(`       ${links} links to form pages checked in ${dists.length} sites (${dists.map((d) => path.basename(path.dirname(d))).join(', ')})`);
     });
 
     await test(`the car page loads at most ${UPFRONT_JS_BUDGET_KB} KB gzip of JavaScript up front; the forms only when scrolled to or touched`, async () => {
