@@ -137,7 +137,7 @@ describe('the enquiry, step by step', () => {
   it('continues to step 2 with focus on its heading, and Back returns', async () => {
     setup();
     await toStep2();
-    expect(document.activeElement?.textContent).toBe('Step 2 of 2: Your enquiry');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Step 2 of 2: Your enquiry'));
     expect(screen.getByLabelText('Message')).toBeTruthy();
     press('Back');
     await screen.findByRole('heading', { name: 'Step 1 of 2: Your details' });

@@ -74,7 +74,7 @@ describe('trade-in flow', () => {
     fireEvent.click(screen.getAllByLabelText('No')[0]!);
     press('Value my car');
     await screen.findByRole('heading', { name: 'Your trade-in estimate' });
-    expect(document.activeElement?.textContent).toBe('Your trade-in estimate');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Your trade-in estimate'));
     expect(screen.getByText('$12,000 – $14,500')).toBeTruthy();
     expect(screen.getByText('We found your 2019 Toyota Corolla.')).toBeTruthy();
     const valuation = calls.find((c) => c.path === '/api/trade-in/valuation')!.body;
