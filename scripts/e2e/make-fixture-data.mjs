@@ -64,7 +64,9 @@ for (let i = 0; i < 26; i++) {
     nvic: i === 7 ? null : `${i % 10}FX${String(10 + i)}A`,
     images, photos_count: images.length, tag_banner,
     tag: i === 10 ? 'Test Drive Only' : null, subscription_price: 0,
-    reserved: i === 2, certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,
+    // The fixture dealer's checkout takes every type and make: any car in
+    // stock and not reserved may be reserved online.
+    reserved: i === 2, checkout: status !== 'sold' && i !== 2, certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,
     created_at: new Date(Date.UTC(2026, 10, 20 - i, 1, 0, 0)).toISOString(),
     location: { id: loc.id, name: loc.name, slug: loc.slug, suburb: loc.address.suburb, state: loc.address.state, phone: loc.phone },
     comment_paragraphs: i % 4 === 1 ? [] : [

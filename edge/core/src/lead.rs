@@ -328,6 +328,7 @@ mod tests {
             features: EdgeFeatures {
                 watchlist: true,
                 phone_reveal: true,
+                trade_in: true,
             },
             ..serde_json::from_value(
                 json!({"dealer": "", "name": "", "origins": [], "locations": [],

@@ -83,6 +83,11 @@ pub struct Car {
     pub subscription_price: f64,
     /// Reserved by a shopper.
     pub reserved: bool,
+    /// May be reserved online: the dealer's `features.checkout` rules
+    /// (enabled, car types, makes) for a car in stock and not reserved
+    /// (`dealer_rules::checkout::may_reserve`; the edge worker refuses a
+    /// hold of any other car).
+    pub checkout: bool,
     /// Certified pre-owned.
     pub certified: bool,
     /// When the car was listed, ISO 8601.
@@ -378,6 +383,27 @@ fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
     }
 }
 
+/// The dealer's checkout rules applied to one car.
+pub fn may_reserve_online(car: &FeedCar, cfg: &DealerConfig) -> bool {
+    use dealer_rules::checkout::{may_reserve, CarFacts, CheckoutRules};
+    let c = &cfg.features.checkout;
+    let car_types: Vec<&str> = c.car_types.iter().map(|t| t.as_str()).collect();
+    let makes: Vec<&str> = c.makes.iter().map(String::as_str).collect();
+    may_reserve(
+        CheckoutRules {
+            enabled: c.enabled,
+            car_types: &car_types,
+            makes: &makes,
+        },
+        CarFacts {
+            car_type: car.car_type.as_str(),
+            make: &car.make,
+            in_stock: is_in_stock(&car.status),
+            reserved: car.reserved.unwrap_or(false),
+        },
+    )
+}
+
 pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
     let today = now.with_timezone(&cfg.timezone.tz()).date_naive();
     let name = car
@@ -436,6 +462,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
             .map(String::from),
         subscription_price: subscription_price(car, cfg),
         reserved: car.reserved.unwrap_or(false),
+        checkout: may_reserve_online(car, cfg),
         certified: car.certified.unwrap_or(false),
         created_at: car
             .created_at
