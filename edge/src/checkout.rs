@@ -16,9 +16,7 @@ use dealer_edge_core::lead::is_honeypot_hit;
 use dealer_edge_core::rate_limit::Route;
 use dealer_rules::edge_config::{dealer_key, EdgeConfig};
 use dealer_rules::slug::is_car_slug;
-use serde::Deserialize;
 use serde_json::{json, Value};
-use worker::wasm_bindgen::JsValue;
 use worker::{
     console_error, console_log, D1Database, Env, Fetch, Headers, Method, Request, RequestInit,
     Response, RouteContext,
@@ -26,6 +24,7 @@ use worker::{
 
 use crate::api::{self, invalid, random_uuid, Reply};
 use crate::outbound::{self, Call};
+use crate::sql::{self, int, number, stmt, text};
 use crate::{captcha, cars, error_response, internal, json_response, leads, parse_config, Tenant};
 
 /// Largest webhook body read: a Checkout Session event is a few KB.
@@ -47,25 +46,6 @@ fn hold_reply(status: u16, id: &str, url: &str, state: &str, expires_at: u64, ce
             "expires_at": iso8601(expires_at), "amount": cents, "currency": "aud",
         }),
     )
-}
-
-#[derive(Deserialize)]
-struct PendingRow {
-    id: String,
-    checkout_url: Option<String>,
-    expires_at: u64,
-    amount_cents: u64,
-}
-
-#[derive(Deserialize)]
-struct StateRow {
-    state: String,
-}
-
-#[derive(Deserialize)]
-struct IdRow {
-    #[allow(dead_code)] // only its presence matters
-    id: String,
 }
 
 async fn create_hold(
@@ -110,26 +90,21 @@ async fn create_hold(
 
     // The same shopper asking again (a second tab, back from the payment
     // page) gets their pending hold back rather than a refusal.
-    let mine = db
-        .prepare(
+    let mine = sql::first(
+        &db,
+        "own hold",
+        stmt(
             "SELECT id, checkout_url, expires_at, amount_cents FROM checkout_holds \
              WHERE dealer = ?1 AND car_slug = ?2 AND state = 'pending' AND expires_at > ?3 AND email = ?4",
-        )
-        .bind(&[dealer.into(), car.slug.as_str().into(), (now as f64).into(), request.contact.email.as_str().into()])
-        .map_err(internal("bind own hold"))?
-        .first::<PendingRow>(None)
-        .await
-        .map_err(internal("own hold"))?;
+            vec![dealer.into(), car.slug.as_str().into(), int(now), request.contact.email.as_str().into()],
+        ),
+    )
+    .await?;
     if let Some(row) = mine {
-        if let Some(url) = row.checkout_url {
-            return Ok(hold_reply(
-                200,
-                &row.id,
-                &url,
-                "pending",
-                row.expires_at,
-                row.amount_cents,
-            ));
+        if let (Some(id), Some(url)) = (text(&row, "id"), text(&row, "checkout_url")) {
+            let expires = number(&row, "expires_at").unwrap_or(now);
+            let cents = number(&row, "amount_cents").unwrap_or(0);
+            return Ok(hold_reply(200, id, url, "pending", expires, cents));
         }
     }
 
@@ -155,40 +130,36 @@ async fn create_hold(
     // One transaction: lapse this car's stale holds, then insert unless an
     // active hold exists (the unique index on active holds per car decides
     // between two shoppers at the same moment).
-    let results = db
-        .batch(vec![
-            db.prepare(
+    let results = sql::batch(
+        &db,
+        "hold transaction",
+        vec![
+            stmt(
                 "UPDATE checkout_holds SET state = CASE state WHEN 'pending' THEN 'expired' ELSE 'ended' END \
                  WHERE dealer = ?1 AND car_slug = ?2 AND state IN ('pending', 'reserved') AND expires_at <= ?3",
-            )
-            .bind(&[dealer.into(), car.slug.as_str().into(), (now as f64).into()])
-            .map_err(internal("bind lapse"))?,
-            db.prepare(
+                vec![dealer.into(), car.slug.as_str().into(), int(now)],
+            ),
+            stmt(
                 "INSERT INTO checkout_holds (id, dealer, car_slug, car_id, state, email, contact, amount_cents, created_at, expires_at, paid_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, CASE WHEN ?5 = 'reserved' THEN ?9 END) \
                  ON CONFLICT DO NOTHING RETURNING id",
-            )
-            .bind(&[
-                id.as_str().into(),
-                dealer.into(),
-                car.slug.as_str().into(),
-                car.id.as_str().into(),
-                state.into(),
-                request.contact.email.as_str().into(),
-                contact.into(),
-                (cents as f64).into(),
-                (now as f64).into(),
-                (expires_at as f64).into(),
-            ])
-            .map_err(internal("bind hold insert"))?,
-        ])
-        .await
-        .map_err(internal("hold transaction"))?;
-    let inserted = results
-        .get(1)
-        .map(|r| r.results::<IdRow>().unwrap_or_default())
-        .unwrap_or_default();
-    if inserted.is_empty() {
+                vec![
+                    id.as_str().into(),
+                    dealer.into(),
+                    car.slug.as_str().into(),
+                    car.id.as_str().into(),
+                    state.into(),
+                    request.contact.email.as_str().into(),
+                    contact.into(),
+                    int(cents),
+                    int(now),
+                    int(expires_at),
+                ],
+            ),
+        ],
+    )
+    .await?;
+    if results.get(1).is_none_or(Vec::is_empty) {
         return Err(conflict(&db, dealer, &car.slug, now).await);
     }
 
@@ -201,28 +172,30 @@ async fn create_hold(
 
     match stripe_session(&ctx.env, config, &car, &details, &id, &origin, now).await {
         Ok((session_id, url)) => {
-            db.prepare(
-                "UPDATE checkout_holds SET session_id = ?2, checkout_url = ?3 WHERE id = ?1",
+            sql::run(
+                &db,
+                "hold session",
+                stmt(
+                    "UPDATE checkout_holds SET session_id = ?2, checkout_url = ?3 WHERE id = ?1",
+                    vec![id.as_str().into(), session_id.into(), url.as_str().into()],
+                ),
             )
-            .bind(&[id.as_str().into(), session_id.into(), url.as_str().into()])
-            .map_err(internal("bind hold session"))?
-            .run()
-            .await
-            .map_err(internal("hold session"))?;
+            .await?;
             Ok(hold_reply(201, &id, &url, "pending", expires_at, cents))
         }
         Err(e) => {
             console_error!(
                 "dealer {dealer}: payment session for hold {id} failed: {e}; hold released"
             );
-            db.prepare(
-                "UPDATE checkout_holds SET state = 'released' WHERE id = ?1 AND state = 'pending'",
+            sql::run(
+                &db,
+                "release hold",
+                stmt(
+                    "UPDATE checkout_holds SET state = 'released' WHERE id = ?1 AND state = 'pending'",
+                    vec![id.as_str().into()],
+                ),
             )
-            .bind(&[id.as_str().into()])
-            .map_err(internal("bind release"))?
-            .run()
-            .await
-            .map_err(internal("release hold"))?;
+            .await?;
             Err(ApiError::new(503, PAYMENT_UNAVAILABLE))
         }
     }
@@ -230,18 +203,20 @@ async fn create_hold(
 
 /// Why the insert found an active hold: reserved, or someone paying.
 async fn conflict(db: &D1Database, dealer: &str, slug: &str, now: u64) -> ApiError {
-    let active = db
-        .prepare(
+    let row = sql::first(
+        db,
+        "active hold",
+        stmt(
             "SELECT state FROM checkout_holds WHERE dealer = ?1 AND car_slug = ?2 \
              AND state IN ('pending', 'reserved') AND expires_at > ?3",
-        )
-        .bind(&[dealer.into(), slug.into(), (now as f64).into()]);
-    let row = match active {
-        Ok(stmt) => stmt.first::<StateRow>(None).await.ok().flatten(),
-        Err(_) => None,
-    };
-    match row {
-        Some(r) if r.state == "pending" => ApiError::new(409, BEING_RESERVED),
+            vec![dealer.into(), slug.into(), int(now)],
+        ),
+    )
+    .await
+    .ok()
+    .flatten();
+    match row.as_ref().and_then(|r| text(r, "state")) {
+        Some("pending") => ApiError::new(409, BEING_RESERVED),
         _ => ApiError::new(409, ALREADY_RESERVED),
     }
 }
@@ -323,19 +298,15 @@ async fn send_reservation_lead(
     if status == 201 {
         leads::queue(env, &lead_id).await;
     }
-    db.prepare("UPDATE checkout_holds SET lead_id = ?2 WHERE id = ?1")
-        .bind(&[hold_id.into(), lead_id.into()])
-        .map_err(internal("bind hold lead"))?
-        .run()
-        .await
-        .map_err(internal("hold lead"))?;
-    Ok(())
-}
-
-#[derive(Deserialize)]
-struct ActiveRow {
-    state: String,
-    expires_at: u64,
+    sql::run(
+        db,
+        "hold lead",
+        stmt(
+            "UPDATE checkout_holds SET lead_id = ?2 WHERE id = ?1",
+            vec![hold_id.into(), lead_id.into()],
+        ),
+    )
+    .await
 }
 
 async fn car_status_of(
@@ -349,22 +320,21 @@ async fn car_status_of(
         .await?
         .ok_or_else(|| ApiError::new(404, NO_SUCH_CAR))?;
     let now = api::now();
-    let row = api::db(&ctx.env)?
-        .prepare(
+    let db = api::db(&ctx.env)?;
+    let row = sql::first(
+        &db,
+        "car status",
+        stmt(
             "SELECT state, expires_at FROM checkout_holds WHERE dealer = ?1 AND car_slug = ?2 \
              AND state IN ('pending', 'reserved') AND expires_at > ?3",
-        )
-        .bind(&[dealer.into(), slug.as_str().into(), (now as f64).into()])
-        .map_err(internal("bind car status"))?
-        .first::<ActiveRow>(None)
-        .await
-        .map_err(internal("car status"))?;
-    let status = car_status(
-        &car.slug,
-        car.reserved,
-        row.as_ref().map(|r| (r.state.as_str(), r.expires_at)),
-        now,
-    );
+            vec![dealer.into(), slug.as_str().into(), int(now)],
+        ),
+    )
+    .await?;
+    let active = row
+        .as_ref()
+        .and_then(|r| Some((text(r, "state")?, number(r, "expires_at")?)));
+    let status = car_status(&car.slug, car.reserved, active, now);
     let mut reply = Reply::json(
         200,
         serde_json::to_value(&status).map_err(internal("status JSON"))?,
@@ -436,13 +406,15 @@ async fn handle_webhook(req: &mut Request, env: &Env) -> Result<Value, ApiError>
     verify_signature(&header, &bytes, &secret, api::now()).map_err(|e| bad(e.to_string()))?;
 
     let db = api::db(env)?;
-    let seen = db
-        .prepare("SELECT event_id AS id FROM payment_events WHERE dealer = ?1 AND event_id = ?2")
-        .bind(&[dealer.as_str().into(), event.id.as_str().into()])
-        .map_err(internal("bind event lookup"))?
-        .first::<IdRow>(None)
-        .await
-        .map_err(internal("event lookup"))?;
+    let seen = sql::first(
+        &db,
+        "event lookup",
+        stmt(
+            "SELECT event_id FROM payment_events WHERE dealer = ?1 AND event_id = ?2",
+            vec![dealer.as_str().into(), event.id.as_str().into()],
+        ),
+    )
+    .await?;
     if seen.is_some() {
         return Ok(json!({ "received": true, "duplicate": true }));
     }
@@ -453,35 +425,28 @@ async fn handle_webhook(req: &mut Request, env: &Env) -> Result<Value, ApiError>
     };
     // Recorded last: an event whose handling failed is handled again on
     // Stripe's retry (each step above is idempotent).
-    db.prepare(
-        "INSERT INTO payment_events (dealer, event_id, type, outcome, received_at) VALUES (?1, ?2, ?3, ?4, ?5) \
-         ON CONFLICT DO NOTHING",
+    sql::run(
+        &db,
+        "event record",
+        stmt(
+            "INSERT INTO payment_events (dealer, event_id, type, outcome, received_at) VALUES (?1, ?2, ?3, ?4, ?5) \
+             ON CONFLICT DO NOTHING",
+            vec![
+                dealer.as_str().into(),
+                event.id.as_str().into(),
+                event.kind_name.as_str().into(),
+                outcome.into(),
+                int(api::now()),
+            ],
+        ),
     )
-    .bind(&[
-        dealer.as_str().into(),
-        event.id.as_str().into(),
-        event.kind_name.as_str().into(),
-        outcome.into(),
-        (api::now() as f64).into(),
-    ])
-    .map_err(internal("bind event record"))?
-    .run()
-    .await
-    .map_err(internal("event record"))?;
+    .await?;
     console_log!(
         "dealer {dealer}: payment event {} ({}): {outcome}",
         event.id,
         event.kind_name
     );
     Ok(json!({ "received": true, "outcome": outcome }))
-}
-
-#[derive(Deserialize)]
-struct HoldRow {
-    state: String,
-    contact: String,
-    lead_id: Option<String>,
-    expires_at: u64,
 }
 
 /// The deposit is paid: the hold becomes a reservation for hold_hours (a
@@ -497,71 +462,74 @@ async fn paid(
     let Some(hold_id) = event.hold_id.as_deref() else {
         return Ok("ignored: no hold id");
     };
-    let Some(hold) = db
-        .prepare("SELECT state, contact, lead_id, expires_at FROM checkout_holds WHERE id = ?1 AND dealer = ?2")
-        .bind(&[hold_id.into(), dealer.into()])
-        .map_err(internal("bind hold lookup"))?
-        .first::<HoldRow>(None)
-        .await
-        .map_err(internal("hold lookup"))?
+    let Some(hold) = sql::first(
+        db,
+        "hold lookup",
+        stmt(
+            "SELECT state, contact, lead_id, expires_at FROM checkout_holds WHERE id = ?1 AND dealer = ?2",
+            vec![hold_id.into(), dealer.into()],
+        ),
+    )
+    .await?
     else {
         console_error!("dealer {dealer}: paid event {} for unknown hold {hold_id}", event.id);
         return Ok("ignored: unknown hold");
     };
-    let details: HoldDetails =
-        serde_json::from_str(&hold.contact).map_err(internal("hold details"))?;
+    let details: HoldDetails = serde_json::from_str(text(&hold, "contact").unwrap_or(""))
+        .map_err(internal("hold details"))?;
     let now = api::now();
     let until = now + u64::from(config.checkout.hold_hours) * 3600;
     let paid_cents = event.amount_total.unwrap_or(0);
-    let (outcome, refund, reserved_until) = match hold.state.as_str() {
+    let (outcome, refund, reserved_until) = match text(&hold, "state").unwrap_or("") {
         "pending" | "expired" | "released" => {
             // One transaction: lapse the car's other stale holds (the cron
             // may not have run yet), then reserve this one unless another
             // shopper holds the car now.
-            let results = db
-                .batch(vec![
-                    db.prepare(
+            let results = sql::batch(
+                db,
+                "reserve",
+                vec![
+                    stmt(
                         "UPDATE checkout_holds SET state = CASE state WHEN 'pending' THEN 'expired' ELSE 'ended' END \
                          WHERE dealer = ?1 AND car_slug = ?2 AND id <> ?3 AND state IN ('pending', 'reserved') AND expires_at <= ?4",
-                    )
-                    .bind(&[dealer.into(), details.car.slug.as_str().into(), hold_id.into(), (now as f64).into()])
-                    .map_err(internal("bind lapse"))?,
-                    db.prepare(
+                        vec![dealer.into(), details.car.slug.as_str().into(), hold_id.into(), int(now)],
+                    ),
+                    stmt(
                         "UPDATE checkout_holds SET state = 'reserved', paid_at = ?2, expires_at = ?3 \
                          WHERE id = ?1 AND state IN ('pending', 'expired', 'released') AND NOT EXISTS \
                          (SELECT 1 FROM checkout_holds o WHERE o.dealer = checkout_holds.dealer \
                          AND o.car_slug = checkout_holds.car_slug AND o.id <> checkout_holds.id \
                          AND o.state IN ('pending', 'reserved')) RETURNING id",
-                    )
-                    .bind(&[hold_id.into(), (now as f64).into(), (until as f64).into()])
-                    .map_err(internal("bind reserve"))?,
-                ])
-                .await
-                .map_err(internal("reserve"))?;
-            let done = results
-                .get(1)
-                .map(|r| r.results::<IdRow>().unwrap_or_default())
-                .unwrap_or_default();
-            if !done.is_empty() {
+                        vec![hold_id.into(), int(now), int(until)],
+                    ),
+                ],
+            )
+            .await?;
+            if results.get(1).is_some_and(|rows| !rows.is_empty()) {
                 ("reserved", false, until)
             } else {
-                db.prepare(
-                    "UPDATE checkout_holds SET state = 'refund_needed', paid_at = ?2 WHERE id = ?1",
+                sql::run(
+                    db,
+                    "refund",
+                    stmt(
+                        "UPDATE checkout_holds SET state = 'refund_needed', paid_at = ?2 WHERE id = ?1",
+                        vec![hold_id.into(), int(now)],
+                    ),
                 )
-                .bind(&[hold_id.into(), (now as f64).into()])
-                .map_err(internal("bind refund"))?
-                .run()
-                .await
-                .map_err(internal("refund"))?;
+                .await?;
                 ("refund needed: the car is held by someone else", true, now)
             }
         }
         // A retried event: the reservation stands; make sure the lead went.
-        "reserved" => ("already reserved", false, hold.expires_at),
+        "reserved" => (
+            "already reserved",
+            false,
+            number(&hold, "expires_at").unwrap_or(until),
+        ),
         "refund_needed" => ("refund already needed", true, now),
         _ => return Ok("ignored: hold ended"),
     };
-    if hold.lead_id.is_none() {
+    if text(&hold, "lead_id").is_none() {
         send_reservation_lead(
             env,
             db,
@@ -586,13 +554,15 @@ async fn expired(
     let Some(hold_id) = event.hold_id.as_deref() else {
         return Ok("ignored: no hold id");
     };
-    let released = db
-        .prepare("UPDATE checkout_holds SET state = 'released' WHERE id = ?1 AND dealer = ?2 AND state = 'pending' RETURNING id")
-        .bind(&[hold_id.into(), dealer.into()])
-        .map_err(internal("bind release"))?
-        .first::<IdRow>(None)
-        .await
-        .map_err(internal("release"))?;
+    let released = sql::first(
+        db,
+        "release",
+        stmt(
+            "UPDATE checkout_holds SET state = 'released' WHERE id = ?1 AND dealer = ?2 AND state = 'pending' RETURNING id",
+            vec![hold_id.into(), dealer.into()],
+        ),
+    )
+    .await?;
     Ok(if released.is_some() {
         "released"
     } else {
@@ -604,33 +574,34 @@ async fn expired(
 /// reservations past their hold_hours 'ended'; either way the car is free.
 pub async fn release_lapsed(env: &Env) {
     let Ok(db) = env.d1("DB") else { return };
-    let now = JsValue::from(api::now() as f64);
-    let released = db
-        .prepare(
+    let now = api::now();
+    let released = sql::all(
+        &db,
+        "cron: release holds",
+        stmt(
             "UPDATE checkout_holds SET state = CASE state WHEN 'pending' THEN 'expired' ELSE 'ended' END \
              WHERE state IN ('pending', 'reserved') AND expires_at <= ?1 RETURNING id",
-        )
-        .bind(std::slice::from_ref(&now));
-    match released {
-        Ok(stmt) => match stmt.all().await.and_then(|r| r.results::<IdRow>()) {
-            Ok(rows) if !rows.is_empty() => {
-                console_log!("cron: released {} lapsed hold(s)", rows.len())
-            }
-            Ok(_) => {}
-            Err(e) => console_error!("cron: releasing holds: {e}"),
-        },
-        Err(e) => console_error!("cron: releasing holds: {e}"),
+            vec![int(now)],
+        ),
+    )
+    .await;
+    if let Ok(rows) = released.as_ref() {
+        if !rows.is_empty() {
+            console_log!("cron: released {} lapsed hold(s)", rows.len());
+        }
     }
     // Event ids are kept for 30 days (Stripe retries for 3), honeypot
-    // counts for a year.
-    for sql in [
-        "DELETE FROM payment_events WHERE received_at < ?1 - 30 * 86400",
-        "DELETE FROM honeypot_hits WHERE day < date(?1, 'unixepoch', '-365 days')",
+    // counts for a year. Failures are logged by the helper.
+    for (what, sql) in [
+        (
+            "cron: old payment events",
+            "DELETE FROM payment_events WHERE received_at < ?1 - 30 * 86400",
+        ),
+        (
+            "cron: old honeypot counts",
+            "DELETE FROM honeypot_hits WHERE day < date(?1, 'unixepoch', '-365 days')",
+        ),
     ] {
-        if let Ok(stmt) = db.prepare(sql).bind(std::slice::from_ref(&now)) {
-            if let Err(e) = stmt.run().await {
-                console_error!("cron: cleanup failed: {e}");
-            }
-        }
+        let _ = sql::run(&db, what, stmt(sql, vec![int(now)])).await;
     }
 }

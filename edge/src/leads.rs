@@ -19,12 +19,11 @@ use dealer_edge_core::lead::{
 };
 use dealer_edge_core::rate_limit::Route;
 use dealer_edge_core::vehicle;
-use serde::Deserialize;
 use serde_json::{json, Value};
-use worker::wasm_bindgen::JsValue;
 use worker::{console_error, console_log, D1Database, Env, Request, Response, RouteContext};
 
 use crate::api::{self, invalid, random_uuid, Format, Reply};
+use crate::sql::{self, opt, stmt};
 use crate::{captcha, cars, delivery, internal, Tenant};
 use dealer_edge_core::http::ApiError;
 
@@ -117,12 +116,27 @@ async fn accept(
         Some(first) => first_lead_is_recent(&db, &dealer, first).await?,
         None => false,
     };
+    let car = cars::lookup(&ctx.env, &dealer, vehicle::car_ref(&lead)).await;
+    let ignored = vehicle::fill(&mut lead, &tenant.config, car.as_ref());
+    if !ignored.is_empty() {
+        console_log!(
+            "dealer {dealer}: lead for car {} claimed other facts than the stock (ignored): {}",
+            lead.car_id.as_deref().unwrap_or("?"),
+            ignored.join("; ")
+        );
+    }
     // A retry of a stored lead is answered before the captcha: its token
-    // was used up by the first attempt.
+    // was used up by the first attempt. (Compared once filled, as stored.)
     if let Some(key) = &lead.idempotency_key {
-        if let Some(row) = keyed(&db, &dealer, key).await? {
-            return if same_request(&row.payload, &lead) {
-                Ok(stored(&tenant, 200, &row.id, lead.category.as_str(), None))
+        if let Some((id, payload)) = keyed(&db, &dealer, key).await? {
+            return if same_request(&payload, &lead) {
+                Ok(stored(
+                    &tenant,
+                    200,
+                    &id,
+                    lead.category.as_str(),
+                    car_type_of(&lead),
+                ))
             } else {
                 Err(ApiError::new(422, KEY_REUSED_MESSAGE))
             };
@@ -139,16 +153,6 @@ async fn accept(
         )
         .await?,
     );
-
-    let car = cars::lookup(&ctx.env, &dealer, vehicle::car_ref(&lead)).await;
-    let ignored = vehicle::fill(&mut lead, &tenant.config, car.as_ref());
-    if !ignored.is_empty() {
-        console_log!(
-            "dealer {dealer}: lead for car {} claimed other facts than the stock (ignored): {}",
-            lead.car_id.as_deref().unwrap_or("?"),
-            ignored.join("; ")
-        );
-    }
     let (status, lead_id) = store(&db, &dealer, &lead).await?;
     if status == 201 {
         queue(&ctx.env, &lead_id).await;
@@ -170,11 +174,6 @@ pub async fn queue(env: &Env, lead_id: &str) {
     }
 }
 
-#[derive(Deserialize)]
-struct RecentRow {
-    recent: u32,
-}
-
 /// Whether `first` is one of the dealer's leads (a field error if not),
 /// made within the follow-up window.
 async fn first_lead_is_recent(
@@ -182,18 +181,18 @@ async fn first_lead_is_recent(
     dealer: &str,
     first: &str,
 ) -> Result<bool, ApiError> {
-    let row = db
-        .prepare(
+    let row = sql::first(
+        db,
+        "first lead lookup",
+        stmt(
             "SELECT created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3) AS recent \
              FROM leads WHERE id = ?1 AND dealer = ?2",
-        )
-        .bind(&[first.into(), dealer.into(), FOLLOW_UP_WINDOW.into()])
-        .map_err(internal("bind first lead lookup"))?
-        .first::<RecentRow>(None)
-        .await
-        .map_err(internal("first lead lookup"))?;
+            vec![first.into(), dealer.into(), FOLLOW_UP_WINDOW.into()],
+        ),
+    )
+    .await?;
     match row {
-        Some(row) => Ok(row.recent == 1),
+        Some(row) => Ok(sql::number(&row, "recent") == Some(1)),
         None => {
             let mut fields = FieldErrors::default();
             fields
@@ -208,40 +207,40 @@ async fn first_lead_is_recent(
 /// logged.
 pub async fn count_honeypot(env: &Env, dealer: &str, route: &str) {
     let Ok(db) = env.d1("DB") else { return };
-    let counted = db
-        .prepare(
+    // Failures are logged by the helper; a lost count loses no lead.
+    let _ = sql::run(
+        &db,
+        "honeypot count",
+        stmt(
             "INSERT INTO honeypot_hits (dealer, day, route, hits) VALUES (?1, date('now'), ?2, 1) \
              ON CONFLICT (dealer, day, route) DO UPDATE SET hits = hits + 1",
-        )
-        .bind(&[dealer.into(), route.into()]);
-    match counted {
-        Ok(stmt) => {
-            if let Err(e) = stmt.run().await {
-                console_error!("honeypot count for {dealer}: {e}");
-            }
-        }
-        Err(e) => console_error!("honeypot count for {dealer}: {e}"),
-    }
+            vec![dealer.into(), route.into()],
+        ),
+    )
+    .await;
 }
 
-#[derive(Deserialize)]
-struct IdRow {
-    id: String,
-}
-
-#[derive(Deserialize)]
-struct KeyedRow {
-    id: String,
-    payload: String,
-}
-
-async fn keyed(db: &D1Database, dealer: &str, key: &str) -> Result<Option<KeyedRow>, ApiError> {
-    db.prepare("SELECT id, payload FROM leads WHERE dealer = ?1 AND idempotency_key = ?2")
-        .bind(&[dealer.into(), key.into()])
-        .map_err(internal("bind lead lookup"))?
-        .first::<KeyedRow>(None)
-        .await
-        .map_err(internal("look up idempotent lead"))
+/// The dealer's lead stored under idempotency key `key`: (id, payload).
+async fn keyed(
+    db: &D1Database,
+    dealer: &str,
+    key: &str,
+) -> Result<Option<(String, String)>, ApiError> {
+    let row = sql::first(
+        db,
+        "look up idempotent lead",
+        stmt(
+            "SELECT id, payload FROM leads WHERE dealer = ?1 AND idempotency_key = ?2",
+            vec![dealer.into(), key.into()],
+        ),
+    )
+    .await?;
+    Ok(row.and_then(|r| {
+        Some((
+            sql::text(&r, "id")?.to_string(),
+            sql::text(&r, "payload")?.to_string(),
+        ))
+    }))
 }
 
 /// Inserts the lead. A retry with the same idempotency key (per dealer)
@@ -251,36 +250,34 @@ async fn keyed(db: &D1Database, dealer: &str, key: &str) -> Result<Option<KeyedR
 /// different enquiry).
 pub async fn store(db: &D1Database, dealer: &str, lead: &Lead) -> Result<(u16, String), ApiError> {
     let payload = serde_json::to_string(lead).map_err(internal("lead payload JSON"))?;
-    let opt = |v: Option<&str>| v.map_or(JsValue::NULL, JsValue::from);
-    let key = opt(lead.idempotency_key.as_deref());
-    let inserted = db
-        .prepare(
+    let inserted = sql::first(
+        db,
+        "insert lead",
+        stmt(
             "INSERT INTO leads (id, dealer, category, payload, idempotency_key, subcategory, car_id) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
              ON CONFLICT (dealer, idempotency_key) DO NOTHING RETURNING id",
-        )
-        .bind(&[
-            random_uuid().into(),
-            dealer.into(),
-            lead.category.as_str().into(),
-            payload.into(),
-            key.clone(),
-            opt(lead.subcategory.as_deref()),
-            opt(lead.car_id.as_deref()),
-        ])
-        .map_err(internal("bind lead insert"))?
-        .first::<IdRow>(None)
-        .await
-        .map_err(internal("insert lead"))?;
-    if let Some(row) = inserted {
-        return Ok((201, row.id));
+            vec![
+                random_uuid().into(),
+                dealer.into(),
+                lead.category.as_str().into(),
+                payload.into(),
+                opt(lead.idempotency_key.as_deref()),
+                opt(lead.subcategory.as_deref()),
+                opt(lead.car_id.as_deref()),
+            ],
+        ),
+    )
+    .await?;
+    if let Some(id) = inserted.as_ref().and_then(|r| sql::text(r, "id")) {
+        return Ok((201, id.to_string()));
     }
     // Only a key conflict skips the insert (NULL keys never conflict).
     let Some(key) = lead.idempotency_key.as_deref() else {
         return Err(internal("lead insert")("no row and no key"));
     };
     match keyed(db, dealer, key).await? {
-        Some(row) if same_request(&row.payload, lead) => Ok((200, row.id)),
+        Some((id, payload)) if same_request(&payload, lead) => Ok((200, id)),
         Some(_) => Err(ApiError::new(422, KEY_REUSED_MESSAGE)),
         None => Err(internal("idempotent lead")(
             "conflict reported but no row found",

@@ -25,6 +25,7 @@ mod outbound;
 mod quote;
 mod reveal;
 mod routes_doc;
+mod sql;
 mod valuation;
 mod views;
 mod watchlist;

@@ -9,7 +9,6 @@ use dealer_edge_core::valuation::{
     out_of_range, read_service_answer, service_request, validate_valuation, Reason, Valuation,
 };
 use dealer_rules::edge_config::EdgeValuationService;
-use serde::Deserialize;
 use serde_json::Value;
 use worker::{
     console_error, Env, Fetch, Headers, Method, Request, RequestInit, Response, RouteContext,
@@ -17,16 +16,11 @@ use worker::{
 
 use crate::api::{self, invalid, Reply};
 use crate::outbound::{self, Call};
+use crate::sql::{self, stmt};
 use crate::{internal, Tenant};
 
 pub async fn valuation(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, Route::Valuation, false, value).await
-}
-
-#[derive(Deserialize)]
-struct Found {
-    #[allow(dead_code)] // only its presence matters
-    id: String,
 }
 
 async fn value(mut req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Reply, ApiError> {
@@ -40,13 +34,16 @@ async fn value(mut req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Resul
     let request = validate_valuation(&body).map_err(invalid)?;
     let dealer = tenant.config.dealer.as_str();
     if let Some(lead_id) = &request.lead_id {
-        let found = api::db(&ctx.env)?
-            .prepare("SELECT id FROM leads WHERE id = ?1 AND dealer = ?2")
-            .bind(&[lead_id.as_str().into(), dealer.into()])
-            .map_err(internal("bind valuation lead lookup"))?
-            .first::<Found>(None)
-            .await
-            .map_err(internal("valuation lead lookup"))?;
+        let db = api::db(&ctx.env)?;
+        let found = sql::first(
+            &db,
+            "valuation lead lookup",
+            stmt(
+                "SELECT id FROM leads WHERE id = ?1 AND dealer = ?2",
+                vec![lead_id.as_str().into(), dealer.into()],
+            ),
+        )
+        .await?;
         if found.is_none() {
             let mut fields = FieldErrors::default();
             fields

@@ -98,10 +98,13 @@ async function main() {
   server = await startServer(distDir, 0, { apiProxy: () => workerBase });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const config = { ...edgeConfig, origins: [...edgeConfig.origins, origin] };
-  // The build's list of visible cars: the worker counts views of these only.
-  const carList = JSON.parse(fs.readFileSync(path.join(siteDir, 'edge-kv.json'), 'utf8')).filter((e) => e.key.startsWith('cars:'));
-  assert(carList.length === 1, 'edge-kv.json lists the visible cars');
-  worker = await startWorker({ kvSeed: [...kvFor(config), ...carList], vars: { SESSION_SECRET: 'fullstack-e2e-secret' } });
+  // The build's stock entries: the list of visible cars (the worker counts
+  // views of these only) and each car's facts (a lead's vehicle comes from
+  // them).
+  const stock = JSON.parse(fs.readFileSync(path.join(siteDir, 'edge-kv.json'), 'utf8')).filter((e) => /^cars?(-id)?:/.test(e.key));
+  assert(stock.filter((e) => e.key.startsWith('cars:')).length === 1, 'edge-kv.json lists the visible cars');
+  assert(stock.some((e) => e.key.startsWith('car:')), 'edge-kv.json has the facts of each car');
+  worker = await startWorker({ kvSeed: [...kvFor(config), ...stock], vars: { SESSION_SECRET: 'fullstack-e2e-secret' } });
   workerBase = worker.base;
   console.log(`       worker ${worker.base}, site ${origin} (${((Date.now() - t0) / 1000).toFixed(1)}s to start)`);
 
@@ -274,7 +277,8 @@ async function main() {
     assert(/^[0-9a-f-]{36}$/.test(leadId), `lead_id ${leadId}`);
     await page.getByRole('status').filter({ hasText: 'has been sent' }).waitFor();
     const rows = await worker.d1(
-      `SELECT dealer, category, json_extract(payload, '$.car_id') AS car_id, json_extract(payload, '$.location_id') AS location_id FROM leads WHERE id = ${sqlString(leadId)}`,
+      `SELECT dealer, category, json_extract(payload, '$.car_id') AS car_id, json_extract(payload, '$.location_id') AS location_id,
+       json_extract(payload, '$.vehicle.make') AS make, json_extract(payload, '$.vehicle.stock_number') AS stock FROM leads WHERE id = ${sqlString(leadId)}`,
     );
     assertEqual(rows.length, 1, 'lead rows');
     const [row] = rows;
@@ -282,6 +286,8 @@ async function main() {
     assertEqual(row.category, 'enquiry', 'category');
     assertEqual(String(row.car_id), car.id, 'car_id');
     assertEqual(row.location_id, car.location.id, 'location_id');
+    assertEqual(row.make, car.make, 'the vehicle filled from the published stock');
+    assertEqual(row.stock, car.stocknum ?? null, 'stock number from the published stock');
   });
 
   const sold = cars.find((c) => c.status === 'sold');

@@ -285,6 +285,23 @@ pub(crate) mod tests {
         assert_eq!(l.dealership_slug.as_deref(), Some("alpha"));
     }
 
+    /// A retry is compared with the stored lead once both are filled: the
+    /// stock's slug and location are part of both.
+    #[test]
+    fn a_filled_retry_is_the_same_request() {
+        let body = json!({"car_id": 1234, "idempotency_key": "k", "make": "Toyota"});
+        let mut first = lead(body.clone());
+        fill(&mut first, &config(), Some(&car()));
+        first.captcha = Some(crate::lead::CaptchaCheck::Verified);
+        let stored = serde_json::to_string(&first).unwrap();
+        let mut retry = lead(body);
+        fill(&mut retry, &config(), Some(&car()));
+        assert!(crate::lead::same_request(&stored, &retry));
+        let mut other = lead(json!({"car_id": 1234, "idempotency_key": "k", "message": "Other"}));
+        fill(&mut other, &config(), Some(&car()));
+        assert!(!crate::lead::same_request(&stored, &other));
+    }
+
     #[test]
     fn a_named_location_is_kept() {
         let mut cfg = config();
