@@ -116,10 +116,10 @@ export interface Car {
    */
   certified: boolean;
   /**
-   * The dealer offers online reservation (checkout) of this car: checkout
-   * on, the car in stock and not reserved, its type and make allowed
-   * (`features.checkout`; `dealer_rules::checkout::may_reserve`). Only
-   * these cars get a checkout page and a Reserve button.
+   * May be reserved online: the dealer's `features.checkout` rules
+   * (enabled, car types, makes) for a car in stock and not reserved
+   * (`dealer_rules::checkout::may_reserve`; the edge worker refuses a
+   * hold of any other car).
    */
   checkout: boolean;
   /**
@@ -580,6 +580,13 @@ export interface Features {
    */
   analytics: boolean;
   /**
+   * Cloudflare Turnstile site key when the dealer's captcha is on: the
+   * forms show the widget and send its token as `cf-turnstile-response`
+   * (the edge refuses leads and holds without a valid one). Null: no
+   * captcha.
+   */
+  captcha_site_key: string | null;
+  /**
    * Reserve Now is offered (on cards and the car page).
    */
   checkout: boolean;
@@ -608,6 +615,12 @@ export interface Features {
    * true = phone is masked until clicked; false = shown straight away.
    */
   phone_reveal: boolean;
+  /**
+   * The trade-in flow saves the valuation it showed with the lead
+   * (`POST /api/miscellaneous`, column_name valuation); off, the edge
+   * answers that call 404, so the site must not make it.
+   */
+  save_valuation: boolean;
   /**
    * The dealer offers car subscriptions: cards lead with the weekly
    * price and the search page adds a '/ week' price slider (spec 000 §9).

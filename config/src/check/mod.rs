@@ -9,6 +9,7 @@
 
 mod dates;
 mod finance;
+mod forms;
 mod identity;
 mod links;
 mod locations;
@@ -137,6 +138,13 @@ impl Ctx<'_> {
         ));
         self.out.last_mut().expect("just pushed")
     }
+
+    fn warn(&mut self, path: &KeyPath, message: impl Into<String>) -> &mut Problem {
+        let mut problem = Problem::error(span_at(self.tree, path), path.to_string(), message);
+        problem.severity = crate::diagnostic::Severity::Warning;
+        self.out.push(problem);
+        self.out.last_mut().expect("just pushed")
+    }
 }
 
 fn root() -> KeyPath {
@@ -171,6 +179,9 @@ pub(crate) fn rules(
     offers::check(cfg, &mut cx);
     if skip.ok("finance") {
         finance::check(&cfg.finance, &mut cx);
+    }
+    if skip.ok("features") && skip.ok("forms") && skip.ok("trade_in") {
+        forms::check(cfg, &mut cx);
     }
     cx.out
 }

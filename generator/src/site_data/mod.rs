@@ -110,6 +110,15 @@ pub struct Features {
     /// The dealer offers car subscriptions: cards lead with the weekly
     /// price and the search page adds a '/ week' price slider (spec 000 §9).
     pub subscriptions: bool,
+    /// Cloudflare Turnstile site key when the dealer's captcha is on: the
+    /// forms show the widget and send its token as `cf-turnstile-response`
+    /// (the edge refuses leads and holds without a valid one). Null: no
+    /// captcha.
+    pub captcha_site_key: Option<String>,
+    /// The trade-in flow saves the valuation it showed with the lead
+    /// (`POST /api/miscellaneous`, column_name valuation); off, the edge
+    /// answers that call 404, so the site must not make it.
+    pub save_valuation: bool,
 }
 
 /// Result card settings, named as in the YAML's `cards` section.
@@ -172,6 +181,13 @@ pub fn build(
             analytics: cfg.edge.analytics_sink,
             finance_quote: cfg.finance.enabled,
             subscriptions: cfg.features.subscriptions,
+            captcha_site_key: cfg
+                .forms
+                .turnstile
+                .as_ref()
+                .filter(|_| cfg.features.captcha)
+                .map(|t| t.site_key.clone()),
+            save_valuation: cfg.trade_in.save_valuation && cfg.features.trade_in,
         },
         cards: Cards {
             buttons: cfg.cards.buttons.clone(),
@@ -248,6 +264,29 @@ mod tests {
         chrono::DateTime::from_timestamp(1_795_132_800, 0).unwrap()
     }
     use serde_json::json;
+
+    #[test]
+    fn the_captcha_key_and_valuation_saving_follow_their_switches() {
+        let site = build("demo", &config(), &[], test_now());
+        assert_eq!(site.features.captcha_site_key, None);
+        assert!(!site.features.save_valuation);
+        let widget = json!({"site_key": "0x4AAAAAAAB1cD2eF3gH4iJ5", "secret_name": "TS"});
+        let on = config_with(
+            json!({"features": {"captcha": true}, "forms": {"turnstile": widget},
+            "trade_in": {"save_valuation": true}}),
+        );
+        let site = build("demo", &on, &[], test_now());
+        assert_eq!(
+            site.features.captcha_site_key.as_deref(),
+            Some("0x4AAAAAAAB1cD2eF3gH4iJ5")
+        );
+        assert!(site.features.save_valuation);
+        let off = config_with(json!({"forms": {"turnstile": widget},
+            "features": {"trade_in": false}, "trade_in": {"save_valuation": true}}));
+        let site = build("demo", &off, &[], test_now());
+        assert_eq!(site.features.captcha_site_key, None, "captcha off");
+        assert!(!site.features.save_valuation, "trade-in off");
+    }
 
     #[test]
     fn the_hero_title_defaults_to_the_dealer_name() {

@@ -6,7 +6,6 @@ use chrono::{DateTime, NaiveDate, Utc};
 use dealer_config::model::CarType;
 use dealer_config::slug::location_slug;
 use dealer_config::DealerConfig;
-use dealer_rules::checkout::{may_reserve, CarFacts as CheckoutFacts, CheckoutRules};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -84,10 +83,10 @@ pub struct Car {
     pub subscription_price: f64,
     /// Reserved by a shopper.
     pub reserved: bool,
-    /// The dealer offers online reservation (checkout) of this car: checkout
-    /// on, the car in stock and not reserved, its type and make allowed
-    /// (`features.checkout`; `dealer_rules::checkout::may_reserve`). Only
-    /// these cars get a checkout page and a Reserve button.
+    /// May be reserved online: the dealer's `features.checkout` rules
+    /// (enabled, car types, makes) for a car in stock and not reserved
+    /// (`dealer_rules::checkout::may_reserve`; the edge worker refuses a
+    /// hold of any other car).
     pub checkout: bool,
     /// Certified pre-owned.
     pub certified: bool,
@@ -361,27 +360,6 @@ pub fn comment_paragraphs(comments: Option<&str>) -> Vec<String> {
 /// The car's location from the dealer config (the feed's own copy may be
 /// stale); a car naming an unknown location is shown at the primary one
 /// (and the build warns: `stock::select`).
-/// Whether a shopper may reserve the car online (the shared rule the
-/// worker's holds also follow, from the facts the build publishes).
-pub fn checkout_allowed(car: &FeedCar, cfg: &DealerConfig) -> bool {
-    let c = &cfg.features.checkout;
-    let car_types: Vec<&str> = c.car_types.iter().map(|t| t.as_str()).collect();
-    let makes: Vec<&str> = c.makes.iter().map(String::as_str).collect();
-    may_reserve(
-        CheckoutRules {
-            enabled: c.enabled,
-            car_types: &car_types,
-            makes: &makes,
-        },
-        CheckoutFacts {
-            car_type: car.car_type.as_str(),
-            make: &car.make,
-            in_stock: is_in_stock(&car.status),
-            reserved: car.reserved.unwrap_or(false),
-        },
-    )
-}
-
 fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
     let id = car.location_id.as_ref().map(|l| l.to_string());
     let loc = id
@@ -409,6 +387,27 @@ fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
             distribution_locations: car.distribution_locations.clone(),
         },
     }
+}
+
+/// The dealer's checkout rules applied to one car.
+pub fn may_reserve_online(car: &FeedCar, cfg: &DealerConfig) -> bool {
+    use dealer_rules::checkout::{may_reserve, CarFacts, CheckoutRules};
+    let c = &cfg.features.checkout;
+    let car_types: Vec<&str> = c.car_types.iter().map(|t| t.as_str()).collect();
+    let makes: Vec<&str> = c.makes.iter().map(String::as_str).collect();
+    may_reserve(
+        CheckoutRules {
+            enabled: c.enabled,
+            car_types: &car_types,
+            makes: &makes,
+        },
+        CarFacts {
+            car_type: car.car_type.as_str(),
+            make: &car.make,
+            in_stock: is_in_stock(&car.status),
+            reserved: car.reserved.unwrap_or(false),
+        },
+    )
 }
 
 pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
@@ -469,7 +468,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
             .map(String::from),
         subscription_price: subscription_price(car, cfg),
         reserved: car.reserved.unwrap_or(false),
-        checkout: checkout_allowed(car, cfg),
+        checkout: may_reserve_online(car, cfg),
         certified: car.certified.unwrap_or(false),
         created_at: car
             .created_at
