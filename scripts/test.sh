@@ -52,6 +52,8 @@ gate "e2e search (Chromium)" node scripts/e2e/search.mjs "sites/$DEMO/dist"
 # The car page's cases are spread over the three demo dealers (certified
 # Toyotas, caravans, the phone footer...): each must be in one of them.
 gate "e2e car page (demo dealers)" node scripts/e2e/car-page.mjs sites/brisbane-motor-group/dist sites/perth-auto-collective/dist sites/sunshine-coast-toyota/dist
+# Every shopper form (the API answered in the browser), and Turnstile on the demo dealer that has the captcha on.
+gate "e2e forms"           node scripts/e2e/forms.mjs "sites/$DEMO/dist" sites/sunshine-coast-toyota/dist
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
 gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"

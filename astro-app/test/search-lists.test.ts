@@ -145,7 +145,7 @@ describe('card buttons and toggles', () => {
   it('gives in-stock cars the dealer button set, Reserve Now with the deposit', () => {
     expect(cardActions(car, settings).map((a) => a.label)).toEqual(['Enquire', 'Book a Test Drive', 'Get Finance', 'Reserve Now $200', 'Trade In', 'View Details']);
     expect(cardActions(car, settings).find((a) => a.kind === 'reserve')?.href).toBe('/cars/kia-rio-7/checkout/');
-    expect(cardActions(car, settings).find((a) => a.kind === 'trade_in')?.href).toBe('/cars/trade-in?car_id=7');
+    expect(cardActions(car, settings).find((a) => a.kind === 'trade_in')?.href).toBe('/cars/trade-in/?car_id=7');
   });
   it('leaves the amount off at deposit 0 and Reserve out without checkout', () => {
     expect(cardActions(car, { ...settings, checkoutDeposit: 0 }).map((a) => a.label)).toContain('Reserve Now');

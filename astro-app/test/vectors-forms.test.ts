@@ -1,30 +1,29 @@
 /**
- * The lead form's shared rules (rules/vectors/forms.json): the worker's
- * Rust tests read the same file (edge/core/tests/vectors.rs), so the form
+ * The forms' shared rules (rules/vectors/forms.json): the worker's Rust
+ * tests read the same file (edge/core/tests/vectors.rs), so every form
  * asks for a message exactly where the worker needs one and shows the
  * worker's words for each field.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  EMAIL_MESSAGE,
-  PHONE_MESSAGE,
-  TERMS_MESSAGE,
-  enquiryTypeOf,
-  validateEnquiry,
-  type EnquiryErrors,
-  type EnquiryKind,
-} from '../src/lib/enquiry';
+import { enquiryTypeOf, type EnquiryKind } from '../src/lib/enquiry';
+import { FORM_ERROR_TITLE, MESSAGES, MESSAGE_REQUIRED, TERMS_LABEL, checkFields, messageRequired, type FieldRule, type FormValues } from '../src/lib/forms/rules';
+import { AU_STATES } from '../src/lib/forms/rules';
 
+interface Case {
+  name: string;
+  category: string;
+  values: Record<string, string | boolean>;
+  errors: Record<string, string>;
+}
 interface FormVectors {
   messages: Record<string, string>;
   message_required: Record<string, boolean>;
-  cases: {
-    name: string;
-    category: string;
-    values: { name: string; email: string; phone: string; message: string; terms_conditions: boolean };
-    errors: Record<string, string>;
-  }[];
+  cases: Case[];
+  field_messages: Record<string, string>;
+  field_cases: Case[];
+  terms_label: string;
+  form_error_title: string;
 }
 
 const vectors = JSON.parse(fs.readFileSync(`${__dirname}/../../rules/vectors/forms.json`, 'utf8')) as FormVectors;
@@ -32,36 +31,56 @@ const vectors = JSON.parse(fs.readFileSync(`${__dirname}/../../rules/vectors/for
 /** Every kind of car enquiry form the site offers. */
 const KINDS: EnquiryKind[] = ['enquiry', 'test-drive', 'finance', 'offer', 'trade-in', 'photos', 'similar'];
 
-/** The form's field names are the worker's, except the terms checkbox. */
-const asServerFields = (errors: EnquiryErrors): Record<string, string> =>
-  Object.fromEntries(Object.entries(errors).map(([k, v]) => [k === 'terms' ? 'terms_conditions' : k, v as string]));
+/** The rules a form has for the fields a case fills in, as the site's forms declare them. */
+function rulesFor(c: Case): FieldRule[] {
+  const rules: FieldRule[] = [
+    { name: 'name', rule: 'name', required: true },
+    { name: 'email', rule: 'email', required: true },
+    { name: 'phone', rule: 'phone', required: true },
+    { name: 'message', rule: 'message', required: messageRequired(c.category, true) },
+    { name: 'terms_conditions', rule: 'terms', required: true },
+  ];
+  const has = (k: string) => k in c.values;
+  if (has('postcode')) rules.push({ name: 'postcode', rule: 'postcode', required: true });
+  if (c.category === 'offer') rules.push({ name: 'offer_amount', rule: 'money', required: true, missing: 'offer_missing' });
+  if (has('rego')) rules.push({ name: 'rego', rule: 'rego', required: false });
+  if (has('regoState')) rules.push({ name: 'regoState', rule: 'choice', required: false, choices: AU_STATES, missing: 'state_missing' });
+  if (has('kms')) rules.push({ name: 'kms', rule: 'kms', required: true });
+  if (has('preferred_date')) rules.push({ name: 'preferred_date', rule: 'date', required: false });
+  if (has('preferred_time')) rules.push({ name: 'preferred_time', rule: 'time', required: false });
+  return rules;
+}
 
 describe('shared form vectors', () => {
-  it('uses the worker’s messages for a bad phone, e-mail and the terms', () => {
-    expect(vectors.messages['phone_invalid']).toBe(PHONE_MESSAGE);
-    expect(vectors.messages['email_invalid']).toBe(EMAIL_MESSAGE);
-    expect(vectors.messages['terms']).toBe(TERMS_MESSAGE);
+  it('every message is the worker’s word for word', () => {
+    for (const [key, text] of Object.entries(vectors.messages)) expect(MESSAGES[key as keyof typeof MESSAGES], key).toBe(text);
+    for (const [key, text] of Object.entries(vectors.field_messages)) expect(MESSAGES[key as keyof typeof MESSAGES], key).toBe(text);
+    expect(TERMS_LABEL).toBe(vectors.terms_label);
+    expect(FORM_ERROR_TITLE).toBe(vectors.form_error_title);
   });
 
-  it('asks for a message exactly where the worker requires one', () => {
+  it('asks for a message exactly where the worker requires one, for every category', () => {
+    expect(MESSAGE_REQUIRED).toEqual(vectors.message_required);
     const seen = new Set<string>();
     for (const kind of KINDS) {
       const type = enquiryTypeOf(kind);
-      expect(type.kind).toBe(kind);
-      const required = vectors.message_required[type.category];
-      expect(required, `category ${type.category} is in the vector`).toBeTypeOf('boolean');
-      expect(type.messageRequired, `${kind} (${type.category})`).toBe(required);
+      expect(type.messageRequired, `${kind} (${type.category})`).toBe(vectors.message_required[type.category]);
       seen.add(type.category);
     }
     expect(seen.size).toBe(KINDS.length);
   });
 
+  it('the dealer switch (forms.message_required: false) drops the message everywhere', () => {
+    for (const category of Object.keys(vectors.message_required)) expect(messageRequired(category, false), category).toBe(false);
+  });
+
   it('gives each case the worker’s messages, field by field', () => {
     expect(vectors.cases.length).toBeGreaterThanOrEqual(10);
-    for (const c of vectors.cases) {
-      const { terms_conditions, ...rest } = c.values;
-      const errors = validateEnquiry({ ...rest, terms: terms_conditions }, { messageRequired: vectors.message_required[c.category] === true });
-      expect(asServerFields(errors), c.name).toEqual(c.errors);
-    }
+    for (const c of vectors.cases) expect(checkFields(rulesFor(c), c.values as FormValues), c.name).toEqual(c.errors);
+  });
+
+  it('gives each case of the other fields (postcode, offer, rego, kilometres, date and time) the same messages', () => {
+    expect(vectors.field_cases.length).toBeGreaterThanOrEqual(10);
+    for (const c of vectors.field_cases) expect(checkFields(rulesFor(c), c.values as FormValues), c.name).toEqual(c.errors);
   });
 });

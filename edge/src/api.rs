@@ -18,6 +18,7 @@ use worker::{
 
 use crate::{error_response, internal, json_response, Tenant};
 use dealer_edge_core::http::{self, ApiError};
+use dealer_edge_core::{form_post, html};
 
 #[wasm_bindgen]
 extern "C" {
@@ -41,6 +42,10 @@ pub struct Reply {
     pub status: u16,
     pub body: Value,
     pub headers: Vec<(&'static str, String)>,
+    /// For a form post: where to send the browser (303) instead of JSON.
+    pub redirect: Option<String>,
+    /// `Cache-Control` when the answer may be cached (default no-store).
+    pub cache: Option<&'static str>,
 }
 
 impl Reply {
@@ -49,8 +54,18 @@ impl Reply {
             status,
             body,
             headers: Vec::new(),
+            redirect: None,
+            cache: None,
         }
     }
+}
+
+/// How a route answers: JSON for scripts, or (a form posted without
+/// JavaScript) a 303 on success and an HTML page on error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Form,
 }
 
 /// A handler's work once the tenant is known, boxed so that [`run`]'s body is
@@ -73,8 +88,32 @@ where
     F: FnOnce(Request, RouteContext<()>, Tenant) -> Fut + 'static,
     Fut: Future<Output = Result<Reply, ApiError>> + 'static,
 {
+    run_as(req, ctx, route, allow_same_origin_get, Format::Json, inner).await
+}
+
+/// [`run`], answering in `format`.
+pub async fn run_as<F, Fut>(
+    req: Request,
+    ctx: RouteContext<()>,
+    route: Route,
+    allow_same_origin_get: bool,
+    format: Format,
+    inner: F,
+) -> worker::Result<Response>
+where
+    F: FnOnce(Request, RouteContext<()>, Tenant) -> Fut + 'static,
+    Fut: Future<Output = Result<Reply, ApiError>> + 'static,
+{
     let inner = move |req, ctx, tenant| -> Work { Box::pin(inner(req, ctx, tenant)) };
-    run_boxed(req, ctx, route, allow_same_origin_get, Box::new(inner)).await
+    run_boxed(
+        req,
+        ctx,
+        route,
+        allow_same_origin_get,
+        format,
+        Box::new(inner),
+    )
+    .await
 }
 
 async fn run_boxed(
@@ -82,13 +121,21 @@ async fn run_boxed(
     ctx: RouteContext<()>,
     route: Route,
     allow_same_origin_get: bool,
+    format: Format,
     inner: Box<dyn FnOnce(Request, RouteContext<()>, Tenant) -> Work>,
 ) -> worker::Result<Response> {
     let tenant = match Tenant::resolve(&req, &ctx.env, allow_same_origin_get).await {
         Ok(tenant) => tenant,
+        Err(error) if format == Format::Form => return html_error(&error, None),
         Err(error) => return error_response(&error, None),
     };
     let origin = tenant.origin.clone();
+    // The form's page, for the error page's link back (only a page of the
+    // dealer's own site; see `html::back_link`).
+    let back = (format == Format::Form).then(|| {
+        let referer = req.headers().get("Referer").ok().flatten();
+        html::back_link(referer.as_deref(), &tenant.site_origin())
+    });
     let result = match route {
         Route::Views => Ok(()),
         _ => limit(&req, &ctx.env, &tenant, route).await,
@@ -97,16 +144,45 @@ async fn run_boxed(
         Ok(()) => inner(req, ctx, tenant).await,
         Err(error) => Err(error),
     };
-    match result {
-        Ok(reply) => {
+    match (result, format) {
+        (
+            Ok(Reply {
+                redirect: Some(location),
+                ..
+            }),
+            Format::Form,
+        ) => {
+            let mut response = Response::empty()?.with_status(303);
+            response.headers_mut().set("Location", &location)?;
+            response.headers_mut().set("Cache-Control", "no-store")?;
+            Ok(response)
+        }
+        (Ok(reply), _) => {
             let mut response = json_response(reply.status, &reply.body, Some(&origin))?;
+            if let Some(cache) = reply.cache {
+                response.headers_mut().set("Cache-Control", cache)?;
+            }
             for (name, value) in reply.headers {
                 response.headers_mut().append(name, &value)?;
             }
             Ok(response)
         }
-        Err(error) => error_response(&error, Some(&origin)),
+        (Err(error), Format::Form) => html_error(&error, back.as_deref()),
+        (Err(error), Format::Json) => error_response(&error, Some(&origin)),
     }
+}
+
+/// An error as the small HTML page a form post gets.
+pub fn html_error(error: &ApiError, back: Option<&str>) -> worker::Result<Response> {
+    let (status, page) = html::error_page(error, back);
+    let mut response = Response::from_html(page)?.with_status(status);
+    let headers = response.headers_mut();
+    headers.set("Cache-Control", "no-store")?;
+    headers.set("Content-Security-Policy", &html::content_security_policy())?;
+    if let Some(secs) = error.retry_after {
+        headers.set("Retry-After", &secs.to_string())?;
+    }
+    Ok(response)
 }
 
 /// The calling client's key for rate limits and records: a keyed hash of
@@ -121,7 +197,12 @@ pub fn client_of(req: &Request, env: &Env, tenant: &Tenant) -> Result<String, Ap
 /// Counts one call of `route` against the dealer's limits for it. A
 /// limiter that cannot be reached lets the call through (logged): losing a
 /// shopper's lead to a counter outage would be worse than a burst.
-async fn limit(req: &Request, env: &Env, tenant: &Tenant, route: Route) -> Result<(), ApiError> {
+pub async fn limit(
+    req: &Request,
+    env: &Env,
+    tenant: &Tenant,
+    route: Route,
+) -> Result<(), ApiError> {
     let client = client_of(req, env, tenant)?;
     let config = route.config(&tenant.config.rate_limits);
     let outcome = match route.store() {
@@ -216,15 +297,35 @@ pub async fn gate(env: &Env, request: &GateRequest) -> Result<GateAnswer, String
 
 /// The request body as JSON: content type, declared and actual size checked.
 pub async fn json_body(req: &mut Request) -> Result<Value, ApiError> {
-    let header = |name: &str| req.headers().get(name).ok().flatten();
-    http::check_json_content_type(header("Content-Type").as_deref())?;
-    http::check_declared_length(header("Content-Length").as_deref())?;
+    let content_type = req.headers().get("Content-Type").ok().flatten();
+    http::check_json_content_type(content_type.as_deref())?;
+    http::parse_json(&body_bytes(req, http::BODY_LIMIT).await?)
+}
+
+/// A form post's body (`application/x-www-form-urlencoded`) read into the
+/// JSON the islands send (see `dealer_edge_core::form_post`).
+pub async fn form_body(req: &mut Request) -> Result<Value, ApiError> {
+    form_post::parse_form(&body_bytes(req, http::BODY_LIMIT).await?)
+}
+
+/// The raw body, at most `limit` bytes (declared and actual size checked).
+pub async fn body_bytes(req: &mut Request, limit: usize) -> Result<Vec<u8>, ApiError> {
+    let declared = req.headers().get("Content-Length").ok().flatten();
+    http::check_declared_length_within(declared.as_deref(), limit)?;
     let bytes = req
         .bytes()
         .await
         .map_err(|_| ApiError::new(400, "Could not read the request body."))?;
-    http::check_body_length(bytes.len())?;
-    http::parse_json(&bytes)
+    http::check_body_length_within(bytes.len(), limit)?;
+    Ok(bytes)
+}
+
+/// A worker variable that points an outbound call at a local stand-in.
+/// Honoured only for loopback addresses, so a stray production variable
+/// can never send a dealer's secrets anywhere but the real service.
+pub fn test_endpoint(env: &Env, name: &str) -> Option<String> {
+    secret(env, name)
+        .filter(|url| url.starts_with("http://127.0.0.1:") || url.starts_with("http://localhost:"))
 }
 
 /// A 400 with one message per bad field.

@@ -312,11 +312,9 @@ async fn check(mut req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Resul
     .await
     .map_err(internal("store session"))?;
     let token = sign_session(&key, dealer, &id);
-    Ok(Reply {
-        status: 200,
-        body: json!({ "success": true, "phone_number": phone }),
-        headers: vec![("Set-Cookie", session_cookie(&token, SESSION_TTL_SECS))],
-    })
+    let mut reply = Reply::json(200, json!({ "success": true, "phone_number": phone }));
+    reply.headers = vec![("Set-Cookie", session_cookie(&token, SESSION_TTL_SECS))];
+    Ok(reply)
 }
 
 fn no_code() -> ApiError {
@@ -381,11 +379,9 @@ async fn end_session(
             .await
             .map_err(internal("sign-out"))?;
     }
-    Ok(Reply {
-        status: 200,
-        body: json!({ "success": true }),
-        headers: vec![("Set-Cookie", clear_cookie())],
-    })
+    let mut reply = Reply::json(200, json!({ "success": true }));
+    reply.headers = vec![("Set-Cookie", clear_cookie())];
+    Ok(reply)
 }
 
 async fn whoami(req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Reply, ApiError> {

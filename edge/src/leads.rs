@@ -1,21 +1,82 @@
-//! `POST /api/leads`: lead capture. The lead is written to D1 before anything
-//! else happens; then it is handed to the delivery queue ([`crate::delivery`]).
-//! If that hand-over fails the lead is still stored as 'pending' and the
-//! cron re-drive picks it up: a stored lead is never lost.
+//! `POST /api/leads`: lead capture, from the form islands (JSON) and from
+//! forms posted without JavaScript (urlencoded; answered with a 303 to the
+//! dealer's success page or an HTML page listing the problems).
+//!
+//! In order: the honeypot (a bot gets a fake success, nothing is stored),
+//! validation, the flow's first lead (`lead_id`), an idempotent retry, the
+//! captcha, the vehicle from the dealer's published stock, then the lead
+//! is written to D1 before anything else happens and handed to the
+//! delivery queue ([`crate::delivery`]). If that hand-over fails the lead
+//! is still stored as 'pending' and the cron re-drive picks it up: a stored
+//! lead is never lost.
 
-use dealer_edge_core::lead::{same_request, validate_lead, Lead, KEY_REUSED_MESSAGE};
+use dealer_edge_core::form_post;
+use dealer_edge_core::html::success_location;
+use dealer_edge_core::input::FieldErrors;
+use dealer_edge_core::lead::{
+    clean_user_agent, is_honeypot_hit, same_request, validate_lead, Lead, LeadCategory,
+    KEY_REUSED_MESSAGE,
+};
 use dealer_edge_core::rate_limit::Route;
-use serde::Deserialize;
-use serde_json::json;
-use worker::wasm_bindgen::JsValue;
-use worker::{console_error, D1Database, Request, Response, RouteContext};
+use dealer_edge_core::vehicle;
+use serde_json::{json, Value};
+use worker::{console_error, console_log, D1Database, Env, Request, Response, RouteContext};
 
-use crate::api::{self, invalid, random_uuid, Reply};
-use crate::{delivery, internal, Tenant};
+use crate::api::{self, invalid, random_uuid, Format, Reply};
+use crate::sql::{self, opt, stmt};
+use crate::{captcha, cars, delivery, internal, Tenant};
 use dealer_edge_core::http::ApiError;
 
+/// How long after a flow's first lead its later steps need no new captcha.
+const FOLLOW_UP_WINDOW: &str = "-2 hours";
+
 pub async fn create(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, Route::Leads, false, accept).await
+    let content_type = req.headers().get("Content-Type").ok().flatten();
+    let format = if form_post::is_form_post(content_type.as_deref()) {
+        Format::Form
+    } else {
+        Format::Json
+    };
+    api::run_as(
+        req,
+        ctx,
+        Route::Leads,
+        false,
+        format,
+        move |req, ctx, tenant| accept(req, ctx, tenant, format),
+    )
+    .await
+}
+
+/// The answer to a stored (or pretend-stored) lead: its id, or for a form
+/// post the dealer's success page with the category and car type.
+fn stored(
+    tenant: &Tenant,
+    status: u16,
+    lead_id: &str,
+    category: &str,
+    car_type: Option<&str>,
+) -> Reply {
+    let mut reply = Reply::json(status, json!({ "lead_id": lead_id }));
+    reply.redirect = Some(success_location(
+        &tenant.site_origin(),
+        &tenant.config.forms.success_path,
+        category,
+        car_type,
+    ));
+    reply
+}
+
+/// new, used or demo: the car type the success page shows.
+fn car_type_of(lead: &Lead) -> Option<&str> {
+    let from_stock = lead.vehicle.as_ref().and_then(|v| v.car_type.as_deref());
+    let claimed = lead
+        .claimed_vehicle
+        .as_ref()
+        .and_then(|c| c.car_type.as_deref());
+    from_stock
+        .or(claimed)
+        .filter(|t| matches!(*t, "new" | "used" | "demo"))
 }
 
 /// Checks, validates and stores one lead, then queues its delivery.
@@ -23,29 +84,163 @@ async fn accept(
     mut req: Request,
     ctx: RouteContext<()>,
     tenant: Tenant,
+    format: Format,
 ) -> Result<Reply, ApiError> {
-    let body = api::json_body(&mut req).await?;
-    let lead = validate_lead(&body, &tenant.config).map_err(invalid)?;
+    let body = match format {
+        Format::Form => api::form_body(&mut req).await?,
+        Format::Json => api::json_body(&mut req).await?,
+    };
+    let dealer = tenant.config.dealer.clone();
+    if is_honeypot_hit(&body) {
+        count_honeypot(&ctx.env, &dealer, "leads").await;
+        let category = body
+            .get("category")
+            .and_then(Value::as_str)
+            .and_then(LeadCategory::parse)
+            .map_or("general", LeadCategory::as_str);
+        return Ok(stored(&tenant, 201, &random_uuid(), category, None));
+    }
+    let now = api::now();
+    let mut lead = validate_lead(&body, &tenant.config, now).map_err(invalid)?;
+    if lead.user_agent.is_none() {
+        lead.user_agent = req
+            .headers()
+            .get("User-Agent")
+            .ok()
+            .flatten()
+            .and_then(|ua| clean_user_agent(&ua));
+    }
     let db = api::db(&ctx.env)?;
-    let (status, lead_id) = store(&db, &tenant.config.dealer, &lead).await?;
-    if status == 201 {
-        if let Err(e) = delivery::enqueue(&ctx.env, &lead_id).await {
-            // Stored as pending: the cron re-drive will queue it.
-            console_error!("queueing lead {lead_id} failed (cron will retry): {e}");
+
+    let follow_up = match &lead.previous_lead_id {
+        Some(first) => first_lead_is_recent(&db, &dealer, first).await?,
+        None => false,
+    };
+    let car = cars::lookup(&ctx.env, &dealer, vehicle::car_ref(&lead)).await;
+    let ignored = vehicle::fill(&mut lead, &tenant.config, car.as_ref());
+    if !ignored.is_empty() {
+        console_log!(
+            "dealer {dealer}: lead for car {} claimed other facts than the stock (ignored): {}",
+            lead.car_id.as_deref().unwrap_or("?"),
+            ignored.join("; ")
+        );
+    }
+    // A retry of a stored lead is answered before the captcha: its token
+    // was used up by the first attempt. (Compared once filled, as stored.)
+    if let Some(key) = &lead.idempotency_key {
+        if let Some((id, payload)) = keyed(&db, &dealer, key).await? {
+            return if same_request(&payload, &lead) {
+                Ok(stored(
+                    &tenant,
+                    200,
+                    &id,
+                    lead.category.as_str(),
+                    car_type_of(&lead),
+                ))
+            } else {
+                Err(ApiError::new(422, KEY_REUSED_MESSAGE))
+            };
         }
     }
-    Ok(Reply::json(status, json!({ "lead_id": lead_id })))
+    let client_ip = api::client_address(&req);
+    lead.captcha = Some(
+        captcha::check(
+            &ctx.env,
+            &tenant,
+            lead.turnstile_token.as_deref(),
+            &client_ip,
+            follow_up,
+        )
+        .await?,
+    );
+    let (status, lead_id) = store(&db, &dealer, &lead).await?;
+    if status == 201 {
+        queue(&ctx.env, &lead_id).await;
+    }
+    Ok(stored(
+        &tenant,
+        status,
+        &lead_id,
+        lead.category.as_str(),
+        car_type_of(&lead),
+    ))
 }
 
-#[derive(Deserialize)]
-struct IdRow {
-    id: String,
+/// Hands a stored lead to the delivery queue; a failure only delays it
+/// (the cron re-drive queues pending leads).
+pub async fn queue(env: &Env, lead_id: &str) {
+    if let Err(e) = delivery::enqueue(env, lead_id).await {
+        console_error!("queueing lead {lead_id} failed (cron will retry): {e}");
+    }
 }
 
-#[derive(Deserialize)]
-struct KeyedRow {
-    id: String,
-    payload: String,
+/// Whether `first` is one of the dealer's leads (a field error if not),
+/// made within the follow-up window.
+async fn first_lead_is_recent(
+    db: &D1Database,
+    dealer: &str,
+    first: &str,
+) -> Result<bool, ApiError> {
+    let row = sql::first(
+        db,
+        "first lead lookup",
+        stmt(
+            "SELECT created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3) AS recent \
+             FROM leads WHERE id = ?1 AND dealer = ?2",
+            vec![first.into(), dealer.into(), FOLLOW_UP_WINDOW.into()],
+        ),
+    )
+    .await?;
+    match row {
+        Some(row) => Ok(sql::number(&row, "recent") == Some(1)),
+        None => {
+            let mut fields = FieldErrors::default();
+            fields
+                .0
+                .insert("lead_id".into(), "Unknown lead for this dealer.".into());
+            Err(invalid(fields))
+        }
+    }
+}
+
+/// Counts a honeypot hit (per dealer, day and route); a failure is only
+/// logged.
+pub async fn count_honeypot(env: &Env, dealer: &str, route: &str) {
+    let Ok(db) = env.d1("DB") else { return };
+    // Failures are logged by the helper; a lost count loses no lead.
+    let _ = sql::run(
+        &db,
+        "honeypot count",
+        stmt(
+            "INSERT INTO honeypot_hits (dealer, day, route, hits) VALUES (?1, date('now'), ?2, 1) \
+             ON CONFLICT (dealer, day, route) DO UPDATE SET hits = hits + 1",
+            vec![dealer.into(), route.into()],
+        ),
+    )
+    .await;
+}
+
+/// The dealer's lead stored under idempotency key `key`: (id, payload).
+async fn keyed(
+    db: &D1Database,
+    dealer: &str,
+    key: &str,
+) -> Result<Option<(String, String)>, ApiError> {
+    let row = sql::first(
+        db,
+        "look up idempotent lead",
+        stmt(
+            "SELECT id, payload FROM leads WHERE dealer = ?1 AND idempotency_key = ?2",
+            vec![dealer.into(), key.into()],
+        ),
+    )
+    .await?;
+    Ok(row.and_then(|r| {
+        Some((
+            sql::text(&r, "id")?.to_string(),
+            sql::text(&r, "payload")?.to_string(),
+        ))
+    }))
 }
 
 /// Inserts the lead. A retry with the same idempotency key (per dealer)
@@ -53,41 +248,36 @@ struct KeyedRow {
 /// instead of 201; another request under that key gets 422, as the IETF
 /// Idempotency-Key draft asks (a reused key must not silently answer for a
 /// different enquiry).
-async fn store(db: &D1Database, dealer: &str, lead: &Lead) -> Result<(u16, String), ApiError> {
+pub async fn store(db: &D1Database, dealer: &str, lead: &Lead) -> Result<(u16, String), ApiError> {
     let payload = serde_json::to_string(lead).map_err(internal("lead payload JSON"))?;
-    let key = lead
-        .idempotency_key
-        .as_deref()
-        .map_or(JsValue::NULL, JsValue::from);
-    let inserted = db
-        .prepare(
-            "INSERT INTO leads (id, dealer, category, payload, idempotency_key) VALUES (?1, ?2, ?3, ?4, ?5) \
+    let inserted = sql::first(
+        db,
+        "insert lead",
+        stmt(
+            "INSERT INTO leads (id, dealer, category, payload, idempotency_key, subcategory, car_id) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
              ON CONFLICT (dealer, idempotency_key) DO NOTHING RETURNING id",
-        )
-        .bind(&[
-            random_uuid().into(),
-            dealer.into(),
-            lead.category.as_str().into(),
-            payload.into(),
-            key.clone(),
-        ])
-        .map_err(internal("bind lead insert"))?
-        .first::<IdRow>(None)
-        .await
-        .map_err(internal("insert lead"))?;
-    if let Some(row) = inserted {
-        return Ok((201, row.id));
+            vec![
+                random_uuid().into(),
+                dealer.into(),
+                lead.category.as_str().into(),
+                payload.into(),
+                opt(lead.idempotency_key.as_deref()),
+                opt(lead.subcategory.as_deref()),
+                opt(lead.car_id.as_deref()),
+            ],
+        ),
+    )
+    .await?;
+    if let Some(id) = inserted.as_ref().and_then(|r| sql::text(r, "id")) {
+        return Ok((201, id.to_string()));
     }
     // Only a key conflict skips the insert (NULL keys never conflict).
-    let existing = db
-        .prepare("SELECT id, payload FROM leads WHERE dealer = ?1 AND idempotency_key = ?2")
-        .bind(&[dealer.into(), key])
-        .map_err(internal("bind lead lookup"))?
-        .first::<KeyedRow>(None)
-        .await
-        .map_err(internal("look up idempotent lead"))?;
-    match existing {
-        Some(row) if same_request(&row.payload, lead) => Ok((200, row.id)),
+    let Some(key) = lead.idempotency_key.as_deref() else {
+        return Err(internal("lead insert")("no row and no key"));
+    };
+    match keyed(db, dealer, key).await? {
+        Some((id, payload)) if same_request(&payload, lead) => Ok((200, id)),
         Some(_) => Err(ApiError::new(422, KEY_REUSED_MESSAGE)),
         None => Err(internal("idempotent lead")(
             "conflict reported but no row found",

@@ -14,6 +14,9 @@
 
 mod api;
 mod auth;
+mod captcha;
+mod cars;
+mod checkout;
 mod counters;
 mod delivery;
 mod leads;
@@ -22,6 +25,8 @@ mod outbound;
 mod quote;
 mod reveal;
 mod routes_doc;
+mod sql;
+mod valuation;
 mod views;
 mod watchlist;
 
@@ -47,6 +52,10 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
         .post_async("/api/events", misc::event)
         .post_async("/api/youx/quote", quote::quote)
         .get_async("/api/cars/:slug/view.json", views::view)
+        .get_async("/api/cars/:slug/status", checkout::status)
+        .post_async("/api/checkout/hold", checkout::hold)
+        .post_async("/api/checkout/webhook", checkout::webhook)
+        .post_async("/api/trade-in/valuation", valuation::valuation)
         .post_async("/api/phone-reveal", reveal::reveal)
         .post_async("/api/auth/request-code", auth::request_code)
         .post_async("/api/auth/verify", auth::verify)
@@ -74,9 +83,14 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
 }
 
 /// Adds [`http::SECURITY_HEADERS`]; a response whose headers cannot be
-/// changed (none of ours) is copied first.
+/// changed (none of ours) is copied first. A page that set its own
+/// Content-Security-Policy (the form posts' HTML pages, which allow their
+/// one style block) keeps it.
 fn with_security_headers(mut response: Response) -> worker::Result<Response> {
     for (name, value) in http::SECURITY_HEADERS {
+        if name == "Content-Security-Policy" && response.headers().has(name).unwrap_or(false) {
+            continue;
+        }
         if response.headers_mut().set(name, value).is_err() {
             response = response.cloned()?;
             response.headers_mut().set(name, value)?;
@@ -96,10 +110,12 @@ async fn queue(
 }
 
 /// Every minute: re-drive leads whose delivery is due (a lost queue message
-/// or a crashed run can delay a lead, never drop it) and drop old counters.
+/// or a crashed run can delay a lead, never drop it), drop old counters,
+/// and release the cars of lapsed holds and ended reservations.
 #[event(scheduled)]
 async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     delivery::redrive(&env).await;
+    checkout::release_lapsed(&env).await;
 }
 
 fn health(_req: Request, _ctx: RouteContext<()>) -> worker::Result<Response> {
@@ -124,6 +140,28 @@ async fn preflight(req: Request, ctx: RouteContext<()>) -> worker::Result<Respon
 pub(crate) struct Tenant {
     pub origin: String,
     pub config: EdgeConfig,
+}
+
+impl Tenant {
+    /// The dealer's own configured origin the request came from: where
+    /// redirects and payment return addresses point. Taken from the
+    /// configuration (the entry equal to the request's Origin), so a
+    /// client can never name another site.
+    pub fn site_origin(&self) -> String {
+        let want = dealer_rules::edge_config::normalize_origin(&self.origin);
+        self.config
+            .origins
+            .iter()
+            .map(|o| dealer_rules::edge_config::normalize_origin(o))
+            .find(|o| *o == want)
+            .or_else(|| {
+                self.config
+                    .origins
+                    .first()
+                    .map(|o| dealer_rules::edge_config::normalize_origin(o))
+            })
+            .unwrap_or_default()
+    }
 }
 
 impl Tenant {

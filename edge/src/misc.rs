@@ -1,4 +1,5 @@
-//! `POST /api/miscellaneous` (valuation data for a lead) and
+//! `POST /api/miscellaneous` (valuation data for a lead, for dealers with
+//! `trade_in.save_valuation`) and
 //! `POST /api/events` (the optional per-dealer analytics sink).
 
 use dealer_edge_core::features::require_analytics;
@@ -32,6 +33,14 @@ async fn store_misc(
     ctx: RouteContext<()>,
     tenant: Tenant,
 ) -> Result<Reply, ApiError> {
+    // Valuations are kept only for dealers who want them (and offer
+    // trade-ins at all); for the others the site must not call this.
+    if !(tenant.config.trade_in.save_valuation && tenant.config.features.trade_in) {
+        return Err(ApiError::new(
+            404,
+            "This dealer does not keep trade-in valuations.",
+        ));
+    }
     let body = api::json_body(&mut req).await?;
     let misc = validate_miscellaneous(&body).map_err(invalid)?;
     let db = api::db(&ctx.env)?;

@@ -4,7 +4,9 @@
 // relay), valuation, analytics, and tenant isolation between two dealers.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { carsKv, edgeConfig, kvFor, receiver, sleep, sqlString, startWorker } from "./harness.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, carsKv, edgeConfig, kvFor, receiver, sleep, sqlString, startWorker, stockCar, stockKv } from "./harness.mjs";
 
 const ALPHA = "https://alpha-motors.example";
 const BETA = "https://beta-cars.example";
@@ -34,11 +36,11 @@ before(async () => {
   const alpha = edgeConfig("alpha", "Alpha Motors", [ALPHA], [
     { id: "alpha-perth", name: "Alpha Perth", phone: "08 9123 4567", lead_email: "perth@alpha.example" },
     { id: "alpha-freo", name: "Alpha Fremantle", phone: "08 9335 0000", lead_email: null },
-  ], { dealership_id: 77, analytics: { enabled: true } });
+  ], { dealership_id: 77, analytics: { enabled: true }, trade_in: { save_valuation: true } });
   alpha.leads.webhook_url = `${hook.url}/hook`;
   const beta = edgeConfig("beta", "Beta Cars", [BETA], [
     { id: "beta-sydney", name: "Beta Sydney", phone: "02 9876 5432", lead_email: null },
-  ], { finance: { quote_provider: { url: `${quotes.url}/quote`, secret_name: "BETA_QUOTE_KEY" } } });
+  ], { finance: { quote_provider: { url: `${quotes.url}/quote`, secret_name: "BETA_QUOTE_KEY" } }, trade_in: { save_valuation: true } });
   // Delta's webhook hangs on its first delivery; its quote provider always hangs.
   slowHook = await receiver((req, n) => {
     if (n === 0) req.delayMs = HANG_MS;
@@ -57,7 +59,12 @@ before(async () => {
     { id: "gamma-hq", name: "Gamma HQ", phone: "07 3000 0000", lead_email: null },
   ], { features: { watchlist: false, phone_reveal: false } });
   w = await startWorker({
-    kvSeed: [...kvFor(alpha, beta, gamma, delta), carsKv("alpha", ["2021-toyota-hilux-123"]), carsKv("beta", ["2021-toyota-hilux-123"])],
+    kvSeed: [
+      ...kvFor(alpha, beta, gamma, delta),
+      // Alpha's stock: the hilux (views) and car 99 (the delivered test-drive lead).
+      ...stockKv("alpha", [stockCar("alpha", "2021-toyota-hilux-123"), stockCar("alpha", "2021-toyota-hilux-99")]),
+      carsKv("beta", ["2021-toyota-hilux-123"]),
+    ],
     vars: {
       SESSION_SECRET: "test-session-secret",
       MAIL_RELAY_URL: `${mail.url}/mail`,
@@ -321,6 +328,7 @@ describe("lead delivery", () => {
     assert.equal(mails[0].json.to, "perth@alpha.example", "the location's address in a group");
     assert.match(mails[0].json.body, /<prospect status="new">/);
     assert.match(mails[0].json.body, /<vehicle interest="test-drive" status="used">/);
+    assert.match(mails[0].json.body, /<stock>S99<\/stock>/, "the vehicle comes from the dealer's stock");
     assert.match(mails[0].json.body, /<vendorname>Alpha Motors<\/vendorname>/);
   });
 

@@ -22,7 +22,9 @@ const HIGH = {
   watchlist: limit(1000, 10000), lead_status: limit(1000, 10000), code_cooldown_secs: 2,
 };
 const dealer = (slug, rateLimits = {}, extra = {}) =>
-  edgeConfig(slug, `Dealer ${slug}`, [origin(slug)], HQ(slug), { analytics: { enabled: true }, rate_limits: { ...HIGH, ...rateLimits }, ...extra });
+  edgeConfig(slug, `Dealer ${slug}`, [origin(slug)], HQ(slug), {
+    analytics: { enabled: true }, trade_in: { save_valuation: true }, rate_limits: { ...HIGH, ...rateLimits }, ...extra,
+  });
 
 const SECURITY = {
   "x-content-type-options": "nosniff",

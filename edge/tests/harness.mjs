@@ -66,6 +66,31 @@ export function carsKv(dealer, slugs) {
   return { key: `cars:${dealer}`, value: [...slugs].sort().join("\n") };
 }
 
+/**
+ * A visible car as `dealergen build` publishes it (an EdgeCar); `over`
+ * changes any field.
+ */
+export function stockCar(dealer, slug, over = {}) {
+  return {
+    id: slug.split("-").pop(), slug, name: "2021 Toyota HiLux SR5", stock_number: `S${slug.split("-").pop()}`,
+    vin: "MR0HA3CD100123456", year: 2021, make: "Toyota", model: "HiLux", badge: "SR5", car_type: "used",
+    status: "in_stock", reserved: false, price: 52990, price_text: "$52,990", km: 41000,
+    url: `https://${dealer}.example/cars/${slug}/`, location_id: `${dealer}-hq`, checkout: true, deposit: 200,
+    ...over,
+  };
+}
+
+/** Every KV entry of a dealer's stock: the slug list, and per car its facts and its id's slug. */
+export function stockKv(dealer, cars) {
+  return [
+    carsKv(dealer, cars.map((c) => c.slug)),
+    ...cars.flatMap((c) => [
+      { key: `car:${dealer}:${c.slug}`, value: JSON.stringify(c) },
+      { key: `car-id:${dealer}:${c.id}`, value: c.slug },
+    ]),
+  ];
+}
+
 /** Headers making a request come from client address `ip` (as Cloudflare's CF-Connecting-IP does). */
 export const fromClient = (ip) => ({ "CF-Connecting-IP": ip });
 
@@ -111,13 +136,28 @@ export async function startWorker({ kvSeed, vars = {} }) {
 
   /** Rows from the local D1 database, read by a separate wrangler process. */
   worker.d1 = async (sql) => {
-    const out = await cmd("d1", "execute", "DB", "--local", "--json", "--command", sql);
-    const [result] = JSON.parse(out);
-    assert.ok(result.success, out);
-    return result.results;
+    // The worker holds the same SQLite file: a read can meet its write
+    // lock (SQLITE_BUSY); try again shortly rather than fail the test.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const out = await cmd("d1", "execute", "DB", "--local", "--json", "--command", sql);
+        const [result] = JSON.parse(out);
+        assert.ok(result.success, out);
+        return result.results;
+      } catch (e) {
+        if (attempt >= 5 || !/SQLITE_BUSY|database is locked/.test(`${e.stderr ?? ""}${e.message}`)) throw e;
+        await sleep(250 * attempt);
+      }
+    }
   };
 
   worker.stop = () => stop(child).then(() => rm(persistDir, { recursive: true, force: true }));
+
+  /** Runs the worker's cron once (`wrangler dev --test-scheduled`). */
+  worker.cron = async () => {
+    const res = await fetch(`${base}/__scheduled?cron=${encodeURIComponent("* * * * *")}`);
+    assert.equal(res.status, 200, `cron: ${res.status}`);
+  };
 
   const end = Date.now() + 60_000;
   for (;;) {

@@ -94,8 +94,10 @@ describe("edge worker", () => {
     assert.equal(payload.phone, "0412345678", "phone stored normalised");
     assert.equal(payload.car_id, "1234");
     assert.equal(payload.terms_conditions, true);
-    assert.equal(payload.extra.subcategory, "Test");
-    assert.equal(payload.extra.dealership_slug, undefined);
+    assert.equal(payload.subcategory, "Test");
+    assert.equal(row.subcategory, "Test", "also in its own column");
+    assert.equal(payload.dealership_slug, "alpha", "the dealer from the Origin, not the body's claim");
+    assert.equal(payload.extra, undefined, "every field sent has its place");
   });
 
   test("a retry with the same idempotency key gets the same lead id and stores one row", async () => {
@@ -143,7 +145,8 @@ describe("edge worker", () => {
     const cases = [
       [await post(ALPHA, '{"name": "Jo",', { raw: true }), 400, /^Malformed JSON/],
       [await post(ALPHA, "[1, 2]", { raw: true }), 400, /fix the following/],
-      [await post(ALPHA, "name=Jo", { raw: true, contentType: "application/x-www-form-urlencoded" }), 415, /Content-Type: application\/json/],
+      [await post(ALPHA, "name=Jo", { raw: true, contentType: "text/plain" }), 415, /Content-Type: application\/json/],
+      [await post(ALPHA, "--x\r\n", { raw: true, contentType: "multipart/form-data; boundary=x" }), 415, /Content-Type: application\/json/],
       [await post(ALPHA, JSON.stringify(validLead({ message: "x".repeat(40_000) })), { raw: true }), 413, /larger than 32 KB/],
     ];
     for (const [res, status, pattern] of cases) {

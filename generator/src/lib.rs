@@ -15,7 +15,6 @@ pub mod docs;
 pub mod explain;
 pub mod pages;
 pub mod compliance;
-pub mod finance_route;
 pub mod photos;
 pub mod project;
 pub mod pull;

@@ -32,7 +32,8 @@ pub fn page_paths(site: &SiteData, cars: &[Car]) -> Vec<String> {
             .iter()
             .map(|l| format!("/contact-us/{}/", l.slug)),
     );
-    paths.extend(site.finance.page.clone());
+    // The form pages (success, book a test drive, trade-in, finance...).
+    paths.extend(site.forms.pages.iter().map(|p| format!("/{}/", p.path)));
     paths.sort();
     paths.dedup();
     paths

@@ -32,6 +32,19 @@ pub fn car_list_contains(list: &str, slug: &str) -> bool {
     !slug.is_empty() && list.split('\n').any(|line| line == slug)
 }
 
+/// KV key holding one visible car's [`EdgeCar`] JSON, by its page slug.
+/// The lead, checkout and status calls read these: the vehicle of a lead
+/// and whether a car may be reserved come from here, never from the client.
+pub fn car_key(dealer: &str, slug: &str) -> String {
+    format!("car:{dealer}:{slug}")
+}
+
+/// KV key mapping a visible car's feed id to its slug (the value), for
+/// forms that name the car by `car_id`.
+pub fn car_id_key(dealer: &str, id: &str) -> String {
+    format!("car-id:{dealer}:{id}")
+}
+
 /// KV key mapping an allowed origin (scheme://host[:port]) to a dealer slug.
 pub fn origin_key(origin: &str) -> String {
     format!("origin:{}", normalize_origin(origin))
@@ -74,6 +87,12 @@ pub struct EdgeConfig {
     /// Rate limits of every rate-limited route, per client and per dealer.
     #[serde(default)]
     pub rate_limits: EdgeRateLimits,
+    /// Reserving a car online: holds, the deposit and the payment provider.
+    #[serde(default)]
+    pub checkout: EdgeCheckout,
+    /// The trade-in valuation service and whether valuations are saved.
+    #[serde(default)]
+    pub trade_in: EdgeTradeIn,
 }
 
 impl EdgeConfig {
@@ -112,6 +131,14 @@ pub struct LeadRouting {
 pub struct EdgeFeatures {
     pub watchlist: bool,
     pub phone_reveal: bool,
+    /// `POST /api/trade-in/valuation` answers (404 when off). Configs
+    /// written before the field existed had trade-in on (the YAML default).
+    #[serde(default = "yes")]
+    pub trade_in: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +147,21 @@ pub struct EdgeForms {
     /// The message field must be filled in on open-question forms (enquiry,
     /// general, fleet...). Off: the message is optional everywhere.
     pub message_required: bool,
+    /// The terms checkbox must be ticked (`terms_conditions: true`).
+    #[serde(default = "yes")]
+    pub terms_required: bool,
+    /// Site path a form posted without JavaScript is redirected to (303)
+    /// after success, on the dealer's own origin.
+    #[serde(default = "default_success_path")]
+    pub success_path: String,
+    /// Cloudflare Turnstile: when set, leads and checkout holds need a
+    /// token the worker verifies; none means no captcha.
+    #[serde(default)]
+    pub captcha: Option<EdgeCaptcha>,
+}
+
+fn default_success_path() -> String {
+    "/success".into()
 }
 
 impl Default for EdgeForms {
@@ -127,9 +169,130 @@ impl Default for EdgeForms {
     fn default() -> Self {
         EdgeForms {
             message_required: true,
+            terms_required: true,
+            success_path: default_success_path(),
+            captcha: None,
         }
     }
 }
+
+/// The dealer's Turnstile widget, as far as the worker needs it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeCaptcha {
+    /// Name of the worker secret holding the widget's secret key (only the
+    /// name is in configuration).
+    pub secret_name: String,
+}
+
+/// Online reservation (checkout) of cars.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EdgeCheckout {
+    /// Holds are accepted at all. Which cars may be reserved is decided at
+    /// build time per car ([`EdgeCar::checkout`]).
+    pub enabled: bool,
+    /// The checkout page's path segment below /cars/{slug}/: "checkout" or
+    /// "buy-online" (the payment provider sends the shopper back there).
+    pub path: String,
+    /// Hours a paid reservation holds the car.
+    pub hold_hours: u32,
+    /// Who takes the deposit; none when the deposit is 0 (the car is then
+    /// reserved without payment).
+    pub payment: Option<EdgePayment>,
+}
+
+impl Default for EdgeCheckout {
+    fn default() -> Self {
+        EdgeCheckout {
+            enabled: false,
+            path: "checkout".into(),
+            hold_hours: 48,
+            payment: None,
+        }
+    }
+}
+
+/// The payment providers the worker speaks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentProvider {
+    /// Stripe Checkout (hosted payment page) and its signed webhooks.
+    Stripe,
+}
+
+/// The dealer's payment account. Only secret NAMES are configuration; the
+/// keys are worker secrets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgePayment {
+    pub provider: PaymentProvider,
+    /// Worker secret holding the API (secret) key.
+    pub secret_name: String,
+    /// Worker secret holding the webhook endpoint's signing secret.
+    pub webhook_secret_name: String,
+}
+
+/// Trade-in valuations.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EdgeTradeIn {
+    /// The dealer's valuation service; none: no estimates (the answers go
+    /// with the lead for the dealer to price).
+    pub valuation: Option<EdgeValuationService>,
+    /// `POST /api/miscellaneous` stores valuations (404 when off).
+    pub save_valuation: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeValuationService {
+    /// Endpoint the worker POSTs the valuation request to (https).
+    pub url: String,
+    /// Name of the worker secret holding its API key.
+    pub secret_name: String,
+}
+
+/// What the worker knows of one visible car (KV [`car_key`]), written by
+/// the build from the same data the car's page shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeCar {
+    /// Feed id, as text.
+    pub id: String,
+    pub slug: String,
+    /// "2023 Toyota Corolla Ascent Sport".
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stock_number: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vin: Option<String>,
+    pub year: u16,
+    pub make: String,
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub badge: Option<String>,
+    /// new, demo or used.
+    pub car_type: String,
+    /// in_stock, coming_soon or sold.
+    pub status: String,
+    /// The feed marks it reserved.
+    pub reserved: bool,
+    /// The price shown in dollars (0: none shown).
+    pub price: f64,
+    /// The price as shown ("$34,990", "Enquire for price.").
+    pub price_text: String,
+    pub km: u64,
+    /// Absolute URL of the car's page on the dealer's site.
+    pub url: String,
+    pub location_id: String,
+    /// May be reserved online (the dealer's checkout rules, decided by the
+    /// build with [`crate::checkout::may_reserve`]).
+    pub checkout: bool,
+    /// Reservation deposit in dollars.
+    pub deposit: u32,
+}
+
 
 /// Not `deny_unknown_fields`: configs written before quotes stopped being
 /// computed carry a `calculator` section, and such a KV value must keep
@@ -210,6 +373,15 @@ pub struct EdgeRateLimits {
     pub watchlist: RouteLimit,
     /// `GET /api/leads/{id}/delivery`.
     pub lead_status: RouteLimit,
+    /// `POST /api/checkout/hold` (each may start a payment session).
+    pub checkout: RouteLimit,
+    /// `GET /api/cars/{slug}/status`.
+    pub car_status: RouteLimit,
+    /// `POST /api/trade-in/valuation` (each may call the valuation service).
+    pub valuation: RouteLimit,
+    /// `POST /api/checkout/webhook`, counted per sending address (the
+    /// payment provider's) and per dealer.
+    pub payment_webhook: RouteLimit,
     /// Seconds before another code may be sent to the same number. Short,
     /// so that a stranger requesting codes for a number cannot keep its
     /// owner from signing in.
@@ -229,6 +401,10 @@ impl Default for EdgeRateLimits {
             verify: RouteLimit::per_hour(30, 3_000),
             watchlist: RouteLimit::per_hour(1_200, 100_000),
             lead_status: RouteLimit::per_hour(120, 10_000),
+            checkout: RouteLimit::per_hour(10, 1_000),
+            car_status: RouteLimit::per_hour(1_200, 200_000),
+            valuation: RouteLimit::per_hour(20, 1_000),
+            payment_webhook: RouteLimit::per_hour(2_000, 20_000),
             code_cooldown_secs: 60,
         }
     }
@@ -264,12 +440,15 @@ mod tests {
             features: EdgeFeatures {
                 watchlist: false,
                 phone_reveal: false,
+                trade_in: true,
             },
             dealership_id: None,
             forms: EdgeForms::default(),
             finance: EdgeFinance::default(),
             analytics: EdgeAnalytics::default(),
             rate_limits: EdgeRateLimits::default(),
+            checkout: EdgeCheckout::default(),
+            trade_in: EdgeTradeIn::default(),
         };
         assert!(config.allows_origin("https://demo.example"));
         assert!(config.allows_origin("http://127.0.0.1:4321"));
@@ -296,6 +475,12 @@ mod tests {
         assert_eq!(c.finance.quote_provider, None);
         assert!(!c.analytics.enabled);
         assert_eq!(c.rate_limits, EdgeRateLimits::default());
+        assert!(c.forms.terms_required && c.forms.captcha.is_none());
+        assert_eq!(c.forms.success_path, "/success");
+        assert!(c.features.trade_in);
+        assert_eq!(c.checkout, EdgeCheckout::default());
+        assert!(!c.checkout.enabled && c.checkout.hold_hours == 48);
+        assert_eq!(c.trade_in, EdgeTradeIn::default());
         let with_calculator = r#"{"dealer":"d","name":"D","origins":[],"locations":[],
             "leads":{"email":null,"webhook_url":null},
             "features":{"watchlist":true,"phone_reveal":false},
@@ -303,6 +488,12 @@ mod tests {
                        "quote_provider":{"url":"https://q.example/q","secret_name":"K"}}}"#;
         let c: EdgeConfig = serde_json::from_str(with_calculator).unwrap();
         assert_eq!(c.finance.quote_provider.unwrap().secret_name, "K");
+    }
+
+    #[test]
+    fn car_keys() {
+        assert_eq!(car_key("demo", "2021-kia-rio-9"), "car:demo:2021-kia-rio-9");
+        assert_eq!(car_id_key("demo", "9"), "car-id:demo:9");
     }
 
     #[test]
@@ -330,6 +521,10 @@ mod tests {
             d.verify,
             d.watchlist,
             d.lead_status,
+            d.checkout,
+            d.car_status,
+            d.valuation,
+            d.payment_webhook,
         ] {
             assert!(l.per_client >= 10 && l.per_dealer >= 50 * l.per_client.min(20));
             assert!(l.per_dealer > l.per_client && l.window_secs == 3600);

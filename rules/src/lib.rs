@@ -6,6 +6,7 @@
 //! Rules only the worker needs live on its side, in `dealer-edge-core`
 //! (`edge/core/`).
 
+pub mod checkout;
 pub mod contact;
 pub mod edge_config;
 pub mod finance;

@@ -272,7 +272,8 @@ export const DEALERS = [
     locations: [
       loc('bmg-newstead', 'Brisbane Motor Group Newstead', '40 Breakfast Creek Rd', 'Newstead', 'QLD', '4006', '(07) 3555 0101'),
       loc('bmg-eagle-farm', 'Brisbane Motor Group Eagle Farm', '180 Kingsford Smith Dr', 'Eagle Farm', 'QLD', '4009', '(07) 3555 0102'),
-      loc('bmg-springwood', 'Brisbane Motor Group Springwood', '3350 Pacific Hwy', 'Springwood', 'QLD', '4127', '(07) 3555 0103'),
+      // Used cars at Springwood can be seen at two other places for a test drive (the feed's distribution_locations).
+      { ...loc('bmg-springwood', 'Brisbane Motor Group Springwood', '3350 Pacific Hwy', 'Springwood', 'QLD', '4127', '(07) 3555 0103'), distribution: ['Logan Central', 'Beenleigh'] },
       loc('bmg-capalaba', 'Brisbane Motor Group Capalaba Trucks & Vans', '12 Redland Bay Rd', 'Capalaba', 'QLD', '4157', '(07) 3555 0104'),
     ],
     segments: [
@@ -298,7 +299,7 @@ export const DEALERS = [
       loc('pac-osborne-park-nissan', 'Osborne Park Nissan', '300 Scarborough Beach Rd', 'Osborne Park', 'WA', '6017', '(08) 9555 0201'),
       loc('pac-osborne-park-suzuki', 'Osborne Park Suzuki', '310 Scarborough Beach Rd', 'Osborne Park', 'WA', '6017', '(08) 9555 0202'),
       loc('pac-midland-subaru', 'Midland Subaru', '1 Great Eastern Hwy', 'Midland', 'WA', '6056', '(08) 9555 0203'),
-      loc('pac-cannington-used', 'Cannington Used Cars & Caravans', '1400 Albany Hwy', 'Cannington', 'WA', '6107', '(08) 9555 0204'),
+      { ...loc('pac-cannington-used', 'Cannington Used Cars & Caravans', '1400 Albany Hwy', 'Cannington', 'WA', '6107', '(08) 9555 0204'), distribution: ['Armadale'] },
     ],
     segments: [
       { location: 'pac-osborne-park-nissan', n: 68, types: { new: 0.8, demo: 0.2 }, makes: ['Nissan'] },

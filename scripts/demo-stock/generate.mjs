@@ -419,7 +419,7 @@ function locationObject(loc) {
     slug,
     phone: loc.phone,
     address: { street: loc.street, city: loc.city, state: loc.state, postcode: loc.postcode },
-    distribution_locations: [],
+    distribution_locations: (loc.distribution ?? []).map((name) => ({ name })),
   };
 }
 

@@ -17,10 +17,19 @@
  * the toasts, the watchlist page, remove, the gate of the watchlist page,
  * phone reveal and an enquiry whose lead row is read back from D1; the
  * finance quote through the worker from a local stand-in quote service
- * (the dealer's quote_provider pointed at it, its key a worker var).
+ * (the dealer's quote_provider pointed at it, its key a worker var);
+ * and every form: the car enquiry (its D1 row, its vehicle
+ * filled from the stock, the webhook JSON and the ADF e-mail through local
+ * receivers), the same form posted with JavaScript off (303 to the success
+ * page), a test drive at a distribution location, the contact form's
+ * careers enquiry, the trade-in flow (three linked leads and the saved
+ * valuation) and a reservation paid through a local Stripe stand-in (the
+ * webhook signed as Stripe signs it) up to the Reserved badge.
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
+import { createHmac, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -56,6 +65,93 @@ let server;
 /** The stand-in for the dealer's quote service (youX-shaped). */
 let quoteService;
 const QUOTE_KEY = 'fullstack-quote-key';
+
+/** Local receivers of the dealer's lead webhook and of the mail relay (the ADF e-mail), and the Stripe stand-in. */
+let hook;
+let mail;
+let stripe;
+const WEBHOOK_SECRET = 'whsec_fullstack_e2e';
+
+/**
+ * Stripe, stood in for on 127.0.0.1: POST /v1/checkout/sessions (form-
+ * encoded, Bearer key) answers a Checkout Session whose `url` is this
+ * server's /pay/{id}; opening that page pays: the stand-in sends
+ * `checkout.session.completed` to the worker's webhook, signed as Stripe
+ * signs (Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.payload">),
+ * then sends the shopper to the session's success_url.
+ */
+async function stripeStandIn(webhookSecret, workerBase) {
+  const sessions = new Map();
+  const calls = [];
+  const srv = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const url = new URL(req.url, 'http://stand.in');
+    calls.push({ method: req.method, path: url.pathname, headers: req.headers, form: Object.fromEntries(new URLSearchParams(body)) });
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      const form = new URLSearchParams(body);
+      const metadata = Object.fromEntries([...form].flatMap(([k, v]) => (/^metadata\[(.+)\]$/.test(k) ? [[k.slice(9, -1), v]] : [])));
+      const id = `cs_test_${randomUUID().replaceAll('-', '')}`;
+      const session = {
+        id,
+        object: 'checkout.session',
+        mode: form.get('mode'),
+        amount_total: Number(form.get('line_items[0][price_data][unit_amount]') ?? 0),
+        currency: form.get('line_items[0][price_data][currency]') ?? 'aud',
+        success_url: form.get('success_url'),
+        cancel_url: form.get('cancel_url'),
+        metadata,
+        payment_status: 'unpaid',
+        status: 'open',
+        url: `${base}/pay/${id}`,
+      };
+      sessions.set(id, session);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(session));
+    }
+    const paying = url.pathname.startsWith('/pay/') && sessions.get(url.pathname.slice(5));
+    if (req.method === 'GET' && paying) {
+      const event = { id: `evt_${randomUUID().replaceAll('-', '')}`, object: 'event', type: 'checkout.session.completed', data: { object: { ...paying, payment_status: 'paid', status: 'complete' } } };
+      const raw = JSON.stringify(event);
+      const t = Math.floor(Date.now() / 1000);
+      const v1 = createHmac('sha256', webhookSecret).update(`${t}.${raw}`).digest('hex');
+      const answer = await fetch(`${workerBase()}/api/checkout/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` }, body: raw });
+      paying.webhookStatus = answer.status;
+      res.writeHead(303, { location: paying.success_url });
+      return res.end();
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } }));
+  });
+  await new Promise((ok) => srv.listen(0, '127.0.0.1', ok));
+  const base = `http://127.0.0.1:${srv.address().port}`;
+  return { base, sessions, calls, close: () => new Promise((ok) => { srv.closeAllConnections?.(); srv.close(ok); }) };
+}
+
+/**
+ * The one lead whose shopper is `name` (each test sends its own name: the
+ * success page replaces the form's page before the answer's body could be
+ * read), with its payload parsed.
+ */
+async function leadOf(name) {
+  const rows = await worker.d1(`SELECT id, dealer, category, payload FROM leads WHERE json_extract(payload, '$.name') = ${sqlString(name)}`);
+  assert(rows.length === 1, `leads of ${name}: ${rows.length} rows`);
+  return { ...rows[0], payload: JSON.parse(rows[0].payload) };
+}
+
+/** The text of one ADF element (<make>Kia</make>) inside `xml`, or null. */
+const adfTag = (xml, tag) => new RegExp(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`).exec(xml)?.[1] ?? null;
+
+/** Waits for something the worker sends later (delivery runs from a queue). */
+async function eventually(read, what, ms = 30_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}
 /** Named in failure messages. */
 let currentPage;
 let browser;
@@ -82,11 +178,27 @@ async function main() {
   const provider = edgeConfig.finance?.quote_provider;
   const finance = provider ? { ...edgeConfig.finance, quote_provider: { ...provider, url: `${quoteService.url}/v1/quote` } } : edgeConfig.finance;
   const config = { ...edgeConfig, origins: [...edgeConfig.origins, origin], finance };
-  // The build's list of visible cars: the worker counts views of these only.
-  const carList = JSON.parse(fs.readFileSync(path.join(siteDir, 'edge-kv.json'), 'utf8')).filter((e) => e.key.startsWith('cars:'));
-  assert(carList.length === 1, 'edge-kv.json lists the visible cars');
-  const vars = { SESSION_SECRET: 'fullstack-e2e-secret', ...(provider ? { [provider.secret_name]: QUOTE_KEY } : {}) };
-  worker = await startWorker({ kvSeed: [...kvFor(config), ...carList], vars });
+  // Lead delivery goes to local receivers: the dealer's webhook, and the
+  // mail relay that sends the ADF e-mail.
+  hook = await receiver(() => 200);
+  mail = await receiver(() => 202);
+  config.leads = { ...config.leads, webhook_url: `${hook.url}/leads` };
+  // What the build published for the worker (the visible cars, each car's
+  // facts), as deployment puts it in KV; the dealer and origin keys come
+  // from the config above.
+  const published = JSON.parse(fs.readFileSync(path.join(siteDir, 'edge-kv.json'), 'utf8')).filter((e) => !/^(dealer|origin):/.test(e.key));
+  assert(published.some((e) => e.key.startsWith('cars:')), 'edge-kv.json lists the visible cars');
+  // The dealer's payment account: its secrets as the worker reads them, and
+  // Stripe's API answered by a local stand-in speaking its formats.
+  const vars = { SESSION_SECRET: 'fullstack-e2e-secret', MAIL_RELAY_URL: `${mail.url}/mail`, ...(provider ? { [provider.secret_name]: QUOTE_KEY } : {}) };
+  const payment = config.checkout?.payment;
+  if (payment) {
+    stripe = await stripeStandIn(WEBHOOK_SECRET, () => workerBase);
+    vars.STRIPE_API_BASE = stripe.base;
+    vars[payment.secret_name] = 'sk_test_fullstack';
+    vars[payment.webhook_secret_name] = WEBHOOK_SECRET;
+  }
+  worker = await startWorker({ kvSeed: [...kvFor(config), ...published], vars });
   workerBase = worker.base;
   console.log(`       worker ${worker.base}, site ${origin} (${((Date.now() - t0) / 1000).toFixed(1)}s to start)`);
 
@@ -259,30 +371,151 @@ async function main() {
     assertEqual(JSON.stringify(rows), JSON.stringify([{ dealer: config.dealer, location_id: location.id }]), 'phone_reveals rows');
   });
 
-  await test('an enquiry is stored as a lead of the dealer the Origin names', async () => {
-    await page.locator('#enquire').scrollIntoViewIfNeeded();
-    await hydrated('EnquiryForm').waitFor({ state: 'attached' });
-    await page.getByLabel('Name', { exact: true }).fill('Fullstack Shopper');
-    await page.getByLabel('Email', { exact: true }).fill('fullstack@example.com.au');
-    await page.getByLabel('Phone', { exact: true }).fill('0412 345 678');
-    await page.getByLabel('Message', { exact: true }).fill('Is this car still available?');
-    await page.getByRole('checkbox').check();
-    const answer = page.waitForResponse((res) => res.url().endsWith('/api/leads'));
-    await page.getByRole('button', { name: 'Send enquiry' }).click();
-    const res = await answer;
-    assertEqual(res.status(), 201, 'POST /api/leads status');
-    const { lead_id: leadId } = await res.json();
-    assert(/^[0-9a-f-]{36}$/.test(leadId), `lead_id ${leadId}`);
-    await page.getByRole('status').filter({ hasText: 'has been sent' }).waitFor();
-    const rows = await worker.d1(
-      `SELECT dealer, category, json_extract(payload, '$.car_id') AS car_id, json_extract(payload, '$.location_id') AS location_id FROM leads WHERE id = ${sqlString(leadId)}`,
+  /** Fills the contact fields of a form (or the whole page). */
+  const contact = async (scope, name) => {
+    await scope.getByLabel('Name', { exact: true }).fill(name);
+    await scope.getByLabel('Email', { exact: true }).fill('fullstack@example.com.au');
+    await scope.getByLabel('Phone', { exact: true }).fill('0412 345 678');
+  };
+  const formReady = async (selector) => {
+    await page.evaluate((sel) => document.querySelector(sel)?.scrollIntoView({ block: 'center' }), selector);
+    await page.locator(`${selector}[data-hydrated]`).waitFor({ state: 'attached' });
+  };
+  /** The status of the next POST /api/leads answer. */
+  const nextLead = () => page.waitForResponse((res) => new URL(res.url()).pathname === '/api/leads' && res.request().method() === 'POST').then((res) => res.status());
+  const success = site.forms.success_path;
+  let enquiryId;
+
+  await test('an enquiry (two steps) is stored as a lead of the dealer the Origin names, then the success page', async () => {
+    await page.goto(`${origin}${carPath}`);
+    await formReady('#enquire form');
+    const form = page.locator('#enquire');
+    await contact(form, 'Fullstack Shopper');
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await form.getByLabel('Message', { exact: true }).fill('Is this car still available?');
+    await form.getByRole('checkbox', { name: /terms of use/ }).check();
+    const answer = nextLead();
+    await form.getByRole('button', { name: 'Send enquiry' }).click();
+    assertEqual(await answer, 201, 'POST /api/leads status');
+    await page.waitForURL(`${origin}${success}?category=enquiry&car_type=${car.car_type}`);
+    await page.getByRole('heading', { level: 1, name: 'Thank you for your enquiry' }).waitFor();
+    await page.getByRole('link', { name: car.name }).waitFor();
+    const row = await leadOf('Fullstack Shopper');
+    enquiryId = row.id;
+    assertEqual([row.dealer, row.category, String(row.payload.car_id), row.payload.location_id], [config.dealer, 'enquiry', car.id, car.location.id], 'lead row');
+    assertEqual([row.payload.subcategory ?? row.payload.extra?.subcategory, row.payload.source ?? row.payload.extra?.source], ['Vehicle Enquiry', 'Website'], 'subcategory and source');
+  });
+
+  await test("the enquiry's vehicle comes from the dealer's stock, in the D1 row, the webhook JSON and the ADF e-mail (year, make, model, stock, VIN, price, page)", async () => {
+    need(enquiryId, 'the enquiry of the test before');
+    const { payload } = await leadOf('Fullstack Shopper');
+    const v = payload.vehicle ?? {};
+    assertEqual([v.year, v.make, v.model, v.stock_number, v.vin, v.price, v.url], [car.year, car.make, car.model, car.stocknum, car.vin, car.price, `${site.base_url}${carPath}`], 'vehicle in the lead row');
+    const delivered = await eventually(() => hook.got.find((r) => r.json?.lead_id === enquiryId), 'the webhook');
+    assertEqual(delivered.json.lead.vehicle?.stock_number, car.stocknum, 'webhook vehicle stock number');
+    const mailed = await eventually(() => mail.got.find((r) => r.json?.lead_id === enquiryId || String(r.json?.body ?? '').includes(enquiryId)), 'the ADF e-mail');
+    const adf = String(mailed.json.body);
+    const vehicle = /<vehicle interest="buy"[^>]*>[\s\S]*?<\/vehicle>/.exec(adf)?.[0] ?? /<vehicle[^>]*>[\s\S]*?<\/vehicle>/.exec(adf)?.[0] ?? '';
+    assertEqual(
+      [adfTag(vehicle, 'year'), adfTag(vehicle, 'make'), adfTag(vehicle, 'model'), adfTag(vehicle, 'stock'), adfTag(vehicle, 'vin'), Number(adfTag(vehicle, 'price'))],
+      [String(car.year), car.make, car.model, car.stocknum, car.vin, car.price],
+      'ADF <vehicle>',
     );
-    assertEqual(rows.length, 1, 'lead rows');
-    const [row] = rows;
-    assertEqual(row.dealer, config.dealer, 'dealer');
-    assertEqual(row.category, 'enquiry', 'category');
-    assertEqual(String(row.car_id), car.id, 'car_id');
-    assertEqual(row.location_id, car.location.id, 'location_id');
+    assert(adf.includes(`${site.base_url}${carPath}`), 'the ADF names the car page');
+  });
+
+  await test('the enquiry form posted with JavaScript off: the worker answers 303 to the success page and stores the lead', async () => {
+    const noJs = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    try {
+      const p = await noJs.newPage();
+      await p.goto(`${origin}${carPath}`);
+      const form = p.locator('#enquire form');
+      await form.getByLabel('Name', { exact: true }).fill('No Script Shopper');
+      await form.getByLabel('Email', { exact: true }).fill('noscript@example.com.au');
+      await form.getByLabel('Phone', { exact: true }).fill('0412 345 678');
+      await form.getByLabel('Message', { exact: true }).fill('Sent without JavaScript.');
+      await form.getByRole('checkbox', { name: /terms of use/ }).check();
+      const answer = p.waitForResponse((res) => new URL(res.url()).pathname === '/api/leads');
+      await form.getByRole('button', { name: 'Send enquiry' }).click();
+      assertEqual((await answer).status(), 303, 'form post answer');
+      await p.waitForURL((u) => u.pathname === success && u.searchParams.get('category') === 'enquiry');
+      const rows = await worker.d1(`SELECT category, json_extract(payload, '$.car_id') AS car_id FROM leads WHERE json_extract(payload, '$.name') = 'No Script Shopper'`);
+      assertEqual(rows.map((r) => [r.category, String(r.car_id)]), [['enquiry', car.id]], 'lead rows');
+    } finally {
+      await noJs.close();
+    }
+  });
+
+  await test("a test drive at one of the car location's distribution locations", async () => {
+    const far = need(cars.find((c) => c.in_stock && c.location.distribution_locations.length > 0), "a car whose location has distribution locations");
+    await page.goto(`${origin}/cars/${far.slug}/?enquiry=test-drive#enquire`);
+    await formReady('#enquire form');
+    const form = page.locator('#enquire');
+    await form.getByRole('heading', { name: 'Book a Test Drive' }).waitFor();
+    await contact(form, 'Distribution Driver');
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await form.getByLabel('Where would you like to see the car? (optional)').selectOption(far.location.distribution_locations[0]);
+    await form.getByRole('checkbox', { name: /terms of use/ }).check();
+    const answer = nextLead();
+    await form.getByRole('button', { name: 'Request test drive' }).click();
+    assertEqual(await answer, 201, 'POST /api/leads status');
+    await page.waitForURL((u) => u.pathname === success);
+    const row = await leadOf('Distribution Driver');
+    assertEqual([row.category, row.payload.distribution_location ?? row.payload.extra?.distribution_location], ['test_drive', far.location.distribution_locations[0]], 'lead row');
+  });
+
+  await test('the contact form: a careers enquiry is stored as General Enquiry / Career Enquiry', async () => {
+    await page.goto(`${origin}/contact-us/`);
+    await formReady('.contact-form form');
+    const form = page.locator('.contact-form');
+    await form.getByLabel('Enquiry type').selectOption({ label: 'Careers Enquiry' });
+    await contact(form, 'Careers Shopper');
+    if (site.locations.length > 1) await form.getByLabel('Location').selectOption(site.locations[0].id);
+    await form.getByLabel('Message', { exact: true }).fill('Do you take apprentices?');
+    await form.getByRole('checkbox', { name: /terms of use/ }).check();
+    const answer = nextLead();
+    await form.getByRole('button', { name: 'Send enquiry' }).click();
+    assertEqual(await answer, 201, 'POST /api/leads status');
+    await page.waitForURL(`${origin}${success}?category=general`);
+    const row = await leadOf('Careers Shopper');
+    assertEqual([row.category, row.payload.subcategory ?? row.payload.extra?.subcategory], ['general', 'Career Enquiry'], 'lead row');
+  });
+
+  await test('the trade-in flow: three linked leads (1. Contact Details, 2. Vehicle Details, 3. Offer Accepted or the answers to price) and the saved valuation', async () => {
+    need(site.forms.trade_in, 'the trade-in pages (features.trade_in)');
+    const tradeCar = cars.find((c) => c.in_stock) ?? car;
+    await page.goto(`${origin}/cars/trade-in/?car_id=${tradeCar.id}`);
+    await formReady('form');
+    await page.getByLabel('First Name').fill('Trade');
+    await page.getByLabel('Last Name').fill('Fullstack');
+    await page.getByLabel('Email', { exact: true }).fill('trade@example.com.au');
+    await page.getByLabel('Mobile').fill('0412 345 678');
+    await page.getByLabel('Postcode').fill('4127');
+    await page.getByRole('checkbox', { name: /terms of use/ }).check();
+    const first = nextLead();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    assertEqual(await first, 201, 'the first lead');
+    await page.getByRole('heading', { name: 'Step 2 of 2: Your car' }).waitFor();
+    await page.getByLabel('Registration (optional)').fill('ABC123');
+    await page.getByLabel('Kilometres').fill('64000');
+    await page.getByRole('group', { name: 'Has the car been in an accident? (optional)' }).getByLabel('No').check();
+    const second = nextLead();
+    await page.getByRole('button', { name: 'Value my car' }).click();
+    assertEqual(await second, 201, 'the second lead');
+    await page.locator('.trade-in-result h2').waitFor();
+    const accept = page.getByRole('button', { name: 'Accept this estimate' });
+    if (await accept.count()) await accept.click();
+    else await page.getByRole('button', { name: 'Finish' }).click();
+    await page.waitForURL(`${origin}${success}?category=trade_in`);
+    const rows = await worker.d1(`SELECT id, json_extract(payload, '$.subcategory') AS sub, json_extract(payload, '$.previous_lead_id') AS prev, json_extract(payload, '$.kms') AS kms FROM leads WHERE category = 'trade_in' AND json_extract(payload, '$.email') = 'trade@example.com.au' ORDER BY created_at`);
+    assertEqual(rows.map((r) => r.sub).slice(0, 2), ['1. Contact Details', '2. Vehicle Details'], 'the flow’s leads');
+    const firstId = rows[0].id;
+    assertEqual(rows.slice(1).map((r) => r.prev), rows.slice(1).map(() => firstId), 'the later leads name the first');
+    assertEqual(rows[1].kms, 64000, 'the second lead carries the answers');
+    if (site.forms.save_valuation) {
+      const saved = await worker.d1(`SELECT column_name, lead_id FROM miscellaneous WHERE lead_id = ${sqlString(firstId)}`);
+      assertEqual(saved.map((r) => r.column_name), ['valuation'], 'the saved valuation (trade_in.save_valuation)');
+    }
   });
 
   const sold = cars.find((c) => c.status === 'sold');
@@ -292,6 +525,33 @@ async function main() {
     await hydrated('SaveCarButton').waitFor({ state: 'attached' });
     await page.waitForLoadState('networkidle');
     assertEqual(await page.getByRole('button', { name: /Watchlist/ }).count(), 0, 'watchlist buttons');
+  });
+
+  await test('reserve a car: the hold, the payment through the Stripe stand-in (signed webhook), back as reserved; the car page then shows Reserved', async () => {
+    const reservable = need(cars.find((c) => c.checkout && c.status === 'in_stock'), 'a car the dealer reserves online');
+    need(stripe, "the dealer's payment account (features.checkout.payment in the edge config)");
+    // Signed in earlier in this run: the checkout route is gated for this dealer.
+    await page.goto(`${origin}/cars/${reservable.slug}/`);
+    await page.locator(`[data-reserve-for="${reservable.slug}"]`).click();
+    await page.waitForURL(`${origin}/cars/${reservable.slug}/${site.features.checkout_path}/`);
+    await formReady('.checkout-form form');
+    await contact(page.locator('.checkout-form'), 'Reserve Shopper');
+    await page.getByRole('checkbox', { name: /terms of use/ }).check();
+    const held = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/checkout/hold');
+    await page.getByRole('button', { name: /^Reserve/ }).click();
+    assertEqual((await held).status(), 201, 'POST /api/checkout/hold');
+    await page.getByRole('heading', { name: 'The car is reserved for you' }).waitFor({ timeout: 30_000 });
+    const session = [...stripe.sessions.values()].at(-1);
+    assertEqual([session.metadata.car_slug, session.amount_total, session.webhookStatus], [reservable.slug, site.features.checkout_deposit * 100, 200], 'the Checkout Session and the webhook');
+    const status = await page.evaluate((slug) => fetch(`/api/cars/${slug}/status`).then((r) => r.json()), reservable.slug);
+    assertEqual(status.reserved, true, 'the car status');
+    await eventually(async () => (await worker.d1(`SELECT id FROM leads WHERE json_extract(payload, '$.subcategory') = 'Reserve'`)).length === 1, 'the reservation lead');
+    await page.goto(`${origin}/cars/${reservable.slug}/`);
+    await page.locator('.car-summary .reserved-badge').waitFor({ state: 'visible' });
+    assert(!(await page.locator(`[data-reserve-for="${reservable.slug}"]`).isVisible()), 'Reserve Now still offered');
+    // A second shopper cannot hold the car.
+    const again = await page.evaluate((slug) => fetch('/api/checkout/hold', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ car_slug: slug, name: 'Late', email: 'late@example.com.au', phone: '0412345679', terms_conditions: true }) }).then((r) => r.status), reservable.slug);
+    assertEqual(again, 409, 'a second hold');
   });
 
   await test('signed out, the gated watchlist page redirects to sign-in', async () => {
@@ -317,6 +577,9 @@ async function shutdown() {
   }
   await worker?.stop().catch(() => {});
   await quoteService?.close().catch(() => {});
+  await hook?.close().catch(() => {});
+  await mail?.close().catch(() => {});
+  await stripe?.close().catch(() => {});
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

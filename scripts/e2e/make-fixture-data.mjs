@@ -96,11 +96,18 @@ for (let i = 0; i < 26; i++) {
     nvic: i === 7 ? null : `${i % 10}FX${String(10 + i)}A`,
     images, photos_count: images.length, tag_banner,
     tag: i === 10 ? 'Test Drive Only' : null, subscription_price: 0,
-    reserved: i === 2, certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,
+    reserved: i === 2,
+    // The fixture dealer reserves every car in stock that is not reserved yet (no car_types/makes limits).
+    checkout: site.features.checkout && (status === 'in_stock' || status === 'coming_soon') && i !== 2,
+    certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,
     created_at: new Date(Date.UTC(2026, 10, 20 - i, 1, 0, 0)).toISOString(),
     // Sold "in 2100": inside any sold window at the fixture's built_at.
     sold_at: status === 'sold' ? 4102444800 : null,
-    location: { id: loc.id, name: loc.name, slug: loc.slug, suburb: loc.address.suburb, state: loc.address.state, phone: loc.phone },
+    location: {
+      id: loc.id, name: loc.name, slug: loc.slug, suburb: loc.address.suburb, state: loc.address.state, phone: loc.phone,
+      // The first location shows cars in two other places for test drives (the test-drive form's select).
+      distribution_locations: loc === locs[0] ? ['Logan', 'Ipswich'] : [],
+    },
     comment_paragraphs: i % 4 === 1 ? [] : [
       `This ${name} is ready to drive away today, with a full service history and two keys.`,
       'Finance available on approved credit. Trade-ins welcome — ask our team for a valuation.',

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { ROOT, carsKv, edgeConfig, kvFor, startWorker } from "../../edge/tests/harness.mjs";
+import { ROOT, edgeConfig, kvFor, startWorker, stockCar, stockKv } from "../../edge/tests/harness.mjs";
+import { stripeStandIn } from "../../edge/tests/standins.mjs";
 
 const R = Number(process.argv[2] ?? 2000);
 const EXAMPLES = Number(process.argv[3] ?? 40);
@@ -19,9 +20,13 @@ const routes = [
   ["POST", "/api/phone-reveal"], ["POST", "/api/auth/request-code"], ["POST", "/api/auth/verify"], ["POST", "/api/auth/sign-out"],
   ["POST", "/api/watchlist/save-car"], ["POST", "/api/watchlist/remove-car"], ["GET", "/api/watchlist"], ["GET", "/api/auth/me"],
   ["GET", "/api/cars/RANDOM/view.json"], ["GET", "/api/leads/RANDOM/delivery"], ["GET", "/api/health"],
+  ["POST", "/api/checkout/hold"], ["POST", "/api/checkout/webhook"], ["GET", "/api/cars/RANDOM/status"],
+  ["GET", "/api/cars/2021-fuzz-car-1/status"], ["POST", "/api/trade-in/valuation"],
 ];
 const keys = ["category", "name", "email", "phone", "phone_number", "car_id", "code", "purchasePrice", "loanTerm", "year", "vin",
-  "event_id", "column_name", "lead_id", "location_id", "terms_conditions", "message", "idempotency_key", "data", "__proto__", "constructor"];
+  "event_id", "column_name", "lead_id", "location_id", "terms_conditions", "message", "idempotency_key", "data", "__proto__", "constructor",
+  "car_slug", "rego", "regoState", "kms", "adjustmentAnswers", "lead_attributes", "offer_amount", "preferred_date", "website",
+  "cf-turnstile-response", "type", "id", "metadata", "Vehicle Make", "opt_in"];
 let seed = 12345;
 // High bits of the LCG: its low bits cycle too fast to pick independently.
 const rnd = (n) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
@@ -50,9 +55,18 @@ function body() {
 const high = { per_client: 1_000_000, per_dealer: 10_000_000, window_secs: 3600 };
 const config = edgeConfig("fuzz", "Fuzz Motors", [ORIGIN], [{ id: "hq", name: "HQ", phone: "08 9000 0000", lead_email: null }], {
   analytics: { enabled: true },
-  rate_limits: Object.fromEntries(["leads", "miscellaneous", "events", "views", "quotes", "phone_reveal", "sign_in", "verify", "watchlist", "lead_status"].map((k) => [k, high])),
+  rate_limits: Object.fromEntries(["leads", "miscellaneous", "events", "views", "quotes", "phone_reveal", "sign_in", "verify", "watchlist",
+    "lead_status", "checkout", "car_status", "valuation", "payment_webhook"].map((k) => [k, high])),
+  checkout: { enabled: true, path: "checkout", hold_hours: 48,
+    payment: { provider: "stripe", secret_name: "FUZZ_STRIPE_KEY", webhook_secret_name: "FUZZ_STRIPE_HOOK" } },
+  trade_in: { valuation: null, save_valuation: true },
 });
-const w = await startWorker({ kvSeed: [...kvFor(config), carsKv("fuzz", ["2021-fuzz-car-1", "a"])], vars: { SESSION_SECRET: "fuzz-secret" } });
+// Holds start real payment sessions: a Stripe stand-in answers them.
+const stripe = await stripeStandIn({ secretKey: "sk_test_fuzz" });
+const w = await startWorker({
+  kvSeed: [...kvFor(config), ...stockKv("fuzz", [stockCar("fuzz", "2021-fuzz-car-1"), stockCar("fuzz", "a", { id: "2" })])],
+  vars: { SESSION_SECRET: "fuzz-secret", FUZZ_STRIPE_KEY: "sk_test_fuzz", FUZZ_STRIPE_HOOK: "whsec_fuzz", STRIPE_API_BASE: stripe.base },
+});
 let failures = 0;
 try {
   const statuses = {};
@@ -61,7 +75,10 @@ try {
     const [method, path0] = routes[rnd(routes.length)];
     const path = path0.replace("RANDOM", encodeURIComponent(String(value()).slice(0, 300)));
     const headers = { Origin: rnd(10) === 0 ? "https://evil.example" : ORIGIN };
-    if (rnd(4) !== 0) headers["Content-Type"] = ["application/json", "text/plain", "application/json; charset=utf-8"][rnd(3)];
+    if (rnd(4) !== 0) {
+      headers["Content-Type"] = ["application/json", "text/plain", "application/json; charset=utf-8", "application/x-www-form-urlencoded"][rnd(4)];
+    }
+    if (path === "/api/checkout/webhook" && rnd(2) === 0) headers["Stripe-Signature"] = `t=${Math.floor(Date.now() / 1000)},v1=${String(value()).slice(0, 80)}`;
     if (rnd(3) === 0) headers.Cookie = `dg_session=${String(value()).slice(0, 200)}`.replace(/[^\x20-\x7e]/g, "");
     const res = await fetch(`${w.base}${path}`, { method, headers, body: method === "POST" ? body() : undefined });
     const text = await res.text();
@@ -69,6 +86,10 @@ try {
     if (res.status >= 500) {
       fiveXX++;
       console.error(`5xx: ${method} ${path} → ${res.status} ${text.slice(0, 200)}`);
+    } else if (res.status >= 400 && (res.headers.get("content-type") ?? "").startsWith("text/html")) {
+      // A form post to /api/leads is answered with an HTML page.
+      assert.equal(headers["Content-Type"], "application/x-www-form-urlencoded", `${method} ${path}: HTML only for form posts`);
+      assert.match(text, /<h1>/);
     } else if (res.status >= 400) {
       assert.ok(JSON.parse(text).error, `${method} ${path}: error JSON`);
     }
@@ -90,5 +111,6 @@ try {
   }
 } finally {
   await w.stop();
+  await stripe.close();
 }
 process.exit(failures ? 1 : 0);

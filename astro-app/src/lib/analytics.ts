@@ -17,12 +17,12 @@ export interface AnalyticsTarget {
   fetchImpl?: typeof fetch;
 }
 
-export function track(target: AnalyticsTarget, eventId: number, carId?: string): void {
+export function track(target: AnalyticsTarget, eventId: number, carId?: string, data?: Record<string, unknown>): void {
   if (!target.enabled) return;
   const url = typeof window === 'undefined' ? undefined : window.location.href;
-  // keepalive: a phone click may navigate away (tel:) before the answer.
+  // keepalive: a phone click (tel:) or a sent form (to the success page) navigates away before the answer.
   void api(target.apiBase, '/api/events', {
-    body: { event_id: eventId, ...(carId ? { car_id: carId } : {}), ...(url ? { url } : {}) },
+    body: { event_id: eventId, ...(carId ? { car_id: carId } : {}), ...(url ? { url } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) },
     keepalive: true,
     fetchImpl: target.fetchImpl,
   });

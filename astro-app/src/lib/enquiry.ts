@@ -1,21 +1,12 @@
 /**
- * Enquiry form rules and the lead call, kept free of React so they can be
- * tested on their own and reused by later forms (test drive, finance...).
+ * The car enquiry's kinds (`?enquiry=` on the car page) and the contact
+ * rules every form shares (Australian phones, e-mail addresses), kept free
+ * of React. The forms themselves: lib/forms/ and islands/forms/.
  */
+import { EVENTS, vehicleEnquiryEvent } from './events';
 
 export const TERMS_MESSAGE = '*You must agree to the terms of use before submitting.';
 export const UNEXPECTED_ERROR = 'An unexpected error occurred.';
-
-export interface EnquiryValues {
-  name: string;
-  email: string;
-  phone: string;
-  message: string;
-  terms: boolean;
-}
-
-export type EnquiryField = keyof EnquiryValues;
-export type EnquiryErrors = Partial<Record<EnquiryField, string>>;
 
 /**
  * Messages shared with the server (rules/src/contact.rs, edge/core/src/lead.rs), so the
@@ -137,137 +128,10 @@ export function requestedEnquiry(search: string): string | null {
   return new URLSearchParams(search).get('enquiry');
 }
 
-/** Analytics event ids of a sent enquiry (spec 001 §7). */
-export const EVENT_ENQUIRY = 14;
-export const EVENT_ENQUIRY_USED = 15;
-export const EVENT_ENQUIRY_TEST_DRIVE_ONLY = 17;
+/** Analytics event ids of a sent enquiry (spec 001 §7), from the one event table (lib/events.ts). */
+export const EVENT_ENQUIRY = EVENTS.vehicle_enquiry;
+export const EVENT_ENQUIRY_USED = EVENTS.vehicle_enquiry_used;
+export const EVENT_ENQUIRY_TEST_DRIVE_ONLY = EVENTS.vehicle_enquiry_test_drive_only;
 
-/**
- * The event a sent enquiry records: 17 when the car's tag is "Test Drive
- * Only", 15 for a used car, otherwise 14 (spec 001 §7). The tag is the
- * dealer's own (Car.tag), not the banner, which Reserved may have replaced.
- */
-export function enquiryEventId(car: { tag?: string | null; carType?: string | null }): 14 | 15 | 17 {
-  if (car.tag?.trim().toLowerCase() === 'test drive only') return EVENT_ENQUIRY_TEST_DRIVE_ONLY;
-  return car.carType === 'used' ? EVENT_ENQUIRY_USED : EVENT_ENQUIRY;
-}
-
-/** Per-field messages; an empty object means the form may be sent. */
-export function validateEnquiry(values: EnquiryValues, type: Pick<EnquiryType, 'messageRequired'> = { messageRequired: true }): EnquiryErrors {
-  const errors: EnquiryErrors = {};
-  if (values.name.trim() === '') errors.name = 'Please enter your name.';
-  if (values.email.trim() === '') errors.email = 'Please enter your email address.';
-  else if (!isEmail(values.email)) errors.email = EMAIL_MESSAGE;
-  if (values.phone.trim() === '') errors.phone = 'Please enter your phone number.';
-  else if (!isAustralianPhone(values.phone)) errors.phone = PHONE_MESSAGE;
-  if (type.messageRequired && values.message.trim() === '') errors.message = 'Please enter a message.';
-  if (!values.terms) errors.terms = TERMS_MESSAGE;
-  return errors;
-}
-
-/** The JSON body of POST {api_base}/api/leads for a vehicle enquiry. */
-export interface EnquiryPayload {
-  category: EnquiryType['category'];
-  /** Extra field the server keeps as given (edge/core/src/lead.rs `extra`). */
-  subcategory?: string;
-  /** Test drive: "2026-12-01" and "10:30", only when the shopper chose them. */
-  preferred_date?: string;
-  preferred_time?: string;
-  name: string;
-  email: string;
-  phone: string;
-  message: string;
-  car_id: string;
-  location_id: string;
-  terms_conditions: true;
-  url: string;
-  idempotency_key: string;
-}
-
-export function buildEnquiryPayload(
-  values: EnquiryValues,
-  context: { carId: string; locationId: string; url: string; idempotencyKey: string },
-  type?: EnquiryType,
-  when: { date?: string; time?: string } = {},
-): EnquiryPayload {
-  // The photo request's hidden text leads the message, so the dealer reads
-  // the request even when the shopper adds nothing.
-  const message = [type?.hiddenText ?? '', values.message.trim()].filter(Boolean).join('\n\n');
-  return {
-    category: type?.category ?? 'enquiry',
-    ...(type ? { subcategory: type.subcategory } : {}),
-    ...(type?.dateTime && when.date ? { preferred_date: when.date } : {}),
-    ...(type?.dateTime && when.time ? { preferred_time: when.time } : {}),
-    name: values.name.trim(),
-    email: values.email.trim(),
-    phone: parseAuPhone(values.phone) ?? values.phone.trim(),
-    message,
-    car_id: context.carId,
-    location_id: context.locationId,
-    terms_conditions: true,
-    url: context.url,
-    idempotency_key: context.idempotencyKey,
-  };
-}
-
-export type LeadResult =
-  | { ok: true; leadId: string }
-  | { ok: false; error: string; fields: EnquiryErrors };
-
-/** Server field names (JSON keys) that differ from the form's. */
-const SERVER_FIELDS: Record<string, EnquiryField> = {
-  name: 'name',
-  email: 'email',
-  phone: 'phone',
-  message: 'message',
-  terms_conditions: 'terms',
-};
-
-/** The server's `{"fields": {...}}` per-field messages, mapped onto form fields. */
-function fieldErrors(value: unknown): EnquiryErrors {
-  const errors: EnquiryErrors = {};
-  if (typeof value !== 'object' || value === null) return errors;
-  for (const [key, message] of Object.entries(value)) {
-    const field = SERVER_FIELDS[key];
-    if (field && typeof message === 'string') errors[field] = message;
-  }
-  return errors;
-}
-
-/** `${apiBase}/api/leads`; apiBase "" means the same origin. */
-export function leadsUrl(apiBase: string): string {
-  return `${apiBase.replace(/\/+$/, '')}/api/leads`;
-}
-
-/**
- * Posts a lead. Resolves (never rejects) with the lead id, or with the
- * server's `error` message (the generic message when there is none) and its
- * per-field messages.
- */
-export async function submitLead(
-  apiBase: string,
-  payload: EnquiryPayload,
-  fetchImpl: typeof fetch = fetch,
-): Promise<LeadResult> {
-  try {
-    const response = await fetchImpl(leadsUrl(apiBase), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(payload),
-    });
-    const body: unknown = await response.json().catch(() => null);
-    const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-    const leadId = record['lead_id'];
-    if (response.ok && (typeof leadId === 'string' || typeof leadId === 'number')) {
-      return { ok: true, leadId: String(leadId) };
-    }
-    const error = record['error'];
-    return {
-      ok: false,
-      error: typeof error === 'string' && error.trim() !== '' ? error : UNEXPECTED_ERROR,
-      fields: fieldErrors(record['fields']),
-    };
-  } catch {
-    return { ok: false, error: UNEXPECTED_ERROR, fields: {} };
-  }
-}
+/** The event a sent enquiry records (17 Test Drive Only, 15 used, 14 otherwise). */
+export const enquiryEventId = vehicleEnquiryEvent;

@@ -32,6 +32,20 @@ export type CardButton =
   | 'buy_online'
   | 'history_report';
 /**
+ * How the Make an Offer button works.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "MakeOfferMode".
+ */
+export type MakeOfferMode = 'dialog' | 'chat';
+/**
+ * The kinds of form page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "FormPageKind".
+ */
+export type FormPageKind = 'success' | 'book_test_drive' | 'trade_in' | 'car_trade_in' | 'finance';
+/**
  * A department with opening hours.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -105,6 +119,13 @@ export interface Car {
    * Certified pre-owned.
    */
   certified: boolean;
+  /**
+   * May be reserved online: the dealer's `features.checkout` rules
+   * (enabled, car types, makes) for a car in stock and not reserved
+   * (`dealer_rules::checkout::may_reserve`; the edge worker refuses a
+   * hold of any other car).
+   */
+  checkout: boolean;
   /**
    * Exterior colour.
    */
@@ -273,6 +294,12 @@ export interface Car {
  * via the `definition` "CarLocation".
  */
 export interface CarLocation {
+  /**
+   * Places this location shows or delivers cars for a test drive (the
+   * feed's `location.distribution_locations`); the test-drive form offers
+   * them in a select when there are any.
+   */
+  distribution_locations: string[];
   /**
    * Location id.
    */
@@ -492,6 +519,11 @@ export interface SiteData {
    */
   footer: Footer;
   /**
+   * The shopper forms: rules, captcha, trade-in and checkout settings,
+   * and the form pages this dealer has.
+   */
+  forms: Forms;
+  /**
    * Route patterns that need a signed-in shopper, e.g. "/my-garage" or
    * "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
    * one of them redirects a signed-out visitor to /sign-in/.
@@ -604,6 +636,13 @@ export interface Features {
    */
   analytics: boolean;
   /**
+   * Cloudflare Turnstile site key when the dealer's captcha is on: the
+   * forms show the widget and send its token as `cf-turnstile-response`
+   * (the edge refuses leads and holds without a valid one). Null: no
+   * captcha.
+   */
+  captcha_site_key: string | null;
+  /**
    * Reserve Now is offered (on cards and the car page).
    */
   checkout: boolean;
@@ -636,6 +675,12 @@ export interface Features {
    * true = phone is masked until clicked; false = shown straight away.
    */
   phone_reveal: boolean;
+  /**
+   * The trade-in flow saves the valuation it showed with the lead
+   * (`POST /api/miscellaneous`, column_name valuation); off, the edge
+   * answers that call 404, so the site must not make it.
+   */
+  save_valuation: boolean;
   /**
    * The dealer offers car subscriptions: cards lead with the weekly
    * price and the search page adds a '/ week' price slider (spec 000 §9).
@@ -701,6 +746,93 @@ export interface Link {
    * Link text.
    */
   label: string;
+}
+/**
+ * The forms' settings.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Forms".
+ */
+export interface Forms {
+  /**
+   * The Cloudflare Turnstile site key when the dealer has the captcha on
+   * (`features.captcha` with `forms.turnstile`); null: no captcha.
+   */
+  captcha_site_key: string | null;
+  /**
+   * Car types reserved online (`features.checkout.car_types`); empty: all.
+   * With `checkout_makes`, the search cards apply the per-car rule to hits
+   * (a hosted index's records carry no checkout flag).
+   */
+  checkout_car_types: CarType[];
+  /**
+   * Hours a paid reservation holds the car (`features.checkout.hold_hours`).
+   */
+  checkout_hold_hours: number;
+  /**
+   * Makes reserved online (`features.checkout.makes`); empty: all.
+   */
+  checkout_makes: string[];
+  /**
+   * State pre-selected in state selects (`forms.default_state`), e.g. "QLD".
+   */
+  default_state: string;
+  /**
+   * Site path of the finance enquiry page (`finance.finance_page`) when it
+   * is a page of this site, e.g. "/finance/"; null when it is elsewhere.
+   */
+  finance_path: string | null;
+  /**
+   * Make an Offer opens the offer form in a dialog ("dialog") or the
+   * dealer's chat ("chat"; no offer dialog is rendered).
+   */
+  make_offer: MakeOfferMode;
+  /**
+   * Open-question forms (enquiry, general, fleet, find me something
+   * similar) need a message (`forms.message_required`); off, the message
+   * is optional everywhere.
+   */
+  message_required: boolean;
+  /**
+   * The form pages this dealer has, one page each.
+   */
+  pages: FormPage[];
+  /**
+   * The trade-in flow saves the valuation shown with the lead
+   * (`trade_in.save_valuation`, `POST /api/miscellaneous`).
+   */
+  save_valuation: boolean;
+  /**
+   * Where a sent form lands (`forms.success_path`), as a site path with
+   * the trailing slash the site's pages have, e.g. "/success/".
+   */
+  success_path: string;
+  /**
+   * The terms checkbox is shown and must be ticked (`forms.terms_required`).
+   */
+  terms_required: boolean;
+  /**
+   * The trade-in pages exist (`features.trade_in`): /trade-in/ and
+   * /cars/trade-in/?car_id={id}.
+   */
+  trade_in: boolean;
+}
+/**
+ * A form page and where it is.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "FormPage".
+ */
+export interface FormPage {
+  /**
+   * What the page is.
+   */
+  kind: FormPageKind;
+  /**
+   * Path below the site root without slashes at either end, e.g.
+   * "book-test-drive" or "cars/trade-in".
+   */
+  path: string;
 }
 /**
  * The home page hero.

@@ -10,6 +10,7 @@
 mod dates;
 mod detail;
 mod finance;
+mod forms;
 mod identity;
 mod links;
 mod locations;
@@ -180,6 +181,9 @@ pub(crate) fn rules(
     detail::check(cfg, &mut cx);
     if skip.ok("finance") {
         finance::check(&cfg.finance, &mut cx);
+    }
+    if skip.ok("features") && skip.ok("forms") && skip.ok("trade_in") {
+        forms::check(cfg, &mut cx);
     }
     cx.out
 }

@@ -159,6 +159,18 @@ pub struct FormsConfig {
     pub default_state: super::AuState,
     /// Where the shopper lands after a successful form.
     pub success_path: String,
+    /// The dealer's Cloudflare Turnstile widget, used when `features.captcha` is on.
+    pub turnstile: Option<Turnstile>,
+}
+
+/// A Cloudflare Turnstile widget (dash.cloudflare.com → Turnstile), listing the dealer's site hostnames.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Turnstile {
+    /// The widget's site key (public; shown in the page), e.g. "0x4AAAAAAAB1cD2eF3gH4iJ5".
+    pub site_key: String,
+    /// Name of the worker secret holding the widget's secret key, e.g. "TURNSTILE_SECRET_BMG".
+    pub secret_name: String,
 }
 
 impl Default for FormsConfig {
@@ -168,6 +180,7 @@ impl Default for FormsConfig {
             terms_required: true,
             default_state: super::AuState::QLD,
             success_path: "/success".into(),
+            turnstile: None,
         }
     }
 }
@@ -233,6 +246,26 @@ impl Default for LocationCards {
 pub struct ServiceConfig {
     /// External service-booking page (https). Empty: Book a Service goes to /genuine-service.
     pub booking_url: Option<String>,
+}
+
+/// Trade-in valuations (the /trade-in flow and the car page's Trade In).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct TradeIn {
+    /// The dealer's valuation service, which prices a trade-in from its rego, kilometres and the shopper's answers. Leave out to price trade-ins by hand: the answers then go with the lead.
+    pub valuation: Option<ValuationService>,
+    /// Keep each valuation the shopper was shown with their trade-in lead.
+    pub save_valuation: bool,
+}
+
+/// A valuation service the edge calls (request and response in edge/openapi.yaml, ValuationServiceRequest).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValuationService {
+    /// Endpoint URL (https).
+    pub url: String,
+    /// Name of the worker secret holding the service's API key, e.g. "VALUATION_API_KEY".
+    pub secret_name: String,
 }
 
 /// The sell-your-car banner.

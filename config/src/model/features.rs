@@ -29,7 +29,7 @@ pub struct Features {
     pub sticky_mobile_footer: bool,
     /// Header dropdowns open on hover on desktop.
     pub hover_dropdowns: bool,
-    /// Captcha on forms.
+    /// Cloudflare Turnstile on every form (enquiries, test drives, trade-in, reserve...), checked by the edge before anything is stored. Needs `forms.turnstile` (the widget's site key and the name of the worker secret holding its secret key). Off by default because each dealer needs its own Turnstile widget; a hidden honeypot field guards every form either way.
     pub captcha: bool,
     /// What Make an Offer opens.
     pub make_offer: MakeOfferMode,
@@ -59,7 +59,7 @@ impl Default for Features {
             similar_cars: true,
             sticky_mobile_footer: false,
             hover_dropdowns: false,
-            captcha: true,
+            captcha: false,
             make_offer: MakeOfferMode::Dialog,
         }
     }
@@ -73,14 +73,37 @@ pub struct Checkout {
     pub enabled: bool,
     /// Path segment of the checkout page: /cars/{slug}/checkout or /cars/{slug}/buy-online.
     pub path: CheckoutPath,
-    /// Refundable deposit in dollars (0 hides the amount on the button).
+    /// Refundable deposit in dollars, paid online through `payment`. 0: no payment is taken (the amount is not shown on the button and the car is reserved as soon as the shopper sends the form).
     pub deposit: u32,
-    /// Hours the car is held after reserving.
+    /// Hours the car stays reserved once the deposit is paid (the shopper has 30 minutes to pay first).
+    #[schemars(range(min = 1, max = 720))]
     pub hold_hours: u32,
     /// Only these car types can be reserved or bought online; empty allows all.
     pub car_types: Vec<super::CarType>,
     /// Only these makes can be reserved or bought online (e.g. ["Kia", "MG"]); empty allows all.
     pub makes: Vec<String>,
+    /// The dealer's payment account that takes the deposit. Required when checkout is enabled with a deposit above 0.
+    pub payment: Option<Payment>,
+}
+
+/// A payment account. The keys themselves are worker secrets: only their names go in this file.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Payment {
+    /// The payment provider (today: `stripe`, Stripe Checkout).
+    pub provider: PaymentProvider,
+    /// Name of the worker secret holding the provider's secret API key, e.g. "STRIPE_SECRET_KEY_BMG".
+    pub secret_name: String,
+    /// Name of the worker secret holding the signing secret of the provider's webhook endpoint (`/api/checkout/webhook`), e.g. "STRIPE_WEBHOOK_SECRET_BMG".
+    pub webhook_secret_name: String,
+}
+
+/// Payment providers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentProvider {
+    /// Stripe Checkout.
+    Stripe,
 }
 
 impl Default for Checkout {
@@ -92,6 +115,7 @@ impl Default for Checkout {
             hold_hours: 48,
             car_types: Vec::new(),
             makes: Vec::new(),
+            payment: None,
         }
     }
 }

@@ -121,6 +121,9 @@ pub struct DealerConfig {
     /// The sell-your-car banner.
     #[serde(default)]
     pub sell_your_car: SellYourCar,
+    /// Trade-in valuations: the valuation service and whether valuations are kept.
+    #[serde(default)]
+    pub trade_in: TradeIn,
     /// How offers are shown.
     #[serde(default)]
     pub offers_display: OffersDisplay,

@@ -30,6 +30,14 @@ pub struct RateLimits {
     pub watchlist: RouteLimitOverride,
     /// Lead delivery status look-ups. Default: 120 per client and 10,000 per dealer an hour.
     pub lead_status: RouteLimitOverride,
+    /// Online reservations started (each one may open a payment). Default: 10 per client and 1,000 per dealer an hour.
+    pub checkout: RouteLimitOverride,
+    /// "Is this car reserved?" checks from car pages. Default: 1,200 per client and 200,000 per dealer an hour.
+    pub car_status: RouteLimitOverride,
+    /// Trade-in valuations asked for (each one may call the valuation service). Default: 20 per client and 1,000 per dealer an hour.
+    pub valuation: RouteLimitOverride,
+    /// Payment notifications from the payment provider (the client is the provider's sending address). Default: 2,000 per client and 20,000 per dealer an hour.
+    pub payment_webhook: RouteLimitOverride,
     /// Seconds before another sign-in code can be sent to the same phone number. Short on purpose: a stranger requesting codes for someone's number can delay their sign-in by this much at most. Default: 60.
     #[schemars(range(min = 10, max = 900))]
     pub code_cooldown_secs: Option<u32>,
@@ -75,6 +83,10 @@ impl RateLimits {
             verify: self.verify.over(d.verify),
             watchlist: self.watchlist.over(d.watchlist),
             lead_status: self.lead_status.over(d.lead_status),
+            checkout: self.checkout.over(d.checkout),
+            car_status: self.car_status.over(d.car_status),
+            valuation: self.valuation.over(d.valuation),
+            payment_webhook: self.payment_webhook.over(d.payment_webhook),
             code_cooldown_secs: self.code_cooldown_secs.unwrap_or(d.code_cooldown_secs),
         }
     }
@@ -131,6 +143,10 @@ mod tests {
             ("verify", d.verify),
             ("watchlist", d.watchlist),
             ("lead_status", d.lead_status),
+            ("checkout", d.checkout),
+            ("car_status", d.car_status),
+            ("valuation", d.valuation),
+            ("payment_webhook", d.payment_webhook),
         ] {
             assert_eq!(limit.window_secs, 3600, "{key}: the docs say an hour");
             let text = props[key]["description"].as_str().unwrap_or_default();
@@ -141,7 +157,7 @@ mod tests {
             );
             assert!(text.contains(&want), "{key}: {text:?} should say {want:?}");
         }
-        assert_eq!(props.len(), 11, "a field without a documented default here");
+        assert_eq!(props.len(), 15, "a field without a documented default here");
         let cooldown = props["code_cooldown_secs"]["description"].as_str().unwrap();
         assert!(cooldown.contains(&format!("Default: {}.", d.code_cooldown_secs)));
     }

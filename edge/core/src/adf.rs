@@ -1,13 +1,20 @@
 //! ADF/XML (Auto-lead Data Format 1.0), the format dealer CRMs read lead
-//! e-mails in: one `<prospect>` with the vehicle of interest, the customer's
-//! contact, the vendor (dealer / location) and the provider (us).
+//! e-mails in: one `<prospect>` with the vehicle of interest (as the
+//! dealer's stock has it), the shopper's own car for a trade-in, the
+//! customer's contact, the vendor (dealer / location) and the provider (us).
+//! Elements are written in the order of the ADF 1.0 DTD, so a validating
+//! CRM reads them: vehicle `(id*, year, make, model, vin?, stock?, trim?,
+//! odometer?, price*, comments?)`, customer `(contact, timeframe?,
+//! comments?)`, contact `(name+, email?, phone*, address?)`.
 
 use serde_json::Value;
 
 use crate::lead::{Lead, LeadCategory};
+use crate::lead_parts::LeadVehicle;
 use dealer_rules::edge_config::EdgeConfig;
 
-/// Name this platform gives itself as the ADF `<provider>`.
+/// Name this platform gives itself as the ADF `<provider>` (and as the
+/// `source` of the ids it writes).
 pub const PROVIDER_NAME: &str = "dealergen";
 
 /// Escapes text for XML element content and attribute values. Control
@@ -29,17 +36,18 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// ADF `interest` of the vehicle for each form.
+/// ADF `interest` of the car of interest for each form. A trade-in form's
+/// car of interest is still one to buy; the shopper's own car is a second
+/// `<vehicle interest="trade-in">`.
 pub fn interest(category: LeadCategory) -> &'static str {
     match category {
         LeadCategory::TestDrive => "test-drive",
-        LeadCategory::TradeIn => "trade-in",
         _ => "buy",
     }
 }
 
-/// ADF vehicle `status` from the car type the form sent (demo cars are
-/// sold as used); `None` when the form did not say.
+/// ADF vehicle `status` from a car type (demo cars are sold as used);
+/// `None` for anything else.
 pub fn vehicle_status(car_type: Option<&str>) -> Option<&'static str> {
     match car_type?.to_ascii_lowercase().as_str() {
         "new" => Some("new"),
@@ -48,17 +56,246 @@ pub fn vehicle_status(car_type: Option<&str>) -> Option<&'static str> {
     }
 }
 
-fn extra_text(lead: &Lead, keys: &[&str]) -> Option<String> {
-    keys.iter().find_map(|k| match lead.extra.get(*k)? {
-        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    })
-}
-
 fn element(out: &mut String, indent: usize, name: &str, attrs: &str, text: &str) {
     out.push_str(&" ".repeat(indent));
     out.push_str(&format!("<{name}{attrs}>{}</{name}>\n", escape(text)));
+}
+
+/// Whole dollars, or cents when there are any ("52990", "19999.50").
+fn amount(dollars: f64) -> String {
+    if dollars.fract() == 0.0 {
+        format!("{dollars:.0}")
+    } else {
+        format!("{dollars:.2}")
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+fn answer_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The car of interest. A car from the stock carries its facts; a car no
+/// longer in the stock only its id (and the page's claims in comments);
+/// ADF needs year, make and model in every vehicle, so they are written
+/// empty when unknown.
+fn car_of_interest(x: &mut String, lead: &Lead) {
+    let vehicle = lead.vehicle.clone().unwrap_or_default();
+    let status_attr = vehicle_status(vehicle.car_type.as_deref())
+        .map(|s| format!(" status=\"{s}\""))
+        .unwrap_or_default();
+    x.push_str(&format!(
+        "    <vehicle interest=\"{}\"{status_attr}>\n",
+        interest(lead.category)
+    ));
+    if let Some(id) = &vehicle.id {
+        element(x, 6, "id", &format!(" source=\"{PROVIDER_NAME}-car\""), id);
+    }
+    element(
+        x,
+        6,
+        "year",
+        "",
+        &vehicle.year.map(|y| y.to_string()).unwrap_or_default(),
+    );
+    element(x, 6, "make", "", vehicle.make.as_deref().unwrap_or(""));
+    element(x, 6, "model", "", vehicle.model.as_deref().unwrap_or(""));
+    if let Some(vin) = &vehicle.vin {
+        element(x, 6, "vin", "", vin);
+    }
+    if let Some(stock) = &vehicle.stock_number {
+        element(x, 6, "stock", "", stock);
+    }
+    if let Some(trim) = &vehicle.badge {
+        element(x, 6, "trim", "", trim);
+    }
+    if let Some(km) = vehicle.km {
+        element(
+            x,
+            6,
+            "odometer",
+            " status=\"original\" units=\"km\"",
+            &km.to_string(),
+        );
+    }
+    if let Some(price) = vehicle.price.filter(|p| *p > 0.0) {
+        element(
+            x,
+            6,
+            "price",
+            " type=\"asking\" currency=\"AUD\"",
+            &amount(price),
+        );
+    }
+    if let Some(offer) = lead.offer_amount {
+        element(
+            x,
+            6,
+            "price",
+            " type=\"offer\" currency=\"AUD\"",
+            &amount(offer),
+        );
+    }
+    let comments = vehicle_comments(lead, &vehicle);
+    if !comments.is_empty() {
+        element(x, 6, "comments", "", &comments.join("\n"));
+    }
+    x.push_str("    </vehicle>\n");
+}
+
+fn vehicle_comments(lead: &Lead, vehicle: &LeadVehicle) -> Vec<String> {
+    let mut lines = Vec::new();
+    match (&vehicle.url, vehicle.verified) {
+        (Some(url), _) => lines.push(url.clone()),
+        (None, _) => {
+            if let Some(url) = &lead.url {
+                lines.push(format!("Sent from {url}"));
+            }
+        }
+    }
+    if lead.vehicle.is_some() && !vehicle.verified {
+        let mut line = String::from("This car is no longer in the published stock");
+        if let Some(c) = &lead.claimed_vehicle {
+            let named: Vec<&str> = [&c.year, &c.make, &c.model]
+                .into_iter()
+                .filter_map(|v| v.as_deref())
+                .collect();
+            if !named.is_empty() {
+                line.push_str(&format!("; the shopper's page named: {}", named.join(" ")));
+            }
+            if let Some(stock) = &c.stock_number {
+                line.push_str(&format!(" (stock {stock})"));
+            }
+        }
+        lines.push(line);
+    }
+    if let Some(price_text) = vehicle
+        .price_text
+        .as_deref()
+        .filter(|_| vehicle.price == Some(0.0))
+    {
+        lines.push(format!("Price shown: {price_text}"));
+    }
+    lines
+}
+
+/// The shopper's own car in a trade-in: written when the lead says
+/// anything about it (rego, kilometres, year/make/model, answers).
+fn trade_in_vehicle(x: &mut String, lead: &Lead) {
+    let t = lead.trade_in_vehicle.clone().unwrap_or_default();
+    let has_any = lead.rego.is_some()
+        || lead.kms.is_some()
+        || !t.is_empty()
+        || !lead.adjustment_answers.is_empty();
+    if !has_any {
+        return;
+    }
+    x.push_str("    <vehicle interest=\"trade-in\" status=\"used\">\n");
+    element(
+        x,
+        6,
+        "year",
+        "",
+        &t.year.map(|y| y.to_string()).unwrap_or_default(),
+    );
+    element(x, 6, "make", "", t.make.as_deref().unwrap_or(""));
+    element(x, 6, "model", "", t.model.as_deref().unwrap_or(""));
+    if let Some(variant) = &t.variant {
+        element(x, 6, "trim", "", variant);
+    }
+    if let Some(km) = lead.kms {
+        element(
+            x,
+            6,
+            "odometer",
+            " status=\"original\" units=\"km\"",
+            &km.to_string(),
+        );
+    }
+    let mut lines = Vec::new();
+    if let Some(rego) = &lead.rego {
+        match &lead.rego_state {
+            Some(state) => lines.push(format!("Rego: {rego} ({state})")),
+            None => lines.push(format!("Rego: {rego}")),
+        }
+    }
+    for (question, answer) in &lead.adjustment_answers {
+        lines.push(format!("{question}: {}", answer_text(answer)));
+    }
+    if let Some(accepted) = lead.offer_accepted {
+        lines.push(format!("Offer accepted: {}", yes_no(accepted)));
+    }
+    if !lines.is_empty() {
+        element(x, 6, "comments", "", &lines.join("\n"));
+    }
+    x.push_str("    </vehicle>\n");
+}
+
+/// Everything the shopper told us that has no ADF element of its own.
+fn customer_comments(lead: &Lead) -> String {
+    let mut lines = vec![match &lead.subcategory {
+        Some(sub) => format!("Form: {} ({sub})", lead.category.as_str()),
+        None => format!("Form: {}", lead.category.as_str()),
+    }];
+    if let Some(message) = &lead.message {
+        lines.push(message.clone());
+    }
+    if let Some(place) = &lead.distribution_location {
+        lines.push(format!("Where: {place}"));
+    }
+    let mut opts = vec![format!("marketing {}", yes_no(lead.opt_in))];
+    if let Some(b) = lead.opt_in_finance {
+        opts.push(format!("finance {}", yes_no(b)));
+    }
+    if let Some(b) = lead.opt_in_trade {
+        opts.push(format!("trade-in {}", yes_no(b)));
+    }
+    lines.push(format!("Opt-in: {}", opts.join(", ")));
+    if let Some(b) = lead.has_trade_in {
+        lines.push(format!("Has a trade-in: {}", yes_no(b)));
+    }
+    if let Some(b) = lead.wants_finance {
+        lines.push(format!("Wants finance: {}", yes_no(b)));
+    }
+    if let Some(m) = &lead.preferred_contact_method {
+        lines.push(format!("Preferred contact: {m}"));
+    }
+    if !lead.additional_services.is_empty() {
+        lines.push(format!(
+            "Additional services: {}",
+            lead.additional_services.join(", ")
+        ));
+    }
+    if let Some(attrs) = &lead.lead_attributes {
+        if !attrs.visited_pages.is_empty() {
+            lines.push(format!("Visited pages: {}", attrs.visited_pages.join(" ")));
+        }
+        if !attrs.linked_query_params.is_empty() {
+            let params: Vec<String> = attrs
+                .linked_query_params
+                .iter()
+                .map(|(k, v)| format!("{k}={}", answer_text(v)))
+                .collect();
+            lines.push(format!("Campaign: {}", params.join("&")));
+        }
+    }
+    if let Some(previous) = &lead.previous_lead_id {
+        lines.push(format!("Follows lead {previous}"));
+    }
+    if let Some(hold) = &lead.hold_id {
+        lines.push(format!("Reservation hold {hold}"));
+    }
+    lines.join("\n")
 }
 
 /// Renders one lead. `lead_id` and `created_at` (ISO 8601) come from the
@@ -77,47 +314,49 @@ pub fn render(lead: &Lead, config: &EdgeConfig, lead_id: &str, created_at: &str)
     );
     element(&mut x, 4, "requestdate", "", created_at);
 
-    let car_type = extra_text(lead, &["car_type", "vehicleStatus", "vehicle_status"]);
-    let status_attr = vehicle_status(car_type.as_deref())
-        .map(|s| format!(" status=\"{s}\""))
-        .unwrap_or_default();
-    x.push_str(&format!(
-        "    <vehicle interest=\"{}\"{status_attr}>\n",
-        interest(lead.category)
-    ));
-    if let Some(car_id) = &lead.car_id {
-        element(&mut x, 6, "id", " source=\"stock\"", car_id);
+    // A trade-in sent without a car of interest is only about the
+    // shopper's car.
+    let trade_in_only = lead.category == LeadCategory::TradeIn && lead.vehicle.is_none();
+    let before = x.len();
+    trade_in_vehicle(&mut x, lead);
+    if !(trade_in_only && x.len() > before) {
+        let trade_in = x.split_off(before);
+        car_of_interest(&mut x, lead);
+        x.push_str(&trade_in);
     }
-    for (tag, keys) in [
-        ("year", &["year", "vehicleYear"][..]),
-        ("make", &["make", "vehicleMake"][..]),
-        ("model", &["model", "vehicleModel"][..]),
-        ("trim", &["variant", "vehicleGrade"][..]),
-        ("stock", &["stock_number"][..]),
-        ("vin", &["vin"][..]),
-    ] {
-        if let Some(v) = extra_text(lead, keys) {
-            element(&mut x, 6, tag, "", &v);
-        }
-    }
-    if let Some(km) = extra_text(lead, &["km", "vehicleKilometers"]) {
-        element(
-            &mut x,
-            6,
-            "odometer",
-            " status=\"original\" units=\"km\"",
-            &km,
-        );
-    }
-    if let Some(url) = &lead.url {
-        element(&mut x, 6, "comments", "", url);
-    }
-    x.push_str("    </vehicle>\n");
 
     x.push_str("    <customer>\n      <contact>\n");
-    element(&mut x, 8, "name", " part=\"full\"", &lead.name);
-    element(&mut x, 8, "email", "", &lead.email);
-    element(&mut x, 8, "phone", " type=\"voice\"", &lead.phone);
+    match &lead.last_name {
+        Some(last) => {
+            element(&mut x, 8, "name", " part=\"first\"", &lead.name);
+            element(&mut x, 8, "name", " part=\"last\"", last);
+        }
+        None => element(&mut x, 8, "name", " part=\"full\"", &lead.name),
+    }
+    let preferred = lead.preferred_contact_method.as_deref();
+    let pref = |yes: bool| if yes { " preferredcontact=\"1\"" } else { "" };
+    element(
+        &mut x,
+        8,
+        "email",
+        pref(preferred == Some("Email")),
+        &lead.email,
+    );
+    let phone_type = if lead.phone.starts_with("04") {
+        "cellphone"
+    } else {
+        "voice"
+    };
+    element(
+        &mut x,
+        8,
+        "phone",
+        &format!(
+            " type=\"{phone_type}\"{}",
+            pref(matches!(preferred, Some("Phone" | "SMS")))
+        ),
+        &lead.phone,
+    );
     if let Some(postcode) = &lead.postcode {
         x.push_str("        <address>\n");
         element(&mut x, 10, "postalcode", "", postcode);
@@ -125,15 +364,23 @@ pub fn render(lead: &Lead, config: &EdgeConfig, lead_id: &str, created_at: &str)
         x.push_str("        </address>\n");
     }
     x.push_str("      </contact>\n");
-    let mut comments = format!("Form: {}", lead.category.as_str());
-    if let Some(sub) = extra_text(lead, &["subcategory"]) {
-        comments.push_str(&format!(" ({sub})"));
+    if let Some(date) = &lead.preferred_date {
+        let when = match &lead.preferred_time {
+            Some(time) => format!("{date}T{time}:00"),
+            None => date.clone(),
+        };
+        x.push_str("      <timeframe>\n");
+        element(
+            &mut x,
+            8,
+            "description",
+            "",
+            &format!("Preferred: {}", when.replace('T', " ")),
+        );
+        element(&mut x, 8, "earliestdate", "", &when);
+        x.push_str("      </timeframe>\n");
     }
-    if let Some(message) = &lead.message {
-        comments.push('\n');
-        comments.push_str(message);
-    }
-    element(&mut x, 6, "comments", "", &comments);
+    element(&mut x, 6, "comments", "", &customer_comments(lead));
     x.push_str("    </customer>\n");
 
     let location = lead
@@ -141,6 +388,15 @@ pub fn render(lead: &Lead, config: &EdgeConfig, lead_id: &str, created_at: &str)
         .as_deref()
         .and_then(|id| config.locations.iter().find(|l| l.id == id));
     x.push_str("    <vendor>\n");
+    if let Some(id) = config.dealership_id {
+        element(
+            &mut x,
+            6,
+            "id",
+            &format!(" source=\"{PROVIDER_NAME}-dealership\""),
+            &id.to_string(),
+        );
+    }
     element(&mut x, 6, "vendorname", "", &config.name);
     if let Some(loc) = location {
         x.push_str("      <contact>\n");
@@ -164,6 +420,7 @@ pub fn render(lead: &Lead, config: &EdgeConfig, lead_id: &str, created_at: &str)
 mod tests {
     use super::*;
     use crate::lead::validate_lead;
+    use crate::vehicle::{fill, tests::car};
     use serde_json::json;
 
     fn config() -> EdgeConfig {
@@ -176,18 +433,22 @@ mod tests {
         .unwrap()
     }
 
+    /// A test-drive lead for the stock car 1234, filled as the worker does.
     fn lead(extra: Value) -> Lead {
         let mut body = json!({
             "category": "test_drive", "name": "Jo <Bloggs>", "email": "jo@example.com.au",
             "phone": "0412 345 678", "message": "Saturday \"morning\" & arvo?", "terms_conditions": true,
             "car_id": 1234, "location_id": "perth", "postcode": "6000",
             "url": "https://alpha.example/cars/x?a=1&b=2",
-            "car_type": "demo", "make": "Toyota", "model": "HiLux", "year": 2021, "km": 12000
+            "car_type": "demo", "make": "Ferrari", "model": "HiLux", "year": 2021,
+            "preferred_date": "2026-11-22", "preferred_time": "09:30"
         });
         for (k, v) in extra.as_object().unwrap() {
             body[k] = v.clone();
         }
-        validate_lead(&body, &config()).unwrap()
+        let mut lead = validate_lead(&body, &config(), 1_795_132_800).unwrap();
+        fill(&mut lead, &config(), Some(&car()));
+        lead
     }
 
     #[test]
@@ -205,25 +466,34 @@ mod tests {
     <id sequence="1" source="dealergen">lead-1</id>
     <requestdate>2026-01-02T03:04:05.000Z</requestdate>
     <vehicle interest="test-drive" status="used">
-      <id source="stock">1234</id>
+      <id source="dealergen-car">1234</id>
       <year>2021</year>
       <make>Toyota</make>
       <model>HiLux</model>
-      <odometer status="original" units="km">12000</odometer>
-      <comments>https://alpha.example/cars/x?a=1&amp;b=2</comments>
+      <vin>MR0HA3CD100123456</vin>
+      <stock>T1234</stock>
+      <trim>SR5</trim>
+      <odometer status="original" units="km">41000</odometer>
+      <price type="asking" currency="AUD">52990</price>
+      <comments>https://alpha.example/cars/2021-toyota-hilux-sr5-1234/</comments>
     </vehicle>
     <customer>
       <contact>
         <name part="full">Jo &lt;Bloggs&gt;</name>
         <email>jo@example.com.au</email>
-        <phone type="voice">0412345678</phone>
+        <phone type="cellphone">0412345678</phone>
         <address>
           <postalcode>6000</postalcode>
           <country>AU</country>
         </address>
       </contact>
+      <timeframe>
+        <description>Preferred: 2026-11-22 09:30:00</description>
+        <earliestdate>2026-11-22T09:30:00</earliestdate>
+      </timeframe>
       <comments>Form: test_drive
-Saturday &quot;morning&quot; &amp; arvo?</comments>
+Saturday &quot;morning&quot; &amp; arvo?
+Opt-in: marketing yes</comments>
     </customer>
     <vendor>
       <vendorname>Alpha &amp; Sons Motors</vendorname>
@@ -245,25 +515,80 @@ Saturday &quot;morning&quot; &amp; arvo?</comments>
 
     #[test]
     fn interest_and_status_per_form() {
-        assert_eq!(interest(LeadCategory::TradeIn), "trade-in");
-        assert_eq!(interest(LeadCategory::Enquiry), "buy");
+        assert_eq!(interest(LeadCategory::TradeIn), "buy");
+        assert_eq!(interest(LeadCategory::TestDrive), "test-drive");
         assert_eq!(interest(LeadCategory::Finance), "buy");
         assert_eq!(vehicle_status(Some("NEW")), Some("new"));
-        assert_eq!(vehicle_status(Some("used")), Some("used"));
+        assert_eq!(vehicle_status(Some("demo")), Some("used"));
         assert_eq!(vehicle_status(Some("boat")), None);
-        let xml = render(
-            &lead(
-                json!({"car_type": "new", "category": "trade_in", "subcategory": "3. Offer Accepted"}),
-            ),
-            &config(),
-            "l",
-            "t",
+    }
+
+    #[test]
+    fn a_trade_in_carries_the_shoppers_car_after_the_car_of_interest() {
+        let l = lead(
+            json!({"category": "trade_in", "subcategory": "3. Offer Accepted", "offer_accepted": true,
+            "rego": "abc123", "regoState": "QLD", "kms": 85000, "trade_in_year": 2017, "trade_in_make": "Mazda",
+            "trade_in_model": "3", "adjustmentAnswers": {"accident": "no"}}),
         );
+        let xml = render(&l, &config(), "l", "t");
+        let buy = xml
+            .find(r#"<vehicle interest="buy" status="used">"#)
+            .expect(&xml);
+        let trade = xml
+            .find(r#"<vehicle interest="trade-in" status="used">"#)
+            .expect(&xml);
+        assert!(buy < trade);
+        assert!(xml.contains("<make>Mazda</make>"));
+        assert!(xml.contains(r#"<odometer status="original" units="km">85000</odometer>"#));
         assert!(
-            xml.contains(r#"<vehicle interest="trade-in" status="new">"#),
+            xml.contains("Rego: ABC123 (QLD)\naccident: no\nOffer accepted: yes"),
             "{xml}"
         );
         assert!(xml.contains("Form: trade_in (3. Offer Accepted)"));
+
+        // The /trade-in page: no car of interest, only the shopper's car.
+        let mut body = json!({"category": "trade_in", "name": "Jo", "email": "jo@example.com", "phone": "0412345678",
+            "terms_conditions": true, "rego": "XYZ9", "kms": 1000});
+        body["regoState"] = json!("wa");
+        let l = validate_lead(&body, &config(), 1_795_132_800).unwrap();
+        let xml = render(&l, &config(), "l", "t");
+        assert_eq!(xml.matches("<vehicle ").count(), 1, "{xml}");
+        assert!(xml.contains(r#"<vehicle interest="trade-in""#));
+    }
+
+    #[test]
+    fn a_car_gone_from_the_stock_is_named_as_such() {
+        let body = json!({"category": "enquiry", "name": "Jo", "email": "jo@example.com", "phone": "0412345678",
+            "message": "Hi", "terms_conditions": true, "car_id": 999, "make": "Kia", "model": "Rio", "year": 2020,
+            "stock_number": "K9"});
+        let mut l = validate_lead(&body, &config(), 1_795_132_800).unwrap();
+        fill(&mut l, &config(), None);
+        let xml = render(&l, &config(), "l", "t");
+        assert!(xml.contains(r#"<id source="dealergen-car">999</id>"#));
+        assert!(
+            xml.contains("<year></year>\n      <make></make>\n      <model></model>"),
+            "{xml}"
+        );
+        assert!(xml.contains("no longer in the published stock; the shopper&apos;s page named: 2020 Kia Rio (stock K9)"), "{xml}");
+    }
+
+    #[test]
+    fn offers_names_attributes_and_preferences() {
+        let l = lead(
+            json!({"category": "offer", "offer_amount": "$49,500", "last_name": "Bloggs",
+            "PreferredContactMethod": "Email", "opt_in": false, "opt_in_finance": true,
+            "lead_attributes": {"visited_pages": ["/", "/cars/x/"], "linked_query_params": {"utm_source": "google"}}}),
+        );
+        let xml = render(&l, &config(), "l", "t");
+        assert!(
+            xml.contains(r#"<price type="offer" currency="AUD">49500</price>"#),
+            "{xml}"
+        );
+        assert!(xml.contains(r#"<name part="first">Jo &lt;Bloggs&gt;</name>"#));
+        assert!(xml.contains(r#"<name part="last">Bloggs</name>"#));
+        assert!(xml.contains(r#"<email preferredcontact="1">"#));
+        assert!(xml.contains("Opt-in: marketing no, finance yes"));
+        assert!(xml.contains("Visited pages: / /cars/x/\nCampaign: utm_source=google"));
     }
 
     #[test]
@@ -271,7 +596,7 @@ Saturday &quot;morning&quot; &amp; arvo?</comments>
         assert_eq!(escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&apos;");
         assert_eq!(escape("x\u{1}y\u{ffff}\n"), "xy\n");
         let xml = render(
-            &lead(json!({"make": "</make><evil/>"})),
+            &lead(json!({"subcategory": "</comments><evil/>"})),
             &config(),
             "<id>",
             "t",

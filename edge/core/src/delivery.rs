@@ -135,6 +135,7 @@ mod tests {
             &json!({"category": "test_drive", "name": "Jo", "email": "jo@example.com",
             "phone": "0412345678", "terms_conditions": true, "location_id": location}),
             cfg,
+            1_795_132_800,
         )
         .unwrap()
     }

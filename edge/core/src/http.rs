@@ -233,27 +233,40 @@ pub fn check_json_content_type(content_type: Option<&str>) -> Result<(), ApiErro
 
 /// Rejects a body by its declared `Content-Length` before reading it.
 pub fn check_declared_length(content_length: Option<&str>) -> Result<(), ApiError> {
+    check_declared_length_within(content_length, BODY_LIMIT)
+}
+
+/// [`check_declared_length`] with another limit (the payment webhook's).
+pub fn check_declared_length_within(
+    content_length: Option<&str>,
+    limit: usize,
+) -> Result<(), ApiError> {
     match content_length.map(|v| v.trim().parse::<u64>()) {
         None => Ok(()),
-        Some(Ok(n)) if n <= BODY_LIMIT as u64 => Ok(()),
-        Some(Ok(_)) => Err(too_large()),
+        Some(Ok(n)) if n <= limit as u64 => Ok(()),
+        Some(Ok(_)) => Err(too_large(limit)),
         Some(Err(_)) => Err(ApiError::new(400, "Invalid Content-Length header.")),
     }
 }
 
 /// Rejects a body by its actual size (a chunked upload declares none).
 pub fn check_body_length(len: usize) -> Result<(), ApiError> {
-    if len > BODY_LIMIT {
-        Err(too_large())
+    check_body_length_within(len, BODY_LIMIT)
+}
+
+/// [`check_body_length`] with another limit.
+pub fn check_body_length_within(len: usize, limit: usize) -> Result<(), ApiError> {
+    if len > limit {
+        Err(too_large(limit))
     } else {
         Ok(())
     }
 }
 
-fn too_large() -> ApiError {
+fn too_large(limit: usize) -> ApiError {
     ApiError::new(
         413,
-        format!("The request body is larger than {} KB.", BODY_LIMIT / 1024),
+        format!("The request body is larger than {} KB.", limit / 1024),
     )
 }
 

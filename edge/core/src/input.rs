@@ -112,6 +112,74 @@ impl Fields<'_> {
     }
 }
 
+impl Fields<'_> {
+    /// Optional JSON boolean. (Form posts arrive as text; they are turned
+    /// into booleans before validation, see `form_post`.)
+    pub fn boolean(&mut self, key: &str) -> Option<bool> {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(_) => {
+                self.errors.add(key, "Must be true or false.");
+                None
+            }
+        }
+    }
+
+    /// Optional whole number within `range`: a JSON integer, or text of
+    /// digits with optional thousands separators ("85,000") as a form
+    /// sends it. `message` is the problem told when it is anything else.
+    pub fn whole(
+        &mut self,
+        key: &str,
+        range: std::ops::RangeInclusive<u64>,
+        message: &str,
+    ) -> Option<u64> {
+        let n = match self.obj.get(key) {
+            None | Some(Value::Null) => return None,
+            Some(Value::Number(n)) => n.as_u64(),
+            Some(Value::String(s)) if s.trim().is_empty() => return None,
+            Some(Value::String(s)) => {
+                let digits: String = s.trim().chars().filter(|c| *c != ',').collect();
+                if !digits.is_empty()
+                    && digits.len() <= 12
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                {
+                    digits.parse().ok()
+                } else {
+                    None
+                }
+            }
+            Some(_) => None,
+        };
+        match n.filter(|n| range.contains(n)) {
+            Some(n) => Some(n),
+            None => {
+                self.errors.add(key, message);
+                None
+            }
+        }
+    }
+
+    /// Optional text that must be one of `allowed` (compared without
+    /// letter case); answers the canonical spelling.
+    pub fn one_of(
+        &mut self,
+        key: &str,
+        allowed: &[&'static str],
+        message: &str,
+    ) -> Option<&'static str> {
+        let value = self.line(key, 64)?;
+        match allowed.iter().find(|a| a.eq_ignore_ascii_case(&value)) {
+            Some(a) => Some(a),
+            None => {
+                self.errors.add(key, message);
+                None
+            }
+        }
+    }
+}
+
 /// The body as an object, or the message for a body that is not one.
 pub fn object(body: &Value) -> Result<&Map<String, Value>, FieldErrors> {
     body.as_object().ok_or_else(|| {

@@ -7,16 +7,23 @@
 //! contract, finance, visibility) live in `dealer-rules` (`rules/`).
 
 pub mod adf;
+pub mod checkout;
 pub mod config;
 pub mod counters;
 pub mod delivery;
 pub mod events;
 pub mod features;
+pub mod form_post;
+pub mod html;
 pub mod http;
 pub mod input;
 pub mod lead;
+pub mod lead_parts;
 pub mod outbound;
 pub mod quote;
 pub mod rate_limit;
 pub mod requests;
 pub mod session;
+pub mod turnstile;
+pub mod valuation;
+pub mod vehicle;

@@ -8,6 +8,9 @@
 //! | finance quote provider    | 3 s      | 502: no quote (the car page shows none, silently) |
 //! | lead webhook / mail relay | 10 s     | a failed attempt: retried with backoff (never dropped) |
 //! | SMS webhook (sign-in code)| 5 s      | 503 "could not send the code", the shopper retries |
+//! | Turnstile siteverify      | 5 s      | the lead is stored anyway, marked unverified (never lost) |
+//! | valuation service         | 5 s      | no estimate ("unavailable"); the answers go with the lead |
+//! | payment provider (Stripe) | 8 s      | 503, the hold is released, the shopper may try again |
 //!
 //! The deadline covers the whole exchange (connecting, the answer's headers
 //! and any body that is read); when it passes the fetch is aborted through
@@ -24,6 +27,13 @@ pub enum Call {
     Delivery,
     /// The SMS webhook sending a sign-in code: a shopper is waiting.
     Sms,
+    /// Turnstile's siteverify: a shopper is waiting for their enquiry.
+    Turnstile,
+    /// The dealer's valuation service: a shopper is waiting.
+    Valuation,
+    /// Creating the payment session: a shopper is waiting, but a payment
+    /// provider may take a few seconds and a retry costs a new hold.
+    Payment,
 }
 
 impl Call {
@@ -33,6 +43,9 @@ impl Call {
             Call::Quote => 3,
             Call::Delivery => 10,
             Call::Sms => 5,
+            Call::Turnstile => 5,
+            Call::Valuation => 5,
+            Call::Payment => 8,
         }
     }
 }
@@ -58,6 +71,9 @@ mod tests {
         assert_eq!(Call::Quote.deadline_secs(), 3);
         assert_eq!(Call::Sms.deadline_secs(), 5);
         assert_eq!(Call::Delivery.deadline_secs(), 10);
+        assert_eq!(Call::Turnstile.deadline_secs(), 5);
+        assert_eq!(Call::Valuation.deadline_secs(), 5);
+        assert_eq!(Call::Payment.deadline_secs(), 8);
     }
 
     #[test]

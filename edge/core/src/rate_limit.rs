@@ -55,6 +55,10 @@ pub enum Route {
     Verify,
     Watchlist,
     LeadStatus,
+    Checkout,
+    CarStatus,
+    Valuation,
+    PaymentWebhook,
 }
 
 /// Where a route's counters live. Routes that write a row to D1 anyway
@@ -69,7 +73,7 @@ pub enum Store {
 }
 
 impl Route {
-    pub const ALL: [Route; 10] = [
+    pub const ALL: [Route; 14] = [
         Route::Leads,
         Route::Miscellaneous,
         Route::Events,
@@ -80,6 +84,10 @@ impl Route {
         Route::Verify,
         Route::Watchlist,
         Route::LeadStatus,
+        Route::Checkout,
+        Route::CarStatus,
+        Route::Valuation,
+        Route::PaymentWebhook,
     ];
 
     /// Name in counter keys and logs (the YAML key of its limits).
@@ -95,6 +103,10 @@ impl Route {
             Route::Verify => "verify",
             Route::Watchlist => "watchlist",
             Route::LeadStatus => "lead_status",
+            Route::Checkout => "checkout",
+            Route::CarStatus => "car_status",
+            Route::Valuation => "valuation",
+            Route::PaymentWebhook => "payment_webhook",
         }
     }
 
@@ -110,14 +122,21 @@ impl Route {
             Route::Verify => limits.verify,
             Route::Watchlist => limits.watchlist,
             Route::LeadStatus => limits.lead_status,
+            Route::Checkout => limits.checkout,
+            Route::CarStatus => limits.car_status,
+            Route::Valuation => limits.valuation,
+            Route::PaymentWebhook => limits.payment_webhook,
         }
     }
 
     pub fn store(self) -> Store {
         match self {
-            Route::Views | Route::Quotes | Route::Watchlist | Route::LeadStatus => {
-                Store::DurableObject
-            }
+            Route::Views
+            | Route::Quotes
+            | Route::Watchlist
+            | Route::LeadStatus
+            | Route::CarStatus
+            | Route::Valuation => Store::DurableObject,
             _ => Store::D1,
         }
     }
@@ -149,6 +168,12 @@ impl Route {
             }
             Route::PhoneReveal => {
                 "Too many phone numbers revealed; please try again later or call the dealership."
+            }
+            Route::Checkout => {
+                "Too many reservations started from this connection; please try again later or call the dealership."
+            }
+            Route::Valuation => {
+                "Too many valuations asked for from this connection; please try again later or call the dealership."
             }
             Route::SignIn => "Too many codes requested; please try again later.",
             Route::Verify => "Too many sign-in attempts; please try again later.",

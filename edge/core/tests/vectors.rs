@@ -7,11 +7,12 @@ use std::collections::BTreeMap;
 
 use dealer_edge_core::events::{self, EVENTS, PHONE_CLICK};
 use dealer_edge_core::lead::{
-    validate_lead, LeadCategory, EMAIL_MISSING, MESSAGE_MISSING, NAME_MISSING, PHONE_MISSING,
-    TERMS_MESSAGE,
+    validate_lead, LeadCategory, DATE_MESSAGE, EMAIL_MISSING, MESSAGE_MISSING, NAME_MISSING,
+    OFFER_MESSAGE, OFFER_MISSING, PHONE_MISSING, TERMS_MESSAGE, TIME_MESSAGE,
 };
+use dealer_edge_core::lead_parts::{KMS_MESSAGE, REGO_MESSAGE, REGO_STATE_MESSAGE};
 use dealer_edge_core::requests::validate_event;
-use dealer_rules::contact::{EMAIL_MESSAGE, PHONE_MESSAGE};
+use dealer_rules::contact::{EMAIL_MESSAGE, PHONE_MESSAGE, POSTCODE_MESSAGE};
 use dealer_rules::edge_config::EdgeConfig;
 use serde_json::{json, Value};
 
@@ -43,12 +44,20 @@ fn form_messages_are_the_workers_constants() {
         ("phone_invalid", PHONE_MESSAGE),
         ("message_missing", MESSAGE_MISSING),
         ("terms", TERMS_MESSAGE),
+        ("offer_missing", OFFER_MISSING),
+        ("offer_invalid", OFFER_MESSAGE),
+        ("date_invalid", DATE_MESSAGE),
+        ("time_invalid", TIME_MESSAGE),
+        ("rego_invalid", REGO_MESSAGE),
+        ("rego_state_invalid", REGO_STATE_MESSAGE),
+        ("kms_invalid", KMS_MESSAGE),
+        ("postcode_invalid", POSTCODE_MESSAGE),
     ] {
         assert_eq!(m[key].as_str(), Some(constant), "messages.{key}");
     }
     assert_eq!(
         m.as_object().unwrap().len(),
-        7,
+        15,
         "a message without a check here"
     );
 }
@@ -86,7 +95,7 @@ fn form_cases_get_the_same_messages() {
         body["category"] = case["category"].clone();
         let want: BTreeMap<String, String> =
             serde_json::from_value(case["errors"].clone()).unwrap();
-        let got = match validate_lead(&body, &config(true)) {
+        let got = match validate_lead(&body, &config(true), 1_795_132_800) {
             Ok(_) => BTreeMap::new(),
             Err(e) => e.0,
         };
@@ -103,7 +112,8 @@ fn the_dealer_switch_drops_only_the_message_rule() {
         let mut want: BTreeMap<String, String> =
             serde_json::from_value(case["errors"].clone()).unwrap();
         want.remove("message");
-        let got = validate_lead(&body, &config(false)).map_or_else(|e| e.0, |_| BTreeMap::new());
+        let got = validate_lead(&body, &config(false), 1_795_132_800)
+            .map_or_else(|e| e.0, |_| BTreeMap::new());
         assert_eq!(got, want, "case {:?}", case["name"]);
     }
 }

@@ -9,6 +9,7 @@
 mod contract;
 mod finance;
 mod detail;
+mod forms;
 mod links;
 mod locations;
 mod search;
@@ -24,6 +25,7 @@ use crate::stock::present::Car;
 pub use contract::contract_schema_text;
 pub use finance::{page_path as finance_page_path, Finance};
 pub use detail::DetailPage;
+pub use forms::{FormPage, FormPageKind, Forms};
 pub use links::{Footer, FooterGroup, Link, NavItem};
 pub use locations::{
     Address, DepartmentHours, DepartmentName, HoursLine, Location, LocationKind, SpecialDepartment,
@@ -76,6 +78,9 @@ pub struct SiteData {
     pub images: model::ImagesConfig,
     /// The car page's view-time settings (share bar, sticky bars).
     pub detail_page: DetailPage,
+    /// The shopper forms: rules, captcha, trade-in and checkout settings,
+    /// and the form pages this dealer has.
+    pub forms: Forms,
     /// Counts over the visible stock, for the home page and menus.
     pub stock_summary: StockSummary,
     /// Route patterns that need a signed-in shopper, e.g. "/my-garage" or
@@ -115,6 +120,15 @@ pub struct Features {
     /// The dealer offers car subscriptions: cards lead with the weekly
     /// price and the search page adds a '/ week' price slider (spec 000 §9).
     pub subscriptions: bool,
+    /// Cloudflare Turnstile site key when the dealer's captcha is on: the
+    /// forms show the widget and send its token as `cf-turnstile-response`
+    /// (the edge refuses leads and holds without a valid one). Null: no
+    /// captcha.
+    pub captcha_site_key: Option<String>,
+    /// The trade-in flow saves the valuation it showed with the lead
+    /// (`POST /api/miscellaneous`, column_name valuation); off, the edge
+    /// answers that call 404, so the site must not make it.
+    pub save_valuation: bool,
 }
 
 /// Result card settings, named as in the YAML's `cards` section.
@@ -179,6 +193,13 @@ pub fn build(
             },
             analytics: cfg.edge.analytics_sink,
             subscriptions: cfg.features.subscriptions,
+            captcha_site_key: cfg
+                .forms
+                .turnstile
+                .as_ref()
+                .filter(|_| cfg.features.captcha)
+                .map(|t| t.site_key.clone()),
+            save_valuation: cfg.trade_in.save_valuation && cfg.features.trade_in,
         },
         finance: finance::finance(cfg),
         cards: Cards {
@@ -196,6 +217,7 @@ pub fn build(
         },
         images: cfg.images.clone(),
         detail_page: detail::detail_page(cfg),
+        forms: forms::forms(cfg),
         stock_summary: stock_summary(cars),
         gated_routes: cfg.gated_routes.clone(),
         built_at: now.timestamp(),
@@ -285,6 +307,29 @@ mod tests {
                 .used_car_guarantee,
             None
         );
+    }
+
+    #[test]
+    fn the_captcha_key_and_valuation_saving_follow_their_switches() {
+        let site = build("demo", &config(), &[], test_now());
+        assert_eq!(site.features.captcha_site_key, None);
+        assert!(!site.features.save_valuation);
+        let widget = json!({"site_key": "0x4AAAAAAAB1cD2eF3gH4iJ5", "secret_name": "TS"});
+        let on = config_with(
+            json!({"features": {"captcha": true}, "forms": {"turnstile": widget},
+            "trade_in": {"save_valuation": true}}),
+        );
+        let site = build("demo", &on, &[], test_now());
+        assert_eq!(
+            site.features.captcha_site_key.as_deref(),
+            Some("0x4AAAAAAAB1cD2eF3gH4iJ5")
+        );
+        assert!(site.features.save_valuation);
+        let off = config_with(json!({"forms": {"turnstile": widget},
+            "features": {"trade_in": false}, "trade_in": {"save_valuation": true}}));
+        let site = build("demo", &off, &[], test_now());
+        assert_eq!(site.features.captcha_site_key, None, "captcha off");
+        assert!(!site.features.save_valuation, "trade-in off");
     }
 
     #[test]

@@ -147,16 +147,11 @@ pub struct SimilarCar {
     pub km: u64,
 }
 
-/// Checkout (reserve, buy online) for this car: on for the dealer, allowed
-/// for its type and make, in stock, not reserved already, with a price.
+/// Checkout (reserve, buy online) for this car: the dealer's checkout rules
+/// (`present::may_reserve_online`, the rule the worker holds to,
+/// pinned by rules/vectors/checkout.json) and a price to pay a deposit on.
 pub fn checkout_allowed(car: &FeedCar, price: f64, cfg: &DealerConfig) -> bool {
-    let c = &cfg.features.checkout;
-    c.enabled
-        && is_in_stock(&car.status)
-        && !car.reserved.unwrap_or(false)
-        && price > 10.0
-        && (c.car_types.is_empty() || c.car_types.contains(&car.car_type))
-        && (c.makes.is_empty() || c.makes.iter().any(|m| m.eq_ignore_ascii_case(&car.make)))
+    super::present::may_reserve_online(car, cfg) && price > 10.0
 }
 
 /// Trade-in valuation (spec 002 §4): in stock (not coming soon), not
@@ -213,7 +208,19 @@ pub fn sidebar_buttons(
             }),
             CardButton::Finance => Some(button(*kind, "Get Finance Quote", enquiry("finance"))),
             CardButton::TradeIn => trade_in_allowed(car, price, cfg)
-                .then(|| button(*kind, "Trade-In Valuation", enquiry("trade-in"))),
+                .then(|| {
+                    // The trade-in flow's page (spec 001: /cars/trade-in?car_id={id}).
+                    button(
+                        *kind,
+                        "Trade-In Valuation",
+                        format!(
+                            "/cars/trade-in/?{}",
+                            url::form_urlencoded::Serializer::new(String::new())
+                                .append_pair("car_id", &car.id.to_string())
+                                .finish()
+                        ),
+                    )
+                }),
             CardButton::Reserve => checkout.then(|| SidebarButton {
                 note: (deposit > 0)
                     .then(|| format!("{} refundable deposit", dollars(f64::from(deposit)))),
@@ -692,7 +699,7 @@ mod tests {
         );
         assert_eq!(
             href(CardButton::TradeIn),
-            "/cars/2021-toyota-rav4-gx-7/?enquiry=trade-in#enquire"
+            "/cars/trade-in/?car_id=7"
         );
         assert_eq!(
             href(CardButton::Reserve),

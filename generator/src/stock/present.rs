@@ -84,6 +84,11 @@ pub struct Car {
     pub subscription_price: f64,
     /// Reserved by a shopper.
     pub reserved: bool,
+    /// May be reserved online: the dealer's `features.checkout` rules
+    /// (enabled, car types, makes) for a car in stock and not reserved
+    /// (`dealer_rules::checkout::may_reserve`; the edge worker refuses a
+    /// hold of any other car).
+    pub checkout: bool,
     /// Certified pre-owned.
     pub certified: bool,
     /// When the car was listed, ISO 8601.
@@ -162,6 +167,10 @@ pub struct CarLocation {
     pub state: String,
     /// Phone of the location.
     pub phone: String,
+    /// Places this location shows or delivers cars for a test drive (the
+    /// feed's `location.distribution_locations`); the test-drive form offers
+    /// them in a select when there are any.
+    pub distribution_locations: Vec<String>,
 }
 
 /// A specification row.
@@ -456,6 +465,7 @@ fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
             suburb: l.address.suburb.clone(),
             state: l.address.state.as_str().into(),
             phone: l.phone.clone(),
+            distribution_locations: car.distribution_locations.clone(),
         },
         None => CarLocation {
             id: String::new(),
@@ -464,8 +474,30 @@ fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
             suburb: String::new(),
             state: String::new(),
             phone: cfg.contact.phone.clone(),
+            distribution_locations: car.distribution_locations.clone(),
         },
     }
+}
+
+/// The dealer's checkout rules applied to one car.
+pub fn may_reserve_online(car: &FeedCar, cfg: &DealerConfig) -> bool {
+    use dealer_rules::checkout::{may_reserve, CarFacts, CheckoutRules};
+    let c = &cfg.features.checkout;
+    let car_types: Vec<&str> = c.car_types.iter().map(|t| t.as_str()).collect();
+    let makes: Vec<&str> = c.makes.iter().map(String::as_str).collect();
+    may_reserve(
+        CheckoutRules {
+            enabled: c.enabled,
+            car_types: &car_types,
+            makes: &makes,
+        },
+        CarFacts {
+            car_type: car.car_type.as_str(),
+            make: &car.make,
+            in_stock: is_in_stock(&car.status),
+            reserved: car.reserved.unwrap_or(false),
+        },
+    )
 }
 
 pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
@@ -530,6 +562,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
             .map(String::from),
         subscription_price: subscription_price(car, cfg),
         reserved: car.reserved.unwrap_or(false),
+        checkout: detail.checkout,
         certified: car.certified.unwrap_or(false),
         created_at: car
             .created_at
@@ -660,5 +693,63 @@ mod tests {
         );
         assert!(comment_paragraphs(Some(" | ")).is_empty());
         assert!(comment_paragraphs(None).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod form_facts_tests {
+    use super::*;
+    use crate::site_data::test_support::config_with;
+    use crate::stock::feed;
+    use serde_json::json;
+
+    fn presented(cfg: &DealerConfig, records: serde_json::Value) -> Vec<Car> {
+        let feed = feed::parse(&records.to_string(), "f.json").unwrap();
+        feed.cars
+            .iter()
+            .map(|c| present(c, cfg, chrono::Utc::now()))
+            .collect()
+    }
+
+    #[test]
+    fn only_cars_the_dealer_reserves_online_get_checkout() {
+        let car = |id: u32, make: &str, car_type: &str, status: &str, reserved: bool| {
+            json!({"id": id, "slug": format!("c-{id}"), "make": make, "model": "M", "year": 2024,
+                   "car_type": car_type, "status": status, "reserved": reserved})
+        };
+        let records = json!([
+            car(1, "Kia", "used", "in_stock", false),
+            car(2, "Kia", "new", "in_stock", false),
+            car(3, "Mazda", "used", "in_stock", false),
+            car(4, "KIA", "used", "coming_soon", false),
+            car(5, "Kia", "used", "in_stock", true),
+            car(6, "Kia", "used", "sold", false)
+        ]);
+        let cfg = config_with(
+            json!({"features": {"checkout": {"enabled": true, "car_types": ["used"], "makes": ["Kia"]}}}),
+        );
+        let flags: Vec<bool> = presented(&cfg, records.clone())
+            .iter()
+            .map(|c| c.checkout)
+            .collect();
+        assert_eq!(flags, [true, false, false, true, false, false]);
+        let off = config_with(json!({"features": {"checkout": {"enabled": false}}}));
+        assert!(presented(&off, records).iter().all(|c| !c.checkout));
+    }
+
+    #[test]
+    fn the_cars_location_carries_its_distribution_locations() {
+        let cfg = config_with(json!({}));
+        let cars = presented(
+            &cfg,
+            json!([{"id": 1, "slug": "c-1", "make": "Kia", "model": "M", "year": 2024, "car_type": "used",
+                    "status": "in_stock", "location_id": "a",
+                    "location": {"id": "a", "distribution_locations": ["Logan", {"name": "Ipswich"}]}}]),
+        );
+        assert_eq!(cars[0].location.id, "a");
+        assert_eq!(
+            cars[0].location.distribution_locations,
+            ["Logan", "Ipswich"]
+        );
     }
 }

@@ -11,7 +11,7 @@
  * inside it: roving.ts), so a page of cards costs two stops per card.
  */
 import { useRef } from 'react';
-import { cardActions, cardNotes, inStock, showToggle, type CardSettings } from '../../lib/search/cards';
+import { cardActions, cardNotes, inStock, reservable, showToggle, type CardSettings } from '../../lib/search/cards';
 import type { Hit } from '../../lib/search/types';
 import { badgeLine, carTypeLabel, formatKm, suburbState } from '../../lib/format';
 import { NO_PHOTO, photoProps, SIZES } from '../../lib/images';
@@ -86,6 +86,12 @@ export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
           )}
         </a>
         {hit.tag_banner && <span className="tag-banner">{hit.tag_banner}</span>}
+        {/* Reserved online since the build: the page's status watcher (lib/forms/reserved.ts) shows it. */}
+        {reservable(hit, settings) && (
+          <span className="tag-banner reserved-badge" data-reserved-slug={hit.slug} data-api-base={toggles.apiBase} hidden>
+            Reserved
+          </span>
+        )}
         <span className="car-card__location">
           <span className="visually-hidden">Located at {hit.location_name}, </span>
           {suburbState(hit.city, hit.state)}

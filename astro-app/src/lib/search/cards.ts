@@ -6,6 +6,7 @@
  * in stock (strict dealers: also used, priced above 0, with photos).
  */
 import type { CardButton } from '../../types/site';
+import { mayReserve } from '../forms/checkout';
 import { telHref } from '../format';
 import type { Hit } from './types';
 
@@ -24,9 +25,22 @@ export interface CardSettings {
   checkoutHoldHours?: number;
   /** The dealer's guarantee line for used cars (cards.used_car_guarantee). */
   usedGuarantee?: string | null;
+  /** Car types and makes reserved online (empty: all): Reserve and Buy Online only for those cars. */
+  checkoutCarTypes?: string[];
+  checkoutMakes?: string[];
+  /** The trade-in pages exist (`features.trade_in`): Trade In only then. */
+  tradeIn?: boolean;
 }
 
-type CardCar = Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone'>;
+type CardCar = Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone'> & Partial<Pick<Hit, 'car_type' | 'make' | 'reserved'>>;
+
+/** Whether this card's car has a checkout page (no link to a page that does not exist). */
+export function reservable(car: CardCar, s: CardSettings): boolean {
+  return mayReserve(
+    { enabled: s.checkout, carTypes: s.checkoutCarTypes ?? [], makes: s.checkoutMakes ?? [] },
+    { car_type: car.car_type ?? '', make: car.make ?? '', status: car.status, reserved: car.reserved },
+  );
+}
 
 export function inStock(car: Pick<Hit, 'status'>): boolean {
   return car.status === 'in_stock' || car.status === 'coming_soon';
@@ -49,13 +63,14 @@ export function cardActions(car: CardCar, s: CardSettings): CardAction[] {
         out.push({ kind: b, label: 'Get Finance', href: `${page}?enquiry=finance#enquire` });
         break;
       case 'reserve':
-        if (s.checkout) {
+        if (reservable(car, s)) {
           const amount = s.checkoutDeposit > 0 ? ` $${s.checkoutDeposit}` : '';
           out.push({ kind: b, label: `Reserve Now${amount}`, href: `${page}${s.checkoutPath}/` });
         }
         break;
       case 'trade_in':
-        out.push({ kind: b, label: 'Trade In', href: `/cars/trade-in?car_id=${encodeURIComponent(car.objectID)}` });
+        if (s.tradeIn !== false)
+          out.push({ kind: b, label: 'Trade In', href: `/cars/trade-in/?car_id=${encodeURIComponent(car.objectID)}` });
         break;
       case 'view_details':
         out.push({ kind: b, label: 'View Details', href: page });
@@ -67,7 +82,7 @@ export function cardActions(car: CardCar, s: CardSettings): CardAction[] {
         out.push({ kind: b, label: 'Make an Offer', href: `${page}?enquiry=offer#enquire` });
         break;
       case 'buy_online':
-        if (s.checkout) out.push({ kind: b, label: 'Buy Online', href: `${page}${s.checkoutPath}/` });
+        if (reservable(car, s)) out.push({ kind: b, label: 'Buy Online', href: `${page}${s.checkoutPath}/` });
         break;
       case 'history_report':
         // Needs the car's history file, which result cards do not carry.

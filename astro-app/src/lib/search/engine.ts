@@ -459,6 +459,7 @@ export function hitAt(d: Decoded, i: number, newArrivalText?: string, nowMs = Da
     fuel: t('fuel'),
     body: t('body'),
     tag_banner: t('tag_banner') || (fresh ? newArrivalText : ''),
+    reserved: num('reserved') === 1,
     image: s('image'),
     photos_count: num('photos_count'),
     location_name: loc?.name ?? '',

@@ -174,6 +174,7 @@ export function hitFromHosted(raw: Raw, rules: HitRules, nowMs: number): Hit {
     fuel: str(raw.simple_fuel ?? raw.fuel),
     body: str(raw.simple_body ?? raw.body),
     tag_banner: str(raw.tag_banner) || (tagBanner(raw, rules, nowMs) ?? ''),
+    reserved: raw.reserved === true,
     image: str(raw.primary_image_url) || str((images[0] as Raw | undefined)?.url),
     photos_count: num(raw.photos_count),
     location_name: str(raw.location_name ?? loc.name),

@@ -50,6 +50,8 @@ export interface Hit {
   fuel: string;
   body: string;
   tag_banner: string;
+  /** Reserved according to the stock (the index's `reserved` number; a hosted record's flag). */
+  reserved?: boolean;
   image: string;
   photos_count: number;
   location_name: string;

@@ -72,6 +72,9 @@ pub struct FeedCar {
     pub dealercomments: Option<String>,
     pub dealership_id: Option<u64>,
     pub location_id: Option<FeedId>,
+    /// `location.distribution_locations`: places the car's location can
+    /// show or deliver it for a test drive (the test-drive form offers them).
+    pub distribution_locations: Vec<String>,
     pub item_type: Option<String>,
     /// The hosted index's ranking ("Most relevant" is custom_rank
     /// descending); cars without one rank after those with one.
@@ -375,6 +378,41 @@ impl<'a> Fields<'a> {
         market
     }
 
+    /// `location.distribution_locations`; an entry that cannot be read is
+    /// left out on its own, duplicates once.
+    fn distribution_locations(&mut self) -> Vec<String> {
+        let Some(list) = self
+            .value("location")
+            .and_then(|l| l.get("distribution_locations"))
+            .filter(|v| !v.is_null())
+        else {
+            return Vec::new();
+        };
+        let Some(items) = list.as_array() else {
+            self.warn(
+                "location.distribution_locations".into(),
+                list,
+                decode::DISTRIBUTION_LOCATION,
+                Effect::LeftOut,
+            );
+            return Vec::new();
+        };
+        let mut out: Vec<String> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match decode::distribution_location(item) {
+                Some(name) if !out.contains(&name) => out.push(name),
+                Some(_) => {}
+                None => self.warn(
+                    format!("location.distribution_locations[{i}]"),
+                    item,
+                    decode::DISTRIBUTION_LOCATION,
+                    Effect::LeftOut,
+                ),
+            }
+        }
+        out
+    }
+
     fn variant(&mut self) -> Option<Map<String, Value>> {
         self.optional("variant", decode::VARIANT, |v| v.as_object().cloned())
     }
@@ -564,6 +602,7 @@ impl FeedCar {
             dealercomments: f.text("dealercomments"),
             dealership_id: f.optional("dealership_id", decode::DEALERSHIP, decode::whole),
             location_id: f.optional("location_id", decode::ID, decode::id),
+            distribution_locations: f.distribution_locations(),
             item_type: f.text("item_type"),
             custom_rank: f.optional("custom_rank", decode::RANK, |v| decode::number(v, &[])),
             categories: f.text_list("categories"),
@@ -693,6 +732,34 @@ mod tests {
         );
         let (_, problems) = decode(with(json!({"status": " Coming_Soon "}))).unwrap();
         assert!(problems.is_empty());
+    }
+
+    #[test]
+    fn distribution_locations_come_as_names_or_objects_and_a_bad_one_is_left_out_alone() {
+        let (car, problems) = decode(with(
+            json!({"location": {"id": "a", "distribution_locations": [
+                "Logan", {"id": 7, "name": " Beenleigh "}, {"id": 8}, "Logan", 42, ""
+            ]}}),
+        ))
+        .unwrap();
+        assert_eq!(car.distribution_locations, ["Logan", "Beenleigh", "42"]);
+        let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "location.distribution_locations[2]",
+                "location.distribution_locations[5]"
+            ]
+        );
+        let (car, problems) = decode(with(
+            json!({"location": {"distribution_locations": "Logan"}}),
+        ))
+        .unwrap();
+        assert!(car.distribution_locations.is_empty());
+        assert_eq!(problems[0].field, "location.distribution_locations");
+        let (car, problems) =
+            decode(with(json!({"location": {"distribution_locations": null}}))).unwrap();
+        assert!(car.distribution_locations.is_empty() && problems.is_empty());
     }
 
     #[test]

@@ -57,6 +57,19 @@ pub const TEXT_ITEM: Shape = Shape("text such as \"Reversing Camera\"");
 pub const MARKET: Shape = Shape(
     "market prices such as {\"average_market_price\": 31990, \"state_average_market_price\": 32490}",
 );
+pub const DISTRIBUTION_LOCATION: Shape =
+    Shape("a place name such as \"Logan\" or {\"name\": \"Logan\"} (at most 100 characters)");
+
+/// One of a location's distribution locations (where a car can be seen or
+/// delivered for a test drive): a name, or an object with a `name`.
+pub fn distribution_location(v: &Value) -> Option<String> {
+    let name = match v {
+        Value::Object(o) => o.get("name").and_then(text),
+        other => text(other),
+    }?;
+    let name = name.trim();
+    (!name.is_empty() && name.chars().count() <= 100).then(|| name.to_string())
+}
 
 pub const NVIC: Shape = Shape("an NVIC of 1 to 10 letters and digits such as \"0AB12C\"");
 

@@ -1,0 +1,361 @@
+/**
+ * The form every lead island renders (car enquiry, test drive, finance,
+ * offer, contact, fleet, trade-in's first step...): not an island itself,
+ * each island builds its fields and passes them here.
+ *
+ * Progressive enhancement: the server-rendered HTML is a complete
+ * `<form method="post" action="{api}/api/leads">` with named inputs and the
+ * hidden car defaults, so a shopper can send it before the island loads, or
+ * without JavaScript (the worker answers 303 to the success page, or an
+ * error page). Once hydrated (the island hydrates when visible, never on
+ * load), the form checks fields itself, shows the error panel and posts
+ * JSON; a multi-step form shows one step at a time (without JavaScript all
+ * steps show at once).
+ *
+ * A sent lead: the event goes out, the shopper's details are kept when
+ * name, e-mail and phone are all there, the lead's category and car are
+ * kept for the success page, and the shopper goes there
+ * (`forms.success_path` with `?category=&car_type=`), unless the island
+ * handles the success itself (`onSent`).
+ */
+import '../../styles/forms.css';
+import { useEffect, useId, useMemo, useRef, useState, type SubmitEvent } from 'react';
+import { apiUrl } from '../../lib/api';
+import { leadAttributes } from '../../lib/forms/attribution';
+import { sendEvent, type EventId } from '../../lib/events';
+import { IdempotencyKeys } from '../../lib/forms/idempotency';
+import { buildLeadPayload, type Defaults } from '../../lib/forms/payload';
+import { FORM_ERROR_TITLE, checkFields, type FormErrors, type FormValues } from '../../lib/forms/rules';
+import { loadCustomer, saveCustomer, saveLastLead, type LastLead } from '../../lib/forms/storage';
+import { postLead, type LeadResult } from '../../lib/forms/submit';
+import { CAPTCHA_FAILED, TurnstileWidget } from '../../lib/forms/turnstile';
+import { successUrl } from '../../lib/forms/success';
+import ErrorPanel, { type PanelError } from './ErrorPanel';
+import { Field, HiddenInputs, Honeypot, type FieldSpec, type TermsLinks } from './Fields';
+
+/** What the page tells every form about the dealer (site.json `forms`, narrowed). */
+export interface FormSettings {
+  /** Origin of the edge worker, "" for the site's own origin. */
+  apiBase: string;
+  /** Where a sent lead lands, e.g. "/success/". */
+  successPath: string;
+  /** Turnstile site key when the dealer has the captcha on. */
+  captchaSiteKey?: string | null;
+  /** `site.features.analytics`: events also go to the edge's sink. */
+  analyticsSink: boolean;
+  termsLinks?: TermsLinks;
+}
+
+export interface LeadFormProps {
+  /** Names the form in ids, the Turnstile action and `data-form`. */
+  formId: string;
+  settings: FormSettings;
+  fields: FieldSpec[];
+  /** Titles of the steps of a multi-step form (fields name their `step`). */
+  steps?: string[];
+  /** The lead's category and subcategory, from the values when they depend on a choice (the contact form's select). */
+  category: string | ((values: FormValues) => { category: string; subcategory?: string });
+  subcategory?: string;
+  /** Car form defaults and other fixed fields; hidden inputs and the payload's base. */
+  defaults?: Defaults;
+  hiddenText?: string;
+  initialValues?: FormValues;
+  submitLabel: string;
+  /** The event a sent lead records. */
+  event?: { id: EventId | ((values: FormValues) => EventId); data?: Record<string, unknown>; carId?: string };
+  /** Kept for the success page; `category` is filled in. */
+  lastLead?: Omit<LastLead, 'at' | 'category'>;
+  /** The success page's query (car_type...), besides the category. */
+  successQuery?: Record<string, string>;
+  /** Extra payload fields, read at send time (the trade-in flow's lead_id, answers...). */
+  extra?: () => Record<string, unknown>;
+  /**
+   * Runs when the shopper continues past a step (after its fields passed
+   * their checks): a flow that sends something between steps (the
+   * trade-in's first lead). An error keeps the shopper on the step.
+   */
+  onContinue?: (step: number, values: FormValues, captchaToken: () => Promise<string | undefined>) => Promise<StepOutcome>;
+  /** Runs before the final send; its `extra` joins the payload (the trade-in's valuation), its `error` stops the send. */
+  prepare?: (values: FormValues) => Promise<{ extra?: Record<string, unknown>; error?: string }>;
+  /** Sends the payload somewhere else than `POST /api/leads` (the checkout hold); the answer's id is passed to `onSent`. */
+  send?: (payload: Record<string, unknown>) => Promise<LeadResult>;
+  /** Handles a sent lead instead of going to the success page. */
+  onSent?: (leadId: string, payload: Record<string, unknown>) => void;
+  /** Injected by tests. */
+  fetchImpl?: typeof fetch;
+  navigate?: (url: string) => void;
+  /** Called when a value changes (an island showing a dependent field). */
+  onValues?: (values: FormValues) => void;
+}
+
+type Status = 'idle' | 'sending';
+
+/** What a step hook says: nothing (go on) or the problems that keep the shopper on the step. */
+export type StepOutcome = void | { error?: string; fields?: FormErrors };
+
+const LAST_STEP = (steps?: string[]) => Math.max(0, (steps?.length ?? 1) - 1);
+
+export default function LeadForm(props: LeadFormProps) {
+  const { formId, settings, fields, steps, submitLabel } = props;
+  const uid = useId();
+  const idOf = (name: string) => `${uid}-${formId}-${name}`;
+  const keys = useRef(new IdempotencyKeys());
+  const [values, setValues] = useState<FormValues>(() => ({ ...initialFrom(fields), ...(props.initialValues ?? {}) }));
+  const [honeypot, setHoneypot] = useState('');
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [formError, setFormError] = useState<string | undefined>();
+  const [attempt, setAttempt] = useState(0);
+  const [status, setStatus] = useState<Status>('idle');
+  const [step, setStep] = useState(0);
+  // The server-rendered form shows every step and posts natively; steps,
+  // the form's own checks and the JSON post start once React has taken over.
+  const [hydrated, setHydrated] = useState(false);
+  const stepHeading = useRef<HTMLHeadingElement>(null);
+  const stepMoved = useRef(false);
+  const captchaBox = useRef<HTMLDivElement>(null);
+  const captcha = useMemo(
+    () => (settings.captchaSiteKey ? new TurnstileWidget(() => captchaBox.current, settings.captchaSiteKey, formId) : null),
+    [settings.captchaSiteKey, formId],
+  );
+
+  useEffect(() => {
+    setHydrated(true);
+    // Details kept from an earlier form fill the empty fields (read after
+    // hydration: the server-rendered HTML has none).
+    const saved = loadCustomer();
+    if (saved) {
+      setValues((v) => {
+        const next = { ...v };
+        for (const [k, val] of Object.entries(saved)) if (fields.some((f) => f.name === k) && next[k] === '') next[k] = val;
+        return next;
+      });
+    }
+  }, []);
+  useEffect(() => {
+    if (stepMoved.current) stepHeading.current?.focus();
+  }, [step]);
+  useEffect(() => props.onValues?.(values), [values]);
+
+  const multi = hydrated && (steps?.length ?? 0) > 1;
+  const shown = multi ? fields.filter((f) => (f.step ?? 0) === step) : fields;
+  const last = !multi || step === LAST_STEP(steps);
+
+  function change(name: string, value: string | boolean) {
+    setValues((v) => ({ ...v, [name]: value }));
+    // A field's message goes as soon as the shopper edits it.
+    if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
+  }
+
+  function fail(found: FormErrors, message?: string) {
+    setErrors(found);
+    setFormError(message);
+    setAttempt((n) => n + 1);
+  }
+
+  /** The step of the first field with an error, so the shopper sees it. */
+  function reveal(field: string) {
+    const f = fields.find((x) => x.name === field);
+    if (multi && f && (f.step ?? 0) !== step) {
+      stepMoved.current = false;
+      setStep(f.step ?? 0);
+    }
+  }
+
+  /** A Turnstile token for a send between steps (none without the captcha); throws the captcha's message. */
+  async function captchaToken(): Promise<string | undefined> {
+    if (!captcha) return undefined;
+    try {
+      return await captcha.token();
+    } finally {
+      captcha.reset();
+    }
+  }
+
+  function resolveCategory(): { category: string; subcategory?: string } {
+    if (typeof props.category === 'function') return props.category(values);
+    return { category: props.category, subcategory: props.subcategory };
+  }
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === 'sending') return;
+    if (!last) {
+      const found = checkFields(shown, values);
+      if (Object.keys(found).length > 0) return fail(found);
+      if (props.onContinue) {
+        setStatus('sending');
+        const outcome = await props.onContinue(step, values, captchaToken);
+        setStatus('idle');
+        if (outcome && (outcome.error || Object.keys(outcome.fields ?? {}).length > 0)) return fail(outcome.fields ?? {}, outcome.error);
+      }
+      setErrors({});
+      setFormError(undefined);
+      stepMoved.current = true;
+      setStep((s) => s + 1);
+      return;
+    }
+    const found = checkFields(fields, values);
+    if (Object.keys(found).length > 0) {
+      const first = fields.find((f) => found[f.name]);
+      if (first) reveal(first.name);
+      return fail(found);
+    }
+    setStatus('sending');
+    const { category, subcategory } = resolveCategory();
+    let prepared: Record<string, unknown> = {};
+    if (props.prepare) {
+      const p = await props.prepare(values);
+      if (p.error) {
+        setStatus('idle');
+        return fail({}, p.error);
+      }
+      prepared = p.extra ?? {};
+    }
+    // A flow's later lead naming its first one needs no new token (the worker's rule).
+    const extra = { ...(props.extra?.() ?? {}), ...prepared };
+    let token: string | undefined;
+    if (captcha && !extra['lead_id']) {
+      try {
+        token = await captcha.token();
+      } catch {
+        setStatus('idle');
+        return fail({}, CAPTCHA_FAILED);
+      }
+    }
+    const base = buildLeadPayload(fields, values, {
+      category,
+      subcategory,
+      url: window.location.href,
+      userAgent: navigator.userAgent,
+      attributes: leadAttributes(),
+      defaults: props.defaults,
+      hiddenText: props.hiddenText,
+      extra,
+      honeypot,
+      captchaToken: token,
+    });
+    const payload = { ...base, idempotency_key: keys.current.keyFor(base) };
+    const result = props.send ? await props.send(payload) : await postLead(settings.apiBase, payload, props.fetchImpl);
+    captcha?.reset();
+    if (!result.ok) {
+      setStatus('idle');
+      const known = Object.fromEntries(Object.entries(result.fields).filter(([k]) => fields.some((f) => f.name === k)));
+      const other = Object.entries(result.fields)
+        .filter(([k]) => !(k in known))
+        .map(([, m]) => m);
+      const first = fields.find((f) => known[f.name]);
+      if (first) reveal(first.name);
+      // The worker's 400 says "Please fix the following errors:", the panel's own title.
+      const general = result.error === FORM_ERROR_TITLE && Object.keys(known).length > 0 ? '' : result.error;
+      return fail(known, [general, ...other].filter(Boolean).join(' ') || undefined);
+    }
+    saveCustomer(values);
+    saveLastLead({ ...(props.lastLead ?? {}), category, ...(subcategory ? { subcategory } : {}) });
+    if (props.event) {
+      const id = typeof props.event.id === 'function' ? props.event.id(values) : props.event.id;
+      sendEvent(
+        { apiBase: settings.apiBase, sink: settings.analyticsSink, fetchImpl: props.fetchImpl },
+        id,
+        { category, ...(subcategory ? { subcategory } : {}), ...(props.event.data ?? {}) },
+        props.event.carId,
+      );
+    }
+    if (props.onSent) {
+      setStatus('idle');
+      props.onSent(result.leadId, payload);
+      return;
+    }
+    (props.navigate ?? ((url: string) => window.location.assign(url)))(successUrl(settings.successPath, { category, ...(props.successQuery ?? {}) }));
+  }
+
+  const panelErrors: PanelError[] = fields
+    .filter((f) => errors[f.name])
+    .map((f) => ({ field: f.name, message: errors[f.name] as string, inputId: idOf(f.name) }));
+  const sending = status === 'sending';
+  const { category: staticCategory, subcategory: staticSub } =
+    typeof props.category === 'function' ? { category: '', subcategory: undefined } : { category: props.category, subcategory: props.subcategory };
+  const hidden: Defaults = {
+    ...(props.defaults ?? {}),
+    ...(staticCategory ? { category: staticCategory } : {}),
+    ...(staticSub ? { subcategory: staticSub } : {}),
+    source: 'Website',
+  };
+
+  return (
+    <form
+      method="post"
+      action={apiUrl(settings.apiBase, '/api/leads')}
+      // The browser's own checks help a shopper without JavaScript; once
+      // hydrated the form checks itself and shows the error panel instead.
+      noValidate={hydrated}
+      onSubmit={onSubmit}
+      onFocus={() => captcha?.start()}
+      className="lead-form"
+      aria-busy={sending}
+      data-form={formId}
+      data-hydrated={hydrated ? 'true' : undefined}
+    >
+      {/* Screen readers hear "required" from each field; this line is for the eye. */}
+      <p className="form__required-note" aria-hidden="true">
+        Fields marked <span className="field__mark">*</span> are required.
+      </p>
+      <ErrorPanel id={`${uid}-${formId}-panel`} formError={formError} errors={panelErrors} attempt={attempt} reveal={reveal} />
+      {multi && steps && (
+        <h3 className="form__step" tabIndex={-1} ref={stepHeading}>
+          Step {step + 1} of {steps.length}: {steps[step]}
+        </h3>
+      )}
+      <HiddenInputs values={hidden} />
+      {props.hiddenText && <input type="hidden" name="text" value={props.hiddenText} />}
+      {shown.map((spec) => (
+        <Field
+          key={spec.name}
+          spec={spec}
+          id={idOf(spec.name)}
+          value={values[spec.name]}
+          error={errors[spec.name]}
+          onChange={change}
+          termsLinks={settings.termsLinks}
+        />
+      ))}
+      <Honeypot id={idOf('website')} value={honeypot} onChange={setHoneypot} />
+      {captcha && <div className="captcha" ref={captchaBox} />}
+      {settings.captchaSiteKey && (
+        <noscript>
+          <p className="form__note">This form needs JavaScript for its security check.</p>
+        </noscript>
+      )}
+      <div className="form__actions">
+        {multi && step > 0 && (
+          <button
+            type="button"
+            className="button button--outline"
+            onClick={() => {
+              stepMoved.current = true;
+              setErrors({});
+              setFormError(undefined);
+              setStep((s) => s - 1);
+            }}
+          >
+            Back
+          </button>
+        )}
+        {/* Never disabled while sending (focus would fall to the page); a second press is ignored. */}
+        <button type="submit" className="button button--primary" aria-disabled={sending || undefined}>
+          {sending ? 'Sending…' : last ? submitLabel : 'Continue'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Empty values for every field (checkboxes unticked; a select's first option when it has no empty one). */
+function initialFrom(fields: FieldSpec[]): FormValues {
+  const out: FormValues = {};
+  for (const f of fields) {
+    if (f.input === 'checkbox' || f.input === 'terms') out[f.name] = false;
+    else if (f.input === 'select' && f.emptyOption === undefined) out[f.name] = f.options?.[0]?.value ?? '';
+    else out[f.name] = '';
+  }
+  return out;
+}

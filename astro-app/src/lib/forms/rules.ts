@@ -1,0 +1,218 @@
+/**
+ * Field rules of every shopper form: what a field may hold and the words a
+ * shopper reads when it does not. The worker checks the same fields with
+ * the same messages (edge/core/src/lead.rs, rules/src/contact.rs); both
+ * sides are pinned by one file of cases, rules/vectors/forms.json.
+ *
+ * Pure: no DOM, no React. A form is a list of `FieldRule`s; its values are
+ * a map from the field's wire name (the JSON key the worker reads, also the
+ * `name` of the HTML input) to the text typed or the box ticked.
+ */
+import { isEmail, parseAuPhone } from '../enquiry';
+
+/** Every message a form shows, by the key rules/vectors/forms.json uses. */
+export const MESSAGES = {
+  name_missing: 'Please enter your name.',
+  last_name_missing: 'Please enter your last name.',
+  email_missing: 'Please enter your email address.',
+  email_invalid: 'Please enter a valid email address, e.g. name@example.com.au.',
+  phone_missing: 'Please enter your phone number.',
+  phone_invalid: 'Please enter an Australian phone number, e.g. 0412 345 678 or (02) 9876 5432.',
+  message_missing: 'Please enter a message.',
+  terms: '*You must agree to the terms of use before submitting.',
+  postcode_missing: 'Please enter your postcode.',
+  postcode_invalid: 'Invalid postcode. Please enter a 4-digit number.',
+  offer_missing: 'Please enter your offer amount.',
+  amount_invalid: 'Please enter an amount in whole dollars, e.g. 25000.',
+  category_missing: 'Please choose an enquiry category.',
+  choice_missing: 'Please choose an option.',
+  location_missing: 'Please choose a location.',
+  rego_invalid: 'Please enter the registration as letters and numbers (up to 12 characters).',
+  rego_missing: 'Please enter the registration.',
+  state_missing: 'Please choose the state the car is registered in.',
+  kms_missing: 'Please enter the odometer reading.',
+  kms_invalid: 'Please enter the odometer reading in whole kilometres.',
+  date_invalid: 'Please enter a date as day, month and year.',
+  time_invalid: 'Please enter a time, e.g. 10:30.',
+  year_invalid: 'Please enter a year such as 2018.',
+  trade_in_car_missing: "Please enter the car's registration, or its year, make and model.",
+} as const;
+
+export type MessageKey = keyof typeof MESSAGES;
+
+/** Title of the error panel (spec 002 §5). */
+export const FORM_ERROR_TITLE = 'Please fix the following errors:';
+/** The panel's title when the server refused the form without naming a field. */
+export const NOT_SENT_TITLE = 'Your form was not sent';
+/** Label of the terms checkbox (the words before the two links). */
+export const TERMS_LABEL = 'I agree to the terms of use and privacy policy.';
+
+/** Postcodes are exactly 4 digits; the input takes at most 4 characters (spec 002 §5). */
+export const POSTCODE_MAX_LENGTH = 4;
+/** Registrations: letters, digits, spaces and dashes, at most 12 characters (as the worker takes them). */
+export const REGO_MAX_LENGTH = 12;
+/** Highest odometer reading the worker takes. */
+export const KMS_MAX = 2_000_000;
+/** Highest amount a money field takes (the calculator's purchase maximum is 250,000; caravans and trucks go higher). */
+export const AMOUNT_MAX = 10_000_000;
+
+/** The Australian states and territories a form's state select offers. */
+export const AU_STATES = ['ACT', 'NSW', 'NT', 'QLD', 'SA', 'TAS', 'VIC', 'WA'] as const;
+
+/** How a field's value is checked. */
+export type RuleKind =
+  | 'name'
+  | 'last_name'
+  | 'email'
+  | 'phone'
+  | 'message'
+  | 'text'
+  | 'terms'
+  | 'checkbox'
+  | 'postcode'
+  | 'money'
+  | 'choice'
+  | 'rego'
+  | 'kms'
+  | 'date'
+  | 'time'
+  | 'year';
+
+export interface FieldRule {
+  /** Wire name: the JSON key and the input's `name`. */
+  name: string;
+  rule: RuleKind;
+  required: boolean;
+  /** Message for a required field left empty, when not the rule's own. */
+  missing?: MessageKey;
+  /** For `choice`: the values that may be chosen. */
+  choices?: readonly string[];
+}
+
+export type FieldValue = string | boolean;
+export type FormValues = Record<string, FieldValue>;
+export type FormErrors = Record<string, string>;
+
+const MISSING: Partial<Record<RuleKind, MessageKey>> = {
+  name: 'name_missing',
+  last_name: 'last_name_missing',
+  email: 'email_missing',
+  phone: 'phone_missing',
+  message: 'message_missing',
+  text: 'choice_missing',
+  postcode: 'postcode_missing',
+  money: 'offer_missing',
+  choice: 'choice_missing',
+  rego: 'rego_missing',
+  kms: 'kms_missing',
+  date: 'date_invalid',
+  time: 'time_invalid',
+  year: 'year_invalid',
+};
+
+/** "25,000", "$25 000" and "25000" are 25000; anything else (cents, letters) is null. */
+export function parseAmount(input: string): number | null {
+  const cleaned = input.trim().replace(/^\$/, '').replace(/[,\s]/g, '');
+  if (!/^\d{1,9}$/.test(cleaned)) return null;
+  const n = Number(cleaned);
+  return n > 0 && n <= AMOUNT_MAX ? n : null;
+}
+
+/** Odometer readings: whole kilometres, separators allowed ("85,000"). */
+export function parseKms(input: string): number | null {
+  const cleaned = input.trim().replace(/[,\s]/g, '').replace(/km$/i, '');
+  if (!/^\d{1,7}$/.test(cleaned)) return null;
+  const n = Number(cleaned);
+  return n <= KMS_MAX ? n : null;
+}
+
+/** "abc 123" -> "ABC123": registrations are sent without spaces or dashes, upper case (as the worker stores them). */
+export function normaliseRego(input: string): string {
+  return input.replace(/[\s-]/g, '').toUpperCase();
+}
+
+/** Letters, digits, spaces and dashes, 1 to 12 characters, with at least one letter or digit. */
+export function isRego(input: string): boolean {
+  const t = input.trim();
+  return /^[A-Za-z0-9 -]{1,12}$/.test(t) && /[A-Za-z0-9]/.test(t);
+}
+
+export function isPostcode(input: string): boolean {
+  return /^\d{4}$/.test(input.trim());
+}
+
+function isDate(input: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input.trim());
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/** The message for one field's value, or undefined when it may be sent. */
+export function checkField(rule: FieldRule, value: FieldValue | undefined): string | undefined {
+  if (rule.rule === 'terms') return rule.required && value !== true ? MESSAGES.terms : undefined;
+  if (rule.rule === 'checkbox') return undefined;
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (text === '') {
+    if (!rule.required) return undefined;
+    return MESSAGES[rule.missing ?? MISSING[rule.rule] ?? 'choice_missing'];
+  }
+  switch (rule.rule) {
+    case 'email':
+      return isEmail(text) ? undefined : MESSAGES.email_invalid;
+    case 'phone':
+      return parseAuPhone(text) ? undefined : MESSAGES.phone_invalid;
+    case 'postcode':
+      return isPostcode(text) ? undefined : MESSAGES.postcode_invalid;
+    case 'money':
+      return parseAmount(text) === null ? MESSAGES.amount_invalid : undefined;
+    case 'kms':
+      return parseKms(text) === null ? MESSAGES.kms_invalid : undefined;
+    case 'rego':
+      return isRego(text) ? undefined : MESSAGES.rego_invalid;
+    case 'choice':
+      return rule.choices && !rule.choices.includes(text) ? MESSAGES[rule.missing ?? 'choice_missing'] : undefined;
+    case 'date':
+      return isDate(text) ? undefined : MESSAGES.date_invalid;
+    case 'time':
+      return /^([01]\d|2[0-3]):[0-5]\d$/.test(text) ? undefined : MESSAGES.time_invalid;
+    case 'year':
+      return /^\d{4}$/.test(text) && Number(text) >= 1900 && Number(text) <= 2100 ? undefined : MESSAGES.year_invalid;
+    default:
+      return undefined;
+  }
+}
+
+/** Every field's message at once, in the order of `rules`; empty means the form may be sent. */
+export function checkFields(rules: readonly FieldRule[], values: FormValues): FormErrors {
+  const errors: FormErrors = {};
+  for (const rule of rules) {
+    const message = checkField(rule, values[rule.name]);
+    if (message) errors[rule.name] = message;
+  }
+  return errors;
+}
+
+/**
+ * Whether a lead category asks for a message (the worker's
+ * LeadCategory::message_required, pinned by rules/vectors/forms.json):
+ * open questions need one, forms whose category states the intent do not.
+ * A dealer can switch the message off everywhere (forms.message_required).
+ */
+export const MESSAGE_REQUIRED: Record<string, boolean> = {
+  enquiry: true,
+  test_drive: false,
+  finance: false,
+  trade_in: false,
+  fleet: true,
+  photo_request: false,
+  offer: false,
+  find_me_similar: true,
+  general: true,
+  careers: true,
+  service: false,
+};
+
+export function messageRequired(category: string, dealerRequiresMessages: boolean): boolean {
+  return dealerRequiresMessages && MESSAGE_REQUIRED[category] === true;
+}

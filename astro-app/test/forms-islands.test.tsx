@@ -1,0 +1,317 @@
+// @vitest-environment jsdom
+/**
+ * The other form islands: the contact form's category select (careers
+ * re-labelled, events 22/51/19), fleet, an offer's enquiry, book a test
+ * drive, the finance enquiry from a finance link, Make an Offer's dialog,
+ * Turnstile loaded late, the Reserved badge and the success page.
+ */
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import FinanceEnquiry from '../src/islands/forms/FinanceEnquiry';
+import FleetEnquiry from '../src/islands/forms/FleetEnquiry';
+import GeneralEnquiry from '../src/islands/forms/GeneralEnquiry';
+import MakeOffer from '../src/islands/forms/MakeOffer';
+import OfferEnquiry from '../src/islands/forms/OfferEnquiry';
+import TestDriveForm from '../src/islands/forms/TestDriveForm';
+import type { FormConfig } from '../src/islands/forms/specs';
+import { applyStatus, carStatus, watchReserved } from '../src/lib/forms/reserved';
+import { fillSuccess } from '../src/lib/forms/success-page';
+import { TURNSTILE_SCRIPT, TurnstileWidget, resetTurnstileLoader } from '../src/lib/forms/turnstile';
+import LeadForm from '../src/islands/forms/LeadForm';
+import { mockApi } from './helpers/api-mock';
+
+const config: FormConfig = {
+  apiBase: '',
+  successPath: '/success/',
+  captchaSiteKey: null,
+  analyticsSink: true,
+  dealershipSlug: 'brisbane-motor-group',
+  messageRequired: true,
+  termsRequired: true,
+  defaultState: 'QLD',
+};
+const locations = [
+  { id: 'bmg-newstead', name: 'Newstead' },
+  { id: 'bmg-springwood', name: 'Springwood' },
+];
+const car = { id: '7', slug: 'kia-7', name: '2022 Kia Rio S', year: 2022, make: 'Kia', model: 'Rio', badge: 'S', km: 30000, car_type: 'used', status: 'in_stock', stocknum: 'S7', tag: null, location_id: 'bmg-newstead' };
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  window.history.replaceState(null, '', '/contact-us/');
+  (window as unknown as { dataLayer?: unknown[] }).dataLayer = [];
+});
+afterEach(cleanup);
+
+const api = () => mockApi({ 'POST /api/leads': { status: 201, body: { lead_id: 'l1' } }, 'POST /api/events': { status: 202, body: {} } });
+const type = (label: string | RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+function contact() {
+  type('Name', 'Sam Citizen');
+  type('Email', 'sam@example.com.au');
+  type('Phone', '0412 345 678');
+}
+const agree = () => fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
+const lead = (calls: { path: string; body: unknown }[]) => calls.find((c) => c.path === '/api/leads')?.body as Record<string, unknown>;
+const eventId = (calls: { path: string; body: unknown }[]) => (calls.find((c) => c.path === '/api/events')?.body as { event_id: number } | undefined)?.event_id;
+
+describe('contact form with the category select (spec 002 §5)', () => {
+  it('defaults to General Enquiry, requires a location of several, sends category general and event 22', async () => {
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(<GeneralEnquiry config={config} locations={locations} fetchImpl={fetchImpl} navigate={navigate} />);
+    const select = screen.getByLabelText('Enquiry type') as HTMLSelectElement;
+    expect(select.value).toBe('General Enquiry');
+    expect([...select.options].map((o) => o.text)).toEqual(['General Enquiry', 'Service Booking', 'Fleet Enquiry', 'Careers Enquiry']);
+    contact();
+    type('Message', 'Are you open on Sunday?');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    expect(screen.getByRole('alert').textContent).toContain('Please choose a location.');
+    type('Location', 'bmg-springwood');
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=general'));
+    expect(lead(calls)).toMatchObject({ category: 'general', subcategory: 'General Enquiry', location_id: 'bmg-springwood', dealership_slug: 'brisbane-motor-group' });
+    expect(eventId(calls)).toBe(22);
+  });
+
+  it('Careers Enquiry is re-labelled: a General Enquiry with subcategory Career Enquiry, event 51', async () => {
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(<GeneralEnquiry config={config} locations={[locations[0]!]} fetchImpl={fetchImpl} navigate={navigate} />);
+    expect(screen.queryByLabelText('Location')).toBeNull();
+    type('Enquiry type', 'Career Enquiry');
+    contact();
+    type('Message', 'Do you have apprenticeships?');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    expect(lead(calls)).toMatchObject({ category: 'general', subcategory: 'Career Enquiry', location_id: 'bmg-newstead' });
+    expect(eventId(calls)).toBe(51);
+  });
+
+  it('?enquiry=fleet (the search page’s Get In Touch) chooses Fleet Enquiry: category fleet, event 19; a service booking asks for the rego', async () => {
+    window.history.replaceState(null, '', '/contact-us/?enquiry=fleet');
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(<GeneralEnquiry config={config} locations={[locations[0]!]} fetchImpl={fetchImpl} navigate={navigate} />);
+    await waitFor(() => expect((screen.getByLabelText('Enquiry type') as HTMLSelectElement).value).toBe('Fleet Enquiry'));
+    expect(screen.queryByLabelText(/Registration/)).toBeNull();
+    type('Enquiry type', 'Service Booking');
+    expect(screen.getByLabelText('Registration (optional)')).toBeTruthy();
+    type('Enquiry type', 'Fleet Enquiry');
+    contact();
+    type('Message', 'Ten utes please');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=fleet'));
+    expect(lead(calls)).toMatchObject({ category: 'fleet', subcategory: 'Fleet Enquiry' });
+    expect(eventId(calls)).toBe(19);
+  });
+
+  it('without JavaScript the select posts its subcategory and the lead files as general', () => {
+    const doc = new DOMParser().parseFromString(renderToString(<GeneralEnquiry config={config} locations={locations} />), 'text/html');
+    expect(doc.querySelector('select[name=subcategory]')).toBeTruthy();
+    expect(doc.querySelector('input[type=hidden][name=category]')!.getAttribute('value')).toBe('general');
+    expect(doc.querySelector('select[name=location_id]')!.hasAttribute('required')).toBe(true);
+  });
+});
+
+describe('fleet, offer, test drive and finance forms', () => {
+  it('the fleet form sends category fleet and event 19 (spec 000 §5)', async () => {
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(<FleetEnquiry config={config} locations={[locations[0]!]} fetchImpl={fetchImpl} navigate={navigate} />);
+    contact();
+    type('Business name (optional)', 'Acme Plumbing');
+    type('What do you need?', 'Five vans');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send fleet enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=fleet'));
+    expect(lead(calls)).toMatchObject({ category: 'fleet', subcategory: 'Fleet Enquiry', company: 'Acme Plumbing', message: 'Five vans' });
+    expect(eventId(calls)).toBe(19);
+  });
+
+  it('an offer’s enquiry names the offer (page_id, subcategory, make and model) and starts the message', async () => {
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(
+      <OfferEnquiry config={config} offer={{ id: 'rav4-eofy', name: 'RAV4 EOFY drive away', manufacturer: 'Toyota', model: 'RAV4' }} locations={[locations[0]!]} fetchImpl={fetchImpl} navigate={navigate} />,
+    );
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe("I'm interested in the RAV4 EOFY drive away offer.");
+    contact();
+    type('Postcode (optional)', '4006');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    expect(lead(calls)).toMatchObject({ category: 'general', subcategory: 'Offer Enquiry: RAV4 EOFY drive away', page_id: 'rav4-eofy', make: 'Toyota', model: 'RAV4', postcode: '4006' });
+    expect(eventId(calls)).toBe(22);
+  });
+
+  it('book a test drive: location, make and model, date and time, category test_drive', async () => {
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(<TestDriveForm config={config} locations={locations} makes={['Kia', 'MG']} fetchImpl={fetchImpl} navigate={navigate} />);
+    contact();
+    type('Where would you like to drive?', 'bmg-newstead');
+    type('Make (optional)', 'MG');
+    type('Model (optional)', 'ZS');
+    type('Preferred date (optional)', '2030-03-01');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Request test drive' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=test_drive'));
+    expect(lead(calls)).toMatchObject({ category: 'test_drive', subcategory: 'Book a Test Drive', location_id: 'bmg-newstead', make: 'MG', model: 'ZS', preferred_date: '2030-03-01' });
+  });
+
+  it('the finance enquiry (#finance-form) starts from the finance link’s parameters', async () => {
+    window.history.replaceState(null, '', '/finance/?preferredDealership=bmg-springwood&vehiclePriceBudget=34990&car_id=7&car_type=used#finance-form');
+    const routes = mockApi({ 'POST /api/leads': { status: 201, body: { lead_id: 'l1' } }, 'POST /api/events': { status: 202, body: {} } });
+    const fetchImpl = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input) === '/watchlist-cars.json' ? new Response(JSON.stringify([{ id: '7', slug: 'kia-7', name: '2022 Kia Rio S', price_text: '$19,990', image: null }])) : routes.fetchImpl(input, init),
+    ) as unknown as typeof fetch;
+    const navigate = vi.fn();
+    const { container } = render(<FinanceEnquiry config={config} locations={locations} fetchImpl={fetchImpl} navigate={navigate} />);
+    expect(container.querySelector('#finance-form')).toBeTruthy();
+    await screen.findByRole('link', { name: '2022 Kia Rio S' });
+    await waitFor(() => expect((screen.getByLabelText('Preferred dealership') as HTMLSelectElement).value).toBe('bmg-springwood'));
+    expect((screen.getByLabelText('How much would you like to borrow? (optional)') as HTMLInputElement).value).toBe('34990');
+    fireEvent.click(screen.getByRole('button', { name: '$50,000' }));
+    contact();
+    type('Postcode', '4006');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send finance enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=finance&car_type=used'));
+    expect(lead(routes.calls)).toMatchObject({ category: 'finance', car_id: '7', car_type: 'used', location_id: 'bmg-springwood', vehiclePriceBudget: 50000, postcode: '4006' });
+    expect(eventId(routes.calls)).toBe(15);
+  });
+});
+
+describe('Make an Offer (features.make_offer: dialog)', () => {
+  it('is a link to the offer form before hydration; opens a modal dialog with the amount required; closing returns focus', async () => {
+    const html = renderToString(<MakeOffer config={config} car={car} priceText="$19,990" />);
+    expect(html).toContain('href="?enquiry=offer#enquire"');
+    // jsdom has no modal dialogs: the part of the API the island uses.
+    HTMLDialogElement.prototype.showModal = function () {
+      this.setAttribute('open', '');
+    };
+    HTMLDialogElement.prototype.close = function () {
+      this.removeAttribute('open');
+      this.dispatchEvent(new Event('close'));
+    };
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(<MakeOffer config={config} car={car} priceText="$19,990" fetchImpl={fetchImpl} navigate={navigate} />);
+    const trigger = screen.getByRole('button', { name: 'Make an Offer' });
+    fireEvent.click(trigger);
+    const dialog = screen.getByRole('dialog', { name: 'Make an Offer' });
+    expect(dialog.hasAttribute('open')).toBe(true);
+    expect(dialog.textContent).toContain('advertised at $19,990');
+    contact();
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send offer' }));
+    expect(screen.getByRole('alert').textContent).toContain('Please enter your offer amount.');
+    type('Your offer', '18000');
+    fireEvent.click(screen.getByRole('button', { name: 'Send offer' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=offer&car_type=used'));
+    expect(lead(calls)).toMatchObject({ category: 'offer', offer_amount: 18000, car_id: '7', make: 'Kia' });
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(dialog.hasAttribute('open')).toBe(false);
+    expect(document.activeElement).toBe(trigger);
+  });
+});
+
+describe('Turnstile (features.captcha)', () => {
+  it('loads its script only when the form is first focused, and sends the token', async () => {
+    resetTurnstileLoader();
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(
+      <LeadForm
+        formId="t"
+        settings={{ ...config, captchaSiteKey: '1x00000000000000000000AA' }}
+        fields={[{ name: 'name', rule: 'name', required: true, label: 'Name', input: 'text' }, { name: 'email', rule: 'email', required: true, label: 'Email', input: 'email' }, { name: 'phone', rule: 'phone', required: true, label: 'Phone', input: 'tel' }]}
+        category="general"
+        submitLabel="Send"
+        fetchImpl={fetchImpl}
+        navigate={navigate}
+      />,
+    );
+    const scripts = () => [...document.head.querySelectorAll('script')].filter((s) => s.src === TURNSTILE_SCRIPT);
+    expect(scripts().length).toBe(0);
+    const render$ = vi.fn((_el: HTMLElement, opts: Record<string, unknown>) => {
+      setTimeout(() => (opts['callback'] as (t: string) => void)('token-123'), 10);
+      return 'w1';
+    });
+    fireEvent.focus(screen.getByLabelText('Name'));
+    expect(scripts().length).toBe(1);
+    window.turnstile = { render: render$, reset: vi.fn() };
+    scripts()[0]!.dispatchEvent(new Event('load'));
+    contact();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    expect(render$.mock.calls[0]![1]).toMatchObject({ sitekey: '1x00000000000000000000AA', 'response-field': false });
+    expect(lead(calls)['cf-turnstile-response']).toBe('token-123');
+    delete window.turnstile;
+  });
+
+  it('a token that never comes stops the send with a clear message', async () => {
+    const widget = new TurnstileWidget(() => document.body, 'k', 'a', () => new Promise(() => {}));
+    await expect(widget.token(20)).rejects.toThrow('The security check could not be completed. Please try again.');
+  });
+});
+
+describe('the Reserved badge (GET /api/cars/{slug}/status)', () => {
+  it('reads the status and shows the badge, hiding the car’s Reserve buttons', async () => {
+    const { fetchImpl } = mockApi({ 'GET /api/cars/kia-7/status': { body: { slug: 'kia-7', reserved: true, pending: false, held_until: null } } });
+    expect(await carStatus('', 'kia-7', fetchImpl)).toEqual({ reserved: true, pending: false });
+    document.body.innerHTML = '<h1><span data-reserved-slug="kia-7" hidden>Reserved</span></h1><a data-reserve-for="kia-7">Reserve</a><span data-reserved-slug="other" hidden></span>';
+    applyStatus(document, 'kia-7', { reserved: true, pending: false });
+    expect(document.querySelector<HTMLElement>('[data-reserved-slug="kia-7"]')!.hidden).toBe(false);
+    expect(document.querySelector<HTMLElement>('[data-reserve-for="kia-7"]')!.hidden).toBe(true);
+    expect(document.querySelector<HTMLElement>('[data-reserved-slug="other"]')!.hidden).toBe(true);
+    applyStatus(document, 'other', null);
+    expect(document.querySelector<HTMLElement>('[data-reserved-slug="other"]')!.hidden).toBe(true);
+  });
+
+  it('asks once per car, only when its badge comes into view, also for badges added later', async () => {
+    const observed: Element[] = [];
+    let fire: (targets: Element[]) => void = () => {};
+    class IO {
+      constructor(cb: (e: { isIntersecting: boolean; target: Element }[]) => void) {
+        fire = (targets) => cb(targets.map((target) => ({ isIntersecting: true, target })));
+      }
+      observe(el: Element) {
+        observed.push(el);
+      }
+      unobserve() {}
+    }
+    vi.stubGlobal('IntersectionObserver', IO);
+    const { fetchImpl, calls } = mockApi({ 'GET /api/cars/a/status': { body: { reserved: true, pending: false } } });
+    document.body.innerHTML = '<div id="c1"><span data-reserved-slug="a" hidden>Reserved</span></div>';
+    watchReserved(document, fetchImpl);
+    expect(calls.length).toBe(0);
+    fire([document.getElementById('c1')!]);
+    await waitFor(() => expect(document.querySelector<HTMLElement>('#c1 span')!.hidden).toBe(false));
+    document.body.insertAdjacentHTML('beforeend', '<div id="c2"><span data-reserved-slug="a" hidden>Reserved</span></div>');
+    await waitFor(() => expect(observed.length).toBe(2));
+    fire([document.getElementById('c2')!]);
+    await waitFor(() => expect(document.querySelector<HTMLElement>('#c2 span')!.hidden).toBe(false));
+    expect(calls.length).toBe(1);
+    vi.unstubAllGlobals();
+  });
+});
+
+describe('the success page', () => {
+  it('puts in the category’s words, the car kept by the form and the car type’s search page', () => {
+    document.body.innerHTML = `<h1 data-success-title>Thank you</h1><p data-success-text></p><p data-success-car-line hidden>About the <a data-success-car href="/search/">car</a>.</p><a data-success-more data-href-used="/search/used-cars/" href="/search/">Browse our stock</a>`;
+    localStorage.setItem('dealergen:last-lead', JSON.stringify({ category: 'test_drive', car: { name: '2022 Kia Rio S', slug: 'kia-7', car_type: 'used' }, at: Date.now() }));
+    fillSuccess(document, '?category=test_drive&car_type=used');
+    expect(document.querySelector('h1')!.textContent).toBe('Thank you for booking a test drive');
+    expect(document.querySelector<HTMLAnchorElement>('[data-success-car]')!.getAttribute('href')).toBe('/cars/kia-7/');
+    expect(document.querySelector<HTMLElement>('[data-success-car-line]')!.hidden).toBe(false);
+    expect(document.querySelector<HTMLAnchorElement>('[data-success-more]')!.textContent).toBe('Browse more used cars');
+    fillSuccess(document, '?category=general&car_type=demo');
+    expect(document.querySelector<HTMLAnchorElement>('[data-success-more]')!.getAttribute('href')).toBe('/search/used-cars/');
+  });
+});

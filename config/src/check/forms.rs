@@ -1,0 +1,288 @@
+//! Forms and what the edge needs for them: the captcha widget, the
+//! payment account behind online reservations, the valuation service, the
+//! success page. Every setting here is read by the edge worker, so a
+//! missing piece would make a switch silently do nothing: each is an error
+//! (or, for a setting that is merely unused, a warning).
+
+use crate::model::DealerConfig;
+
+use super::urls::check_https;
+use super::{root, Ctx, KeyPath};
+
+/// Longest worker secret name accepted.
+const SECRET_NAME_MAX: usize = 64;
+
+/// A worker secret name as `wrangler secret put` takes it and as it is
+/// read in the worker: a letter, then letters, digits or underscores.
+fn is_secret_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    name.len() <= SECRET_NAME_MAX
+        && bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+fn check_secret_name(name: &str, path: &KeyPath, cx: &mut Ctx) {
+    if !is_secret_name(name) {
+        cx.err(
+            path,
+            format!("`{name}` is not a worker secret name"),
+        )
+        .hint = Some(
+            "name the secret (set with `wrangler secret put NAME`), e.g. STRIPE_SECRET_KEY_MYDEALER: a letter, then letters, digits or _; never the secret itself".into(),
+        );
+    }
+}
+
+pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
+    captcha(cfg, cx);
+    checkout(cfg, cx);
+    trade_in(cfg, cx);
+    success_path(&cfg.forms.success_path, cx);
+}
+
+fn captcha(cfg: &DealerConfig, cx: &mut Ctx) {
+    let at = root().key("forms").key("turnstile");
+    match (&cfg.forms.turnstile, cfg.features.captcha) {
+        (None, true) => {
+            cx.err(
+                &root().key("features").key("captcha"),
+                "captcha is on but the dealer has no Turnstile widget",
+            )
+            .hint = Some(
+                "add forms.turnstile with the widget's site_key and the secret_name of its secret key, or set captcha: false".into(),
+            );
+        }
+        (Some(t), on) => {
+            if !on {
+                cx.warn(
+                    &at,
+                    "a Turnstile widget is set but features.captcha is off: no captcha is shown",
+                );
+            }
+            let key = t.site_key.trim();
+            if key.is_empty()
+                || key.len() > 100
+                || !key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            {
+                cx.err(
+                    &at.clone().key("site_key"),
+                    format!("`{}` is not a Turnstile site key", t.site_key),
+                )
+                .hint = Some("copy the site key from the widget's page in the Cloudflare dashboard, e.g. 0x4AAAAAAAB1cD2eF3gH4iJ5".into());
+            }
+            check_secret_name(&t.secret_name, &at.key("secret_name"), cx);
+        }
+        (None, false) => {}
+    }
+}
+
+fn checkout(cfg: &DealerConfig, cx: &mut Ctx) {
+    let c = &cfg.features.checkout;
+    let at = root().key("features").key("checkout");
+    match &c.payment {
+        None if c.enabled && c.deposit > 0 => {
+            cx.err(
+                &at.clone().key("payment"),
+                format!(
+                    "online reservations take a ${} deposit but no payment account is set",
+                    c.deposit
+                ),
+            )
+            .hint = Some(
+                "add payment: { provider: stripe, secret_name: ..., webhook_secret_name: ... }, or set deposit: 0 to reserve without payment".into(),
+            );
+        }
+        None => {}
+        Some(p) => {
+            let p_at = at.clone().key("payment");
+            check_secret_name(&p.secret_name, &p_at.clone().key("secret_name"), cx);
+            check_secret_name(
+                &p.webhook_secret_name,
+                &p_at.clone().key("webhook_secret_name"),
+                cx,
+            );
+            if p.secret_name == p.webhook_secret_name {
+                cx.err(
+                    &p_at.clone().key("webhook_secret_name"),
+                    "the webhook signing secret and the API key are different secrets",
+                );
+            }
+            if !c.enabled || c.deposit == 0 {
+                cx.warn(
+                    &p_at,
+                    "a payment account is set but no deposit is taken (checkout is off or the deposit is 0)",
+                );
+            }
+        }
+    }
+}
+
+fn trade_in(cfg: &DealerConfig, cx: &mut Ctx) {
+    let at = root().key("trade_in");
+    if let Some(v) = &cfg.trade_in.valuation {
+        let v_at = at.clone().key("valuation");
+        check_https(
+            &v.url,
+            &v_at.clone().key("url"),
+            "the valuation service must be an https:// URL",
+            cx,
+        );
+        check_secret_name(&v.secret_name, &v_at.clone().key("secret_name"), cx);
+    }
+    let used = cfg.trade_in.valuation.is_some() || cfg.trade_in.save_valuation;
+    if used && !cfg.features.trade_in {
+        cx.warn(
+            &at,
+            "trade-in valuations are set up but features.trade_in is off: they are not offered",
+        );
+    }
+}
+
+/// The page a form posted without JavaScript is sent to: a path on the
+/// dealer's site (the worker puts it in a Location header after the
+/// dealer's own origin).
+fn success_path(path: &str, cx: &mut Ctx) {
+    let ok = path.starts_with('/')
+        && !path.starts_with("//")
+        && path.len() <= 200
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'_' | b'.'));
+    if !ok {
+        cx.err(
+            &root().key("forms").key("success_path"),
+            format!("`{path}` is not a page path on the site"),
+        )
+        .expected = Some("a path such as /success or /thank-you".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_secret_name;
+    use crate::check::testing::{accepted, problem_at, problems};
+    use crate::diagnostic::Severity;
+
+    const PAYMENT: &str =
+        "payment: { provider: stripe, secret_name: STRIPE_KEY_T, webhook_secret_name: STRIPE_HOOK_T }";
+
+    #[test]
+    fn secret_names() {
+        for ok in ["A", "STRIPE_SECRET_KEY", "turnstile_2"] {
+            assert!(is_secret_name(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "1KEY",
+            "sk_live_123 456",
+            "KEY-1",
+            "sk-live",
+            &"A".repeat(65),
+        ] {
+            assert!(!is_secret_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn captcha_needs_a_turnstile_widget() {
+        let p = problem_at("features: { captcha: true }\n", "features.captcha");
+        assert_eq!(
+            p.message,
+            "captcha is on but the dealer has no Turnstile widget"
+        );
+        assert!(p.hint.unwrap().contains("forms.turnstile"));
+        accepted("features: { captcha: true }\nforms: { turnstile: { site_key: 0x4AAAAAAAB1cD2eF3gH4iJ5, secret_name: TURNSTILE_SECRET_T } }\n");
+        let p = problem_at(
+            "features: { captcha: true }\nforms: { turnstile: { site_key: \"0x4 bad\", secret_name: \"secret value!\" } }\n",
+            "forms.turnstile.site_key",
+        );
+        assert_eq!(p.message, "`0x4 bad` is not a Turnstile site key");
+        let p = problem_at(
+            "features: { captcha: true }\nforms: { turnstile: { site_key: 0x4AAAAAAAB1cD2eF3gH4iJ5, secret_name: \"secret value!\" } }\n",
+            "forms.turnstile.secret_name",
+        );
+        assert_eq!(p.message, "`secret value!` is not a worker secret name");
+    }
+
+    #[test]
+    fn an_unused_widget_is_a_warning() {
+        let all = problems(
+            "forms: { turnstile: { site_key: 0x4AAAAAAAB1cD2eF3gH4iJ5, secret_name: TURNSTILE_SECRET_T } }\n",
+        );
+        assert_eq!(all.len(), 1, "{all:#?}");
+        assert_eq!(all[0].key, "forms.turnstile");
+        assert_eq!(all[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn a_deposit_needs_a_payment_account() {
+        let p = problem_at(
+            "features: { checkout: { enabled: true, deposit: 300 } }\n",
+            "features.checkout.payment",
+        );
+        assert_eq!(
+            p.message,
+            "online reservations take a $300 deposit but no payment account is set"
+        );
+        accepted("features: { checkout: { enabled: true, deposit: 0 } }\n");
+        accepted("features: { checkout: { enabled: false } }\n");
+        accepted(&format!(
+            "features: {{ checkout: {{ enabled: true, {PAYMENT} }} }}\n"
+        ));
+        let p = problem_at(
+            "features: { checkout: { enabled: true, payment: { provider: stripe, secret_name: SAME, webhook_secret_name: SAME } } }\n",
+            "features.checkout.payment.webhook_secret_name",
+        );
+        assert!(p.message.contains("different secrets"));
+        let p = problem_at(
+            "features: { checkout: { enabled: true, payment: { provider: stripe, secret_name: \"sk_live_abc def\", webhook_secret_name: H } } }\n",
+            "features.checkout.payment.secret_name",
+        );
+        assert!(p.hint.unwrap().contains("never the secret itself"));
+        problem_at(
+            "features: { checkout: { enabled: true, payment: { provider: paypal, secret_name: A, webhook_secret_name: B } } }\n",
+            "features.checkout.payment.provider",
+        );
+        let all = problems(&format!(
+            "features: {{ checkout: {{ enabled: true, deposit: 0, {PAYMENT} }} }}\n"
+        ));
+        assert_eq!(all.len(), 1, "{all:#?}");
+        assert_eq!(all[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn the_valuation_service_is_https_with_a_secret_name() {
+        accepted("trade_in: { valuation: { url: \"https://valuations.example/v1\", secret_name: VALUATION_KEY }, save_valuation: true }\n");
+        let p = problem_at(
+            "trade_in: { valuation: { url: \"http://valuations.example/v1\", secret_name: VALUATION_KEY } }\n",
+            "trade_in.valuation.url",
+        );
+        assert_eq!(p.message, "the valuation service must be an https:// URL");
+        let all = problems("features: { trade_in: false }\ntrade_in: { save_valuation: true }\n");
+        assert_eq!(all.len(), 1, "{all:#?}");
+        assert_eq!(
+            (all[0].key.as_str(), all[0].severity),
+            ("trade_in", Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn the_success_page_is_a_site_path() {
+        accepted("forms: { success_path: /thank-you }\n");
+        for bad in [
+            "thank-you",
+            "//evil.example/x",
+            "https://evil.example",
+            "/a?b=1",
+            "/a b",
+        ] {
+            let p = problem_at(
+                &format!("forms: {{ success_path: \"{bad}\" }}\n"),
+                "forms.success_path",
+            );
+            assert!(p.message.contains("is not a page path"), "{bad}: {p:?}");
+        }
+    }
+}
