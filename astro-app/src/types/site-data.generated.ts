@@ -32,6 +32,38 @@ export type CardButton =
   | 'buy_online'
   | 'history_report';
 /**
+ * Whether a model is on sale yet.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ModelStatus".
+ */
+export type ModelStatus = 'available' | 'coming_soon';
+/**
+ * A button of an offer.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "OfferButton".
+ */
+export type OfferButton = 'enquire' | 'explore' | 'test_drive';
+/**
+ * The kinds of home page block.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "HomeBlockKind".
+ */
+export type HomeBlockKind =
+  | 'promotions'
+  | 'stock'
+  | 'offers'
+  | 'brands'
+  | 'models'
+  | 'sell_your_car'
+  | 'guarantee'
+  | 'features'
+  | 'reviews'
+  | 'blog'
+  | 'locations';
+/**
  * A department with opening hours.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -52,6 +84,13 @@ export type LocationKind = 'sales' | 'service' | 'parts' | 'car-buying';
  * via the `definition` "SpecialDepartment".
  */
 export type SpecialDepartment = 'all' | 'sales' | 'service' | 'parts';
+/**
+ * Dropdowns the site builds from the dealer's data.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "NavMenu".
+ */
+export type NavMenu = 'models' | 'pre_owned';
 /**
  * A sort order of the results.
  *
@@ -428,6 +467,10 @@ export interface SiteData {
    */
   contact: Contact;
   /**
+   * Offers, models, promotions, popup, reviews, blog and banners.
+   */
+  content: Content;
+  /**
    * Wording that differs between dealers.
    */
   copy: Copy;
@@ -446,7 +489,7 @@ export interface SiteData {
    */
   gated_routes: string[];
   /**
-   * Home page hero (title defaults to the dealer name).
+   * Home page hero (title defaults to the dealer name) and blocks.
    */
   home: Home;
   /**
@@ -519,6 +562,498 @@ export interface Contact {
   phone: string;
 }
 /**
+ * Content of the dealer's pages besides stock and locations.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Content".
+ */
+export interface Content {
+  /**
+   * Blog tiles.
+   */
+  blog: Blog;
+  /**
+   * The features banner carousel.
+   */
+  features_banner: FeatureSlide[];
+  /**
+   * The guarantee banner, or null.
+   */
+  guarantee: Guarantee | null;
+  /**
+   * What location cards show.
+   */
+  location_cards: LocationCards;
+  /**
+   * The New Vehicles mega-menu's settings.
+   */
+  model_menu: ModelMenu;
+  /**
+   * Models, in the YAML's order (pages sort and group them).
+   */
+  models: ModelCard[];
+  /**
+   * Offers and how they are shown.
+   */
+  offers: Offers;
+  /**
+   * The home page popup, or null.
+   */
+  popup: Popup | null;
+  /**
+   * Slides of the promotions slider (1920 by 540).
+   */
+  promotions: Slide[];
+  /**
+   * Reviews, or null when the dealer shows none.
+   */
+  reviews: Reviews | null;
+  /**
+   * The sell-your-car banner.
+   */
+  sell_your_car: SellYourCar;
+}
+/**
+ * Blog tiles.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Blog".
+ */
+export interface Blog {
+  /**
+   * "All articles", or null.
+   */
+  all: Link | null;
+  /**
+   * Posts, newest first.
+   */
+  posts: BlogPost[];
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * A link.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Link".
+ */
+export interface Link {
+  /**
+   * Opens another site (rel="noopener", target="_blank").
+   */
+  external: boolean;
+  /**
+   * Site path or https URL.
+   */
+  href: string;
+  /**
+   * Link text.
+   */
+  label: string;
+}
+/**
+ * A blog tile.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "BlogPost".
+ */
+export interface BlogPost {
+  /**
+   * "2026-10-02".
+   */
+  date: string;
+  /**
+   * A sentence or two.
+   */
+  excerpt: string;
+  /**
+   * Image, or null.
+   */
+  image: string | null;
+  /**
+   * Title and link.
+   */
+  link: Link;
+}
+/**
+ * A slide of the features carousel.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "FeatureSlide".
+ */
+export interface FeatureSlide {
+  /**
+   * Image, or null.
+   */
+  image: string | null;
+  /**
+   * "Learn more", or null.
+   */
+  link: Link | null;
+  /**
+   * Text.
+   */
+  text: string;
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * The guarantee banner.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Guarantee".
+ */
+export interface Guarantee {
+  /**
+   * Promises.
+   */
+  items: GuaranteeItem[];
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * A promise.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "GuaranteeItem".
+ */
+export interface GuaranteeItem {
+  /**
+   * Detail, or "".
+   */
+  text: string;
+  /**
+   * e.g. "48hr money back".
+   */
+  title: string;
+}
+/**
+ * What location cards show.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "LocationCards".
+ */
+export interface LocationCards {
+  /**
+   * Contact, Get Directions and Book a Service on the cards.
+   */
+  show_buttons: boolean;
+  /**
+   * Opening hours on the cards.
+   */
+  show_hours: boolean;
+}
+/**
+ * The mega-menu's settings.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ModelMenu".
+ */
+export interface ModelMenu {
+  /**
+   * Extra links on phones.
+   */
+  mobile_links: Link[];
+  /**
+   * Words of model names that come first, in order.
+   */
+  preferred_order: string[];
+}
+/**
+ * A model card.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ModelCard".
+ */
+export interface ModelCard {
+  /**
+   * Group key, e.g. "suvs-4wds" (/models/#suvs-4wds).
+   */
+  body: string;
+  /**
+   * Group heading, e.g. "SUVs & 4WDs".
+   */
+  body_label: string;
+  /**
+   * Position of the group in the spec's order (0 = Cars ... 7 = Discontinued).
+   */
+  body_rank: number;
+  /**
+   * A sentence or two.
+   */
+  description: string;
+  /**
+   * "Explore {model}": the override URL, else its page.
+   */
+  explore: Link;
+  /**
+   * Image path or URL.
+   */
+  image: string;
+  /**
+   * Make.
+   */
+  manufacturer: string;
+  /**
+   * Name, e.g. "RAV4 Hybrid".
+   */
+  name: string;
+  /**
+   * The model's own page /models/{slug}/ (built when it has no override URL); null otherwise.
+   */
+  page: string | null;
+  /**
+   * Slug of /models/{slug}/.
+   */
+  slug: string;
+  /**
+   * available or coming_soon.
+   */
+  status: ModelStatus;
+  /**
+   * "All-New" or "Upcoming".
+   */
+  status_label: string;
+  /**
+   * "Our Stock": its cars in the search; null when none is in stock.
+   */
+  stock: Link | null;
+  /**
+   * Cars of this model in stock.
+   */
+  stock_count: number;
+}
+/**
+ * Offers and how they are shown.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Offers".
+ */
+export interface Offers {
+  /**
+   * Buttons of each offer, in order.
+   */
+  buttons: OfferButton[];
+  /**
+   * Descriptions longer than this collapse; 0: never.
+   */
+  collapse_description_over: number;
+  /**
+   * Disclaimers longer than this collapse; 0: never.
+   */
+  collapse_disclaimer_over: number;
+  /**
+   * Characters a collapsed description shows.
+   */
+  collapsed_length: number;
+  /**
+   * The offers of this website (not expired at build time, not excluded).
+   */
+  items: OfferCard[];
+  /**
+   * Text after the offer form is sent.
+   */
+  thank_you_text: string;
+  /**
+   * Heading after the offer form is sent.
+   */
+  thank_you_title: string;
+}
+/**
+ * An offer, ready for its card and its page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "OfferCard".
+ */
+export interface OfferCard {
+  /**
+   * e.g. "Finance offer".
+   */
+  category: string | null;
+  /**
+   * Description (plain text; blank lines separate paragraphs).
+   */
+  description: string;
+  /**
+   * Legal disclaimer; "" for none.
+   */
+  disclaimer: string;
+  /**
+   * Last second it shows (unix), null: no end.
+   */
+  expires_at: number | null;
+  /**
+   * "Explore {model}" when the model is in the dealer's models; null otherwise.
+   */
+  explore: Link | null;
+  /**
+   * Id, unique within the dealer.
+   */
+  id: string;
+  /**
+   * The offer's image, else its model's; null: none.
+   */
+  image: string | null;
+  /**
+   * Make it is for.
+   */
+  manufacturer: string | null;
+  /**
+   * Model it is for, as written.
+   */
+  model: string | null;
+  /**
+   * Title.
+   */
+  name: string;
+  /**
+   * Its page: /offers/{id}/, or /offers/{make}/{id}/ on a multi-brand site.
+   */
+  path: string;
+  /**
+   * First second it shows (unix), null: from now.
+   */
+  starts_at: number | null;
+}
+/**
+ * The home page popup.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Popup".
+ */
+export interface Popup {
+  /**
+   * The button.
+   */
+  button: Link;
+  /**
+   * Text.
+   */
+  description: string;
+  /**
+   * Last second it shows (unix).
+   */
+  expires_at: number;
+  /**
+   * Image path or URL.
+   */
+  image: string;
+  /**
+   * Remembers, on the shopper's device, that this popup was shown.
+   */
+  key: string;
+  /**
+   * First second it shows (unix), or null.
+   */
+  starts_at: number | null;
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * A slide of the promotions slider.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Slide".
+ */
+export interface Slide {
+  /**
+   * Alternative text.
+   */
+  alt: string;
+  /**
+   * Last second it shows (unix), or null.
+   */
+  expires_at: number | null;
+  /**
+   * Link, or null.
+   */
+  href: Link | null;
+  /**
+   * Image path or URL (1920 by 540).
+   */
+  image: string;
+  /**
+   * First second it shows (unix), or null.
+   */
+  starts_at: number | null;
+}
+/**
+ * Reviews as shown.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Reviews".
+ */
+export interface Reviews {
+  /**
+   * Average rating, one decimal.
+   */
+  average_rating: number;
+  /**
+   * Number of reviews (the service's, else the listed ones).
+   */
+  count: number;
+  /**
+   * The reviews shown: rated at least the minimum, newest first, at most `max_shown`; empty when the list is hidden.
+   */
+  items: ReviewItem[];
+  /**
+   * "Leave a review" link, or null.
+   */
+  review_url: Link | null;
+}
+/**
+ * One review.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ReviewItem".
+ */
+export interface ReviewItem {
+  /**
+   * Customer's name.
+   */
+  customer_name: string;
+  /**
+   * Photo, or null.
+   */
+  image: string | null;
+  /**
+   * 1 to 5.
+   */
+  rating: number;
+  /**
+   * "2026-10-02".
+   */
+  review_date: string;
+  /**
+   * What they wrote.
+   */
+  text: string;
+}
+/**
+ * The sell-your-car banner.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SellYourCar".
+ */
+export interface SellYourCar {
+  /**
+   * The button.
+   */
+  button: Link;
+  /**
+   * Heading.
+   */
+  headline: string;
+}
+/**
  * Wording that differs between dealers.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -573,6 +1108,10 @@ export interface Features {
    */
   finance_quote: boolean;
   /**
+   * Header dropdowns also open on hover (a mouse on a wide screen).
+   */
+  hover_dropdowns: boolean;
+  /**
    * true = phone is masked until clicked; false = shown straight away.
    */
   phone_reveal: boolean;
@@ -605,6 +1144,10 @@ export interface Footer {
    * Legal / disclaimer paragraph shown at the bottom of every page.
    */
   legal_text: string;
+  /**
+   * The payments-accepted strip, in order; empty: none.
+   */
+  payments: Payment[];
 }
 /**
  * A titled column of footer links.
@@ -623,32 +1166,32 @@ export interface FooterGroup {
   title: string;
 }
 /**
- * A link.
+ * A payment method of the strip.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
- * via the `definition` "Link".
+ * via the `definition` "Payment".
  */
-export interface Link {
+export interface Payment {
   /**
-   * Opens another site (rel="noopener", target="_blank").
+   * Icon name: /images/payments/{key}.svg.
    */
-  external: boolean;
+  key: string;
   /**
-   * Site path or https URL.
-   */
-  href: string;
-  /**
-   * Link text.
+   * Name, e.g. "Google Pay".
    */
   label: string;
 }
 /**
- * The home page hero.
+ * The home page: hero and blocks.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "Home".
  */
 export interface Home {
+  /**
+   * Blocks under the hero, in order.
+   */
+  blocks: HomeBlock[];
   /**
    * Where the hero button goes.
    */
@@ -662,9 +1205,29 @@ export interface Home {
    */
   hero_subtitle: string;
   /**
-   * Big heading. Empty: "{name}".
+   * Big heading (the dealer name unless set).
    */
   hero_title: string;
+}
+/**
+ * A block of the home page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "HomeBlock".
+ */
+export interface HomeBlock {
+  /**
+   * What it shows.
+   */
+  kind: HomeBlockKind;
+  /**
+   * The locations of a location block, in the site's order; empty for the others.
+   */
+  location_ids: string[];
+  /**
+   * Heading (location blocks); "" for the others.
+   */
+  title: string;
 }
 /**
  * A showroom, service centre or parts department.
@@ -678,6 +1241,14 @@ export interface Location {
    */
   address: Address;
   /**
+   * Book a Service (the dealer's booking page or /service/) for locations that serve service; null otherwise.
+   */
+  book_service: Link | null;
+  /**
+   * What a closed day says: "Closed" or "By appointment only".
+   */
+  closed_text: string;
+  /**
    * Public e-mail, if any.
    */
   email: string | null;
@@ -690,13 +1261,25 @@ export interface Location {
    */
   id: string;
   /**
+   * Photo for the card (shown 150 px high).
+   */
+  image: string | null;
+  /**
    * What happens here.
    */
   kind: LocationKind;
   /**
-   * Motor dealer licence number.
+   * Motor dealer licence number; null when the dealer hides licences (`location_cards.show_licences`).
    */
   licence_number: string | null;
+  /**
+   * Every licence line to show, e.g. "Dealer licence MDL 3100123"; empty when hidden.
+   */
+  licences: string[];
+  /**
+   * Static map image (from the dealer's `maps.static_map_url`), linking to `address.map_url`; null: no image.
+   */
+  map_image: string | null;
   /**
    * Name shown on the site.
    */
@@ -710,6 +1293,10 @@ export interface Location {
    */
   primary: boolean;
   /**
+   * Review summary shown as stars.
+   */
+  rating: Rating | null;
+  /**
    * URL slug: /contact-us/{slug}.
    */
   slug: string;
@@ -718,7 +1305,11 @@ export interface Location {
    */
   special_hours: SpecialHours[];
   /**
-   * IANA time zone of the dealer.
+   * A finer kind, e.g. "buying".
+   */
+  subtype: string | null;
+  /**
+   * IANA time zone of the location (its own, else the dealer's): "Open now" is judged in it.
    */
   timezone: string;
 }
@@ -730,7 +1321,15 @@ export interface Location {
  */
 export interface Address {
   /**
-   * Link to a map / directions, or null when none configured.
+   * Latitude, when known.
+   */
+  lat: number | null;
+  /**
+   * Longitude, when known.
+   */
+  lng: number | null;
+  /**
+   * Directions link (the location's `map_url`, else the dealer's `maps.directions_url` filled in), or null.
    */
   map_url: string | null;
   /**
@@ -762,6 +1361,10 @@ export interface Address {
  */
 export interface DepartmentHours {
   /**
+   * A Saturday from which every second Saturday this department is by appointment only ("2025-06-14"); null: none.
+   */
+  appointment_saturdays_from: string | null;
+  /**
    * Which department.
    */
   department: DepartmentName;
@@ -769,6 +1372,10 @@ export interface DepartmentHours {
    * Lines of the hours table.
    */
   lines: HoursLine[];
+  /**
+   * The same week as minutes after midnight, [open, close] or null (closed): seven entries, index 0 = Sunday (as the spec numbers weekdays).
+   */
+  week: ([number, number] | null)[];
 }
 /**
  * A line of an hours table.
@@ -785,6 +1392,22 @@ export interface HoursLine {
    * "8:30am - 5:30pm", "Closed" or "By appointment only".
    */
   text: string;
+}
+/**
+ * A review summary.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Rating".
+ */
+export interface Rating {
+  /**
+   * Average from 1 to 5, e.g. 4.7.
+   */
+  average_rating: number;
+  /**
+   * Number of reviews.
+   */
+  count: number;
 }
 /**
  * One-off hours.
@@ -806,6 +1429,13 @@ export interface SpecialHours {
    */
   label: string;
   /**
+   * [open, close] in minutes after midnight; null: closed that day.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  minutes: [number, number] | null;
+  /**
    * "Closed" or "9am - 1pm".
    */
   text: string;
@@ -818,7 +1448,8 @@ export interface SpecialHours {
  */
 export interface NavItem {
   /**
-   * Dropdown entries; empty for a plain link.
+   * Dropdown entries; empty for a plain link. For the models menu: the
+   * links shown until the mega-menu has loaded (and without JavaScript).
    */
   children: Link[];
   /**
@@ -833,6 +1464,11 @@ export interface NavItem {
    * Link text.
    */
   label: string;
+  /**
+   * A dropdown the site builds: "models" (the mega-menu, fetched from
+   * /menus/models/ when first opened) or "pre_owned" (children from the stock).
+   */
+  menu: NavMenu | null;
 }
 /**
  * Search page settings.

@@ -5,6 +5,7 @@
 //! visible stock) and `contract` (the JSON Schema the TypeScript types are
 //! generated from).
 
+mod content;
 mod contract;
 mod links;
 mod locations;
@@ -18,6 +19,7 @@ use serde::Serialize;
 
 use crate::stock::present::Car;
 
+pub use content::{Content, Home, HomeBlock, HomeBlockKind, ModelCard, OfferCard};
 pub use contract::contract_schema_text;
 pub use links::{Footer, FooterGroup, Link, NavItem};
 pub use locations::{
@@ -53,8 +55,8 @@ pub struct SiteData {
     pub navigation: Vec<NavItem>,
     /// Footer groups, legal text and copyright.
     pub footer: Footer,
-    /// Home page hero (title defaults to the dealer name).
-    pub home: model::Home,
+    /// Home page hero (title defaults to the dealer name) and blocks.
+    pub home: Home,
     /// Locations, the primary one first.
     pub locations: Vec<Location>,
     /// Shopper features that change what pages render.
@@ -67,6 +69,8 @@ pub struct SiteData {
     pub copy: Copy,
     /// Counts over the visible stock, for the home page and menus.
     pub stock_summary: StockSummary,
+    /// Offers, models, promotions, popup, reviews, blog and banners.
+    pub content: Content,
     /// Route patterns that need a signed-in shopper, e.g. "/my-garage" or
     /// "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
     /// one of them redirects a signed-out visitor to /sign-in/.
@@ -105,6 +109,8 @@ pub struct Features {
     /// The dealer offers car subscriptions: cards lead with the weekly
     /// price and the search page adds a '/ week' price slider (spec 000 §9).
     pub subscriptions: bool,
+    /// Header dropdowns also open on hover (a mouse on a wide screen).
+    pub hover_dropdowns: bool,
 }
 
 /// Result card settings, named as in the YAML's `cards` section.
@@ -135,10 +141,8 @@ pub fn build(
     now: chrono::DateTime<chrono::Utc>,
 ) -> SiteData {
     let year = chrono::Datelike::year(&now);
-    let mut home = cfg.home.clone();
-    if home.hero_title.is_empty() {
-        home.hero_title = cfg.name.clone();
-    }
+    let landing_pages = crate::search_index::landing_pages(cars, &cfg.name);
+    let locations = locations::locations(cfg);
     SiteData {
         slug: slug.into(),
         name: cfg.name.clone(),
@@ -149,10 +153,10 @@ pub fn build(
         theme: cfg.theme.clone(),
         contact: cfg.contact.clone(),
         social: links::social(cfg),
-        navigation: links::navigation(cfg),
+        navigation: links::navigation(cfg, cars, &landing_pages),
         footer: links::footer(cfg, year),
-        home,
-        locations: locations::locations(cfg),
+        home: content::home(cfg, &locations),
+        locations,
         features: Features {
             watchlist: cfg.features.watchlist,
             compare: cfg.features.compare,
@@ -167,6 +171,7 @@ pub fn build(
             analytics: cfg.edge.analytics_sink,
             finance_quote: cfg.finance.enabled,
             subscriptions: cfg.features.subscriptions,
+            hover_dropdowns: cfg.features.hover_dropdowns,
         },
         cards: Cards {
             buttons: cfg.cards.buttons.clone(),
@@ -177,6 +182,7 @@ pub fn build(
             dealer_comments_pending: cfg.copy.dealer_comments_pending.clone(),
         },
         stock_summary: stock_summary(cars),
+        content: content::content(slug, cfg, &landing_pages, now.timestamp()),
         gated_routes: cfg.gated_routes.clone(),
         built_at: now.timestamp(),
     }
