@@ -10,6 +10,7 @@ import { hoursOn, isOpenNow, localNow, type Span, type Week } from '../src/lib/h
 import {
   APPOINTMENT_TEXT,
   comingWeek,
+  dayLabel,
   dayPlan,
   formatSpan,
   groupWeek,
@@ -55,6 +56,13 @@ describe('hours tables (shared vectors)', () => {
     const lines = groupWeek(plans);
     expect(lines).toHaveLength(7);
     expect(lines[2]).toEqual({ days: 'Wed', text: '9am - 5pm', date: '2026-08-12', note: 'Show day' });
+  });
+});
+
+describe('dates in the tables', () => {
+  it('read "Sat 21 Nov" on every browser', () => {
+    expect(dayLabel('2026-11-21')).toBe('Sat 21 Nov');
+    expect(dayLabel('2027-01-03')).toBe('Sun 3 Jan');
   });
 });
 

@@ -6,11 +6,8 @@
  * and the department selector that shows one department's table at a time.
  * Without JavaScript the usual week and every special day stay as built.
  */
-import { addDays, openStatus, weekTable, type HoursData } from './schedule';
+import { addDays, dayLabel, openStatus, weekTable, type HoursData } from './schedule';
 import { localNow } from './open-now';
-
-const shortDate = new Intl.DateTimeFormat('en-AU', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
-const dateLabel = (iso: string) => shortDate.format(new Date(`${iso}T00:00:00Z`));
 
 function redraw(table: HTMLTableElement, data: HoursData, department: string, now: number, today: string, weekday: number): void {
   const dept = data.hours.find((d) => d.department === department);
@@ -24,7 +21,7 @@ function redraw(table: HTMLTableElement, data: HoursData, department: string, no
     if (isToday) tr.className = 'hours__today';
     const th = doc.createElement('th');
     th.scope = 'row';
-    th.textContent = line.date ? `${dateLabel(line.date)}` : line.days;
+    th.textContent = line.date ? dayLabel(line.date) : line.days;
     if (isToday) {
       const mark = doc.createElement('span');
       mark.className = 'hours__today-mark';

@@ -31,6 +31,14 @@ export function formatSpan(span: Span | null, closedText: string): string {
   return span ? `${formatMinutes(span[0])} - ${formatMinutes(span[1])}` : closedText;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "Sat 21 Nov" for "2026-11-21" (fixed words: the same on every browser and at build time). */
+export function dayLabel(iso: string): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  return `${DAY_LABELS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
 /** Days between two ISO dates (b - a). */
 function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY_MS);
