@@ -106,7 +106,7 @@ describe('header content menus', () => {
     await toggled();
     await vi.waitFor(() => expect(details('models').dataset.megaState).toBe('loaded'));
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(fetchMock.mock.calls[0]![0]).toBe('/menus/models/');
+    expect((fetchMock.mock.calls[0] as unknown as [string])[0]).toBe('/menus/models/');
     expect(document.getElementById('fallback')).toBeNull();
     expect(details('models').textContent).toContain('RAV4');
     details('models').open = false;
