@@ -19,8 +19,22 @@ const run = promisify(execFile);
 const dist = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const runs = Number(process.argv[3] ?? 3);
 const cars = JSON.parse(fs.readFileSync(path.join(dist, '..', 'src', 'data', 'cars.json'), 'utf8'));
+const site = JSON.parse(fs.readFileSync(path.join(dist, '..', 'src', 'data', 'site.json'), 'utf8'));
 const car = cars.find((c) => c.images.length > 0 && c.in_stock) ?? cars[0];
-const pages = ['/', '/search/', `/cars/${car.slug}/`, '/contact-us/'];
+// The content pages too, when the dealer has them: a location, offers, an offer, models, a model.
+const offer = site.content?.offers.items[0];
+const model = site.content?.models.find((m) => m.page);
+const pages = [
+  '/',
+  '/search/',
+  `/cars/${car.slug}/`,
+  '/contact-us/',
+  site.locations[0] && `/contact-us/${site.locations[0].slug}/`,
+  '/special-offers/',
+  offer?.path,
+  model && '/models/',
+  model?.page,
+].filter(Boolean);
 
 const tmp = path.resolve('.tmp/lighthouse');
 fs.mkdirSync(tmp, { recursive: true });

@@ -25,3 +25,20 @@ export function need(value, what) {
   if (!value) throw new Error(`case missing from the demo data: ${what}`);
   return value;
 }
+
+/**
+ * Makes the browser a returning shopper who has seen the site's popup, so
+ * tests of other flows are not interrupted by it (the popup has its own
+ * tests in scripts/e2e/content.mjs). Same storage key as lib/content/popup.ts.
+ */
+export async function popupSeen(context, site) {
+  const key = site.content?.popup?.key;
+  if (!key) return;
+  await context.addInitScript((k) => {
+    try {
+      localStorage.setItem(`dealergen:popup:${k}`, '1');
+    } catch {
+      // No storage on this page (about:blank): nothing to do.
+    }
+  }, key);
+}

@@ -38,6 +38,20 @@ function mark(header: Element): void {
   header.toggleAttribute('data-dropdown-open', menusOf(header).length > 0);
 }
 
+/**
+ * A bar dropdown that would leave the screen (a wrapped bar puts any item
+ * at either edge) opens towards the other side.
+ */
+function keepOnScreen(menu: HTMLDetailsElement): void {
+  const sub = menu.querySelector<HTMLElement>(':scope > .nav__sub:not(.nav__mega)');
+  const win = menu.ownerDocument.defaultView;
+  if (!sub || !win) return;
+  sub.classList.remove('nav__sub--start', 'nav__sub--end');
+  const r = sub.getBoundingClientRect();
+  if (r.left < 0) sub.classList.add('nav__sub--start');
+  else if (r.right > win.innerWidth) sub.classList.add('nav__sub--end');
+}
+
 /** Loads the mega-menu's cards once per dropdown (a failure leaves its fallback links). */
 function loadMega(menu: HTMLDetailsElement): void {
   if (menu.dataset.megaState) return;
@@ -93,6 +107,7 @@ export function initMenus(doc: Document): () => void {
       if (opened.open) {
         for (const m of menusOf(header)) if (m !== opened && !m.contains(opened) && !opened.contains(m)) close(m, false);
         if (opened.hasAttribute('data-mega-menu')) loadMega(opened);
+        keepOnScreen(opened);
       } else {
         hoverOpened.delete(opened);
       }
@@ -104,6 +119,12 @@ export function initMenus(doc: Document): () => void {
       header.removeEventListener('focusout', onFocusOut as EventListener);
       header.removeEventListener('toggle', onToggle, true);
     });
+
+    // Closed dropdowns keep a layout box in some browsers: place them all now and on resizes.
+    const fit = () => header.querySelectorAll<HTMLDetailsElement>('.nav--bar details').forEach(keepOnScreen);
+    fit();
+    win?.addEventListener('resize', fit);
+    undo.push(() => win?.removeEventListener('resize', fit));
 
     // Hover: only for a real mouse on a screen wide enough for the bar.
     const canHover = () => !win?.matchMedia || win.matchMedia('(hover: hover) and (pointer: fine)').matches;

@@ -49,7 +49,10 @@ export function installMegaMenu(menu: HTMLDetailsElement, html: string): boolean
     const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-mega-category]');
     if (button?.dataset.megaCategory) selectCategory(node, button.dataset.megaCategory);
   });
+  // A keyboard user already on a fallback link keeps a focus: the first category.
+  const hadFocus = slot.contains(menu.ownerDocument.activeElement);
   slot.replaceChildren(node);
+  if (hadFocus) node.querySelector<HTMLElement>('[data-mega-category]')?.focus();
   return true;
 }
 

@@ -4,11 +4,12 @@
  * sliders' buttons, and the popup.
  */
 import { applyWindows } from './windows';
-import { initSliders } from './slider';
+import { initSliders, keepFocusInView } from './slider';
 import { showPopup } from './popup';
 
 export function initHome(doc: Document, nowMs: number = Date.now()): void {
   applyWindows(doc, nowMs);
   initSliders(doc);
+  keepFocusInView(doc);
   showPopup(doc, nowMs);
 }

@@ -11,6 +11,20 @@ export function step(current: number, delta: number, count: number): number {
   return (((current + delta) % count) + count) % count;
 }
 
+/**
+ * A row that snaps to its items (`[data-snap-track]`) brings a whole item
+ * into view when something in it gets the keyboard focus: the browser's own
+ * scroll would show the focused button, then snapping could move it off again.
+ */
+export function keepFocusInView(root: ParentNode): void {
+  for (const track of root.querySelectorAll<HTMLElement>('[data-snap-track]')) {
+    track.addEventListener('focusin', (event) => {
+      const item = (event.target as Element | null)?.closest('[data-snap-track] > *');
+      if (item && item.parentElement === track) item.scrollIntoView({ block: 'nearest', inline: 'start' });
+    });
+  }
+}
+
 export function initSliders(root: ParentNode): void {
   for (const slider of root.querySelectorAll<HTMLElement>('[data-slider]')) {
     const track = slider.querySelector<HTMLElement>('[data-slider-track]');
