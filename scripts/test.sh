@@ -45,6 +45,7 @@ gate "dealergen build --all" cargo run --quiet --release -p dealergen -- build -
 gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
 gate "e2e (Chromium)"      node scripts/e2e/run.mjs "sites/$DEMO/dist"
 gate "e2e keyboard + layout" node scripts/e2e/keyboard.mjs "sites/$DEMO/dist"
+gate "e2e content pages"   node scripts/e2e/content.mjs "sites/$DEMO/dist"
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
 gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"

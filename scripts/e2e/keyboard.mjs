@@ -24,6 +24,9 @@
  *   enquiry form's error summary gets focus after a failed submit (local
  *   checks and a server error), the button keeps focus while sending, the
  *   thank-you gets it after; axe finds nothing in those states.
+ * - Content pages: the location page's department selector from the
+ *   keyboard; an offer's View more, form errors and thanks; the popup
+ *   (focus inside, Escape closes, once).
  * - The header menus' and the hours tables' scripts: their sizes (gzip) on
  *   a page with no islands, and that nothing else loads there.
  *
@@ -347,7 +350,7 @@ async function main() {
     // -------------------------------------------------- keyboard walks
     const walked = [];
     for (const width of [PHONE, DESKTOP]) {
-      for (const t of types.filter((x) => ['home', 'search', 'car', 'contact'].includes(x.name))) {
+      for (const t of types.filter((x) => ['home', 'search', 'car', 'contact', 'location', 'offer', 'models'].includes(x.name))) {
         await test(`${width}px ${t.name}: every Tab stop has a visible ${RING_CONTRAST}:1 focus ring, nothing covers it, the header follows its visual order`, async () => {
           await open(t.path, width);
           if (t.name === 'search') await searchHydrated();
@@ -638,6 +641,81 @@ async function main() {
         leadAnswer = async () => ({ status: 201, body: { lead_id: 'kb-lead' } });
       });
     }
+
+    // ------------------------------------------------- content pages
+    await test(`${PHONE}px location page: the department selector works from the keyboard and the status follows it`, async () => {
+      const location = site.locations[0];
+      assert(location.hours.length > 1, 'the demo location has one department');
+      await open(`/contact-us/${location.slug}/`, PHONE);
+      const select = page.getByLabel('Show the hours of');
+      await select.focus();
+      const status = page.locator('[data-open-status]');
+      const before = await status.innerText();
+      await page.keyboard.press('ArrowDown');
+      const second = location.hours[1].department;
+      await page.locator(`table[data-hours-dept="${second}"]`).waitFor({ state: 'visible' });
+      assert(!(await page.locator(`table[data-hours-dept="${location.hours[0].department}"]`).isVisible()), 'the first table still shows');
+      console.log(`       status: "${before}" -> "${await status.innerText()}"`);
+      assertEqual(await status.getAttribute('aria-live'), 'polite', 'the status is announced');
+    });
+
+    await test(`${PHONE}px offer page: View more opens with Enter; the offer form's errors and thanks take focus`, async () => {
+      const t = types.find((x) => x.name === 'offer');
+      await open(t.path, PHONE);
+      const more = page.locator('summary', { hasText: 'View more' }).first();
+      await more.focus();
+      await page.keyboard.press('Enter');
+      assert(await page.locator('details.collapsible__more').first().evaluate((d) => d.open), 'Enter did not open View more');
+      assertEqual((await page.locator('details.collapsible__more > summary').first().innerText()).split('\n')[0], 'View less', 'the toggle now says');
+      const send = page.getByRole('button', { name: 'Send enquiry' });
+      await send.focus();
+      await page.keyboard.press('Enter');
+      let info = await active();
+      assert(info.what.includes('error-summary') || info.what.includes('div'), `focus after a failed submit: ${info.what}`);
+      assert((await page.locator('[data-form-errors]').innerText()).includes('Please fix the following errors:'), 'no error summary');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      assert((await active()).id === 'offer-name', `the first error link goes to ${(await active()).what}`);
+      await page.keyboard.type('Keyboard Shopper');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('keys@example.com.au');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('0412 345 678');
+      await page.locator('#offer-terms').focus();
+      await page.keyboard.press('Space');
+      await send.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: site.content.offers.thank_you_title }).waitFor();
+      info = await active();
+      assertEqual(info.text, site.content.offers.thank_you_title, 'focus after sending');
+      const problems = await axe();
+      assertEqual(problems.length, 0, `axe after sending:\n${problems.join('\n')}`);
+    });
+
+    await test(`${DESKTOP}px popup: focus goes into it, Tab never reaches the page behind it, Escape closes it`, async () => {
+      assert(site.content.popup, 'the demo dealer has no popup');
+      await page.goto(`${origin}/`);
+      await page.evaluate(() => {
+        localStorage.clear();
+        localStorage.setItem('dealergen:e2e:show-popup', '1');
+      });
+      await open('/', DESKTOP);
+      const dialog = page.getByRole('dialog', { name: site.content.popup.title });
+      await dialog.waitFor();
+      assert(await dialog.evaluate((d) => d.contains(document.activeElement)), 'focus is not in the popup');
+      // A modal dialog makes the page inert: Tab goes round the dialog (and the browser's own controls).
+      for (let i = 0; i < 4; i++) {
+        await page.keyboard.press('Tab');
+        const where = await page.evaluate(() => (document.activeElement === document.body || document.querySelector('dialog')?.contains(document.activeElement) ? 'ok' : document.activeElement?.outerHTML.slice(0, 80)));
+        assertEqual(where, 'ok', `Tab ${i + 1} reached the page behind the popup`);
+      }
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      // Seen: it does not show again, and the rest of the run is a returning shopper again.
+      await open('/', DESKTOP);
+      assertEqual(await page.getByRole('dialog').count(), 0, 'the popup showed twice');
+      await page.evaluate(() => localStorage.removeItem('dealergen:e2e:show-popup'));
+    });
 
     // -------------------------------------------------------- JS budget
     await test(`a page without islands loads only the header menus' script (at most ${MENU_SCRIPT_GZIP_KB} KB gzip) and, with opening hours, the hours tables' (at most ${HOURS_SCRIPT_GZIP_KB} KB)`, async () => {
