@@ -136,6 +136,7 @@ pub fn build_dealer(
 
         let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
         must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
+        must_exist.extend(site_data::content_pages(&site));
         let dist = if opts.skip_astro {
             None
         } else {

@@ -1277,6 +1277,10 @@ export interface Location {
    */
   licences: string[];
   /**
+   * Makes sold or serviced here, e.g. ["Kia", "MG"] (shown on the card; location blocks pick by them).
+   */
+  manufacturers: string[];
+  /**
    * Static map image (from the dealer's `maps.static_map_url`), linking to `address.map_url`; null: no image.
    */
   map_image: string | null;

@@ -88,6 +88,16 @@ fn check_location_blocks(cfg: &DealerConfig, cx: &mut Ctx) {
     let ids: Vec<&str> = cfg.locations.iter().map(|l| l.id.as_str()).collect();
     for (i, block) in cfg.home.blocks.iter().enumerate() {
         let HomeBlock::Locations(b) = block else {
+            // Every other block shows the same content wherever it is: once is enough.
+            if let Some(first) = cfg.home.blocks[..i].iter().position(|x| x == block) {
+                cx.err(
+                    &root().key("home").key("blocks").index(i),
+                    "this block is listed twice",
+                )
+                .hint = Some(format!(
+                    "home.blocks[{first}] is the same block; remove one"
+                ));
+            }
             continue;
         };
         let path = root().key("home").key("blocks").index(i).key("locations");
@@ -242,6 +252,15 @@ mod tests {
             &blocks("locations: { exclude: [main, shop] }"),
             "home.blocks[1].locations",
         );
+    }
+
+    #[test]
+    fn a_block_is_listed_once_but_location_blocks_may_repeat() {
+        let p = problem_at(&blocks("stock"), "home.blocks[1]");
+        assert_eq!(p.message, "this block is listed twice");
+        accepted(&format!(
+            "{TWO}home:\n  blocks:\n    - locations: {{ show: sales }}\n    - locations: {{ show: service }}\n"
+        ));
     }
 
     #[test]

@@ -76,6 +76,8 @@ pub struct Location {
     pub timezone: String,
     /// A finer kind, e.g. "buying".
     pub subtype: Option<String>,
+    /// Makes sold or serviced here, e.g. ["Kia", "MG"] (shown on the card; location blocks pick by them).
+    pub manufacturers: Vec<String>,
     /// Photo for the card (shown 150 px high).
     pub image: Option<String>,
     /// Review summary shown as stars.
@@ -303,6 +305,7 @@ fn location(l: &model::Location, cfg: &DealerConfig) -> Location {
         licences,
         timezone: tz.to_string(),
         subtype: l.subtype.clone(),
+        manufacturers: l.manufacturers.clone(),
         image: l.image.clone(),
         rating: l.rating.as_ref().map(|r| Rating {
             average_rating: r.average_rating,

@@ -131,6 +131,37 @@ pub struct Copy {
     pub dealer_comments_pending: String,
 }
 
+/// The content pages a build of `site` must contain (files below `dist/`):
+/// /special-offers/, each offer's page, /models/ and each model's page, each
+/// location's /contact-us/ and /locations/ page, and the models menu's cards
+/// when the navigation has that menu.
+pub fn content_pages(site: &SiteData) -> Vec<String> {
+    let page = |path: &str| format!("{}index.html", path.trim_start_matches('/'));
+    let mut pages = vec![page("/special-offers/")];
+    pages.extend(site.content.offers.items.iter().map(|o| page(&o.path)));
+    if !site.content.models.is_empty() {
+        pages.push(page("/models/"));
+    }
+    pages.extend(
+        site.content
+            .models
+            .iter()
+            .filter_map(|m| m.page.as_deref().map(page)),
+    );
+    for l in &site.locations {
+        pages.push(page(&format!("/contact-us/{}/", l.slug)));
+        pages.push(page(&format!("/locations/{}/", l.slug)));
+    }
+    if site
+        .navigation
+        .iter()
+        .any(|n| n.menu == Some(model::NavMenu::Models))
+    {
+        pages.push(page("/menus/models/"));
+    }
+    pages
+}
+
 /// Resolves the dealer config into `site.json`; `cars` are the visible
 /// stock (for the counts and the search landing pages), `now` the moment
 /// the stock was judged at (its year is the copyright year).
@@ -248,6 +279,31 @@ mod tests {
         chrono::DateTime::from_timestamp(1_795_132_800, 0).unwrap()
     }
     use serde_json::json;
+
+    #[test]
+    fn a_build_must_contain_every_content_page() {
+        let cfg = config_with(json!({
+            "offers": [{"id": "eofy", "name": "EOFY", "description": "Cheap", "manufacturer": "Kia"}],
+            "models": [{"name": "EV5", "manufacturer": "Kia", "body": "electrified", "image": "/m.svg"},
+                       {"name": "EV9", "manufacturer": "Kia", "body": "electrified", "image": "/m.svg", "override_url": "https://kia.example.com/ev9"}],
+            "navigation": [{"label": "New Vehicles", "menu": "models"}],
+        }));
+        let pages = content_pages(&build("demo", &cfg, &[], test_now()));
+        for p in [
+            "special-offers/index.html",
+            "offers/kia/eofy/index.html",
+            "models/index.html",
+            "models/ev5/index.html",
+            "contact-us/site-c/index.html",
+            "locations/site-a/index.html",
+            "menus/models/index.html",
+        ] {
+            assert!(pages.iter().any(|x| x == p), "{p} missing from {pages:?}");
+        }
+        assert!(!pages.iter().any(|x| x.contains("ev9")), "an override URL has no page of its own");
+        let bare = content_pages(&build("demo", &config(), &[], test_now()));
+        assert!(!bare.iter().any(|x| x.starts_with("models/") || x.starts_with("menus/")));
+    }
 
     #[test]
     fn the_hero_title_defaults_to_the_dealer_name() {
