@@ -33,8 +33,9 @@ function write(rel, svg) {
 
 /** A wide banner: a colour field, a road and a headline. */
 function banner(w, h, title, sub, [bg, accent]) {
-  const big = Math.round(h * 0.16);
-  const small = Math.round(h * 0.07);
+  // Sized to the width too: a long title must fit a 4:3 tile.
+  const big = Math.round(Math.min(h * 0.16, (w * 0.88) / Math.max(8, title.length * 0.62)));
+  const small = Math.round(Math.min(h * 0.07, big * 0.45));
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-labelledby="t">
 <title id="t">${esc(title)}</title>
 <rect width="${w}" height="${h}" fill="${bg}"/>
