@@ -300,9 +300,14 @@ mod tests {
         ] {
             assert!(pages.iter().any(|x| x == p), "{p} missing from {pages:?}");
         }
-        assert!(!pages.iter().any(|x| x.contains("ev9")), "an override URL has no page of its own");
+        assert!(
+            !pages.iter().any(|x| x.contains("ev9")),
+            "an override URL has no page of its own"
+        );
         let bare = content_pages(&build("demo", &config(), &[], test_now()));
-        assert!(!bare.iter().any(|x| x.starts_with("models/") || x.starts_with("menus/")));
+        assert!(!bare
+            .iter()
+            .any(|x| x.starts_with("models/") || x.starts_with("menus/")));
     }
 
     #[test]
