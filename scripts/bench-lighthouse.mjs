@@ -29,7 +29,20 @@ const cars = JSON.parse(fs.readFileSync(path.join(dist, '..', 'src', 'data', 'ca
 const car = cars.find((c) => c.images.length >= 8 && c.in_stock && c.price > 0) ?? cars.find((c) => c.images.length > 0 && c.in_stock) ?? cars[0];
 const site = JSON.parse(fs.readFileSync(path.join(dist, '..', 'src', 'data', 'site.json'), 'utf8'));
 const search = site.search.landing_pages.some((l) => l.path === 'used-cars') ? '/search/used-cars/' : '/search/';
-const pages = ['/', search, `/cars/${car.slug}/`, '/contact-us/'];
+// The content pages too, when the dealer has them: a location, offers, an offer, models, a model.
+const offer = site.content?.offers.items[0];
+const model = site.content?.models.find((m) => m.page);
+const pages = [
+  '/',
+  search,
+  `/cars/${car.slug}/`,
+  '/contact-us/',
+  site.locations[0] && `/contact-us/${site.locations[0].slug}/`,
+  '/special-offers/',
+  offer?.path,
+  model && '/models/',
+  model?.page,
+].filter(Boolean);
 const GOALS = { performance: 95, accessibility: 100 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 

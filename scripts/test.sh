@@ -54,6 +54,7 @@ gate "e2e search (Chromium)" node scripts/e2e/search.mjs "sites/$DEMO/dist"
 gate "e2e car page (demo dealers)" node scripts/e2e/car-page.mjs sites/brisbane-motor-group/dist sites/perth-auto-collective/dist sites/sunshine-coast-toyota/dist
 # Every shopper form (the API answered in the browser), and Turnstile on the demo dealer that has the captcha on.
 gate "e2e forms"           node scripts/e2e/forms.mjs "sites/$DEMO/dist" sites/sunshine-coast-toyota/dist
+gate "e2e content pages"   node scripts/e2e/content.mjs "sites/$DEMO/dist"
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
 gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"

@@ -301,7 +301,16 @@ describe('Call Now on the mobile footer', () => {
   const hours = {
     timezone: 'Australia/Perth',
     special_hours: [],
-    hours: [{ department: 'sales', lines: [{ days: 'Mon-Fri', text: '8:30am - 5:30pm' }, { days: 'Sat', text: 'Closed' }, { days: 'Sun', text: 'Closed' }] }],
+    closed_text: 'Closed',
+    // Index 0 = Sunday, as site.json's `week`.
+    hours: [
+      {
+        department: 'sales',
+        lines: [{ days: 'Mon-Fri', text: '8:30am - 5:30pm' }, { days: 'Sat', text: 'Closed' }, { days: 'Sun', text: 'Closed' }],
+        week: [null, [510, 1050], [510, 1050], [510, 1050], [510, 1050], [510, 1050], null],
+        appointment_saturdays_from: null,
+      },
+    ],
   };
   beforeEach(() => {
     document.body.innerHTML = `<div data-mobile-footer data-hours='${JSON.stringify(hours)}'>

@@ -3,7 +3,7 @@
 //! [`Loader`] reads a dealer file (YAML with positions), merges it over its
 //! preset, checks it and returns a typed [`DealerConfig`] or every problem
 //! with file, line and key. `model` is the typed config, `diagnostic` prints
-//! problems, `hours`, `moment` and `slug` are rules the generator shares
+//! problems, `hours`, `moment`, `places` and `slug` are rules the generator shares
 //! with the checks, `suggest` the "did you mean" used in messages.
 //!
 //! The YAML tree and the checks stay private: what passes them is a
@@ -16,6 +16,7 @@ pub mod images;
 mod load;
 pub mod model;
 pub mod moment;
+pub mod places;
 pub mod slug;
 pub mod suggest;
 mod yaml;

@@ -1,8 +1,9 @@
-//! URL slugs made from dealer text: location pages (/contact-us/{slug}) and
+//! URL slugs made from dealer text: location pages (/contact-us/{slug}), model
+//! pages (/models/{slug}) and
 //! the make, model and body landing pages use the same rule, so a link built
 //! anywhere matches the page built elsewhere.
 
-use crate::model::Location;
+use crate::model::{Location, Model};
 
 /// "Brisbane Motor Group Newstead" → "brisbane-motor-group-newstead":
 /// ASCII letters and digits in lower case, every other run of characters
@@ -33,6 +34,11 @@ pub fn location_slug(loc: &Location) -> String {
         }
     }
     kebab(name)
+}
+
+/// /models/{slug}/: the explicit slug, else the name in kebab case.
+pub fn model_slug(m: &Model) -> String {
+    m.slug.clone().unwrap_or_else(|| kebab(&m.name))
 }
 
 #[cfg(test)]

@@ -186,7 +186,7 @@ fn links_must_go_somewhere_safe() {
         .contains("/search"));
     assert!(find(&r.diagnostics, "navigation[1]")
         .message
-        .contains("neither `href` nor `children`"));
+        .contains("neither `href`, `children` nor `menu`"));
     assert!(find(&r.diagnostics, "sell_your_car.href")
         .hint
         .as_deref()
@@ -230,9 +230,16 @@ fn a_valid_dealer_merges_over_its_preset() {
             && c.location_cards.show_licences
             && c.location_cards.show_buttons
     );
-    assert_eq!(c.sell_your_car.href, "/sell-your-car");
+    assert_eq!(c.sell_your_car.href, "/trade-in/");
     assert_eq!(c.sell_your_car.button_label, "Click Here To Sell");
     assert_eq!(c.offers_display.collapse_description_over, 200);
+    assert_eq!(c.offers_display.collapsed_length, 160);
+    assert_eq!(c.offers_display.collapse_disclaimer_over, 200);
+    assert_eq!(
+        c.offers_display.thank_you_text,
+        "We'll be in touch with you about your offer shortly."
+    );
+    assert_eq!(c.reviews.max_shown, 12);
     assert_eq!(c.legal.privacy_response_days, 30);
     assert_eq!(c.reviews.min_rating, 4);
     assert_eq!(c.features.checkout.hold_hours, 48);

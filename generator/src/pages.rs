@@ -32,6 +32,8 @@ pub fn page_paths(site: &SiteData, cars: &[Car]) -> Vec<String> {
             .iter()
             .map(|l| format!("/contact-us/{}/", l.slug)),
     );
+    // Offers, models, /locations/ twins, the models menu (issue 11).
+    paths.extend(crate::site_data::content_paths(site));
     // The form pages (success, book a test drive, trade-in, finance...).
     paths.extend(site.forms.pages.iter().map(|p| format!("/{}/", p.path)));
     paths.sort();

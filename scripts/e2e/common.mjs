@@ -84,3 +84,22 @@ export function assert(condition, message) {
 export function assertEqual(actual, expected, what) {
   if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
+
+/**
+ * Makes the browser a returning shopper who has seen the site's popup, so
+ * tests of other flows are not interrupted by it (the popup has its own
+ * tests in scripts/e2e/content.mjs). Same storage key as lib/content/popup.ts.
+ * A test of the popup itself sets `dealergen:e2e:show-popup` to opt out.
+ */
+export async function popupSeen(context, site) {
+  const key = site.content?.popup?.key;
+  if (!key) return;
+  await context.addInitScript((k) => {
+    try {
+      if (localStorage.getItem('dealergen:e2e:show-popup') === '1') return;
+      localStorage.setItem(`dealergen:popup:${k}`, '1');
+    } catch {
+      // No storage on this page (about:blank): nothing to do.
+    }
+  }, key);
+}

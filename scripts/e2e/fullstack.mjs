@@ -36,7 +36,7 @@ import { chromium } from 'playwright-core';
 import { kvFor, receiver, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
-import { assert, assertEqual, builtAt, createRunner, need } from './common.mjs';
+import { assert, assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const siteDir = path.join(distDir, '..');
@@ -207,6 +207,7 @@ async function main() {
   context.setDefaultTimeout(10_000);
   // The browser's Date at the instant the stock was judged at (scripts/e2e/common.mjs).
   await context.clock.setFixedTime(builtAt(site));
+  await popupSeen(context, site);
   const page = await context.newPage();
   currentPage = page;
   const pageErrors = [];

@@ -6,8 +6,10 @@
  *   node scripts/e2e/screenshots.mjs <dist> <outDir> [--widths 375,1280] [path...]
  *
  * Without paths it shoots one page of every type: home, search, a search
- * landing page, a car page, contact, a location, sign-in, watchlist and the
- * 404 page (read from <dist>/../src/data). The edge API is answered in the
+ * landing page, a car page, contact, a location, offers, an offer, models,
+ * a model, sign-in, watchlist and the 404 page (scripts/lib/page-types.mjs,
+ * read from <dist>/../src/data). The home page is shot as a returning
+ * shopper's (the popup already seen). The edge API is answered in the
  * browser like a signed-out visit, so nothing leaves 127.0.0.1. Each file is
  * named <width>_<path>.png; the document's scrollWidth is printed next to it
  * (wider than the viewport = sideways scrolling).
@@ -19,6 +21,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
 import { startServer } from '../lib/static-server.mjs';
+import { popupSeen } from './common.mjs';
 
 const args = process.argv.slice(2);
 let widths = VIEWPORTS.map((v) => v.width);
@@ -46,7 +49,8 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 try {
   // Signed out, but signed in with two saved cars on the watchlist page (which would send a visitor to sign in).
-  const { cars } = siteData(dist);
+  const { cars, site } = siteData(dist);
+  await popupSeen(context, site);
   let signedIn = false;
   await context.route(/\/api\//, (route) => {
     const url = route.request().url();

@@ -26,16 +26,27 @@ export function siteData(dist) {
 
 /**
  * `{ name, path }` of each page type: home, search, a landing page, a car
- * page, contact, a location, sign-in, watchlist, compare and favourites
- * (where the dealer offers them), 404. Throws when the
- * site's data lacks one (a test must not skip a page type silently).
+ * page, contact, a location (and its /locations/ twin), special offers, an
+ * offer, models, a model, sign-in, watchlist, compare and favourites (where
+ * the dealer offers them), 404. Throws when the site's data lacks one (a
+ * test must not skip a page type silently).
  */
 export function pageTypes(dist) {
   const { site, cars } = siteData(dist);
   const landing = site.search.landing_pages.find((l) => l.path === 'used-cars') ?? site.search.landing_pages[0];
   const car = cars[0];
   const location = site.locations[0];
-  const missing = [!landing && 'a search landing page', !car && 'a car', !location && 'a location'].filter(Boolean);
+  // The offer with the most to lay out (image, long description, disclaimer, form).
+  const offers = site.content?.offers.items ?? [];
+  const offer = [...offers].sort((a, b) => b.description.length + b.disclaimer.length - (a.description.length + a.disclaimer.length))[0];
+  const model = site.content?.models.find((m) => m.page);
+  const missing = [
+    !landing && 'a search landing page',
+    !car && 'a car',
+    !location && 'a location',
+    !offer && 'an offer (offers)',
+    !model && 'a model with its own page (models without override_url)',
+  ].filter(Boolean);
   if (missing.length) throw new Error(`the site's data has no ${missing.join(', ')}: every page type must be covered`);
   return [
     { name: 'home', path: '/' },
@@ -44,6 +55,11 @@ export function pageTypes(dist) {
     { name: 'car', path: `/cars/${car.slug}/` },
     { name: 'contact', path: '/contact-us/' },
     { name: 'location', path: `/contact-us/${location.slug}/` },
+    { name: 'locations', path: `/locations/${location.slug}/` },
+    { name: 'offers', path: '/special-offers/' },
+    { name: 'offer', path: offer.path },
+    { name: 'models', path: '/models/' },
+    { name: 'model', path: model.page },
     { name: 'sign-in', path: '/sign-in/' },
     { name: 'watchlist', path: '/watchlist/' },
     // Built for every dealer; linked (and worth a layout check) where the feature is on.

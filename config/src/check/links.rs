@@ -16,11 +16,11 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
         let p = root().key("navigation").index(i);
         match &item.href {
             Some(h) => check_href(h, &p.clone().key("href"), cx),
-            None if item.children.is_empty() => {
+            None if item.children.is_empty() && item.menu.is_none() => {
                 cx.err(
                     &p,
                     format!(
-                        "menu entry `{}` has neither `href` nor `children`",
+                        "menu entry `{}` has neither `href`, `children` nor `menu`",
                         item.label
                     ),
                 );
@@ -96,7 +96,7 @@ mod tests {
         );
         assert!(problem_at(over, "navigation[1]")
             .message
-            .contains("neither `href` nor `children`"));
+            .contains("neither `href`, `children` nor `menu`"));
         accepted("navigation:\n  - { label: Stock, href: /search }\n  - { label: More, children: [{ label: Team, href: /team }] }\n");
     }
 

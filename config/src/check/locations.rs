@@ -7,13 +7,49 @@ use chrono::{Datelike, NaiveDate, Weekday};
 use dealer_rules::contact;
 
 use crate::hours::parse_day;
-use crate::model::Location;
+use crate::model::{Location, Maps};
 use crate::slug::location_slug;
 use crate::yaml::Node;
 
 use super::identity::{check_email, check_phone};
-use super::urls::check_https;
+use super::urls::{check_https, check_image};
 use super::{root, Ctx, KeyPath};
+
+/// The static map image and directions link templates: https, with the
+/// coordinates (or the address) to fill in.
+pub(super) fn check_maps(maps: &Maps, cx: &mut Ctx) {
+    let base = root().key("maps");
+    if let Some(url) = &maps.static_map_url {
+        let path = base.clone().key("static_map_url");
+        if check_https(
+            url,
+            &path,
+            &format!("`{url}` is not an https:// address"),
+            cx,
+        ) && !(url.contains("{lat}") && url.contains("{lng}"))
+        {
+            cx.err(&path, "the map image address has no `{lat}` and `{lng}`")
+                .hint =
+                Some("write where the coordinates go, e.g. ...?center={lat},{lng}&zoom=15".into());
+        }
+    }
+    let path = base.key("directions_url");
+    let url = &maps.directions_url;
+    if check_https(
+        url,
+        &path,
+        &format!("`{url}` is not an https:// address"),
+        cx,
+    ) && !(url.contains("{lat}") && url.contains("{lng}"))
+        && !url.contains("{address}")
+    {
+        cx.err(
+            &path,
+            "the directions address has no `{lat}`/`{lng}` or `{address}`",
+        )
+        .hint = Some("write where the destination goes, e.g. ...?destination={lat},{lng}".into());
+    }
+}
 
 pub(super) fn check(locations: &[Location], cx: &mut Ctx) {
     let base = root().key("locations");
@@ -55,6 +91,9 @@ pub(super) fn check(locations: &[Location], cx: &mut Ctx) {
         }
         check_address(loc, &p, cx);
         check_hours(loc, &p, cx);
+        if let Some(img) = &loc.image {
+            check_image(img, &p.clone().key("image"), cx);
+        }
     }
     let primaries = locations.iter().filter(|l| l.primary).count();
     if primaries > 1 {
@@ -255,6 +294,34 @@ mod tests {
             ", alternate_saturdays: { department: service, from: \"2025-06-14\" }",
             SECOND,
         ));
+    }
+
+    #[test]
+    fn location_images_and_map_templates_work() {
+        problem_at(
+            &with_main(
+                "",
+                &SECOND.replace("id: north", "id: north, image: north.jpg"),
+            ),
+            "locations[1].image",
+        );
+        let p = problem_at(
+            "maps: { static_map_url: \"https://maps.example.com/static?center=-27,153\" }\n",
+            "maps.static_map_url",
+        );
+        assert_eq!(
+            p.message,
+            "the map image address has no `{lat}` and `{lng}`"
+        );
+        problem_at(
+            "maps: { directions_url: \"https://maps.example.com/dir\" }\n",
+            "maps.directions_url",
+        );
+        problem_at(
+            "maps: { directions_url: \"http://maps.example.com/?q={address}\" }\n",
+            "maps.directions_url",
+        );
+        accepted("maps: { static_map_url: \"https://maps.example.com/static?center={lat},{lng}&key=PUBLIC\", directions_url: \"https://maps.example.com/?q={address}\" }\n");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! check against the schema (`structure`), the values serde must not see
 //! unchecked (`values`: the time zone), and the rules the types cannot
 //! express, one module per concern (identity, stock, theme, locations,
-//! search, links, offers, finance; `urls` and `dates` are shared by them).
+//! search, links, offers, home, models, finance; `urls` and `dates` are
+//! shared by them).
 //!
 //! Private to the crate: the generator gets the few helpers it needs through
 //! `slug`, `moment` and `suggest`, and a typed config that passed all this.
@@ -11,9 +12,11 @@ mod dates;
 mod detail;
 mod finance;
 mod forms;
+mod home;
 mod identity;
 mod links;
 mod locations;
+mod models;
 mod offers;
 mod search;
 mod stock;
@@ -173,12 +176,17 @@ pub(crate) fn rules(
         theme::check(&cfg.theme, &mut cx);
     }
     locations::check(&cfg.locations, &mut cx);
+    if skip.ok("maps") {
+        locations::check_maps(&cfg.maps, &mut cx);
+    }
     if skip.ok("search") {
         search::check(&cfg.search, cfg.timezone, &mut cx);
     }
     links::check(cfg, &mut cx);
     offers::check(cfg, &mut cx);
     detail::check(cfg, &mut cx);
+    home::check(cfg, &mut cx);
+    models::check(cfg, &mut cx);
     if skip.ok("finance") {
         finance::check(&cfg.finance, &mut cx);
     }

@@ -11,7 +11,22 @@ use crate::yaml::{Node, Scalar};
 /// accepts them.
 pub(crate) fn check(tree: &Node) -> Vec<Problem> {
     let mut out = Vec::new();
-    if let Some(Node::Scalar(Scalar::Str(name), span)) = tree.get("timezone") {
+    check_time_zone(tree.get("timezone"), "timezone", &mut out);
+    // A location in another state has its own time zone.
+    if let Some(Node::Seq(locations, _)) = tree.get("locations") {
+        for (i, loc) in locations.iter().enumerate() {
+            check_time_zone(
+                loc.get("timezone"),
+                &format!("locations[{i}].timezone"),
+                &mut out,
+            );
+        }
+    }
+    out
+}
+
+fn check_time_zone(node: Option<&Node>, key: &str, out: &mut Vec<Problem>) {
+    if let Some(Node::Scalar(Scalar::Str(name), span)) = node {
         if let Err(message) = name.parse::<TimeZone>() {
             let hint = closest(name, chrono_tz::TZ_VARIANTS.iter().map(|t| t.name()))
                 .map(|s| format!("did you mean `{s}`?"))
@@ -19,10 +34,9 @@ pub(crate) fn check(tree: &Node) -> Vec<Problem> {
                     "use an IANA name such as Australia/Brisbane, Australia/Sydney or Australia/Perth"
                         .into()
                 });
-            out.push(Problem::error(*span, "timezone", message).hint(hint));
+            out.push(Problem::error(*span, key, message).hint(hint));
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -41,5 +55,16 @@ mod tests {
         let p = problem_at("timezone: Queensland time\n", "timezone");
         assert!(p.hint.unwrap().contains("IANA name"));
         accepted("timezone: Australia/Perth\n");
+    }
+
+    #[test]
+    fn a_location_may_have_its_own_time_zone_if_it_exists() {
+        let loc = "locations:\n  - { id: main, name: Main, phone: (07) 3555 0101, timezone: Australia/Adelaid, address: { street: 1 A St, suburb: Newstead, state: QLD, postcode: \"4006\" } }\n";
+        let p = problem_at(loc, "locations[0].timezone");
+        assert_eq!(
+            p.hint.as_deref(),
+            Some("did you mean `Australia/Adelaide`?")
+        );
+        accepted(&loc.replace("Adelaid,", "Adelaide,"));
     }
 }

@@ -4,7 +4,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// A header menu entry; with `children` it is a dropdown.
+/// A header menu entry: a link (`href`), a dropdown (`children`), or a
+/// dropdown the site builds itself (`menu`).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NavItem {
@@ -16,6 +17,19 @@ pub struct NavItem {
     /// Dropdown entries.
     #[serde(default)]
     pub children: Vec<Link>,
+    /// A dropdown built by the site: `models` (the New Vehicles mega-menu from the `models` list) or `pre_owned` (used and demo stock by make, with counts). Leave out `href` and `children` with it.
+    #[serde(default)]
+    pub menu: Option<NavMenu>,
+}
+
+/// Dropdowns the site builds from the dealer's data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NavMenu {
+    /// The New Vehicles mega-menu: the `models` list by category (loaded when first opened).
+    Models,
+    /// Pre-owned stock: all used cars, used cars per make and demo cars, with counts.
+    PreOwned,
 }
 
 /// A link.
@@ -36,6 +50,49 @@ pub struct Footer {
     pub groups: Vec<FooterGroup>,
     /// Legal paragraph at the bottom of every page.
     pub legal_text: String,
+    /// Payment methods shown as a "Payments accepted" strip, in order, e.g. [mastercard, visa, maestro, google_pay, apple_pay]. Empty: no strip.
+    pub payments: Vec<PaymentMethod>,
+}
+
+/// A payment method of the footer's strip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentMethod {
+    Mastercard,
+    Visa,
+    Maestro,
+    Amex,
+    GooglePay,
+    ApplePay,
+    Eftpos,
+}
+
+impl PaymentMethod {
+    /// Its name as shoppers know it.
+    pub fn label(self) -> &'static str {
+        match self {
+            PaymentMethod::Mastercard => "Mastercard",
+            PaymentMethod::Visa => "Visa",
+            PaymentMethod::Maestro => "Maestro",
+            PaymentMethod::Amex => "American Express",
+            PaymentMethod::GooglePay => "Google Pay",
+            PaymentMethod::ApplePay => "Apple Pay",
+            PaymentMethod::Eftpos => "EFTPOS",
+        }
+    }
+
+    /// The word used in YAML and in the icon's file name.
+    pub fn key(self) -> &'static str {
+        match self {
+            PaymentMethod::Mastercard => "mastercard",
+            PaymentMethod::Visa => "visa",
+            PaymentMethod::Maestro => "maestro",
+            PaymentMethod::Amex => "amex",
+            PaymentMethod::GooglePay => "google_pay",
+            PaymentMethod::ApplePay => "apple_pay",
+            PaymentMethod::Eftpos => "eftpos",
+        }
+    }
 }
 
 /// A titled column of footer links.
@@ -48,7 +105,7 @@ pub struct FooterGroup {
     pub links: Vec<Link>,
 }
 
-/// The home page hero.
+/// The home page: its hero and the blocks below it.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Home {
@@ -60,15 +117,30 @@ pub struct Home {
     pub cta_label: String,
     /// Where the hero button goes.
     pub cta_href: String,
+    /// Blocks under the hero, in order. A block without content (no offers, no reviews...) shows nothing. Words: promotions, stock, offers, brands, models, sell_your_car, guarantee, features, reviews, blog; `locations: { show: service, title: ... }` for a block of locations.
+    pub blocks: Vec<super::HomeBlock>,
 }
 
 impl Default for Home {
     fn default() -> Self {
+        use super::HomeBlock as B;
         Home {
             hero_title: String::new(),
             hero_subtitle: "New, demo and used vehicles, serviced by people who know them.".into(),
             cta_label: "Browse our stock".into(),
             cta_href: "/search/".into(),
+            blocks: vec![
+                B::Promotions,
+                B::Stock,
+                B::Offers,
+                B::Brands,
+                B::SellYourCar,
+                B::Guarantee,
+                B::Features,
+                B::Reviews,
+                B::Blog,
+                B::Locations(super::LocationBlock::default()),
+            ],
         }
     }
 }
@@ -98,19 +170,22 @@ pub struct Offer {
     /// Image path or URL.
     #[serde(default)]
     pub image: Option<String>,
-    /// First day the offer shows, "2026-11-01".
+    /// First day the offer shows, "2026-11-01" (or "2026-11-01 08:30"), in the dealer's time zone.
     #[serde(default)]
     pub start: Option<String>,
-    /// Last day the offer shows, "2026-11-30".
+    /// Last day the offer shows, "2026-11-30" (or "2026-11-30 17:30"); it disappears from the site after it without a rebuild.
     #[serde(default)]
     pub expiry: Option<String>,
+    /// Dealer websites (dealer file names, e.g. "sunshine-coast-toyota") this offer is hidden on; useful for offers kept in a preset shared by several dealers.
+    #[serde(default)]
+    pub excluded_website_ids: Vec<String>,
 }
 
-/// A popup shown once per shopper.
+/// A popup shown once per shopper, on the home page.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Popup {
-    /// Image path or URL (max 600 px wide).
+    /// Image path or URL (shown at most 600 px wide).
     pub image: String,
     /// Heading.
     pub title: String,
@@ -120,21 +195,33 @@ pub struct Popup {
     pub button_label: String,
     /// Button link.
     pub button_href: String,
-    /// Last day it shows, "2026-12-24".
+    /// First day it shows, "2026-12-01" (or "2026-12-01 08:30"); leave out to show it at once.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// Last day it shows, "2026-12-24" (or "2026-12-24 17:00"), in the dealer's time zone; it stops showing after it without a rebuild.
     pub expiry: String,
 }
 
-/// Reviews.
+/// Customer reviews: a summary (count and average) and the reviews themselves.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ReviewsConfig {
-    /// Show the reviews section.
+    /// Show the reviews section (the home page's `reviews` block, #reviews).
     pub enabled: bool,
-    /// Reviews below this rating (1-5) are not shown.
+    /// Reviews rated below this (1-5) are not shown.
     #[schemars(range(min = 1, max = 5))]
     pub min_rating: u8,
-    /// Page where shoppers leave a review.
+    /// Page where shoppers leave a review (a "Leave a review" button).
     pub review_url: Option<String>,
+    /// The review summary as the review service reports it (e.g. Google: 1410 reviews, 4.7). Leave out to count the `items` instead.
+    pub summary: Option<ReviewSummary>,
+    /// Show the reviews themselves under the summary; false shows the summary only.
+    pub show_list: bool,
+    /// At most this many reviews are shown, newest first.
+    #[schemars(range(min = 1, max = 50))]
+    pub max_shown: u32,
+    /// The reviews, as written by customers.
+    pub items: Vec<Review>,
 }
 
 impl Default for ReviewsConfig {
@@ -143,8 +230,41 @@ impl Default for ReviewsConfig {
             enabled: false,
             min_rating: 4,
             review_url: None,
+            summary: None,
+            show_list: true,
+            max_shown: 12,
+            items: Vec::new(),
         }
     }
+}
+
+/// The totals of a review service.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewSummary {
+    /// Number of reviews, e.g. 1410.
+    pub count: u32,
+    /// Average rating from 1 to 5, e.g. 4.7.
+    #[schemars(range(min = 1, max = 5))]
+    pub average_rating: f64,
+}
+
+/// One customer review.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Review {
+    /// The customer's name as they gave it, e.g. "Sam T.".
+    pub customer_name: String,
+    /// What they wrote.
+    pub text: String,
+    /// Rating from 1 to 5 (halves allowed, e.g. 4.5).
+    #[schemars(range(min = 1, max = 5))]
+    pub rating: f64,
+    /// Date of the review, "2026-10-02".
+    pub review_date: String,
+    /// Photo path or URL (optional).
+    #[serde(default)]
+    pub image: Option<String>,
 }
 
 /// Enquiry forms.
@@ -224,7 +344,7 @@ impl Default for Copy {
 pub struct LocationCards {
     /// Opening hours on the cards.
     pub show_hours: bool,
-    /// Dealer licence numbers on the cards.
+    /// Dealer licence numbers, on the cards and the location pages.
     pub show_licences: bool,
     /// Contact, Get Directions and Book a Service buttons on the cards.
     pub show_buttons: bool,
@@ -268,11 +388,11 @@ pub struct ValuationService {
     pub secret_name: String,
 }
 
-/// The sell-your-car banner.
+/// The sell-your-car banner (the home page's `sell_your_car` block).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SellYourCar {
-    /// Where the banner goes: /sell-your-car, /trade-in or the dealer's external page.
+    /// Where the banner goes: /trade-in/ or the dealer's external page.
     pub href: String,
     /// Banner heading.
     pub headline: String,
@@ -283,27 +403,62 @@ pub struct SellYourCar {
 impl Default for SellYourCar {
     fn default() -> Self {
         SellYourCar {
-            href: "/sell-your-car".into(),
+            href: "/trade-in/".into(),
             headline: "We Would Love To Buy Your Vehicle. Get $$$ For Your Car Today!".into(),
             button_label: "Click Here To Sell".into(),
         }
     }
 }
 
-/// How offers are shown.
+/// How offers are shown (/special-offers/ and each offer's page).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct OffersDisplay {
     /// Descriptions longer than this many characters collapse behind "View more"; 0 never collapses.
     pub collapse_description_over: u32,
+    /// A collapsed description shows its first this-many characters (cut at a word).
+    #[schemars(range(min = 20, max = 1000))]
+    pub collapsed_length: u32,
+    /// Disclaimers longer than this many characters collapse behind "View full disclaimer"; 0 never collapses.
+    pub collapse_disclaimer_over: u32,
+    /// Buttons of each offer, in order: enquire (Enquire Now), explore (Explore {model}, when the offer's model is in `models`), test_drive (Book A Test Drive).
+    pub buttons: Vec<OfferButton>,
+    /// Offers to show although they list this dealer in `excluded_website_ids` (offer ids).
+    pub show_excluded: Vec<String>,
+    /// Heading shown after the offer form is sent.
+    pub thank_you_title: String,
+    /// Text shown after the offer form is sent.
+    pub thank_you_text: String,
 }
 
 impl Default for OffersDisplay {
     fn default() -> Self {
         OffersDisplay {
             collapse_description_over: 200,
+            collapsed_length: 160,
+            collapse_disclaimer_over: 200,
+            buttons: vec![
+                OfferButton::Enquire,
+                OfferButton::Explore,
+                OfferButton::TestDrive,
+            ],
+            show_excluded: Vec::new(),
+            thank_you_title: "Thank you for your submission!".into(),
+            thank_you_text: "We'll be in touch with you about your offer shortly.".into(),
         }
     }
+}
+
+/// A button of an offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferButton {
+    /// "Enquire Now": the offer's enquiry form.
+    Enquire,
+    /// "Explore {model}": the model's page (when the offer names a model in `models`).
+    Explore,
+    /// "Book A Test Drive": the offer's form, asking for a test drive.
+    TestDrive,
 }
 
 /// Legal wording.

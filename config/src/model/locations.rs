@@ -17,6 +17,9 @@ pub struct Location {
     /// What happens here.
     #[serde(default)]
     pub kind: LocationKind,
+    /// A finer kind for location blocks to pick, e.g. "buying" for a car-buying centre.
+    #[serde(default)]
+    pub subtype: Option<String>,
     /// The dealer's main location (listed first, used when a car has none).
     #[serde(default)]
     pub primary: bool,
@@ -33,9 +36,21 @@ pub struct Location {
     /// Makes sold or serviced here, e.g. ["Kia", "MG"].
     #[serde(default)]
     pub manufacturers: Vec<String>,
-    /// Motor dealer licence number shown on the location card.
+    /// Motor dealer licence number, shown on the location's card and page (unless `location_cards.show_licences` is off).
     #[serde(default)]
     pub licence_number: Option<String>,
+    /// Motor vehicle repairer licence number, shown with the dealer licence.
+    #[serde(default)]
+    pub repairer_licence_number: Option<String>,
+    /// Photo of the location for its card (shown 150 px high), path or https URL.
+    #[serde(default)]
+    pub image: Option<String>,
+    /// The location's review summary (e.g. from Google), shown as stars on its card and page.
+    #[serde(default)]
+    pub rating: Option<super::ReviewSummary>,
+    /// IANA time zone of this location when it differs from the dealer's (a location in another state), e.g. "Australia/Adelaide". Used for "Open now".
+    #[serde(default)]
+    pub timezone: Option<super::TimeZone>,
     /// Weekly opening hours per department.
     #[serde(default)]
     pub hours: DepartmentHours,
@@ -90,9 +105,28 @@ pub struct Address {
     /// Longitude, for maps and distance.
     #[serde(default)]
     pub lng: Option<f64>,
-    /// Link for "Get Directions"; defaults to none.
+    /// Link for "Get Directions". Defaults to the dealer's `maps.directions_url` filled with `lat`/`lng` (or the address when they are missing).
     #[serde(default)]
     pub map_url: Option<String>,
+}
+
+/// Maps of the locations: a static map image (no map script on the page) and a directions link.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Maps {
+    /// Address of a static map image with `{lat}` and `{lng}` in it (and the service's public key), e.g. "https://maps.example.com/static?center={lat},{lng}&zoom=15&size=640x320&key=PUBLIC_KEY". Empty: no map image. Shown for locations with `lat` and `lng`, linking to the directions.
+    pub static_map_url: Option<String>,
+    /// Directions link of locations without their own `map_url`, with `{lat}`/`{lng}` (or `{address}`, the address URL-encoded) in it.
+    pub directions_url: String,
+}
+
+impl Default for Maps {
+    fn default() -> Self {
+        Maps {
+            static_map_url: None,
+            directions_url: "https://www.google.com/maps/dir/?api=1&destination={lat},{lng}".into(),
+        }
+    }
 }
 
 /// Australian state or territory.

@@ -6,20 +6,24 @@
 //! before it is read into these types, so defaults live in two places only:
 //! `Default` impls here (platform-wide) and presets (per template group).
 
+mod catalogue;
 mod content;
 mod detail;
 mod features;
 mod finance;
+mod home;
 mod locations;
 mod rate_limits;
 mod search;
 mod stock_source;
 mod timezone;
 
+pub use catalogue::*;
 pub use content::*;
 pub use detail::*;
 pub use features::*;
 pub use finance::*;
+pub use home::*;
 pub use locations::*;
 pub use rate_limits::*;
 pub use search::*;
@@ -82,6 +86,9 @@ pub struct DealerConfig {
     pub finance: FinanceConfig,
     /// The dealer's sites: showrooms, service centres and parts departments.
     pub locations: Vec<Location>,
+    /// Static map images and directions links of the locations.
+    #[serde(default)]
+    pub maps: Maps,
     /// Header navigation, in order.
     #[serde(default)]
     pub navigation: Vec<NavItem>,
@@ -94,6 +101,24 @@ pub struct DealerConfig {
     /// Current offers (/special-offers, /offers/...).
     #[serde(default)]
     pub offers: Vec<Offer>,
+    /// The models the dealer sells: /models, each model's page and the New Vehicles mega-menu.
+    #[serde(default)]
+    pub models: Vec<Model>,
+    /// The New Vehicles mega-menu's order and phone links.
+    #[serde(default)]
+    pub model_menu: ModelMenu,
+    /// Slides of the home page's promotions slider (1920 by 540).
+    #[serde(default)]
+    pub promotions: Vec<Promotion>,
+    /// The guarantee banner (home page block `guarantee`).
+    #[serde(default)]
+    pub guarantee: Guarantee,
+    /// The features banner carousel (home page block `features`).
+    #[serde(default)]
+    pub features_banner: Vec<FeatureSlide>,
+    /// Blog tiles (home page block `blog`).
+    #[serde(default)]
+    pub blog: Blog,
     /// A once-only popup shown on arrival.
     #[serde(default)]
     pub popup: Option<Popup>,

@@ -1,8 +1,14 @@
-//! Links of every page: header navigation, footer groups and social links.
+//! Links of every page: header navigation (with the dropdowns the site
+//! builds: the New Vehicles models menu and the Pre-owned stock menu),
+//! footer groups, the payments strip and social links.
 
+use dealer_config::model::{CarType, ModelBody, NavMenu, PaymentMethod};
 use dealer_config::DealerConfig;
 use schemars::JsonSchema;
 use serde::Serialize;
+
+use crate::search_index::LandingPage;
+use crate::stock::present::Car;
 
 /// A link.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -17,7 +23,7 @@ pub struct Link {
 }
 
 impl Link {
-    fn new(label: &str, href: &str) -> Self {
+    pub(crate) fn new(label: &str, href: &str) -> Self {
         Link {
             label: label.into(),
             href: href.into(),
@@ -42,9 +48,16 @@ pub struct NavItem {
     pub href: String,
     /// Opens another site.
     pub external: bool,
-    /// Dropdown entries; empty for a plain link.
+    /// Dropdown entries; empty for a plain link. For the models menu: the
+    /// links shown until the mega-menu has loaded (and without JavaScript).
     pub children: Vec<Link>,
+    /// A dropdown the site builds: "models" (the mega-menu, fetched from
+    /// /menus/models/ when first opened) or "pre_owned" (children from the stock).
+    pub menu: Option<NavMenu>,
 }
+
+/// Makes listed in the Pre-owned menu, most cars first.
+const PRE_OWNED_MAKES: usize = 8;
 
 /// The footer.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -56,6 +69,18 @@ pub struct Footer {
     pub legal_text: String,
     /// "© 2026 Example Motor Group Pty Ltd".
     pub copyright: String,
+    /// The payments-accepted strip, in order; empty: none.
+    pub payments: Vec<Payment>,
+}
+
+/// A payment method of the strip.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Payment {
+    /// Icon name: /images/payments/{key}.svg.
+    pub key: String,
+    /// Name, e.g. "Google Pay".
+    pub label: String,
 }
 
 /// A titled column of footer links.
@@ -81,21 +106,104 @@ pub fn social(cfg: &DealerConfig) -> Vec<Link> {
     .collect()
 }
 
-/// The header menu.
-pub fn navigation(cfg: &DealerConfig) -> Vec<NavItem> {
+/// The header menu; `cars` are the visible stock and `landings` the search
+/// landing pages (the Pre-owned menu links to them where they exist). A
+/// Pre-owned menu with no used or demo car is left out.
+pub fn navigation(cfg: &DealerConfig, cars: &[Car], landings: &[LandingPage]) -> Vec<NavItem> {
     cfg.navigation
         .iter()
-        .map(|n| NavItem {
-            label: n.label.clone(),
-            href: n.href.clone().unwrap_or_default(),
-            external: n.href.as_deref().is_some_and(is_external),
-            children: n
-                .children
-                .iter()
-                .map(|c| Link::new(&c.label, &c.href))
-                .collect(),
+        .filter_map(|n| {
+            let children = match n.menu {
+                None => n
+                    .children
+                    .iter()
+                    .map(|c| Link::new(&c.label, &c.href))
+                    .collect(),
+                Some(NavMenu::PreOwned) => pre_owned(cars, landings),
+                Some(NavMenu::Models) => models_fallback(cfg),
+            };
+            if n.menu.is_some() && children.is_empty() {
+                return None;
+            }
+            Some(NavItem {
+                label: n.label.clone(),
+                href: n.href.clone().unwrap_or_default(),
+                external: n.href.as_deref().is_some_and(is_external),
+                children,
+                menu: n.menu,
+            })
         })
         .collect()
+}
+
+/// A search landing page's link, or the search page refined by the URL
+/// (the InstantSearch format every search link uses).
+fn search_href(landings: &[LandingPage], landing: &str, refinements: &[(&str, &str)]) -> String {
+    if landings.iter().any(|l| l.path == landing) {
+        return format!("/search/{landing}/");
+    }
+    let query: Vec<String> = refinements
+        .iter()
+        .map(|(attr, value)| {
+            let key = format!("refinementList[{attr}][0]");
+            let enc = |s: &str| -> String {
+                url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+            };
+            format!("{}={}", enc(&key), enc(value))
+        })
+        .collect();
+    format!("/search/?{}", query.join("&"))
+}
+
+/// All used cars, used cars per make (most first) and demo cars, with counts.
+fn pre_owned(cars: &[Car], landings: &[LandingPage]) -> Vec<Link> {
+    let used: Vec<&Car> = cars
+        .iter()
+        .filter(|c| c.car_type == CarType::Used)
+        .collect();
+    let demo = cars.iter().filter(|c| c.car_type == CarType::Demo).count();
+    let mut links = Vec::new();
+    if !used.is_empty() {
+        links.push(Link::new(
+            &format!("All pre-owned ({})", used.len()),
+            &search_href(landings, "used-cars", &[("car_type", "used")]),
+        ));
+        let mut makes: std::collections::BTreeMap<&str, usize> = Default::default();
+        for c in &used {
+            *makes.entry(c.make.as_str()).or_default() += 1;
+        }
+        let mut makes: Vec<(&str, usize)> = makes.into_iter().collect();
+        makes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        for (make, n) in makes.into_iter().take(PRE_OWNED_MAKES) {
+            // No landing page combines a type and a make: the search page, refined.
+            links.push(Link::new(
+                &format!("Used {make} ({n})"),
+                &search_href(&[], "", &[("car_type", "used"), ("make", make)]),
+            ));
+        }
+    }
+    if demo > 0 {
+        links.push(Link::new(
+            &format!("Demo vehicles ({demo})"),
+            &search_href(landings, "demo-cars", &[("car_type", "demo")]),
+        ));
+    }
+    links
+}
+
+/// What the models menu shows before its mega-menu loads: all models and
+/// each group of /models that has one.
+fn models_fallback(cfg: &DealerConfig) -> Vec<Link> {
+    if cfg.models.is_empty() {
+        return Vec::new();
+    }
+    let mut links = vec![Link::new("All models", "/models/")];
+    for body in ModelBody::ORDER {
+        if cfg.models.iter().any(|m| m.body == body) {
+            links.push(Link::new(body.label(), &format!("/models/#{}", body.key())));
+        }
+    }
+    links
 }
 
 /// The footer; the copyright names the legal entity when there is one.
@@ -119,6 +227,15 @@ pub fn footer(cfg: &DealerConfig, year: i32) -> Footer {
             "© {year} {}",
             cfg.legal_name.as_deref().unwrap_or(&cfg.name)
         ),
+        payments: cfg
+            .footer
+            .payments
+            .iter()
+            .map(|p: &PaymentMethod| Payment {
+                key: p.key().into(),
+                label: p.label().into(),
+            })
+            .collect(),
     }
 }
 
@@ -136,10 +253,73 @@ mod tests {
             "navigation": [{"label": "Stock", "children": [{"label": "All", "href": "/search/"}]},
                            {"label": "Blog", "href": "https://blog.demo.com.au"}],
         }));
-        let nav = navigation(&cfg);
+        let nav = navigation(&cfg, &[], &[]);
         assert_eq!((nav[0].href.as_str(), nav[0].external), ("", false));
         assert!(nav[1].external);
         assert_eq!(nav[0].children[0].href, "/search/");
+    }
+
+    #[test]
+    fn the_pre_owned_menu_lists_used_cars_by_make_and_demo_cars_with_counts() {
+        use crate::site_data::test_support::cars;
+        let stock = cars(&[
+            ("Kia", "used"),
+            ("Mazda", "used"),
+            ("Kia", "used"),
+            ("Kia", "demo"),
+            ("Kia", "new"),
+        ]);
+        let landings = crate::search_index::landing_pages(&stock, "Demo");
+        let cfg = config_with(
+            json!({"navigation": [{"label": "Pre-owned Vehicles", "menu": "pre_owned"}]}),
+        );
+        let nav = navigation(&cfg, &stock, &landings);
+        let links: Vec<(&str, &str)> = nav[0]
+            .children
+            .iter()
+            .map(|l| (l.label.as_str(), l.href.as_str()))
+            .collect();
+        assert_eq!(
+            links,
+            [
+                ("All pre-owned (3)", "/search/used-cars/"),
+                ("Used Kia (2)", "/search/?refinementList%5Bcar_type%5D%5B0%5D=used&refinementList%5Bmake%5D%5B0%5D=Kia"),
+                ("Used Mazda (1)", "/search/?refinementList%5Bcar_type%5D%5B0%5D=used&refinementList%5Bmake%5D%5B0%5D=Mazda"),
+                ("Demo vehicles (1)", "/search/demo-cars/"),
+            ]
+        );
+        assert_eq!(nav[0].menu, Some(NavMenu::PreOwned));
+        // Only new cars: no pre-owned menu at all rather than an empty one.
+        let new_only = cars(&[("Kia", "new")]);
+        assert!(navigation(&cfg, &new_only, &[]).is_empty());
+    }
+
+    #[test]
+    fn the_models_menu_falls_back_to_links_of_the_models_page_groups() {
+        let cfg = config_with(json!({
+            "manufacturer": "Toyota",
+            "navigation": [{"label": "New Vehicles", "menu": "models"}],
+            "models": [{"name": "HiLux", "body": "utes-vans", "image": "/m.svg"},
+                       {"name": "RAV4", "body": "suvs-4wds", "image": "/m.svg"}],
+        }));
+        let nav = navigation(&cfg, &[], &[]);
+        let hrefs: Vec<&str> = nav[0].children.iter().map(|l| l.href.as_str()).collect();
+        assert_eq!(
+            hrefs,
+            ["/models/", "/models/#suvs-4wds", "/models/#utes-vans"]
+        );
+    }
+
+    #[test]
+    fn the_payments_strip_keeps_the_dealers_order() {
+        let cfg = config_with(json!({"footer": {"payments": ["visa", "apple_pay"]}}));
+        let p = footer(&cfg, 2026).payments;
+        assert_eq!(
+            p.iter()
+                .map(|x| (x.key.as_str(), x.label.as_str()))
+                .collect::<Vec<_>>(),
+            [("visa", "Visa"), ("apple_pay", "Apple Pay")]
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! visible stock) and `contract` (the JSON Schema the TypeScript types are
 //! generated from).
 
+mod content;
 mod contract;
 mod finance;
 mod detail;
@@ -22,6 +23,7 @@ use serde::Serialize;
 
 use crate::stock::present::Car;
 
+pub use content::{Content, Home, HomeBlock, HomeBlockKind, ModelCard, OfferCard};
 pub use contract::contract_schema_text;
 pub use finance::{page_path as finance_page_path, Finance};
 pub use detail::DetailPage;
@@ -60,8 +62,8 @@ pub struct SiteData {
     pub navigation: Vec<NavItem>,
     /// Footer groups, legal text and copyright.
     pub footer: Footer,
-    /// Home page hero (title defaults to the dealer name).
-    pub home: model::Home,
+    /// Home page hero (title defaults to the dealer name) and blocks.
+    pub home: Home,
     /// Locations, the primary one first.
     pub locations: Vec<Location>,
     /// Shopper features that change what pages render.
@@ -83,6 +85,8 @@ pub struct SiteData {
     pub forms: Forms,
     /// Counts over the visible stock, for the home page and menus.
     pub stock_summary: StockSummary,
+    /// Offers, models, promotions, popup, reviews, blog and banners.
+    pub content: Content,
     /// Route patterns that need a signed-in shopper, e.g. "/my-garage" or
     /// "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
     /// one of them redirects a signed-out visitor to /sign-in/.
@@ -129,6 +133,8 @@ pub struct Features {
     /// (`POST /api/miscellaneous`, column_name valuation); off, the edge
     /// answers that call 404, so the site must not make it.
     pub save_valuation: bool,
+    /// Header dropdowns also open on hover (a mouse on a wide screen).
+    pub hover_dropdowns: bool,
 }
 
 /// Result card settings, named as in the YAML's `cards` section.
@@ -151,6 +157,37 @@ pub struct Copy {
     pub dealer_comments_pending: String,
 }
 
+/// The content pages of `site`, as site paths (`crate::pages` lists them):
+/// /special-offers/, each offer's page, /models/ and each model's page, each
+/// location's /contact-us/ and /locations/ page, and the models menu's cards
+/// when the navigation has that menu.
+pub fn content_paths(site: &SiteData) -> Vec<String> {
+    let page = |path: &str| path.to_string();
+    let mut pages = vec![page("/special-offers/")];
+    pages.extend(site.content.offers.items.iter().map(|o| page(&o.path)));
+    if !site.content.models.is_empty() {
+        pages.push(page("/models/"));
+    }
+    pages.extend(
+        site.content
+            .models
+            .iter()
+            .filter_map(|m| m.page.as_deref().map(page)),
+    );
+    for l in &site.locations {
+        pages.push(page(&format!("/contact-us/{}/", l.slug)));
+        pages.push(page(&format!("/locations/{}/", l.slug)));
+    }
+    if site
+        .navigation
+        .iter()
+        .any(|n| n.menu == Some(model::NavMenu::Models))
+    {
+        pages.push(page("/menus/models/"));
+    }
+    pages
+}
+
 /// Resolves the dealer config into `site.json`; `cars` are the visible
 /// stock (for the counts and the search landing pages), `now` the moment
 /// the stock was judged at (its year is the copyright year).
@@ -161,10 +198,8 @@ pub fn build(
     now: chrono::DateTime<chrono::Utc>,
 ) -> SiteData {
     let year = chrono::Datelike::year(&now);
-    let mut home = cfg.home.clone();
-    if home.hero_title.is_empty() {
-        home.hero_title = cfg.name.clone();
-    }
+    let landing_pages = crate::search_index::landing_pages(cars, &cfg.name);
+    let locations = locations::locations(cfg);
     SiteData {
         slug: slug.into(),
         name: cfg.name.clone(),
@@ -175,10 +210,10 @@ pub fn build(
         theme: cfg.theme.clone(),
         contact: cfg.contact.clone(),
         social: links::social(cfg),
-        navigation: links::navigation(cfg),
+        navigation: links::navigation(cfg, cars, &landing_pages),
         footer: links::footer(cfg, year),
-        home,
-        locations: locations::locations(cfg),
+        home: content::home(cfg, &locations),
+        locations,
         features: Features {
             watchlist: cfg.features.watchlist,
             compare: cfg.features.compare,
@@ -200,6 +235,7 @@ pub fn build(
                 .filter(|_| cfg.features.captcha)
                 .map(|t| t.site_key.clone()),
             save_valuation: cfg.trade_in.save_valuation && cfg.features.trade_in,
+            hover_dropdowns: cfg.features.hover_dropdowns,
         },
         finance: finance::finance(cfg),
         cards: Cards {
@@ -219,6 +255,7 @@ pub fn build(
         detail_page: detail::detail_page(cfg),
         forms: forms::forms(cfg),
         stock_summary: stock_summary(cars),
+        content: content::content(slug, cfg, &landing_pages, now.timestamp()),
         gated_routes: cfg.gated_routes.clone(),
         built_at: now.timestamp(),
     }
@@ -330,6 +367,33 @@ mod tests {
         let site = build("demo", &off, &[], test_now());
         assert_eq!(site.features.captcha_site_key, None, "captcha off");
         assert!(!site.features.save_valuation, "trade-in off");
+    fn a_build_must_contain_every_content_page() {
+        let cfg = config_with(json!({
+            "offers": [{"id": "eofy", "name": "EOFY", "description": "Cheap", "manufacturer": "Kia"}],
+            "models": [{"name": "EV5", "manufacturer": "Kia", "body": "electrified", "image": "/m.svg"},
+                       {"name": "EV9", "manufacturer": "Kia", "body": "electrified", "image": "/m.svg", "override_url": "https://kia.example.com/ev9"}],
+            "navigation": [{"label": "New Vehicles", "menu": "models"}],
+        }));
+        let pages = content_paths(&build("demo", &cfg, &[], test_now()));
+        for p in [
+            "/special-offers/",
+            "/offers/kia/eofy/",
+            "/models/",
+            "/models/ev5/",
+            "/contact-us/site-c/",
+            "/locations/site-a/",
+            "/menus/models/",
+        ] {
+            assert!(pages.iter().any(|x| x == p), "{p} missing from {pages:?}");
+        }
+        assert!(
+            !pages.iter().any(|x| x.contains("ev9")),
+            "an override URL has no page of its own"
+        );
+        let bare = content_paths(&build("demo", &config(), &[], test_now()));
+        assert!(!bare
+            .iter()
+            .any(|x| x.starts_with("/models/") || x.starts_with("/menus/")));
     }
 
     #[test]

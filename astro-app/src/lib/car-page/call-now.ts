@@ -5,19 +5,27 @@
  * has them (`data-hours`) and the number (`data-tel` on the button).
  * Outside the hours the button stays visible but inactive and says so.
  */
-import { isOpenNow, type LocationHours } from '../hours/open-now';
+import { openStatus, type HoursData } from '../hours/schedule';
 
 /** Sets the button active (a tel: link) or inactive; returns whether it is active. */
 export function updateCallNow(footer: HTMLElement, now: Date): boolean {
   const button = footer.querySelector<HTMLAnchorElement>('[data-call]');
   if (!button) return false;
-  let hours: LocationHours | null = null;
+  let hours: HoursData | null = null;
   try {
-    hours = JSON.parse(footer.dataset['hours'] ?? 'null') as LocationHours | null;
+    hours = JSON.parse(footer.dataset['hours'] ?? 'null') as HoursData | null;
   } catch {
     hours = null;
   }
-  const open = hours !== null && isOpenNow(hours, now, 'sales');
+  // The sales department's hours (the location page's rules: special days,
+  // alternate Saturdays); an unknown zone or no sales hours count as closed.
+  const sales = hours?.hours?.find((h) => h.department === 'sales');
+  let open = false;
+  try {
+    open = hours !== null && sales !== undefined && openStatus(hours, sales, now).open;
+  } catch {
+    open = false;
+  }
   const tel = button.dataset['tel'] ?? '';
   if (open && tel) {
     button.href = tel;

@@ -1,0 +1,454 @@
+#!/usr/bin/env node
+/**
+ * End-to-end test of a built dealer site's content pages and blocks
+ * (spec 002) in headless Chromium:
+ *
+ *   node scripts/e2e/content.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
+ *
+ * - the popup: shown once on arrival, rendered closed, at most 600 px by
+ *   80vh, dismissed by Escape, not shown again, never after its expiry;
+ * - the header: the New Vehicles mega-menu fetched on first open (not on
+ *   page load), its categories with mouse and keyboard, the phone menu's
+ *   extra links, the Pre-owned dropdown from the stock, hover dropdowns,
+ *   the dropdown-open marker;
+ * - a location page: open now at the shopper's clock in the location's
+ *   time zone, the department selector, a special day in this week's
+ *   table, licences, Book a Service, the /locations/ twin's canonical;
+ * - offers: the list and its windows (an offer expiring after the build
+ *   disappears at view time), View more / less, the disclaimer, Explore
+ *   and Book A Test Drive, the offer form's lead and thank-you;
+ * - models: groups in the spec's order, Upcoming / All-New, Our Stock;
+ * - the home page's blocks: slider windows, reviews over the minimum,
+ *   guarantee, sell-your-car, blog, make tiles, location blocks;
+ * - axe on every content page type (phone and desktop, the popup and the
+ *   mega-menu open), no request off 127.0.0.1, no console error, no 4xx.
+ *
+ * The browser's clock is the instant the site was built at (site.json
+ * built_at), as in the other suites; cases the demo data must hold fail
+ * with "case missing from the demo data" when absent.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { isFile, startServer } from '../lib/static-server.mjs';
+import { builtAt, need, popupSeen } from './common.mjs';
+
+const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
+const dataDir = path.join(distDir, '..', 'src', 'data');
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** As scripts/e2e/run.mjs. */
+const AXE_OPTIONS = {
+  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  rules: { 'target-size': { enabled: true } },
+};
+
+const results = [];
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+  } catch (error) {
+    results.push({ name, ok: false });
+    const message = String(error?.message ?? error).split('\n').slice(0, 8).join('\n       ');
+    console.log(`FAIL - ${name}\n       ${message}`);
+  }
+}
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+function assertEqual(actual, expected, what) {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+const inWindow = (item, seconds) => (item.starts_at == null || seconds >= item.starts_at) && (item.expires_at == null || seconds <= item.expires_at);
+
+async function main() {
+  assert(isFile(path.join(distDir, 'index.html')), `no built site at ${distDir} (index.html missing)`);
+  const site = JSON.parse(fs.readFileSync(path.join(dataDir, 'site.json'), 'utf8'));
+  const cars = JSON.parse(fs.readFileSync(path.join(dataDir, 'cars.json'), 'utf8'));
+  const now = builtAt(site);
+  const nowS = site.built_at;
+
+  const server = await startServer(distDir);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-content-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+      serviceWorkers: 'block',
+    });
+    context.setDefaultTimeout(10_000);
+    await context.clock.setFixedTime(now);
+
+    const outside = [];
+    const errors = [];
+    const failed = [];
+    const requests = [];
+    const leads = [];
+    await context.route(/\/api\//, async (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname === '/api/leads') {
+        leads.push(JSON.parse(route.request().postData() ?? 'null'));
+        return route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ lead_id: 'content-lead-1' }) });
+      }
+      const body = url.pathname === '/api/auth/me' ? { signed_in: false } : {};
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    const watch = (p) => {
+      p.on('request', (req) => {
+        const url = new URL(req.url());
+        if (!['http:', 'https:'].includes(url.protocol)) return;
+        if (url.hostname !== '127.0.0.1') outside.push(req.url());
+        requests.push(url.pathname);
+      });
+      p.on('response', (res) => {
+        if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
+      });
+      p.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(`${p.url()}: ${msg.text()}`);
+      });
+      p.on('pageerror', (err) => errors.push(`${p.url()}: ${err.message}`));
+    };
+    const page = context.pages()[0] ?? (await context.newPage());
+    watch(page);
+    const axe = async (p) => {
+      await p.addScriptTag({ path: AXE_PATH });
+      const violations = await p.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
+      return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
+    };
+
+    // ------------------------------------------------------------ popup
+    const popup = site.content.popup;
+    await test('the popup: rendered closed, shown once on arrival within 600 px by 80vh, Escape dismisses it', async () => {
+      need(popup && inWindow(popup, nowS), 'a popup inside its window at the build (popup)');
+      const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+      const tag = need(/<dialog[^>]*data-popup[^>]*>/.exec(html)?.[0], 'the popup in the home page');
+      assert(!/\sopen[\s>=]/.test(tag), `the popup is rendered open: ${tag}`);
+      for (const [width, height] of [[375, 667], [1280, 900]]) {
+        await page.evaluate(() => localStorage.clear()).catch(() => {});
+        await page.setViewportSize({ width, height });
+        await page.goto(`${origin}/`);
+        const dialog = page.getByRole('dialog', { name: popup.title });
+        await dialog.waitFor();
+        const box = await dialog.boundingBox();
+        assert(box.width <= 600 && box.height <= height * 0.8 + 1, `${width}px: popup is ${Math.round(box.width)} x ${Math.round(box.height)}`);
+        assert(await dialog.evaluate((d) => d.contains(document.activeElement)), `${width}px: focus is not in the popup`);
+        if (width === 1280) {
+          const problems = await axe(page);
+          assertEqual(problems, [], 'axe with the popup open');
+        }
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+      }
+      await page.reload();
+      await page.waitForTimeout(300);
+      assertEqual(await page.getByRole('dialog').count(), 0, 'popups on the second visit');
+    });
+
+    await test('the popup: the close button dismisses it; after its expiry it never shows', async () => {
+      need(popup, 'a popup (popup)');
+      await page.evaluate(() => localStorage.clear());
+      await page.goto(`${origin}/`);
+      await page.getByRole('dialog', { name: popup.title }).getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      await page.evaluate(() => localStorage.clear());
+      await context.clock.setFixedTime(new Date((popup.expires_at + 60) * 1000));
+      const later = await context.newPage();
+      watch(later);
+      await later.goto(`${origin}/`);
+      await later.waitForTimeout(300);
+      assertEqual(await later.getByRole('dialog').count(), 0, 'popups after the expiry');
+      await later.close();
+      await context.clock.setFixedTime(now);
+    });
+    // From here on, a shopper who has seen the popup.
+    await popupSeen(context, site);
+
+    // ----------------------------------------------------------- header
+    const mega = site.navigation.find((n) => n.menu === 'models');
+    const bar = () => page.getByRole('navigation', { name: 'Main', exact: true });
+    await test('the New Vehicles mega-menu loads its cards on first open, not on page load', async () => {
+      need(mega, 'a navigation entry with menu: models');
+      requests.length = 0;
+      await page.goto(`${origin}/`);
+      await page.waitForLoadState('networkidle');
+      assert(!requests.includes('/menus/models/'), 'the menu was fetched on page load');
+      await bar().locator('summary', { hasText: mega.label }).click();
+      const menu = bar().locator('details[data-mega-menu]');
+      await menu.locator('.mega__card').first().waitFor();
+      assertEqual(requests.filter((r) => r === '/menus/models/').length, 1, 'menu fetches');
+      assert(await page.locator('header[data-dropdown-open]').count() === 1, 'the header has no dropdown-open marker');
+      const allCards = await menu.locator('[data-mega-panel]:not([hidden]) .mega__card').count();
+      assert(allCards > 0 && allCards <= 10, `All Vehicles shows ${allCards} cards`);
+      // A category shows only its models.
+      const suvs = site.content.models.filter((m) => m.body === 'suvs-4wds');
+      need(suvs.length > 0 && suvs.length < site.content.models.length, 'SUV models and others');
+      await menu.getByRole('button', { name: 'SUVs & 4WDs' }).click();
+      assertEqual(await menu.getByRole('button', { name: 'SUVs & 4WDs' }).getAttribute('aria-pressed'), 'true', 'the pressed category');
+      assertEqual(await menu.locator('[data-mega-panel]:not([hidden]) .mega__card').count(), suvs.length, 'SUV cards');
+      const problems = await axe(page);
+      assertEqual(problems, [], 'axe with the mega-menu open');
+      await page.keyboard.press('Escape');
+      assert(!(await menu.evaluate((d) => d.open)), 'Escape left the mega-menu open');
+      assertEqual(await page.locator('header[data-dropdown-open]').count(), 0, 'the marker after closing');
+    });
+
+    await test('the mega-menu with the keyboard: Enter opens it, Tab reaches the categories, Enter picks one, Escape closes', async () => {
+      need(mega, 'a navigation entry with menu: models');
+      await page.goto(`${origin}/`);
+      const summary = bar().locator('summary', { hasText: mega.label });
+      await summary.focus();
+      await page.keyboard.press('Enter');
+      const menu = bar().locator('details[data-mega-menu]');
+      await menu.locator('.mega__category').first().waitFor();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
+      const second = await menu.locator('.mega__category').nth(1).innerText();
+      assertEqual(focused, second, 'second Tab stop');
+      await page.keyboard.press('Enter');
+      assertEqual(await menu.locator('.mega__category').nth(1).getAttribute('aria-pressed'), 'true', 'Enter picked the category');
+      await page.keyboard.press('Escape');
+      assertEqual(await page.evaluate(() => document.activeElement?.textContent?.trim()), mega.label, 'focus after Escape');
+    });
+
+    await test('on a phone the models menu adds the dealer\'s extra links', async () => {
+      need(mega && site.content.model_menu.mobile_links.length > 0, 'model_menu.mobile_links');
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(`${origin}/`);
+      await page.getByText('Menu', { exact: true }).click();
+      const menu = page.getByRole('navigation', { name: 'Main menu' });
+      await menu.locator('summary', { hasText: mega.label }).click();
+      await menu.locator('.mega__card').first().waitFor();
+      for (const l of site.content.model_menu.mobile_links) await menu.locator('.nav__mobile-links').getByRole('link', { name: l.label, exact: true }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert(overflow <= 0, `the open menu is ${overflow}px too wide`);
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    await test('the Pre-owned dropdown lists used cars by make with counts from the stock', async () => {
+      const pre = need(site.navigation.find((n) => n.menu === 'pre_owned'), 'a navigation entry with menu: pre_owned');
+      const used = cars.filter((c) => c.car_type === 'used');
+      need(used.length > 0, 'used cars');
+      await page.goto(`${origin}/`);
+      await bar().locator('summary', { hasText: pre.label }).click();
+      const all = bar().getByRole('link', { name: `All pre-owned (${used.length})` });
+      await all.waitFor();
+      const byMake = used.reduce((m, c) => ((m[c.make] = (m[c.make] ?? 0) + 1), m), {});
+      const [topMake, topCount] = Object.entries(byMake).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+      await bar().getByRole('link', { name: `Used ${topMake} (${topCount})` }).click();
+      await page.waitForURL((u) => u.pathname === '/search/');
+      await page.locator('astro-island[component-url*="SearchApp"]:not([ssr])').waitFor({ state: 'attached' });
+      await page.locator('[data-testid="result-count"]', { hasText: new RegExp(`^${topCount}$`) }).waitFor();
+    });
+
+    await test(`dropdowns open on hover (features.hover_dropdowns: ${site.features.hover_dropdowns})`, async () => {
+      need(site.features.hover_dropdowns, 'a dealer with hover_dropdowns');
+      const group = need(site.navigation.find((n) => n.children.length > 0 && !n.menu), 'a plain dropdown');
+      await page.goto(`${origin}/`);
+      const details = bar().locator('details', { has: page.locator('summary', { hasText: group.label }) }).first();
+      await bar().locator('summary', { hasText: group.label }).first().hover();
+      await page.waitForFunction((el) => el.open, await details.elementHandle());
+      await page.mouse.move(640, 800);
+      await page.waitForFunction((el) => !el.open, await details.elementHandle());
+    });
+
+    // -------------------------------------------------------- locations
+    const location = site.locations[0];
+    await test('a location page: open now at the shopper\'s clock, the department selector, this week\'s special day, licences, Book a Service', async () => {
+      need(location.hours.length > 1, 'a location with two departments');
+      const special = need(
+        location.special_hours.find((s) => s.department !== 'all' && s.date > new Date(now).toISOString().slice(0, 10) && Date.parse(`${s.date}T00:00:00Z`) - now.getTime() < 6 * 86_400_000),
+        'a department\'s special day within the week after the build (locations[0].special_hours)',
+      );
+      await page.goto(`${origin}/contact-us/${location.slug}/`);
+      const status = page.locator('[data-open-status]');
+      await status.filter({ hasText: /^(Open now until|Closed now)/ }).waitFor();
+      const statusText = await status.innerText();
+      // Built on a weekday morning in the dealer's zone: the demo's sales are open.
+      assert(/^Open now until /.test(statusText), `status "${statusText}"`);
+      const select = page.getByLabel('Show the hours of');
+      await select.selectOption(special.department);
+      const table = page.locator(`table[data-hours-dept="${special.department}"]`);
+      assert(await table.isVisible(), 'the chosen department\'s table is hidden');
+      assert(!(await page.locator('table[data-hours-dept="sales"]').isVisible()), 'the sales table still shows');
+      await table.locator('tr', { hasText: special.label }).filter({ hasText: special.text }).waitFor();
+      await table.locator('tr.hours__today').waitFor();
+      for (const l of location.licences) await page.getByText(l).first().waitFor();
+      if (location.rating) await page.getByRole('img', { name: `Rated ${location.rating.average_rating.toFixed(1)} out of 5 from ${location.rating.count.toLocaleString('en-AU')} reviews` }).first().waitFor();
+      if (location.book_service) assertEqual(await page.getByRole('link', { name: /^Book a Service/ }).getAttribute('href'), location.book_service.href, 'Book a Service');
+      const problems = await axe(page);
+      assertEqual(problems, [], 'axe on the location page');
+    });
+
+    await test('/locations/{slug}/ is the same page, canonical at /contact-us/{slug}/', async () => {
+      const res = await page.goto(`${origin}/locations/${location.slug}/`);
+      assertEqual(res.status(), 200, 'status');
+      await page.getByRole('heading', { level: 1, name: location.name }).waitFor();
+      assertEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), `${site.base_url}/contact-us/${location.slug}/`, 'canonical');
+      assertEqual((await page.goto(`${origin}/locations/${site.slug}/`)).status(), 200, '/locations/{dealer slug}/');
+    });
+
+    await test('location cards follow the dealer\'s show flags; a one-location block is a single card', async () => {
+      await page.goto(`${origin}/contact-us/`);
+      const cards = page.locator('.location-card');
+      assertEqual(await cards.count(), site.locations.length, 'cards');
+      const flags = site.content.location_cards;
+      assertEqual((await cards.locator('table.hours__table').count()) > 0, flags.show_hours, 'hours on the cards');
+      assertEqual((await cards.locator('.location-card__actions').count()) > 0, flags.show_buttons, 'buttons on the cards');
+      await page.goto(`${origin}/`);
+      const single = need(site.home.blocks.find((b) => b.kind === 'locations' && b.location_ids.length === 1), 'a home location block of one location');
+      const several = need(site.home.blocks.find((b) => b.kind === 'locations' && b.location_ids.length > 1), 'a home location block of several');
+      const block = (b) => page.locator('section.locations-block', { has: page.getByRole('heading', { name: b.title, exact: true }) });
+      assertEqual(await block(single).locator('.location-card').count(), 1, `cards in "${single.title}"`);
+      assertEqual(await block(single).locator('.locations-carousel').count(), 0, `"${single.title}" is a carousel`);
+      assertEqual(await block(several).locator('.locations-carousel .location-card').count(), several.location_ids.length, `cards in "${several.title}"`);
+    });
+
+    // ----------------------------------------------------------- offers
+    const offers = site.content.offers.items;
+    await test('/special-offers/ shows the offers inside their window at the shopper\'s clock; one that ends later disappears then', async () => {
+      const live = offers.filter((o) => inWindow(o, nowS));
+      const ending = need(offers.find((o) => o.expires_at && inWindow(o, nowS)), 'an offer ending after the build');
+      const future = need(offers.find((o) => o.starts_at && o.starts_at > nowS), 'an offer starting after the build');
+      await page.goto(`${origin}/special-offers/`);
+      assertEqual(await page.locator('li.offer-card:visible').count(), live.length, 'offers shown');
+      assert(!(await page.locator('li.offer-card', { hasText: future.name }).isVisible()), `${future.name} shows before it starts`);
+      await context.clock.setFixedTime(new Date((ending.expires_at + 60) * 1000));
+      const later = await context.newPage();
+      watch(later);
+      await later.goto(`${origin}/special-offers/`);
+      assert(!(await later.locator('li.offer-card', { hasText: ending.name }).isVisible()), `${ending.name} still shows after its expiry`);
+      await later.goto(`${origin}${ending.path}`);
+      await later.getByText('This offer is not available right now.').waitFor();
+      await later.close();
+      await context.clock.setFixedTime(now);
+    });
+
+    await test('an offer page: multi-brand path, View more / less, the full disclaimer, Explore the model', async () => {
+      const long = need(offers.find((o) => o.description.length > site.content.offers.collapse_description_over && o.disclaimer.length > site.content.offers.collapse_disclaimer_over && o.explore && inWindow(o, nowS)), 'an offer with a long description, a long disclaimer and a listed model');
+      if (!site.manufacturer && long.manufacturer) assert(long.path.split('/').length === 5, `${long.path} has no make segment`);
+      const res = await page.goto(`${origin}${long.path}`);
+      assertEqual(res.status(), 200, 'status');
+      const more = page.locator('summary', { hasText: 'View more' });
+      const full = page.locator('.offer-page .collapsible__full').first();
+      assert(!(await full.isVisible()), 'the full description shows before View more');
+      await more.click();
+      await full.waitFor();
+      await page.locator('summary', { hasText: 'View less' }).first().waitFor();
+      await page.locator('summary', { hasText: 'View full disclaimer' }).click();
+      await page.locator('summary', { hasText: 'View less disclaimer' }).waitFor();
+      const problems = await axe(page);
+      assertEqual(problems, [], 'axe on the offer page');
+      await page.getByRole('link', { name: long.explore.label }).first().click();
+      await page.waitForURL(`${origin}${long.explore.href}`);
+    });
+
+    await test('Book A Test Drive on an offer preselects the test drive; the offer form posts an offer lead and shows the thank-you', async () => {
+      const offer = need(offers.find((o) => inWindow(o, nowS)), 'an offer inside its window');
+      need(site.content.offers.buttons.includes('test_drive'), 'the test_drive offer button');
+      await page.goto(`${origin}/special-offers/`);
+      await page.locator('li.offer-card', { hasText: offer.name }).getByRole('link', { name: /^Book A Test Drive/ }).click();
+      await page.waitForURL((u) => u.pathname === offer.path && u.search === '?enquiry=test-drive');
+      assert(await page.getByLabel('Book a test drive').isChecked(), 'test drive not preselected');
+      const before = leads.length;
+      await page.getByRole('button', { name: 'Send enquiry' }).click();
+      await page.getByText('Please fix the following errors:').waitFor();
+      assertEqual(leads.length, before, 'a lead sent with errors');
+      await page.getByLabel('Name').fill('Content Shopper');
+      await page.getByLabel('Email').fill('content@example.com.au');
+      await page.getByLabel('Phone').fill('0412 345 678');
+      await page.getByLabel('I agree to the terms of use').check();
+      await page.getByRole('button', { name: 'Send enquiry' }).click();
+      await page.getByRole('heading', { name: site.content.offers.thank_you_title }).waitFor();
+      await page.getByText(site.content.offers.thank_you_text).waitFor();
+      assertEqual(await page.evaluate(() => document.activeElement?.textContent), site.content.offers.thank_you_title, 'focus after sending');
+      const lead = leads.at(-1);
+      assertEqual([lead.category, lead.subcategory, lead.offer_id, lead.dealership_slug, lead.phone], ['offer', 'Book a Test Drive', offer.id, site.slug, '0412345678'], 'the lead');
+    });
+
+    // ----------------------------------------------------------- models
+    await test('/models/ groups models in the spec\'s order with Upcoming / All-New labels and Our Stock links', async () => {
+      const models = site.content.models;
+      need(models.some((m) => m.status === 'coming_soon') && models.some((m) => m.status !== 'coming_soon'), 'an upcoming model and an available one');
+      await page.goto(`${origin}/models/`);
+      const headings = await page.locator('.models-group h2').allInnerTexts();
+      const ranks = headings.map((h) => models.find((m) => m.body_label === h)?.body_rank);
+      assertEqual(ranks, [...ranks].sort((a, b) => a - b), 'group order');
+      const upcoming = models.find((m) => m.status === 'coming_soon');
+      const card = page.locator('li.model-card', { has: page.getByRole('heading', { name: new RegExp(`${upcoming.name}$`) }) });
+      assertEqual(await card.locator('.model-card__status').innerText(), 'Upcoming', `${upcoming.name} label`);
+      const stocked = need(models.find((m) => m.stock), 'a model in stock');
+      await page.locator('li.model-card', { has: page.getByRole('heading', { name: new RegExp(`${stocked.name}$`) }) }).getByRole('link', { name: new RegExp(`^${stocked.stock.label.replace(/[()]/g, '\\$&')}`) }).click();
+      await page.waitForURL(`${origin}${stocked.stock.href}`);
+      await page.locator('[data-testid="result-count"]').filter({ hasText: String(stocked.stock_count) }).first().waitFor();
+    });
+
+    // ------------------------------------------------------------- home
+    await test('home blocks: slider windows, reviews over the minimum, guarantee, sell-your-car, blog, make tiles', async () => {
+      await page.goto(`${origin}/`);
+      const slides = site.content.promotions;
+      need(slides.some((s) => inWindow(s, nowS)) && slides.some((s) => !inWindow(s, nowS)), 'a promotion inside its window and one outside');
+      assertEqual(await page.locator('.promo-slider__slide:visible').count(), slides.filter((s) => inWindow(s, nowS)).length, 'slides shown');
+      const r = need(site.content.reviews, 'reviews (reviews.enabled)');
+      assertEqual(await page.locator('#reviews li.review').count(), r.items.length, 'reviews shown');
+      await page.locator('#reviews').getByText(`from ${r.count.toLocaleString('en-AU')} review`).waitFor();
+      const g = need(site.content.guarantee, 'a guarantee banner');
+      assertEqual(await page.locator('.guarantee__item').count(), g.items.length, 'guarantee items');
+      assertEqual(await page.locator('.sell-banner a').getAttribute('href'), site.content.sell_your_car.button.href, 'sell-your-car link');
+      assertEqual(await page.locator('.blog-tile').count(), site.content.blog.posts.length, 'blog tiles');
+      assertEqual(await page.locator('.brand-tile').count(), site.stock_summary.makes.length, 'make tiles');
+      if (slides.filter((s) => inWindow(s, nowS)).length > 1) {
+        await page.getByRole('button', { name: 'Next promotion' }).click();
+      }
+    });
+
+    // ----------------------------------------------------- axe, layout
+    await test('axe finds nothing on the content pages (phone and desktop); nothing overflows sideways', async () => {
+      const model = need(site.content.models.find((m) => m.page), 'a model page');
+      const offer = need(offers[0], 'an offer');
+      const paths = ['/', '/special-offers/', offer.path, '/models/', model.page, `/locations/${location.slug}/`, '/contact-us/'];
+      const problems = [];
+      for (const [width, height] of [[375, 812], [1280, 900]]) {
+        await page.setViewportSize({ width, height });
+        for (const p of paths) {
+          await page.goto(`${origin}${p}`, { waitUntil: 'load' });
+          for (const v of await axe(page)) problems.push(`${width}px ${p}: ${v}`);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+          if (overflow > 0) problems.push(`${width}px ${p}: ${overflow}px wider than the screen`);
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+      assertEqual(problems, [], 'problems');
+    });
+
+    await test('no request leaves 127.0.0.1, no resource fails, no console error', async () => {
+      assertEqual([...new Set(outside)].slice(0, 5), [], 'requests to other hosts');
+      assertEqual([...new Set(failed)].slice(0, 5), [], 'failed responses');
+      assertEqual(errors.slice(0, 5), [], 'console errors');
+    });
+  } finally {
+    await context?.close().catch(() => {});
+    await new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections?.();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  results.push({ name: 'setup', ok: false });
+  console.log(`FAIL - setup\n       ${error?.stack ?? error}`);
+}
+const passed = results.filter((r) => r.ok).length;
+const failedCount = results.length - passed;
+console.log(`${passed} passed, ${failedCount} failed`);
+process.exit(failedCount > 0 ? 1 : 0);
