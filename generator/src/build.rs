@@ -43,6 +43,8 @@ pub struct BuildReport {
     /// All feed problems of this build, one per line (written when there are any).
     pub feed_report: Option<PathBuf>,
     pub pages: usize,
+    /// The publish step's figures (links checked, sitemap, CSP), when Astro ran.
+    pub publish: Option<crate::publish::PublishReport>,
     pub elapsed: Duration,
 }
 
@@ -98,6 +100,7 @@ pub fn build_dealer(
         let skipped = std::mem::take(&mut feed.skipped);
         let mut feed_warnings = std::mem::take(&mut feed.warnings);
         let mut selection = stock::select(feed, cfg, opts.now);
+        let mut feed_warnings_extra: Vec<String> = Vec::new();
         feed_warnings.append(&mut selection.warnings);
         let cars: Vec<present::Car> = selection
             .visible
@@ -136,11 +139,24 @@ pub fn build_dealer(
 
         let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
         must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
-        let dist = if opts.skip_astro {
-            None
+        let plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
+        if plan.left_out > 0 {
+            feed_warnings_extra.push(format!(
+                "{} sold car(s) past the window get no redirect: at most {} fit in _redirects (the most recent sales are kept)",
+                plan.left_out,
+                crate::publish::redirects::MAX_REDIRECTS / 2
+            ));
+        }
+        let (dist, publish) = if opts.skip_astro {
+            (None, None)
         } else {
             step("astro build");
-            Some(crate::astro::build(project, &site_dir, &must_exist)?)
+            let report_file = site_dir.join("publish-problems.txt");
+            let (dist, report) = crate::astro::build(project, &site_dir, &must_exist, |staged| {
+                step("checking links");
+                crate::publish::finish(staged, &plan.plan, &report_file)
+            })?;
+            (Some(dist), Some(report))
         };
         let pages = match &dist {
             Some(d) => walkdir::WalkDir::new(d)
@@ -163,6 +179,11 @@ pub fn build_dealer(
             .collect();
         let feed_report = write_feed_report(&site_dir, &feed_lines)?;
         warnings.extend(feed_lines);
+        warnings.extend(
+            feed_warnings_extra
+                .into_iter()
+                .map(|w| format!("{}: {w}", dealer.slug)),
+        );
         Ok(BuildReport {
             slug: dealer.slug.clone(),
             dist,
@@ -173,10 +194,65 @@ pub fn build_dealer(
             warnings,
             feed_report,
             pages,
+            publish,
             elapsed: started.elapsed(),
         })
     };
     run().map_err(BuildFailure::Failed)
+}
+
+/// The publish step's inputs, and how many gone cars found no room in `_redirects`.
+pub struct PlannedPublish {
+    pub plan: crate::publish::PublishPlan,
+    pub left_out: usize,
+}
+
+/// What the publish step needs besides the built pages: the sold-car
+/// redirects and the origins the site's scripts reach at run time.
+pub fn publish_plan(
+    slug: &str,
+    cfg: &dealer_config::DealerConfig,
+    site: &site_data::SiteData,
+    cars: &[present::Car],
+    gone: &[crate::publish::redirects::GoneCar],
+) -> PlannedPublish {
+    use crate::publish::headers::origin_of;
+    let landings: std::collections::HashSet<String> = site
+        .search
+        .landing_pages
+        .iter()
+        .map(|l| l.path.clone())
+        .collect();
+    let live: std::collections::HashSet<&str> = cars.iter().map(|c| c.slug.as_str()).collect();
+    let (redirects, left_out) = crate::publish::redirects::sold_cars(gone, &landings, &live);
+    let mut runtime = crate::publish::headers::RuntimeOrigins::default();
+    // The edge API (leads, watchlist, quotes...) and, when hosted, the search service.
+    if let Some(api) = origin_of(&cfg.edge.api_base) {
+        runtime.connect.insert(api.clone());
+        runtime.forms.insert(api);
+    }
+    if let Some(hosted) = &site.search.hosted {
+        if let Some(o) = origin_of(&format!("https://{}", hosted.host)) {
+            runtime.connect.insert(o);
+        }
+    }
+    // Car photos (search results and the watchlist render them in islands),
+    // and the configured images.
+    let images = cars
+        .iter()
+        .flat_map(|c| c.images.iter())
+        .chain(site.search.promo_tiles.iter().map(|t| &t.image))
+        .chain(std::iter::once(&site.theme.logo));
+    runtime.images.extend(images.filter_map(|u| origin_of(u)));
+    PlannedPublish {
+        plan: crate::publish::PublishPlan {
+            dealer: slug.to_string(),
+            origin: cfg.site_url.clone(),
+            redirects,
+            runtime,
+        },
+        left_out,
+    }
 }
 
 /// Writes every feed problem to `stock-feed-report.txt` in the site folder

@@ -10,6 +10,7 @@ pub mod build;
 pub mod cli;
 pub mod commands;
 pub mod project;
+pub mod publish;
 pub mod render;
 pub mod scaffold;
 pub mod search_index;
