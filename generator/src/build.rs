@@ -110,7 +110,19 @@ pub fn build_dealer(
         let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
 
         step("writing project");
-        let site = site_data::build(&dealer.slug, cfg, &cars, opts.now);
+        let mut site =
+            site_data::build_with_pages(&dealer.slug, cfg, &cars, &dealer.pages, opts.now);
+        let car_slugs = cars.iter().map(|c| c.slug.clone()).collect();
+        let settled = site_data::pages::settle_links(&mut site, &car_slugs);
+        if !settled.errors.is_empty() {
+            anyhow::bail!(
+                "{} link(s) in {} lead to no page:\n  {}",
+                settled.errors.len(),
+                dealer.path.display(),
+                settled.errors.join("\n  ")
+            );
+        }
+        feed_warnings_extra.extend(settled.warnings);
         let site_dir = project.site_dir(&dealer.slug);
         let ctx = TemplateContext {
             slug: dealer.slug.clone(),

@@ -12,6 +12,7 @@ pub mod commands;
 pub mod project;
 pub mod publish;
 pub mod render;
+pub mod rich_text;
 pub mod scaffold;
 pub mod search_index;
 pub mod site_data;

@@ -424,6 +424,10 @@ export interface SiteData {
    */
   cards: Cards;
   /**
+   * Company, service and legal pages, and the dealer's Markdown pages.
+   */
+  company: CompanyPages;
+  /**
    * Main phone and e-mail.
    */
   contact: Contact;
@@ -466,6 +470,12 @@ export interface SiteData {
    */
   navigation: NavItem[];
   /**
+   * Every page path of the site except the car pages and the search
+   * result pages 2..n, e.g. "/about-us/": a component links to a page
+   * of another module only when it is listed here.
+   */
+  pages: string[];
+  /**
    * Search page settings.
    */
   search: Search;
@@ -501,6 +511,119 @@ export interface Cards {
    * Buttons on each result card, in order (`cards.buttons`).
    */
   buttons: CardButton[];
+}
+/**
+ * The company, service and legal pages; a page the dealer has off is null.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CompanyPages".
+ */
+export interface CompanyPages {
+  /**
+   * /about-us/
+   */
+  about_us: ContentPage | null;
+  /**
+   * Book a Service: the dealer's booking site (external), else
+   * /genuine-service/; null when the dealer has neither.
+   */
+  book_service: Link | null;
+  /**
+   * /pages/complaint-handling-process/
+   */
+  complaint_handling: ContentPage | null;
+  /**
+   * What the complaint-handling page tells an unhappy customer.
+   */
+  complaints_text: string;
+  /**
+   * /fleet/
+   */
+  fleet: ContentPage | null;
+  /**
+   * /genuine-service/: the on-site service booking page (when the dealer has no booking site).
+   */
+  genuine_service: ContentPage | null;
+  /**
+   * The dealer's own pages at /pages/{slug}/, by path.
+   */
+  markdown: ContentPage[];
+  /**
+   * /privacy-policy/
+   */
+  privacy_policy: ContentPage | null;
+  /**
+   * Days within which a privacy complaint is answered.
+   */
+  privacy_response_days: number;
+  /**
+   * /roadside-assist/
+   */
+  roadside_assist: ContentPage | null;
+  /**
+   * Roadside assistance phone, as shown.
+   */
+  roadside_phone: string | null;
+  /**
+   * /service/
+   */
+  service: ContentPage | null;
+  /**
+   * Ids of the locations that service cars (the service pages list them).
+   */
+  service_location_ids: string[];
+  /**
+   * /terms-and-conditions/
+   */
+  terms_and_conditions: ContentPage | null;
+  /**
+   * /warranty/
+   */
+  warranty: ContentPage | null;
+}
+/**
+ * A company, service, legal or Markdown page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ContentPage".
+ */
+export interface ContentPage {
+  /**
+   * The dealer's wording (Markdown, sanitised); null: the built-in wording.
+   */
+  body_html: string | null;
+  /**
+   * Meta description.
+   */
+  description: string;
+  /**
+   * Site path, e.g. "/about-us/" or "/pages/buyers-tips/".
+   */
+  path: string;
+  /**
+   * Page heading and title.
+   */
+  title: string;
+}
+/**
+ * A link.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Link".
+ */
+export interface Link {
+  /**
+   * Opens another site (rel="noopener", target="_blank").
+   */
+  external: boolean;
+  /**
+   * Site path or https URL.
+   */
+  href: string;
+  /**
+   * Link text.
+   */
+  label: string;
 }
 /**
  * Phone and e-mail.
@@ -621,26 +744,6 @@ export interface FooterGroup {
    * Heading.
    */
   title: string;
-}
-/**
- * A link.
- *
- * This interface was referenced by `SiteContract`'s JSON-Schema
- * via the `definition` "Link".
- */
-export interface Link {
-  /**
-   * Opens another site (rel="noopener", target="_blank").
-   */
-  external: boolean;
-  /**
-   * Site path or https URL.
-   */
-  href: string;
-  /**
-   * Link text.
-   */
-  label: string;
 }
 /**
  * The home page hero.

@@ -13,6 +13,7 @@ mod identity;
 mod links;
 mod locations;
 mod offers;
+mod pages;
 mod search;
 mod stock;
 pub(crate) mod structure;
@@ -169,6 +170,7 @@ pub(crate) fn rules(
     }
     links::check(cfg, &mut cx);
     offers::check(cfg, &mut cx);
+    pages::check(cfg, &mut cx);
     if skip.ok("finance") {
         finance::check(&cfg.finance, &mut cx);
     }

@@ -10,6 +10,7 @@ mod content;
 mod features;
 mod finance;
 mod locations;
+mod pages;
 mod rate_limits;
 mod search;
 mod timezone;
@@ -18,6 +19,7 @@ pub use content::*;
 pub use features::*;
 pub use finance::*;
 pub use locations::*;
+pub use pages::*;
 pub use rate_limits::*;
 pub use search::*;
 pub use timezone::TimeZone;
@@ -120,6 +122,9 @@ pub struct DealerConfig {
     /// Legal wording (complaints, privacy).
     #[serde(default)]
     pub legal: Legal,
+    /// Company, service and legal pages the site has (about us, service, roadside assist, fleet, warranty, terms, privacy, complaints).
+    #[serde(default)]
+    pub pages: PagesConfig,
     /// The edge API the site calls.
     #[serde(default)]
     pub edge: EdgeSettings,

@@ -73,6 +73,7 @@ pub fn finish(dist: &Path, plan: &PublishPlan, report_file: &Path) -> Result<Pub
     }
     write(dist, "_redirects", &redirects::render(&plan.redirects))?;
 
+    let link_started = Instant::now();
     let pages = links::scan_pages(dist, &files)?;
     problems.extend(
         seo::check(&pages, &plan.origin)
@@ -84,7 +85,9 @@ pub fn finish(dist: &Path, plan: &PublishPlan, report_file: &Path) -> Result<Pub
         exempt_prefixes: vec!["/api/".into()],
         redirects: redirect_map,
     };
-    let link_report = links::check_scanned(dist, &files, &pages, &policy)?;
+    let mut link_report = links::check_scanned(dist, &files, &pages, &policy)?;
+    // Reading and scanning the pages is most of the work: the figure covers both.
+    link_report.elapsed = link_started.elapsed();
 
     let urls = seo::sitemap_urls(&pages, &plan.origin);
     write(dist, "sitemap.xml", &seo::sitemap(&urls))?;

@@ -8,6 +8,7 @@
 mod contract;
 mod links;
 mod locations;
+pub mod pages;
 mod search;
 mod stock_summary;
 
@@ -24,6 +25,7 @@ pub use locations::{
     Address, DepartmentHours, DepartmentName, HoursLine, Location, LocationKind, SpecialDepartment,
     SpecialHours,
 };
+pub use pages::{CompanyPages, ContentPage};
 pub use search::{BaseFilters, HitRules, PromoTile, Search, SortOption};
 pub use stock_summary::{stock_summary, MakeCount, StockSummary, TypeCount};
 
@@ -71,6 +73,12 @@ pub struct SiteData {
     /// "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
     /// one of them redirects a signed-out visitor to /sign-in/.
     pub gated_routes: Vec<String>,
+    /// Every page path of the site except the car pages and the search
+    /// result pages 2..n, e.g. "/about-us/": a component links to a page
+    /// of another module only when it is listed here.
+    pub pages: Vec<String>,
+    /// Company, service and legal pages, and the dealer's Markdown pages.
+    pub company: CompanyPages,
     /// The instant the stock was judged at (unix seconds: the build's start,
     /// or `--as-of`); pages rendered from this data apply the time rules
     /// (sold window) at the same instant.
@@ -134,12 +142,25 @@ pub fn build(
     cars: &[Car],
     now: chrono::DateTime<chrono::Utc>,
 ) -> SiteData {
+    build_with_pages(slug, cfg, cars, &[], now)
+}
+
+/// [`build`] with the dealer's Markdown pages (`LoadedDealer::pages`).
+pub fn build_with_pages(
+    slug: &str,
+    cfg: &DealerConfig,
+    cars: &[Car],
+    markdown: &[dealer_config::content::MarkdownPage],
+    now: chrono::DateTime<chrono::Utc>,
+) -> SiteData {
     let year = chrono::Datelike::year(&now);
     let mut home = cfg.home.clone();
     if home.hero_title.is_empty() {
         home.hero_title = cfg.name.clone();
     }
-    SiteData {
+    let locations = locations::locations(cfg);
+    let company = pages::company_pages(cfg, markdown, &locations);
+    let mut site = SiteData {
         slug: slug.into(),
         name: cfg.name.clone(),
         template: cfg.template.clone(),
@@ -152,7 +173,7 @@ pub fn build(
         navigation: links::navigation(cfg),
         footer: links::footer(cfg, year),
         home,
-        locations: locations::locations(cfg),
+        locations,
         features: Features {
             watchlist: cfg.features.watchlist,
             compare: cfg.features.compare,
@@ -178,8 +199,12 @@ pub fn build(
         },
         stock_summary: stock_summary(cars),
         gated_routes: cfg.gated_routes.clone(),
+        pages: Vec::new(),
+        company,
         built_at: now.timestamp(),
-    }
+    };
+    site.pages = pages::page_paths(&site);
+    site
 }
 
 /// A small dealer and cars for the tests of every module here.
@@ -211,6 +236,16 @@ pub(crate) mod test_support {
 
     pub fn config() -> DealerConfig {
         config_with(json!({}))
+    }
+
+    /// Markdown pages from (name, text).
+    pub fn pages_from(files: &[(&str, &str)]) -> Vec<dealer_config::content::MarkdownPage> {
+        files
+            .iter()
+            .map(|(name, text)| {
+                dealer_config::content::MarkdownPage::from_text(name, text).unwrap()
+            })
+            .collect()
     }
 
     /// One visible car per (make, car type).
