@@ -492,6 +492,10 @@ export interface SiteData {
    */
   stock_summary: StockSummary;
   /**
+   * schema.org AutoDealer JSON-LD of each location (location pages, contact and home page).
+   */
+  structured_data: LocationJsonLd[];
+  /**
    * Template preset the dealer extends.
    */
   template: string;
@@ -1237,6 +1241,24 @@ export interface MakeCount {
    * Make, e.g. "Kia".
    */
   name: string;
+}
+/**
+ * A location's JSON-LD.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "LocationJsonLd".
+ */
+export interface LocationJsonLd {
+  /**
+   * The schema.org AutoDealer object, ready to print.
+   */
+  json_ld: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The location's id.
+   */
+  location_id: string;
 }
 /**
  * Branding. Colours are CSS hex colours such as "#0b3d91".

@@ -11,6 +11,7 @@ mod locations;
 pub mod pages;
 mod search;
 mod stock_summary;
+pub mod structured;
 
 use dealer_config::model;
 use dealer_config::DealerConfig;
@@ -79,6 +80,8 @@ pub struct SiteData {
     pub pages: Vec<String>,
     /// Company, service and legal pages, and the dealer's Markdown pages.
     pub company: CompanyPages,
+    /// schema.org AutoDealer JSON-LD of each location (location pages, contact and home page).
+    pub structured_data: Vec<structured::LocationJsonLd>,
     /// The instant the stock was judged at (unix seconds: the build's start,
     /// or `--as-of`); pages rendered from this data apply the time rules
     /// (sold window) at the same instant.
@@ -201,6 +204,7 @@ pub fn build_with_pages(
         gated_routes: cfg.gated_routes.clone(),
         pages: Vec::new(),
         company,
+        structured_data: structured::locations_json_ld(cfg),
         built_at: now.timestamp(),
     };
     site.pages = pages::page_paths(&site);

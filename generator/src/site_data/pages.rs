@@ -430,7 +430,7 @@ mod tests {
     #[test]
     fn pages_that_are_off_do_not_exist_and_markdown_pages_do() {
         let cfg = config_with(json!({"pages": {"fleet": true, "about_us": false}}));
-        let md = pages_from(&[("buyers-tips", "---\ntitle: Buyers tips\ndescription: How to buy.\n---\n# Tips\n<script>x()</script>Read **this**.\n")]);
+        let md = pages_from(&[("buyers-tips", "---\ntitle: Buyers tips\ndescription: How to buy.\n---\n# Tips\n\nRead **this**.\n\n<script>x()</script>\n")]);
         let site = crate::site_data::build_with_pages("demo", &cfg, &[], &md, chrono::Utc::now());
         let paths = &site.pages;
         for want in [
@@ -461,9 +461,10 @@ mod tests {
             (tips.title.as_str(), tips.description.as_str()),
             ("Buyers tips", "How to buy.")
         );
+        // The script block is dropped whole.
         assert_eq!(
             tips.body_html.as_deref(),
-            Some("<h2>Tips</h2>\n<p>Read <strong>this</strong>.</p>\n")
+            Some("<h2>Tips</h2>\n<p>Read <strong>this</strong>.</p>\n\n")
         );
     }
 
