@@ -114,12 +114,14 @@ pub fn build_dealer(
             site_data::build_with_pages(&dealer.slug, cfg, &cars, &dealer.pages, opts.now);
         let car_slugs = cars.iter().map(|c| c.slug.clone()).collect();
         let settled = site_data::pages::settle_links(&mut site, &car_slugs);
-        if !settled.errors.is_empty() {
+        let mut link_errors = settled.errors;
+        link_errors.extend(site_data::pages::unmatched_gated_routes(&site, &car_slugs));
+        if !link_errors.is_empty() {
             anyhow::bail!(
-                "{} link(s) in {} lead to no page:\n  {}",
-                settled.errors.len(),
+                "{} link(s) or gated route(s) in {} lead to no page:\n  {}",
+                link_errors.len(),
                 dealer.path.display(),
-                settled.errors.join("\n  ")
+                link_errors.join("\n  ")
             );
         }
         feed_warnings_extra.extend(settled.warnings);

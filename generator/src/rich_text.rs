@@ -95,30 +95,37 @@ pub fn sanitize_html(html: &str) -> String {
 }
 
 /// Markdown (CommonMark with tables and strikethrough) to sanitised HTML.
-/// Headings move one level down: the page's own title is its only `<h1>`.
-/// Raw HTML in the Markdown goes through the same sanitiser.
+/// Headings move so the document's top level is `<h2>` (the page's own
+/// title is its only `<h1>`, and an author starting at `##` or at `#` gets
+/// the same outline). Raw HTML in the Markdown goes through the sanitiser.
 pub fn markdown_html(markdown: &str) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    let down = |level: HeadingLevel| match level {
-        HeadingLevel::H1 => HeadingLevel::H2,
-        HeadingLevel::H2 => HeadingLevel::H3,
-        HeadingLevel::H3 => HeadingLevel::H4,
-        HeadingLevel::H4 => HeadingLevel::H5,
-        _ => HeadingLevel::H6,
+    let events: Vec<Event> = Parser::new_ext(markdown, options).collect();
+    let top = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Start(Tag::Heading { level, .. }) => Some(*level as usize),
+            _ => None,
+        })
+        .min()
+        .unwrap_or(2);
+    let shift = |level: HeadingLevel| {
+        let n = (level as usize + 2).saturating_sub(top).clamp(2, 6);
+        HeadingLevel::try_from(n).unwrap_or(HeadingLevel::H6)
     };
-    let events = Parser::new_ext(markdown, options).map(|e| match e {
+    let events = events.into_iter().map(|e| match e {
         Event::Start(Tag::Heading {
             level,
             id,
             classes,
             attrs,
         }) => Event::Start(Tag::Heading {
-            level: down(level),
+            level: shift(level),
             id,
             classes,
             attrs,
         }),
-        Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(down(level))),
+        Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(shift(level))),
         other => other,
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
@@ -193,6 +200,13 @@ mod tests {
             }
             assert!(html.contains("Hi"), "text is kept: {html}");
         }
+    }
+
+    #[test]
+    fn the_top_heading_level_becomes_h2_whichever_the_author_used() {
+        assert_eq!(markdown_html("## A\n### B\n"), "<h2>A</h2>\n<h3>B</h3>\n");
+        assert_eq!(markdown_html("# A\n## B\n"), "<h2>A</h2>\n<h3>B</h3>\n");
+        assert_eq!(markdown_html("#### Deep\n"), "<h2>Deep</h2>\n");
     }
 
     #[test]

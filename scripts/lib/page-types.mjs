@@ -26,7 +26,7 @@ export function siteData(dist) {
 
 /**
  * `{ name, path }` of each page type: home, search, a landing page, a car
- * page, contact, a location, sign-in, watchlist, 404. Throws when the
+ * page, contact, a location, a legal page, sign-in, watchlist, 404. Throws when the
  * site's data lacks one (a test must not skip a page type silently).
  */
 export function pageTypes(dist) {
@@ -34,7 +34,9 @@ export function pageTypes(dist) {
   const landing = site.search.landing_pages.find((l) => l.path === 'used-cars') ?? site.search.landing_pages[0];
   const car = cars[0];
   const location = site.locations[0];
-  const missing = [!landing && 'a search landing page', !car && 'a car', !location && 'a location'].filter(Boolean);
+  // Every site has its privacy policy (the enquiry forms link to it).
+  const legal = site.company?.privacy_policy;
+  const missing = [!landing && 'a search landing page', !car && 'a car', !location && 'a location', !legal && 'the privacy policy page'].filter(Boolean);
   if (missing.length) throw new Error(`the site's data has no ${missing.join(', ')}: every page type must be covered`);
   return [
     { name: 'home', path: '/' },
@@ -43,6 +45,7 @@ export function pageTypes(dist) {
     { name: 'car', path: `/cars/${car.slug}/` },
     { name: 'contact', path: '/contact-us/' },
     { name: 'location', path: `/contact-us/${location.slug}/` },
+    { name: 'legal', path: legal.path },
     { name: 'sign-in', path: '/sign-in/' },
     { name: 'watchlist', path: '/watchlist/' },
     { name: '404', path: '/no-such-page/' },

@@ -101,8 +101,8 @@ pub struct DealerConfig {
     /// Where leads are delivered.
     #[serde(default)]
     pub leads: LeadsConfig,
-    /// Routes that need a signed-in shopper; others redirect to /sign-in.
-    #[serde(default = "default_gated_routes")]
+    /// Pages that need a signed-in shopper: a signed-out visitor is sent to /sign-in/ (with type, redirect and back) and search engines are asked not to index them. Site paths; `{slug}` matches one path segment, e.g. "/cars/{slug}/checkout" or "/pages/owners-club". Each must match a page the site has (a route without a page is an error). None by default.
+    #[serde(default)]
     pub gated_routes: Vec<String>,
     /// Texts shown on the site that dealers word differently.
     #[serde(default)]
@@ -128,10 +128,6 @@ pub struct DealerConfig {
     /// The edge API the site calls.
     #[serde(default)]
     pub edge: EdgeSettings,
-}
-
-fn default_gated_routes() -> Vec<String> {
-    vec!["/cars/{slug}/checkout".into(), "/my-garage".into()]
 }
 
 /// Phone and e-mail.

@@ -409,11 +409,71 @@ pub fn settle_links(site: &mut super::SiteData, car_slugs: &BTreeSet<String>) ->
     out
 }
 
+/// Whether `path` ("/cars/x/") matches a gated-route pattern
+/// ("/cars/{slug}/checkout?car_id"): `{name}` matches one segment, the
+/// query part and trailing slashes do not matter. The same rule as
+/// isGatedPath in astro-app/src/lib/session.ts.
+pub fn route_matches(pattern: &str, path: &str) -> bool {
+    let trim = |p: &str| p.trim_end_matches('/').to_string();
+    let pattern = trim(pattern.split('?').next().unwrap_or_default());
+    let path = trim(path);
+    let (a, b): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), path.split('/').collect());
+    a.len() == b.len()
+        && a.iter().zip(&b).all(|(p, s)| {
+            let placeholder = p.len() > 2 && p.starts_with('{') && p.ends_with('}');
+            if placeholder {
+                !s.is_empty()
+            } else {
+                p == s
+            }
+        })
+}
+
+/// Gated routes (spec 002 §2.5) that match no page of the site: gating
+/// them would do nothing, so each is an error naming its YAML key.
+pub fn unmatched_gated_routes(site: &super::SiteData, car_slugs: &BTreeSet<String>) -> Vec<String> {
+    site.gated_routes
+        .iter()
+        .enumerate()
+        .filter(|(_, route)| {
+            !site.pages.iter().any(|p| route_matches(route, p))
+                && !car_slugs.iter().any(|s| route_matches(route, &format!("/cars/{s}/")))
+        })
+        .map(|(i, route)| {
+            format!("gated_routes[{i}]: `{route}` matches no page of this site, so gating it would do nothing; remove it, or list it once the page exists")
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::site_data::test_support::{config_with, pages_from};
     use serde_json::json;
+
+    #[test]
+    fn gated_route_patterns_match_like_the_browser_gate() {
+        assert!(route_matches(
+            "/cars/{slug}/checkout",
+            "/cars/2019-kia-rio-1/checkout/"
+        ));
+        assert!(route_matches("/cars/trade-in?car_id", "/cars/trade-in/"));
+        assert!(route_matches("/pages/owners-club/", "/pages/owners-club"));
+        assert!(!route_matches("/cars/{slug}/checkout", "/cars/x/"));
+        assert!(!route_matches("/my-garage", "/my-garage/extra/"));
+        let cfg = config_with(
+            json!({"gated_routes": ["/pages/complaint-handling-process", "/cars/{slug}", "/my-garage", "/cars/{slug}/checkout"]}),
+        );
+        let site = crate::site_data::build("demo", &cfg, &[], chrono::Utc::now());
+        let slugs: BTreeSet<String> = ["c-1".to_string()].into();
+        assert_eq!(
+            unmatched_gated_routes(&site, &slugs),
+            [
+                "gated_routes[2]: `/my-garage` matches no page of this site, so gating it would do nothing; remove it, or list it once the page exists",
+                "gated_routes[3]: `/cars/{slug}/checkout` matches no page of this site, so gating it would do nothing; remove it, or list it once the page exists",
+            ]
+        );
+    }
 
     #[test]
     fn page_paths_of_hrefs() {
