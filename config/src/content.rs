@@ -280,11 +280,16 @@ pub(crate) fn check_against(
     for page in pages {
         if let Some(b) = PagesConfig::built_in_for_file(&page.name) {
             if !cfg.pages.is_on(b.key) {
+                // A warning, not an error: turning a page off for a while
+                // (a seasonal page) keeps its wording for later.
                 out.push(
-                    Problem::error(
+                    Problem::warning(
                         start(page.source),
                         "",
-                        format!("`{}.md` words the page {}, which is off", page.name, b.path),
+                        format!(
+                            "`{}.md` words the page {}, which is off: the page is not built",
+                            page.name, b.path
+                        ),
                     )
                     .hint(format!(
                         "set `pages.{}: true` in the dealer file, or delete this file",

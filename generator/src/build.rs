@@ -95,72 +95,38 @@ pub fn build_dealer(
     let cfg = &dealer.config;
     let run = || -> Result<BuildReport> {
         step("reading stock");
-        let feed_path = dealer.dir().join(&cfg.stock.feed);
-        let mut feed = feed::load(&feed_path)?;
-        let skipped = std::mem::take(&mut feed.skipped);
-        let mut feed_warnings = std::mem::take(&mut feed.warnings);
-        let mut selection = stock::select(feed, cfg, opts.now);
-        let mut feed_warnings_extra: Vec<String> = Vec::new();
-        feed_warnings.append(&mut selection.warnings);
-        let cars: Vec<present::Car> = selection
-            .visible
-            .iter()
-            .map(|c| present::present(c, cfg, opts.now))
-            .collect();
-        let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
+        let generated = generate(&dealer, opts.now)?;
+        let Generated {
+            site: _,
+            cars,
+            files,
+            plan,
+            skipped,
+            feed_warnings,
+            mut build_warnings,
+            hidden,
+        } = generated;
 
         step("writing project");
-        let mut site =
-            site_data::build_with_pages(&dealer.slug, cfg, &cars, &dealer.pages, opts.now);
-        let car_slugs = cars.iter().map(|c| c.slug.clone()).collect();
-        let settled = site_data::pages::settle_links(&mut site, &car_slugs);
-        let mut link_errors = settled.errors;
-        link_errors.extend(site_data::pages::unmatched_gated_routes(&site, &car_slugs));
-        if !link_errors.is_empty() {
-            anyhow::bail!(
-                "{} link(s) or gated route(s) in {} lead to no page:\n  {}",
-                link_errors.len(),
-                dealer.path.display(),
-                link_errors.join("\n  ")
-            );
-        }
-        feed_warnings_extra.extend(settled.warnings);
         let site_dir = project.site_dir(&dealer.slug);
         let ctx = TemplateContext {
             slug: dealer.slug.clone(),
         };
-        let data = [
-            ("site.json", serde_json::to_string_pretty(&site)?),
-            ("cars.json", serde_json::to_string(&cars)?),
-            (
-                "search-index.json",
-                serde_json::to_string(&crate::search_index::build(&cars))?,
-            ),
-        ];
+        let data: Vec<(&str, String)> = files
+            .iter()
+            .filter(|(name, _)| DATA_FILES.contains(name))
+            .map(|(name, text)| (*name, text.clone()))
+            .collect();
         render::write_project(project, &site_dir, &ctx, &data)?;
-        let edge = edge_config(&dealer.slug, cfg);
-        std::fs::write(
-            site_dir.join("edge-config.json"),
-            serde_json::to_string_pretty(&edge)?,
-        )
-        .context("cannot write edge-config.json")?;
-        let kv = edge_kv(&edge, cars.iter().map(|c| c.slug.as_str()))?;
-        std::fs::write(
-            site_dir.join("edge-kv.json"),
-            serde_json::to_string_pretty(&kv)?,
-        )
-        .context("cannot write edge-kv.json")?;
+        // The worker's config and KV entries; the redirects reach dist/ in the publish step.
+        for (name, text) in files.iter().filter(|(name, _)| name.starts_with("edge-")) {
+            std::fs::write(site_dir.join(name), text)
+                .with_context(|| format!("cannot write {name}"))?;
+        }
+        let feed_warnings_extra = &mut build_warnings;
 
         let mut must_exist: Vec<String> = FIXED_PAGES.iter().map(|s| s.to_string()).collect();
         must_exist.extend(cars.iter().map(|c| format!("cars/{}/index.html", c.slug)));
-        let plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
-        if plan.left_out > 0 {
-            feed_warnings_extra.push(format!(
-                "{} sold car(s) past the window get no redirect: at most {} fit in _redirects (the most recent sales are kept)",
-                plan.left_out,
-                crate::publish::redirects::MAX_REDIRECTS / 2
-            ));
-        }
         let (dist, publish) = if opts.skip_astro {
             (None, None)
         } else {
@@ -195,7 +161,7 @@ pub fn build_dealer(
         warnings.extend(feed_lines);
         warnings.extend(
             feed_warnings_extra
-                .into_iter()
+                .drain(..)
                 .map(|w| format!("{}: {w}", dealer.slug)),
         );
         Ok(BuildReport {
@@ -213,6 +179,95 @@ pub fn build_dealer(
         })
     };
     run().map_err(BuildFailure::Failed)
+}
+
+/// The files of `src/data/` the pages read; the other generated files go next to the project.
+const DATA_FILES: [&str; 3] = ["site.json", "cars.json", "search-index.json"];
+
+/// Everything a build derives from the dealer and its stock before Astro
+/// runs, in memory: what `build_dealer` writes, and what the config-field
+/// test compares (every documented field must change some of it).
+pub struct Generated {
+    pub site: site_data::SiteData,
+    pub cars: Vec<present::Car>,
+    /// (file name, text): site.json, cars.json, search-index.json (the
+    /// pages' data), edge-config.json and edge-kv.json (the worker's),
+    /// redirects.txt (the sold-car redirects the publish step writes).
+    pub files: Vec<(&'static str, String)>,
+    pub plan: PlannedPublish,
+    pub skipped: Vec<feed::SkippedRecord>,
+    pub feed_warnings: Vec<feed::FeedWarning>,
+    /// Warnings of the build itself (links left out, redirects that did not fit).
+    pub build_warnings: Vec<String>,
+    /// Cars of the feed the site does not show.
+    pub hidden: usize,
+}
+
+/// Reads the stock and resolves everything the site and the worker get.
+pub fn generate(dealer: &dealer_config::LoadedDealer, now: DateTime<Utc>) -> Result<Generated> {
+    let cfg = &dealer.config;
+    let feed_path = dealer.dir().join(&cfg.stock.feed);
+    let mut feed = feed::load(&feed_path)?;
+    let skipped = std::mem::take(&mut feed.skipped);
+    let mut feed_warnings = std::mem::take(&mut feed.warnings);
+    let mut selection = stock::select(feed, cfg, now);
+    let mut build_warnings: Vec<String> = Vec::new();
+    feed_warnings.append(&mut selection.warnings);
+    let cars: Vec<present::Car> = selection
+        .visible
+        .iter()
+        .map(|c| present::present(c, cfg, now))
+        .collect();
+    let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
+
+    let mut site = site_data::build_with_pages(&dealer.slug, cfg, &cars, &dealer.pages, now);
+    let car_slugs = cars.iter().map(|c| c.slug.clone()).collect();
+    let settled = site_data::pages::settle_links(&mut site, &car_slugs);
+    let mut link_errors = settled.errors;
+    link_errors.extend(site_data::pages::unmatched_gated_routes(&site, &car_slugs));
+    if !link_errors.is_empty() {
+        anyhow::bail!(
+            "{} link(s) or gated route(s) in {} lead to no page:\n  {}",
+            link_errors.len(),
+            dealer.path.display(),
+            link_errors.join("\n  ")
+        );
+    }
+    build_warnings.extend(settled.warnings);
+    let plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
+    if plan.left_out > 0 {
+        build_warnings.push(format!(
+            "{} sold car(s) past the window get no redirect: at most {} fit in _redirects (the most recent sales are kept)",
+            plan.left_out,
+            crate::publish::redirects::MAX_REDIRECTS / 2
+        ));
+    }
+    let edge = edge_config(&dealer.slug, cfg);
+    let kv = edge_kv(&edge, cars.iter().map(|c| c.slug.as_str()))?;
+    let files = vec![
+        ("site.json", serde_json::to_string_pretty(&site)?),
+        ("cars.json", serde_json::to_string(&cars)?),
+        (
+            "search-index.json",
+            serde_json::to_string(&crate::search_index::build(&cars))?,
+        ),
+        ("edge-config.json", serde_json::to_string_pretty(&edge)?),
+        ("edge-kv.json", serde_json::to_string_pretty(&kv)?),
+        (
+            "redirects.txt",
+            crate::publish::redirects::render(&plan.plan.redirects),
+        ),
+    ];
+    Ok(Generated {
+        site,
+        cars,
+        files,
+        plan,
+        skipped,
+        feed_warnings,
+        build_warnings,
+        hidden,
+    })
 }
 
 /// The publish step's inputs, and how many gone cars found no room in `_redirects`.

@@ -553,9 +553,9 @@ export interface CompanyPages {
    */
   markdown: ContentPage[];
   /**
-   * /privacy-policy/
+   * /privacy-policy/ (always: every enquiry form links to it)
    */
-  privacy_policy: ContentPage | null;
+  privacy_policy: ContentPage;
   /**
    * Days within which a privacy complaint is answered.
    */
@@ -577,9 +577,9 @@ export interface CompanyPages {
    */
   service_location_ids: string[];
   /**
-   * /terms-and-conditions/
+   * /terms-and-conditions/ (always: every enquiry form links to it)
    */
-  terms_and_conditions: ContentPage | null;
+  terms_and_conditions: ContentPage;
   /**
    * /warranty/
    */

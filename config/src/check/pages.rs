@@ -13,21 +13,6 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
             check_phone(phone, &root().key("service").key("roadside_phone"), cx);
         }
     }
-    if cx.skip.ok("pages") {
-        // Every enquiry form's terms checkbox links to both (spec 001, enquiry).
-        for (key, on) in [
-            ("terms_and_conditions", cfg.pages.terms_and_conditions),
-            ("privacy_policy", cfg.pages.privacy_policy),
-        ] {
-            if !on {
-                cx.err(
-                    &root().key("pages").key(key),
-                    "the enquiry forms link to this page, so it cannot be off",
-                )
-                .hint = Some("word it your way in dealers/<slug>/pages/<page>.md instead".into());
-            }
-        }
-    }
     if cx.skip.ok("pages") && cx.skip.ok("locations") && cfg.pages.service {
         let serviced = cfg
             .locations
@@ -55,16 +40,6 @@ mod tests {
         assert!(p.message.contains("none does"), "{}", p.message);
         accepted("pages: { service: true }\nlocations:\n  - { id: s, name: Service, kind: service, phone: (07) 3555 0101, address: { street: 1 A St, suburb: Newstead, state: QLD, postcode: \"4006\" } }\n");
         accepted("pages: { service: true }\nlocations:\n  - { id: s, name: Main, phone: (07) 3555 0101, hours: { service: { mon: \"08:00-17:00\" } }, address: { street: 1 A St, suburb: Newstead, state: QLD, postcode: \"4006\" } }\n");
-    }
-
-    #[test]
-    fn the_pages_the_forms_link_to_stay_on() {
-        problem_at(
-            "pages: { terms_and_conditions: false }\n",
-            "pages.terms_and_conditions",
-        );
-        problem_at("pages: { privacy_policy: false }\n", "pages.privacy_policy");
-        accepted("pages: { about_us: false, complaint_handling: false }\n");
     }
 
     #[test]

@@ -7,7 +7,10 @@ use serde::{Deserialize, Serialize};
 /// does not exist: menu and footer links to it are left out. Each page has
 /// built-in wording; a Markdown file in the dealer's folder,
 /// `dealers/<slug>/pages/<page>.md` (e.g. `about-us.md`), replaces it.
-/// Any other `dealers/<slug>/pages/<name>.md` becomes the page /pages/<name>/.
+/// /terms-and-conditions/ and /privacy-policy/ always exist (every enquiry
+/// form links to them): word them in `terms-and-conditions.md` and
+/// `privacy-policy.md`. Any other `dealers/<slug>/pages/<name>.md` becomes
+/// the page /pages/<name>/.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct PagesConfig {
@@ -21,10 +24,6 @@ pub struct PagesConfig {
     pub fleet: bool,
     /// /warranty/: the dealer's warranty terms, from `warranty.md` (required: there is no built-in warranty wording).
     pub warranty: bool,
-    /// /terms-and-conditions/: terms of use of the website (the enquiry forms' terms checkbox links here). Wording: `terms-and-conditions.md`.
-    pub terms_and_conditions: bool,
-    /// /privacy-policy/: how personal information is handled, with `legal.privacy_response_days`. Wording: `privacy-policy.md`.
-    pub privacy_policy: bool,
     /// /pages/complaint-handling-process/: `legal.complaints_text` and the privacy answer time. Extra wording: `complaint-handling-process.md`.
     pub complaint_handling: bool,
 }
@@ -37,8 +36,6 @@ impl Default for PagesConfig {
             roadside_assist: false,
             fleet: false,
             warranty: false,
-            terms_and_conditions: true,
-            privacy_policy: true,
             complaint_handling: true,
         }
     }
@@ -121,8 +118,8 @@ impl PagesConfig {
             "roadside_assist" => self.roadside_assist,
             "fleet" => self.fleet,
             "warranty" => self.warranty,
-            "terms_and_conditions" => self.terms_and_conditions,
-            "privacy_policy" => self.privacy_policy,
+            // Every enquiry form links to them.
+            "terms_and_conditions" | "privacy_policy" => true,
             "complaint_handling" => self.complaint_handling,
             _ => false,
         }
@@ -142,16 +139,21 @@ mod tests {
     fn every_built_in_page_has_a_switch() {
         let all_on: PagesConfig = serde_json::from_value(serde_json::json!({
             "about_us": true, "service": true, "roadside_assist": true, "fleet": true, "warranty": true,
-            "terms_and_conditions": true, "privacy_policy": true, "complaint_handling": true,
+            "complaint_handling": true,
         }))
         .unwrap();
         let off: PagesConfig = serde_json::from_value(serde_json::json!({
             "about_us": false, "service": false, "roadside_assist": false, "fleet": false, "warranty": false,
-            "terms_and_conditions": false, "privacy_policy": false, "complaint_handling": false,
+            "complaint_handling": false,
         }))
         .unwrap();
         for p in BUILT_IN_PAGES {
-            assert!(all_on.is_on(p.key) && !off.is_on(p.key), "{}", p.key);
+            let always = ["terms_and_conditions", "privacy_policy"].contains(&p.key);
+            assert!(
+                all_on.is_on(p.key) && off.is_on(p.key) == always,
+                "{}",
+                p.key
+            );
             assert_eq!(PagesConfig::built_in_for_file(p.file), Some(&p));
         }
     }

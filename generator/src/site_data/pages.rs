@@ -50,10 +50,10 @@ pub struct CompanyPages {
     pub fleet: Option<ContentPage>,
     /// /warranty/
     pub warranty: Option<ContentPage>,
-    /// /terms-and-conditions/
-    pub terms_and_conditions: Option<ContentPage>,
-    /// /privacy-policy/
-    pub privacy_policy: Option<ContentPage>,
+    /// /terms-and-conditions/ (always: every enquiry form links to it)
+    pub terms_and_conditions: ContentPage,
+    /// /privacy-policy/ (always: every enquiry form links to it)
+    pub privacy_policy: ContentPage,
     /// /pages/complaint-handling-process/
     pub complaint_handling: Option<ContentPage>,
     /// The dealer's own pages at /pages/{slug}/, by path.
@@ -170,8 +170,8 @@ pub fn company_pages(
         roadside_assist: built_in("roadside_assist"),
         fleet: built_in("fleet"),
         warranty: built_in("warranty"),
-        terms_and_conditions: built_in("terms_and_conditions"),
-        privacy_policy: built_in("privacy_policy"),
+        terms_and_conditions: built_in("terms_and_conditions").expect("always on"),
+        privacy_policy: built_in("privacy_policy").expect("always on"),
         complaint_handling: built_in("complaint_handling"),
         markdown,
         book_service,
@@ -197,12 +197,11 @@ impl CompanyPages {
             &self.roadside_assist,
             &self.fleet,
             &self.warranty,
-            &self.terms_and_conditions,
-            &self.privacy_policy,
             &self.complaint_handling,
         ]
         .into_iter()
         .flatten()
+        .chain([&self.terms_and_conditions, &self.privacy_policy])
         .chain(&self.markdown)
     }
 }
