@@ -82,6 +82,12 @@ impl Problem {
             severity: Severity::Error,
         }
     }
+    pub fn warning(span: Span, key: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            severity: Severity::Warning,
+            ..Problem::error(span, key, message)
+        }
+    }
     pub fn expected(mut self, e: impl Into<String>) -> Self {
         self.expected = Some(e.into());
         self

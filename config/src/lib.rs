@@ -10,6 +10,7 @@
 //! `DealerConfig`, and nothing outside needs to re-check it.
 
 mod check;
+pub mod content;
 pub mod diagnostic;
 pub mod hours;
 pub mod images;

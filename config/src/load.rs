@@ -18,6 +18,8 @@ pub struct LoadedDealer {
     pub slug: String,
     pub path: PathBuf,
     pub config: DealerConfig,
+    /// The dealer's Markdown pages (`dealers/<slug>/pages/*.md`), checked.
+    pub pages: Vec<crate::content::MarkdownPage>,
     /// Warnings (never errors).
     pub warnings: Vec<Diagnostic>,
 }
@@ -183,6 +185,12 @@ impl Loader {
         let dir = dealer_path.parent().unwrap_or(Path::new("."));
         let (config, found) = validate(&tree, dir);
         problems.extend(found);
+        let (pages, found) =
+            crate::content::read_pages(&crate::content::pages_dir(dealer_path), &mut files);
+        problems.extend(found);
+        if let Some(c) = &config {
+            problems.extend(crate::content::check_against(c, &tree, &pages));
+        }
         let config = match config {
             Some(c) if !problems.iter().any(|p| p.severity == Severity::Error) => c,
             _ => return Err(reject(files, problems)),
@@ -192,6 +200,7 @@ impl Loader {
             slug,
             path: dealer_path.to_path_buf(),
             config,
+            pages,
             warnings,
         })
     }
@@ -367,6 +376,15 @@ impl ReadError {
             ),
         }
     }
+}
+
+/// Reads a text file of the dealer (a Markdown page) under the same limits
+/// as the dealer file; the error is a sentence for the marketer.
+pub(crate) fn read_text(path: &Path) -> Result<String, String> {
+    read_source(path).map_err(|e| match e {
+        ReadError::Io(e) => format!("cannot read the file: {e}"),
+        other => other.message(),
+    })
 }
 
 /// Reads a YAML file, refusing one over the size limit without reading it

@@ -28,15 +28,15 @@ pub fn node_binary(project: &Project) -> PathBuf {
 }
 
 /// Builds `site_dir` and returns the published `dist/` path.
-/// `must_exist` lists files (relative to dist) that must be there; `check`
-/// judges the staged site before it replaces the published one (an error
-/// keeps the old site).
-pub fn build(
+/// `must_exist` lists files (relative to dist) that must be there;
+/// `before_swap` checks and completes the staged site (the publish step)
+/// and may refuse it, in which case the previous site stays.
+pub fn build<T>(
     project: &Project,
     site_dir: &Path,
     must_exist: &[String],
-    check: &dyn Fn(&Path) -> Result<()>,
-) -> Result<PathBuf> {
+    before_swap: impl FnOnce(&Path) -> Result<T>,
+) -> Result<(PathBuf, T)> {
     let astro = project.node_modules().join("astro/bin/astro.mjs");
     if !astro.is_file() {
         bail!(
@@ -104,11 +104,14 @@ pub fn build(
                 .join(", ")
         );
     }
-    if let Err(e) = check(&staging) {
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(e);
-    }
-    swap_in(site_dir, &staging)
+    let checked = match before_swap(&staging) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
+    Ok((swap_in(site_dir, &staging)?, checked))
 }
 
 /// Replaces `dist/` with the staging folder using renames, so a reader

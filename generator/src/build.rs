@@ -44,6 +44,8 @@ pub struct BuildReport {
     /// All feed problems of this build, one per line (written when there are any).
     pub feed_report: Option<PathBuf>,
     pub pages: usize,
+    /// The publish step's figures (links checked, sitemap, CSP), when Astro ran.
+    pub publish: Option<crate::publish::PublishReport>,
     pub elapsed: Duration,
 }
 
@@ -91,33 +93,35 @@ pub fn build_dealer(
     let cfg = &dealer.config;
     let run = || -> Result<BuildReport> {
         step("reading stock");
-        let SiteOutputs {
+        let Generated {
+            site: _,
             cars,
-            data,
-            edge,
-            kv,
+            files,
+            plan,
+            pages: page_paths,
             skipped,
             feed_warnings,
+            mut build_warnings,
             hidden,
-            pages: page_paths,
-        } = site_outputs(&dealer, opts.now)?;
+            ..
+        } = generate(&dealer, opts.now)?;
 
         step("writing project");
         let site_dir = project.site_dir(&dealer.slug);
         let ctx = TemplateContext {
             slug: dealer.slug.clone(),
         };
+        let data: Vec<(&str, String)> = files
+            .iter()
+            .filter(|(name, _)| DATA_FILES.contains(name))
+            .map(|(name, text)| (*name, text.clone()))
+            .collect();
         render::write_project(project, &site_dir, &ctx, &data)?;
-        std::fs::write(
-            site_dir.join("edge-config.json"),
-            serde_json::to_string_pretty(&edge)?,
-        )
-        .context("cannot write edge-config.json")?;
-        std::fs::write(
-            site_dir.join("edge-kv.json"),
-            serde_json::to_string_pretty(&kv)?,
-        )
-        .context("cannot write edge-kv.json")?;
+        // The worker's config and KV entries; the redirects reach dist/ in the publish step.
+        for (name, text) in files.iter().filter(|(name, _)| name.starts_with("edge-")) {
+            std::fs::write(site_dir.join(name), text)
+                .with_context(|| format!("cannot write {name}"))?;
+        }
 
         // Every page the site data promises (crate::pages), so the page
         // list `dealergen diff` compares is the one Astro really made.
@@ -125,20 +129,20 @@ pub fn build_dealer(
             .iter()
             .map(|p| crate::pages::dist_file(p))
             .collect();
-        let dist = if opts.skip_astro {
-            None
+        let (dist, publish) = if opts.skip_astro {
+            (None, None)
         } else {
             step("astro build");
+            let report_file = site_dir.join("publish-problems.txt");
             let slug = dealer.slug.clone();
-            let compliant = move |staged: &Path| -> Result<()> {
-                crate::compliance::check_site(&slug, staged)?.map_err(anyhow::Error::new)
-            };
-            Some(crate::astro::build(
-                project,
-                &site_dir,
-                &must_exist,
-                &compliant,
-            )?)
+            let (dist, report) = crate::astro::build(project, &site_dir, &must_exist, |staged| {
+                // A finance advertisement without its comparison rate
+                // keeps the published site (generator/src/compliance.rs).
+                crate::compliance::check_site(&slug, staged)?.map_err(anyhow::Error::new)?;
+                step("checking links");
+                crate::publish::finish(staged, &plan.plan, &report_file)
+            })?;
+            (Some(dist), Some(report))
         };
         let pages = match &dist {
             Some(d) => walkdir::WalkDir::new(d)
@@ -167,6 +171,11 @@ pub fn build_dealer(
             .collect();
         let feed_report = write_feed_report(&site_dir, &feed_lines)?;
         warnings.extend(feed_lines);
+        warnings.extend(
+            build_warnings
+                .drain(..)
+                .map(|w| format!("{}: {w}", dealer.slug)),
+        );
         Ok(BuildReport {
             slug: dealer.slug.clone(),
             dist,
@@ -177,38 +186,53 @@ pub fn build_dealer(
             warnings,
             feed_report,
             pages,
+            publish,
             elapsed: started.elapsed(),
         })
     };
     run().map_err(BuildFailure::Failed)
 }
 
-/// Everything a build derives from a dealer before Astro runs: the data
-/// files of the Astro project, the edge config and its KV entries, and
-/// what the feed decoder and the visibility rules left out. `dealergen
-/// diff` compares two of these.
-#[derive(Debug)]
-pub struct SiteOutputs {
+/// The files of `src/data/` the pages read; the other generated files go next to the project.
+pub const DATA_FILES: [&str; 3] = ["site.json", "cars.json", "search-index.json"];
+
+/// Everything a build derives from the dealer and its stock before Astro
+/// runs, in memory: what `build_dealer` writes, what `dealergen diff`
+/// compares between two revisions, and what the config-field test
+/// compares (every documented field must change some of it).
+pub struct Generated {
+    pub site: site_data::SiteData,
     /// The visible cars as the pages show them.
     pub cars: Vec<present::Car>,
-    /// `src/data/*` files of the Astro project: (file name, JSON text).
-    pub data: Vec<(&'static str, String)>,
+    /// (file name, text): site.json, cars.json, search-index.json (the
+    /// pages' data), edge-config.json and edge-kv.json (the worker's),
+    /// redirects.txt (the sold-car redirects the publish step writes).
+    pub files: Vec<(&'static str, String)>,
+    /// The worker's configuration (also in `files` as edge-config.json).
     pub edge: EdgeConfig,
-    /// The worker's KV entries (`edge-kv.json`).
-    pub kv: serde_json::Value,
-    pub skipped: Vec<feed::SkippedRecord>,
-    pub feed_warnings: Vec<feed::FeedWarning>,
-    /// Cars the rules keep off the site (incl. other dealerships).
-    pub hidden: usize,
+    pub plan: PlannedPublish,
     /// Paths of every page the site has (`crate::pages`).
     pub pages: Vec<String>,
+    pub skipped: Vec<feed::SkippedRecord>,
+    pub feed_warnings: Vec<feed::FeedWarning>,
+    /// Warnings of the build itself (links left out, redirects that did not fit).
+    pub build_warnings: Vec<String>,
+    /// Cars of the feed the site does not show (incl. other dealerships).
+    pub hidden: usize,
 }
 
-/// Reads the dealer's feed and derives the site's data at `now`.
-pub fn site_outputs(
-    dealer: &dealer_config::LoadedDealer,
-    now: DateTime<Utc>,
-) -> Result<SiteOutputs> {
+impl Generated {
+    /// One generated file's text (see [`Generated::files`]).
+    pub fn file(&self, name: &str) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.as_str())
+    }
+}
+
+/// Reads the stock and resolves everything the site and the worker get.
+pub fn generate(dealer: &dealer_config::LoadedDealer, now: DateTime<Utc>) -> Result<Generated> {
     let cfg = &dealer.config;
     let feed_path = dealer.dir().join(&cfg.stock.feed);
     if !feed_path.exists() && cfg.stock.source.is_some() {
@@ -222,6 +246,7 @@ pub fn site_outputs(
     let skipped = std::mem::take(&mut feed.skipped);
     let mut feed_warnings = std::mem::take(&mut feed.warnings);
     let mut selection = stock::select(feed, cfg, now);
+    let mut build_warnings: Vec<String> = Vec::new();
     feed_warnings.append(&mut selection.warnings);
     let mut cars: Vec<present::Car> = selection
         .visible
@@ -230,9 +255,33 @@ pub fn site_outputs(
         .collect();
     stock::detail::attach_similar(&mut cars, cfg);
     let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
-    let site = site_data::build(&dealer.slug, cfg, &cars, now);
+
+    let mut site = site_data::build_with_pages(&dealer.slug, cfg, &cars, &dealer.pages, now);
+    let car_slugs = cars.iter().map(|c| c.slug.clone()).collect();
+    let settled = site_data::pages::settle_links(&mut site, &car_slugs);
+    let mut link_errors = settled.errors;
+    link_errors.extend(site_data::pages::unmatched_gated_routes(&site, &car_slugs));
+    if !link_errors.is_empty() {
+        anyhow::bail!(
+            "{} link(s) or gated route(s) in {} lead to no page:\n  {}",
+            link_errors.len(),
+            dealer.path.display(),
+            link_errors.join("\n  ")
+        );
+    }
+    build_warnings.extend(settled.warnings);
+    let plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
+    if plan.left_out > 0 {
+        build_warnings.push(format!(
+            "{} sold car(s) past the window get no redirect: at most {} fit in _redirects (the most recent sales are kept)",
+            plan.left_out,
+            crate::publish::redirects::MAX_REDIRECTS / 2
+        ));
+    }
     let pages = crate::pages::page_paths(&site, &cars);
-    let data = vec![
+    let edge = edge_config(&dealer.slug, cfg);
+    let kv = edge_kv(&edge, &edge_cars(cfg, &cars))?;
+    let files = vec![
         ("site.json", serde_json::to_string_pretty(&site)?),
         ("cars.json", serde_json::to_string(&cars)?),
         (
@@ -246,20 +295,83 @@ pub fn site_outputs(
                 },
             ))?,
         ),
+        ("edge-config.json", serde_json::to_string_pretty(&edge)?),
+        ("edge-kv.json", serde_json::to_string_pretty(&kv)?),
+        (
+            "redirects.txt",
+            crate::publish::redirects::render(&plan.plan.redirects),
+        ),
     ];
-    let edge = edge_config(&dealer.slug, cfg);
-    let kv = edge_kv(&edge, &edge_cars(cfg, &cars))?;
-    Ok(SiteOutputs {
+    Ok(Generated {
+        site,
         cars,
-        data,
+        files,
         edge,
-        kv,
+        plan,
+        pages,
         skipped,
         feed_warnings,
+        build_warnings,
         hidden,
-        pages,
     })
 }
+
+pub struct PlannedPublish {
+    pub plan: crate::publish::PublishPlan,
+    pub left_out: usize,
+}
+
+/// What the publish step needs besides the built pages: the sold-car
+/// redirects and the origins the site's scripts reach at run time.
+pub fn publish_plan(
+    slug: &str,
+    cfg: &dealer_config::DealerConfig,
+    site: &site_data::SiteData,
+    cars: &[present::Car],
+    gone: &[crate::publish::redirects::GoneCar],
+) -> PlannedPublish {
+    use crate::publish::headers::origin_of;
+    let landings: std::collections::HashSet<String> = site
+        .search
+        .landing_pages
+        .iter()
+        .map(|l| l.path.clone())
+        .collect();
+    let live: std::collections::HashSet<&str> = cars.iter().map(|c| c.slug.as_str()).collect();
+    let (redirects, left_out) = crate::publish::redirects::sold_cars(gone, &landings, &live);
+    let mut runtime = crate::publish::headers::RuntimeOrigins::default();
+    // The edge API (leads, watchlist, quotes...) and, when hosted, the search service.
+    if let Some(api) = origin_of(&cfg.edge.api_base) {
+        runtime.connect.insert(api.clone());
+        runtime.forms.insert(api);
+    }
+    if let Some(hosted) = &site.search.hosted {
+        if let Some(o) = origin_of(&format!("https://{}", hosted.host)) {
+            runtime.connect.insert(o);
+        }
+    }
+    // Car photos (search results and the watchlist render them in islands),
+    // and the configured images.
+    let images = cars
+        .iter()
+        .flat_map(|c| c.images.iter())
+        .chain(site.search.promo_tiles.iter().map(|t| &t.image))
+        .chain(std::iter::once(&site.theme.logo));
+    runtime.images.extend(images.filter_map(|u| origin_of(u)));
+    PlannedPublish {
+        plan: crate::publish::PublishPlan {
+            dealer: slug.to_string(),
+            origin: cfg.site_url.clone(),
+            redirects,
+            runtime,
+        },
+        left_out,
+    }
+}
+
+/// Writes every feed problem to `stock-feed-report.txt` in the site folder
+/// (a big feed can have more than a terminal should show), or removes the
+/// report of an earlier build when there are none.
 
 /// Writes every feed problem to `stock-feed-report.txt` in the site folder
 /// (a big feed can have more than a terminal should show), or removes the

@@ -221,6 +221,19 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                     r.pages,
                     r.elapsed.as_secs_f64()
                 );
+                if let Some(p) = &r.publish {
+                    println!(
+                        "       links: {} internal checked ({} exempt) on {} pages and {} stylesheets in {:.0} ms, 0 dead; sitemap {} URLs, CSP {} script hash(es), {} redirect(s)",
+                        p.links.checked,
+                        p.links.exempt,
+                        p.links.pages,
+                        p.links.stylesheets,
+                        p.links.elapsed.as_secs_f64() * 1000.0,
+                        p.sitemap_urls,
+                        p.script_hashes,
+                        p.redirects
+                    );
+                }
                 skipped += r.skipped.len();
                 left_out += r.feed_warnings.len();
                 for w in r.warnings.iter().take(MAX_PRINTED_WARNINGS) {

@@ -9,33 +9,18 @@ use crate::stock::present::Car;
 
 /// Paths of the pages of one dealer's site, sorted.
 pub fn page_paths(site: &SiteData, cars: &[Car]) -> Vec<String> {
-    let mut paths: Vec<String> = ["/", "/search/", "/contact-us/", "/sign-in/", "/watchlist/"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    // Every page but the cars' and the search pages 2..n (site.pages,
+    // site_data::pages::page_paths: the list the dealer's links are
+    // settled against).
+    let mut paths: Vec<String> = site.pages.clone();
     // The unfiltered search pages: page 1 is /search/ (as the pagination
     // of astro-app/src/lib/pagination.ts).
     let per_page = site.search.page_size.max(1) as usize;
     let pages = cars.len().div_ceil(per_page).max(1);
     paths.extend((2..=pages).map(|n| format!("/search/page/{n}/")));
-    paths.extend(
-        site.search
-            .landing_pages
-            .iter()
-            .map(|l| format!("/search/{}/", l.path)),
-    );
     paths.extend(cars.iter().map(|c| format!("/cars/{}/", c.slug)));
     // The share bar's Print opens each car's printable page.
     paths.extend(cars.iter().map(|c| format!("/cars/{}/print/", c.slug)));
-    paths.extend(
-        site.locations
-            .iter()
-            .map(|l| format!("/contact-us/{}/", l.slug)),
-    );
-    // Offers, models, /locations/ twins, the models menu (issue 11).
-    paths.extend(crate::site_data::content_paths(site));
-    // The form pages (success, book a test drive, trade-in, finance...).
-    paths.extend(site.forms.pages.iter().map(|p| format!("/{}/", p.path)));
     paths.sort();
     paths.dedup();
     paths

@@ -33,6 +33,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { injectAxe } from '../lib/axe.mjs';
 import { kvFor, receiver, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
@@ -41,7 +42,6 @@ import { assert, assertEqual, builtAt, createRunner, need, popupSeen } from './c
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const siteDir = path.join(distDir, '..');
 const MOBILE = '0412 555 123';
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** As scripts/e2e/run.mjs audits the static pages: WCAG 2.2 A/AA, best practices, target size. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
@@ -51,7 +51,7 @@ const MOBILE_NATIONAL = MOBILE.replace(/\D/g, '');
 
 /** axe violations on the page as it is now (with its islands' state). */
 async function axeProblems(page) {
-  await page.addScriptTag({ path: AXE_PATH });
+  await injectAxe(page);
   const violations = await page.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
   return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
 }

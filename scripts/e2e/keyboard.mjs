@@ -34,18 +34,17 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { injectAxe } from '../lib/axe.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { assert, assertEqual, builtAt, createRunner, popupSeen } from './common.mjs';
 import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** As scripts/e2e/run.mjs: WCAG 2.2 A/AA, best practices, target size. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
@@ -287,7 +286,7 @@ async function main() {
     };
     const searchHydrated = () => page.locator('astro-island[component-url*="SearchApp"]:not([ssr])').waitFor({ state: 'attached' });
     const axe = async () => {
-      await page.addScriptTag({ path: AXE_PATH });
+      await injectAxe(page);
       const violations = await page.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
       return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
     };

@@ -17,15 +17,16 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { injectAxe } from '../lib/axe.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 import { assert, assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
 import { financeTests } from './finance.mjs';
+import { pageTypes } from '../lib/page-types.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const dataDir = path.join(distDir, '..', 'src', 'data');
@@ -34,7 +35,6 @@ const dataDir = path.join(distDir, '..', 'src', 'data');
 
 const { test, run } = createRunner();
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** WCAG 2.2 A/AA plus axe's best practices; target-size is off by default in axe but Lighthouse checks it. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
@@ -74,6 +74,16 @@ async function main() {
     context.setDefaultTimeout(10_000);
     await context.clock.setFixedTime(builtAt(site));
     await popupSeen(context, site);
+    // Every page is served with the site's _headers (static-server.mjs), so
+    // the browser enforces its Content-Security-Policy: any inline script,
+    // style or origin the policy does not allow is reported here.
+    const cspViolations = [];
+    await context.exposeBinding('__dealergenCspViolation', (source, text) => cspViolations.push(`${source.page.url()}: ${text}`));
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        globalThis.__dealergenCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline code'} (${e.sourceFile}:${e.lineNumber})`);
+      });
+    });
 
     // Every request must stay on 127.0.0.1; the lead API (same origin or
     // api_base) is answered here so nothing leaves the machine.
@@ -451,10 +461,140 @@ async function main() {
           await a11y.setViewportSize({ width, height });
           for (const p of new Set(paths)) {
             await a11y.goto(`${origin}${p}`, { waitUntil: 'load' });
-            await a11y.addScriptTag({ path: AXE_PATH });
+            await injectAxe(a11y);
             const violations = await a11y.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
             for (const v of violations) problems.push(`${width}px ${p}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
           }
+        }
+      } finally {
+        await a11y.close();
+      }
+      assertEqual(problems.length, 0, `violations:\n${problems.slice(0, 8).join('\n')}`);
+    });
+
+    const company = site.company;
+    const companyPages = [
+      company.about_us, company.service, company.genuine_service, company.roadside_assist, company.fleet,
+      company.warranty, company.terms_and_conditions, company.privacy_policy, company.complaint_handling,
+      ...company.markdown,
+    ].filter(Boolean);
+    // Gated pages send a signed-out visitor to sign-in (tested on their own below).
+    const slashed = (r) => (r.split('?')[0].endsWith('/') ? r.split('?')[0] : `${r.split('?')[0]}/`);
+    const gatedPaths = new Set(site.gated_routes.filter((r) => !r.includes('{')).map(slashed));
+    const openCompanyPages = companyPages.filter((p) => !gatedPaths.has(p.path));
+
+    await test('every page type is served with the CSP and runs with no violation, its islands hydrated', async () => {
+      const csp = await context.newPage();
+      watch(csp);
+      const paths = [...pageTypes(distDir).map((t) => t.path), ...companyPages.map((p) => p.path)];
+      const before = cspViolations.length;
+      try {
+        for (const p of paths) {
+          const response = await csp.goto(`${origin}${p}`, { waitUntil: 'load' });
+          const policy = response?.headers()['content-security-policy'] ?? '';
+          assert(policy.includes("script-src 'self' 'sha256-"), `${p}: no hash-only script policy (${policy.slice(0, 80)})`);
+          assert(!/script-src[^;]*'unsafe-inline'/.test(policy), `${p}: script-src allows unsafe-inline`);
+          // A gated page (the watchlist) sends a signed-out visitor on to sign-in:
+          // judge the page the browser ends up on.
+          await csp.waitForLoadState('networkidle');
+          // Scrolling to the end makes every client:visible island hydrate; Astro
+          // drops an island's "ssr" attribute once its script has run.
+          await csp.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+          await csp.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, { timeout: 8_000 }).catch(() => {
+            throw new Error(`${p}: islands did not hydrate under the CSP`);
+          });
+        }
+      } finally {
+        await csp.close();
+      }
+      assertEqual(cspViolations.slice(before).join('\n'), '', 'CSP violations');
+    });
+
+    await test('hashed assets are cached for a year and the CDN files are not served', async () => {
+      const asset = need(fs.readdirSync(path.join(distDir, '_astro')).find((f) => f.endsWith('.js')), 'a hashed script in _astro/');
+      const res = await page.request.get(`${origin}/_astro/${asset}`);
+      assertEqual(res.headers()['cache-control'], 'public, max-age=31536000, immutable', 'cache-control of /_astro/');
+      for (const file of ['/_headers', '/_redirects']) assertEqual((await page.request.get(`${origin}${file}`)).status(), 404, file);
+    });
+
+    await test('a car sold before its window redirects (301) to its search, not a 404', async () => {
+      const rule = need(
+        fs.readFileSync(path.join(distDir, '_redirects'), 'utf8').split('\n').find((l) => l.startsWith('/cars/') && l.includes('/search/')),
+        'a sold car past its window in the feed',
+      );
+      const [from, to, status] = rule.split(' ');
+      assertEqual(status, '301', 'status in _redirects');
+      const res = await page.request.get(`${origin}${from}`, { maxRedirects: 0 });
+      assertEqual(res.status(), 301, `GET ${from}`);
+      assertEqual(res.headers().location, to, 'Location');
+      const landed = await page.goto(`${origin}${from}`);
+      assertEqual(landed?.status(), 200, `${to} exists`);
+      assert(!cars.some((c) => `/cars/${c.slug}` === from.replace(/\/$/, '')), 'a visible car is redirected');
+    });
+
+    await test("the company and legal pages show the dealer's wording and the legal facts", async () => {
+      need(openCompanyPages.length > 0, 'company pages');
+      for (const p of openCompanyPages) {
+        const res = await page.goto(`${origin}${p.path}`);
+        assertEqual(res?.status(), 200, p.path);
+        await page.getByRole('heading', { level: 1, name: p.title }).waitFor();
+        assertEqual(await page.locator('meta[name="description"]').getAttribute('content'), p.description, `${p.path} description`);
+        assertEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), `${site.base_url}${p.path}`, `${p.path} canonical`);
+      }
+      const complaints = need(company.complaint_handling, 'the complaint-handling page');
+      await page.goto(`${origin}${complaints.path}`);
+      assertEqual((await page.locator('[data-complaints-text]').innerText()).trim(), company.complaints_text, 'complaints text');
+      assert((await page.locator('[data-privacy-days]').innerText()).startsWith(`${company.privacy_response_days} `), 'privacy answer days');
+      const service = need(company.service, 'the service page');
+      const book = need(company.book_service, 'Book a Service');
+      await page.goto(`${origin}${service.path}`);
+      assertEqual(await page.locator('[data-book-service]').getAttribute('href'), book.href, 'Book a Service target');
+      const roadside = need(company.roadside_assist, 'the roadside assist page');
+      await page.goto(`${origin}${roadside.path}`);
+      if (company.roadside_phone) assert((await page.locator('[data-roadside-phone]').innerText()).includes(company.roadside_phone), 'roadside phone');
+      const md = need(company.markdown.find((m) => m.body_html?.includes('<table>')), 'a Markdown page with a table');
+      await page.goto(`${origin}${md.path}`);
+      assert((await page.locator('main .prose table').count()) === 1, 'the Markdown table is rendered');
+      assertEqual(await page.locator('main script:not([type="application/ld+json"])').count(), 0, 'no script in dealer wording');
+    });
+
+    await test('menus and footer link only to pages the site has', async () => {
+      await page.goto(`${origin}/`);
+      const hrefs = await page.locator('header a[href^="/"], footer a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      need(hrefs.length > 5, 'menu and footer links');
+      const pages = new Set(site.pages);
+      const missing = hrefs.filter((h) => {
+        const p = h.split(/[?#]/)[0];
+        return !pages.has(p.endsWith('/') ? p : `${p}/`);
+      });
+      assertEqual(missing.join(', '), '', 'links to pages the site lacks');
+    });
+
+    await test('a gated page sends a signed-out visitor to sign-in and stays out of the sitemap', async () => {
+      const route = need(site.gated_routes.find((r) => !r.includes('{')), 'a gated route without placeholders');
+      const gatedPath = route.endsWith('/') ? route : `${route}/`;
+      await page.goto(`${origin}/`);
+      await page.goto(`${origin}${gatedPath}`);
+      await page.waitForURL(/\/sign-in\/\?/);
+      const q = new URL(page.url()).searchParams;
+      assertEqual([q.get('type'), q.get('redirect'), q.get('back')].join(' '), `gated ${gatedPath} /`, 'type, redirect, back');
+      const html = fs.readFileSync(path.join(distDir, gatedPath, 'index.html'), 'utf8');
+      assert(html.includes('<meta name="robots" content="noindex">'), 'gated page is noindex');
+      const sitemap = fs.readFileSync(path.join(distDir, 'sitemap.xml'), 'utf8');
+      assert(!sitemap.includes(`${site.base_url}${gatedPath}<`), 'gated page in the sitemap');
+      assert(sitemap.includes(`<loc>${site.base_url}/</loc>`) && fs.readFileSync(path.join(distDir, 'robots.txt'), 'utf8').includes(`Sitemap: ${site.base_url}/sitemap.xml`), 'sitemap and robots');
+    });
+
+    await test('axe finds no violations on the company and legal pages', async () => {
+      const a11y = await context.newPage();
+      watch(a11y);
+      const problems = [];
+      try {
+        for (const p of openCompanyPages) {
+          await a11y.goto(`${origin}${p.path}`, { waitUntil: 'load' });
+          await injectAxe(a11y);
+          const violations = await a11y.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
+          for (const v of violations) problems.push(`${p.path}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
         }
       } finally {
         await a11y.close();

@@ -27,9 +27,9 @@ export function siteData(dist) {
 /**
  * `{ name, path }` of each page type: home, search, a landing page, a car
  * page, contact, a location (and its /locations/ twin), special offers, an
- * offer, models, a model, sign-in, watchlist, compare and favourites (where
- * the dealer offers them), 404. Throws when the site's data lacks one (a
- * test must not skip a page type silently).
+ * offer, models, a model, a legal page, sign-in, watchlist, compare and
+ * favourites (where the dealer offers them), 404. Throws when the site's
+ * data lacks one (a test must not skip a page type silently).
  */
 export function pageTypes(dist) {
   const { site, cars } = siteData(dist);
@@ -40,12 +40,15 @@ export function pageTypes(dist) {
   const offers = site.content?.offers.items ?? [];
   const offer = [...offers].sort((a, b) => b.description.length + b.disclaimer.length - (a.description.length + a.disclaimer.length))[0];
   const model = site.content?.models.find((m) => m.page);
+  // Every site has its privacy policy (the enquiry forms link to it).
+  const legal = site.company?.privacy_policy;
   const missing = [
     !landing && 'a search landing page',
     !car && 'a car',
     !location && 'a location',
     !offer && 'an offer (offers)',
     !model && 'a model with its own page (models without override_url)',
+    !legal && 'the privacy policy page',
   ].filter(Boolean);
   if (missing.length) throw new Error(`the site's data has no ${missing.join(', ')}: every page type must be covered`);
   return [
@@ -60,6 +63,7 @@ export function pageTypes(dist) {
     { name: 'offer', path: offer.path },
     { name: 'models', path: '/models/' },
     { name: 'model', path: model.page },
+    { name: 'legal', path: legal.path },
     { name: 'sign-in', path: '/sign-in/' },
     { name: 'watchlist', path: '/watchlist/' },
     // Built for every dealer; linked (and worth a layout check) where the feature is on.

@@ -18,6 +18,7 @@ mod links;
 mod locations;
 mod models;
 mod offers;
+mod pages;
 mod search;
 mod stock;
 pub(crate) mod structure;
@@ -187,6 +188,7 @@ pub(crate) fn rules(
     detail::check(cfg, &mut cx);
     home::check(cfg, &mut cx);
     models::check(cfg, &mut cx);
+    pages::check(cfg, &mut cx);
     if skip.ok("finance") {
         finance::check(&cfg.finance, &mut cx);
     }

@@ -364,8 +364,10 @@ impl Default for LocationCards {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ServiceConfig {
-    /// External service-booking page (https). Empty: Book a Service goes to /genuine-service.
+    /// External service-booking page (https). Empty: Book a Service goes to the site's own /genuine-service/ page (built when `pages.service` is on).
     pub booking_url: Option<String>,
+    /// Roadside assistance phone shown on /roadside-assist/, e.g. "1800 555 010".
+    pub roadside_phone: Option<String>,
 }
 
 /// Trade-in valuations (the /trade-in flow and the car page's Trade In).

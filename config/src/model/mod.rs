@@ -13,6 +13,7 @@ mod features;
 mod finance;
 mod home;
 mod locations;
+mod pages;
 mod rate_limits;
 mod search;
 mod stock_source;
@@ -25,6 +26,7 @@ pub use features::*;
 pub use finance::*;
 pub use home::*;
 pub use locations::*;
+pub use pages::*;
 pub use rate_limits::*;
 pub use search::*;
 pub use stock_source::*;
@@ -131,8 +133,8 @@ pub struct DealerConfig {
     /// Where leads are delivered.
     #[serde(default)]
     pub leads: LeadsConfig,
-    /// Routes that need a signed-in shopper; others redirect to /sign-in.
-    #[serde(default = "default_gated_routes")]
+    /// Pages that need a signed-in shopper: a signed-out visitor is sent to /sign-in/ (with type, redirect and back) and search engines are asked not to index them. Site paths; `{slug}` matches one path segment, e.g. "/cars/{slug}/checkout" or "/pages/owners-club". Each must match a page the site has (a route without a page is an error). None by default.
+    #[serde(default)]
     pub gated_routes: Vec<String>,
     /// Texts shown on the site that dealers word differently.
     #[serde(default)]
@@ -155,13 +157,12 @@ pub struct DealerConfig {
     /// Legal wording (complaints, privacy).
     #[serde(default)]
     pub legal: Legal,
+    /// Company, service and legal pages the site has (about us, service, roadside assist, fleet, warranty, terms, privacy, complaints).
+    #[serde(default)]
+    pub pages: PagesConfig,
     /// The edge API the site calls.
     #[serde(default)]
     pub edge: EdgeSettings,
-}
-
-fn default_gated_routes() -> Vec<String> {
-    vec!["/cars/{slug}/checkout".into(), "/my-garage".into()]
 }
 
 /// Phone and e-mail.

@@ -1,5 +1,5 @@
 //! One side of a diff: what a dealer's files make, from the build's own
-//! functions (`build::site_outputs`, `stock::judge`, `explain`'s wording):
+//! functions (`build::generate`, `stock::judge`, `explain`'s wording):
 //! the site data, the edge config, the page list, and for every record of
 //! the feed whether it is on the site and why.
 
@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use dealer_config::{Loader, Severity};
 use serde_json::Value;
 
-use crate::build::site_outputs;
+use crate::build::generate;
 use crate::stock::{self, feed, Verdict};
 
 /// What one revision of a dealer makes.
@@ -97,16 +97,13 @@ pub fn take(presets_dir: &Path, dealer_file: &Path, now: DateTime<Utc>) -> Resul
             ))
         }
     };
-    let outputs = match site_outputs(&dealer, now) {
+    let outputs = match generate(&dealer, now) {
         Ok(o) => o,
         Err(e) => return Ok(Side::Broken(format!("{e:#}"))),
     };
     let json = |name: &str| -> Result<Value> {
         let text = outputs
-            .data
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, t)| t.as_str())
+            .file(name)
             .ok_or_else(|| anyhow::anyhow!("the build wrote no {name}"))?;
         Ok(serde_json::from_str(text)?)
     };

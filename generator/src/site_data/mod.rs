@@ -13,8 +13,10 @@ mod detail;
 mod forms;
 mod links;
 mod locations;
+pub mod pages;
 mod search;
 mod stock_summary;
+pub mod structured;
 
 use dealer_config::model;
 use dealer_config::DealerConfig;
@@ -33,6 +35,7 @@ pub use locations::{
     Address, DepartmentHours, DepartmentName, HoursLine, Location, LocationKind, SpecialDepartment,
     SpecialHours,
 };
+pub use pages::{CompanyPages, ContentPage};
 pub use search::{BaseFilters, HitRules, PromoTile, Search, SortOption};
 pub use stock_summary::{stock_summary, MakeCount, StockSummary, TypeCount};
 
@@ -91,6 +94,14 @@ pub struct SiteData {
     /// "/cars/{slug}/checkout" ({slug} matches one path segment): a page on
     /// one of them redirects a signed-out visitor to /sign-in/.
     pub gated_routes: Vec<String>,
+    /// Every page path of the site except the car pages and the search
+    /// result pages 2..n, e.g. "/about-us/": a component links to a page
+    /// of another module only when it is listed here.
+    pub pages: Vec<String>,
+    /// Company, service and legal pages, and the dealer's Markdown pages.
+    pub company: CompanyPages,
+    /// schema.org AutoDealer JSON-LD of each location (location pages, contact and home page).
+    pub structured_data: Vec<structured::LocationJsonLd>,
     /// The instant the stock was judged at (unix seconds: the build's start,
     /// or `--as-of`); pages rendered from this data apply the time rules
     /// (sold window) at the same instant.
@@ -197,10 +208,22 @@ pub fn build(
     cars: &[Car],
     now: chrono::DateTime<chrono::Utc>,
 ) -> SiteData {
+    build_with_pages(slug, cfg, cars, &[], now)
+}
+
+/// [`build`] with the dealer's Markdown pages (`LoadedDealer::pages`).
+pub fn build_with_pages(
+    slug: &str,
+    cfg: &DealerConfig,
+    cars: &[Car],
+    markdown: &[dealer_config::content::MarkdownPage],
+    now: chrono::DateTime<chrono::Utc>,
+) -> SiteData {
     let year = chrono::Datelike::year(&now);
     let landing_pages = crate::search_index::landing_pages(cars, &cfg.name);
     let locations = locations::locations(cfg);
-    SiteData {
+    let company = pages::company_pages(cfg, markdown, &locations);
+    let mut site = SiteData {
         slug: slug.into(),
         name: cfg.name.clone(),
         template: cfg.template.clone(),
@@ -257,8 +280,13 @@ pub fn build(
         stock_summary: stock_summary(cars),
         content: content::content(slug, cfg, &landing_pages, now.timestamp()),
         gated_routes: cfg.gated_routes.clone(),
+        pages: Vec::new(),
+        company,
+        structured_data: structured::locations_json_ld(cfg),
         built_at: now.timestamp(),
-    }
+    };
+    site.pages = pages::page_paths(&site);
+    site
 }
 
 /// A small dealer and cars for the tests of every module here.
@@ -290,6 +318,16 @@ pub(crate) mod test_support {
 
     pub fn config() -> DealerConfig {
         config_with(json!({}))
+    }
+
+    /// Markdown pages from (name, text).
+    pub fn pages_from(files: &[(&str, &str)]) -> Vec<dealer_config::content::MarkdownPage> {
+        files
+            .iter()
+            .map(|(name, text)| {
+                dealer_config::content::MarkdownPage::from_text(name, text).unwrap()
+            })
+            .collect()
     }
 
     /// One visible car per (make, car type).

@@ -41,6 +41,9 @@ pub struct Selection {
     pub other_dealership: usize,
     /// Shown cars naming a location the dealer file does not have.
     pub warnings: Vec<FeedWarning>,
+    /// Cars of this dealer that sold before the window: their old pages
+    /// redirect to a matching search (`_redirects`).
+    pub gone: Vec<crate::publish::redirects::GoneCar>,
 }
 
 pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
@@ -50,6 +53,7 @@ pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
         hidden: BTreeMap::new(),
         other_dealership: 0,
         warnings: Vec::new(),
+        gone: Vec::new(),
     };
     for car in feed.cars {
         match judge(&car, cfg, &rules, now) {
@@ -60,7 +64,17 @@ pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
                 sel.visible.push(car)
             }
             Verdict::OtherDealership { .. } => sel.other_dealership += 1,
-            Verdict::Hidden(why) => *sel.hidden.entry(why).or_default() += 1,
+            Verdict::Hidden(why) => {
+                if why == Hidden::SoldTooLongAgo {
+                    sel.gone.push(crate::publish::redirects::GoneCar {
+                        slug: car.slug.clone(),
+                        make: car.make.clone(),
+                        model: car.model.clone(),
+                        sold_at: car.sold_date_timestamp,
+                    });
+                }
+                *sel.hidden.entry(why).or_default() += 1
+            }
         }
     }
     sel
