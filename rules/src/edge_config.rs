@@ -293,7 +293,6 @@ pub struct EdgeCar {
     pub deposit: u32,
 }
 
-
 /// Not `deny_unknown_fields`: configs written before quotes stopped being
 /// computed carry a `calculator` section, and such a KV value must keep
 /// loading until the next deploy replaces it.

@@ -8,8 +8,8 @@
 
 mod content;
 mod contract;
-mod finance;
 mod detail;
+mod finance;
 mod forms;
 mod links;
 mod locations;
@@ -27,8 +27,8 @@ use crate::stock::present::Car;
 
 pub use content::{Content, Home, HomeBlock, HomeBlockKind, ModelCard, OfferCard};
 pub use contract::contract_schema_text;
-pub use finance::{page_path as finance_page_path, Finance};
 pub use detail::DetailPage;
+pub use finance::{page_path as finance_page_path, Finance};
 pub use forms::{FormPage, FormPageKind, Forms};
 pub use links::{Footer, FooterGroup, Link, NavItem};
 pub use locations::{
@@ -405,6 +405,9 @@ mod tests {
         let site = build("demo", &off, &[], test_now());
         assert_eq!(site.features.captcha_site_key, None, "captcha off");
         assert!(!site.features.save_valuation, "trade-in off");
+    }
+
+    #[test]
     fn a_build_must_contain_every_content_page() {
         let cfg = config_with(json!({
             "offers": [{"id": "eofy", "name": "EOFY", "description": "Cheap", "manufacturer": "Kia"}],

@@ -207,20 +207,19 @@ pub fn sidebar_buttons(
                 ..button(*kind, "Car History Report", file.clone())
             }),
             CardButton::Finance => Some(button(*kind, "Get Finance Quote", enquiry("finance"))),
-            CardButton::TradeIn => trade_in_allowed(car, price, cfg)
-                .then(|| {
-                    // The trade-in flow's page (spec 001: /cars/trade-in?car_id={id}).
-                    button(
-                        *kind,
-                        "Trade-In Valuation",
-                        format!(
-                            "/cars/trade-in/?{}",
-                            url::form_urlencoded::Serializer::new(String::new())
-                                .append_pair("car_id", &car.id.to_string())
-                                .finish()
-                        ),
-                    )
-                }),
+            CardButton::TradeIn => trade_in_allowed(car, price, cfg).then(|| {
+                // The trade-in flow's page (spec 001: /cars/trade-in?car_id={id}).
+                button(
+                    *kind,
+                    "Trade-In Valuation",
+                    format!(
+                        "/cars/trade-in/?{}",
+                        url::form_urlencoded::Serializer::new(String::new())
+                            .append_pair("car_id", &car.id.to_string())
+                            .finish()
+                    ),
+                )
+            }),
             CardButton::Reserve => checkout.then(|| SidebarButton {
                 note: (deposit > 0)
                     .then(|| format!("{} refundable deposit", dollars(f64::from(deposit)))),
@@ -697,10 +696,7 @@ mod tests {
             href(CardButton::Finance),
             "/cars/2021-toyota-rav4-gx-7/?enquiry=finance#enquire"
         );
-        assert_eq!(
-            href(CardButton::TradeIn),
-            "/cars/trade-in/?car_id=7"
-        );
+        assert_eq!(href(CardButton::TradeIn), "/cars/trade-in/?car_id=7");
         assert_eq!(
             href(CardButton::Reserve),
             "/cars/2021-toyota-rav4-gx-7/checkout/"
