@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     name = "dealergen",
     version,
     about = "Turns dealers/<slug>.yaml and a stock feed into a fast static dealer website.",
-    after_help = "Examples:\n  dealergen check --all\n  dealergen build --dealer brisbane-motor-group\n  dealergen explain --dealer brisbane-motor-group --car BMG10231\n\nEach command's --help has examples. Every dealer field: docs/dealer-yaml.md.\nExit codes: 0 ok, 1 build or validation failure, 2 usage error."
+    after_help = "Examples:\n  dealergen check --all\n  dealergen build --dealer brisbane-motor-group\n  dealergen explain --dealer brisbane-motor-group --car BMG10849\n\nEach command's --help has examples. Every dealer field: docs/dealer-yaml.md.\nExit codes: 0 ok, 1 build or validation failure, 2 usage error."
 )]
 pub struct Cli {
     /// Checkout root (holds dealers/, templates/, astro-app/). Default: found from the current folder upwards.
@@ -67,7 +67,7 @@ pub enum Command {
     /// Why a car is, or is not, on a dealer's site: the rule that hid it, or
     /// its URL, price, tag and finance display and why.
     #[command(
-        after_help = "Examples:\n  dealergen explain --dealer brisbane-motor-group --car BMG10231\n  dealergen explain --dealer brisbane-motor-group --car 48213 --as-of 2026-11-20"
+        after_help = "Examples:\n  dealergen explain --dealer brisbane-motor-group --car BMG10849\n  dealergen explain --dealer brisbane-motor-group --car 410282 --as-of 2026-11-20"
     )]
     Explain(ExplainArgs),
     /// What a change to a dealer's files does to its site, as Markdown for a

@@ -190,12 +190,18 @@ pub fn hidden_reason(
 
 /// Whether the car page shows finance figures, and why.
 ///
-/// The hook for the finance display rule (which lender's figures a car
-/// shows, if any): that rule is being written in `rules/` and is not in
-/// this tree yet, so nothing is decided here. Wire it in by calling it
-/// with the car's decoded `finance_lenders` and the dealer's `finance`
-/// settings and wording its answer.
-pub fn finance(_car: &FeedCar, _cfg: &DealerConfig) -> String {
+/// The dealer-wide switch is settled here: `finance.enabled: false` turns
+/// finance off on every car page (the site data's `finance_quote` is that
+/// field). For a dealer with finance on, this is the hook for the finance
+/// display rule (which lender's figures a car shows, if any): that rule is
+/// being written in `rules/` and is not in this tree yet, so nothing more
+/// is decided here. Wire it in by calling it with the car's decoded
+/// `finance_lenders` and the dealer's `finance` settings and wording its
+/// answer.
+pub fn finance(_car: &FeedCar, cfg: &DealerConfig) -> String {
+    if !cfg.finance.enabled {
+        return "not shown: finance.enabled is false, so no car page shows finance figures".into();
+    }
     "not decided here yet (the finance display rule is not in this build)".into()
 }
 
@@ -321,6 +327,24 @@ mod tests {
         };
         assert_eq!(url, "https://www.demo.com.au/cars/c-1/");
         assert_eq!(price, "$15,000");
+    }
+
+    #[test]
+    fn finance_switched_off_for_the_dealer_is_named() {
+        let mut cfg = config(json!({"feed": "f.json"}));
+        cfg.finance.enabled = false;
+        let OnSite::Shown { finance, .. } = site("1", &cfg) else {
+            panic!("car 1 is shown")
+        };
+        assert_eq!(
+            finance,
+            "not shown: finance.enabled is false, so no car page shows finance figures"
+        );
+        cfg.finance.enabled = true;
+        let OnSite::Shown { finance, .. } = site("1", &cfg) else {
+            panic!("car 1 is shown")
+        };
+        assert!(finance.starts_with("not decided here yet"), "{finance}");
     }
 
     #[test]

@@ -80,3 +80,43 @@ fn a_car_by_slug_and_a_car_not_in_the_feed() {
         "{text}"
     );
 }
+
+/// The `explain` examples in `dealergen --help`, `dealergen explain --help`
+/// and the README name real cars of the demo dealers: run each one.
+#[test]
+fn the_documented_examples_explain_real_demo_cars() {
+    let bin = env!("CARGO_BIN_EXE_dealergen");
+    let help = |args: &[&str]| {
+        let out = Command::new(bin).args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let text = format!(
+        "{}\n{}\n{readme}",
+        help(&["--help"]),
+        help(&["explain", "--help"])
+    );
+    let examples: Vec<Vec<&str>> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("dealergen explain "))
+        .map(|l| l.split('#').next().unwrap().split_whitespace().collect())
+        .collect();
+    assert!(examples.len() >= 3, "examples found: {examples:?}");
+    for args in examples {
+        let out = Command::new(bin)
+            .arg("--root")
+            .arg(repo_root())
+            .arg("explain")
+            .args(&args)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("on the site: "), "{args:?}: {stdout}");
+    }
+}
