@@ -42,6 +42,10 @@ pub enum Command {
         #[arg(long)]
         site_data: bool,
     },
+    /// Check a built site (dead links, page conventions) and write its
+    /// _headers, _redirects, sitemap.xml and robots.txt, as `build` does
+    /// before publishing. For a site built by other means, or a copy.
+    CheckLinks(CheckLinksArgs),
     /// List the dealers and whether their files are valid.
     List,
     /// Create a new dealer file from a template preset.
@@ -84,6 +88,19 @@ pub struct BuildArgs {
     /// Write the Astro projects and data but do not run Astro.
     #[arg(long)]
     pub no_astro: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckLinksArgs {
+    /// The dealer whose site it is (its address, redirects and origins).
+    #[arg(long, value_name = "SLUG")]
+    pub dealer: String,
+    /// The built site (default: sites/<slug>/dist).
+    #[arg(long, value_name = "DIR")]
+    pub dist: Option<PathBuf>,
+    /// Judge the sold window (redirects) at this moment (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Debug, Args)]

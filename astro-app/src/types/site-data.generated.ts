@@ -496,10 +496,6 @@ export interface SiteData {
    */
   structured_data: LocationJsonLd[];
   /**
-   * Template preset the dealer extends.
-   */
-  template: string;
-  /**
    * Colours, logo and font.
    */
   theme: Theme;
