@@ -135,6 +135,7 @@ pub fn build_dealer(
             let (dist, report) = crate::astro::build(project, &site_dir, &must_exist, |staged| {
                 step("checking links");
                 crate::publish::finish(staged, &plan.plan, &report_file)
+                    .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
             })?;
             (Some(dist), Some(report))
         };

@@ -904,7 +904,7 @@ fn a_dead_link_fails_the_publish_step_naming_dealer_page_and_link() {
     let log = text(&out).replace(sites.path().to_str().unwrap(), "<sites>");
     assert_eq!(out.status.code(), Some(1), "{log}");
     insta::assert_snapshot!(log, @r"
-    FAILED tiny-dealer: the built site breaks the publishing rules; the previous site was kept
+    FAILED tiny-dealer: the built site breaks the publishing rules
     1 dead link(s) to 1 target(s) on 1 page(s):
       /special-offers/ (href) on /about-us/: no page or file at /special-offers/
     every problem is listed in <sites>/tiny-dealer/publish-problems.txt
