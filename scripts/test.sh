@@ -43,6 +43,10 @@ gate "astro check (astro-app)" astro_check astro-app
 gate "demo photos"         node scripts/demo-stock/photos.mjs
 gate "dealergen check --all" cargo run --quiet --release -p dealergen -- check --all
 gate "dealergen build --all" cargo run --quiet --release -p dealergen -- build --all --as-of "$AS_OF"
+# No dead config field, stage 2 (stage 1 is cargo test's config_fields):
+# every site.json field of the fixture dealer that sets every option is read
+# by a page; its build also passes the publish step with zero dead links.
+gate "site.json fields read by pages" node scripts/site-data-reads.mjs
 # The generated site's tsconfig takes in its route files and astro-app/src,
 # typed against this dealer's data.
 gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"

@@ -188,6 +188,8 @@ pub(crate) fn read_pages(dir: &Path, files: &mut SourceFiles) -> (Vec<MarkdownPa
 type Parsed = (Option<String>, Option<String>, String);
 
 /// Splits front matter (optional) from the body and reads its keys.
+// A file's one problem, on a cold path: boxing it would only add noise.
+#[allow(clippy::result_large_err)]
 fn parse(text: &str, file: usize) -> Result<Parsed, Problem> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.split_inclusive('\n');
@@ -197,11 +199,9 @@ fn parse(text: &str, file: usize) -> Result<Parsed, Problem> {
     }
     let (mut title, mut description) = (None, None);
     let mut consumed = first.len();
-    let mut line_no = 1;
     let mut closed = false;
-    for line in lines.by_ref() {
+    for (line_no, line) in (2..).zip(lines.by_ref()) {
         consumed += line.len();
-        line_no += 1;
         let at = Span {
             file,
             line: line_no,

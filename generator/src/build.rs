@@ -141,6 +141,7 @@ pub fn build_dealer(
                 crate::compliance::check_site(&slug, staged)?.map_err(anyhow::Error::new)?;
                 step("checking links");
                 crate::publish::finish(staged, &plan.plan, &report_file)
+                    .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
             })?;
             (Some(dist), Some(report))
         };

@@ -58,6 +58,10 @@ pub enum Command {
         #[arg(long)]
         docs: bool,
     },
+    /// Check a built site (dead links, page conventions) and write its
+    /// _headers, _redirects, sitemap.xml and robots.txt, as `build` does
+    /// before publishing. For a site built by other means, or a copy.
+    CheckLinks(CheckLinksArgs),
     /// List the dealers and whether their files are valid.
     #[command(after_help = "Example:\n  dealergen list")]
     List,
@@ -201,6 +205,19 @@ pub struct ChangedArgs {
     /// lines: one slug per line; json: each dealer with the file that changed it.
     #[arg(long, value_enum, default_value_t = PullFormat::Human)]
     pub format: PullFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckLinksArgs {
+    /// The dealer whose site it is (its address, redirects and origins).
+    #[arg(long, value_name = "SLUG")]
+    pub dealer: String,
+    /// The built site (default: sites/<slug>/dist).
+    #[arg(long, value_name = "DIR")]
+    pub dist: Option<PathBuf>,
+    /// Judge the sold window (redirects) at this moment (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Debug, Args)]

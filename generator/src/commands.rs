@@ -12,7 +12,9 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::build::{build_dealer, BuildFailure, BuildOptions};
-use crate::cli::{BuildArgs, CheckArgs, Cli, Command, OutputFormat, Selection, StockCommand};
+use crate::cli::{
+    BuildArgs, CheckArgs, CheckLinksArgs, Cli, Command, OutputFormat, Selection, StockCommand,
+};
 use crate::project::Project;
 
 mod diff;
@@ -29,6 +31,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             site_data,
             docs,
         } => schema(&project, write, site_data, docs),
+        Command::CheckLinks(args) => check_links(&project, args),
         Command::List => list(&project),
         Command::Stock(StockCommand::Pull(args)) => pull::run(&project, args),
         Command::Explain(args) => explain::run(&project, args),
@@ -283,6 +286,55 @@ pub(crate) fn slug_of(file: &Path) -> String {
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_string()
+}
+
+fn check_links(project: &Project, args: CheckLinksArgs) -> Result<i32> {
+    let files = select(
+        project,
+        &Selection {
+            dealer: vec![args.dealer.clone()],
+            all: false,
+        },
+    )?;
+    let loader = Loader::new(project.presets_dir());
+    let dealer = match loader.load(&files[0]) {
+        Ok(d) => d,
+        Err(r) => {
+            eprint!("{}", render_human(&r.diagnostics, &r.files));
+            println!("FAILED {}: the dealer file has problems", args.dealer);
+            return Ok(1);
+        }
+    };
+    let dist = args
+        .dist
+        .unwrap_or_else(|| project.site_dir(&dealer.slug).join("dist"));
+    if !dist.join("index.html").is_file() {
+        bail!("{} is not a built site (no index.html)", dist.display());
+    }
+    let generated = crate::build::generate(&dealer, parse_as_of(args.as_of.as_deref())?)?;
+    let report_file = project.site_dir(&dealer.slug).join("publish-problems.txt");
+    std::fs::create_dir_all(project.site_dir(&dealer.slug))?;
+    match crate::publish::finish(&dist, &generated.plan.plan, &report_file) {
+        Ok(p) => {
+            println!(
+                "ok     {}: links: {} internal checked ({} exempt) on {} pages and {} stylesheets in {:.0} ms, 0 dead; sitemap {} URLs, CSP {} script hash(es), {} redirect(s)",
+                dealer.slug,
+                p.links.checked,
+                p.links.exempt,
+                p.links.pages,
+                p.links.stylesheets,
+                p.links.elapsed.as_secs_f64() * 1000.0,
+                p.sitemap_urls,
+                p.script_hashes,
+                p.redirects
+            );
+            Ok(0)
+        }
+        Err(e) => {
+            println!("FAILED {e:#}");
+            Ok(1)
+        }
+    }
 }
 
 fn check(project: &Project, args: CheckArgs) -> Result<i32> {

@@ -310,9 +310,10 @@ fn one_broken_dealer_does_not_stop_the_others() {
     assert_eq!(out.status.code(), Some(1));
     let log = text(&out);
     assert!(log.contains("built  tiny-dealer"), "{log}");
+    assert!(log.contains("built  everything"), "{log}");
     assert!(log.contains("FAILED broken-dealer: 1 problem(s)"), "{log}");
     assert!(log.contains("unknown key `min_photoz` in `stock`"), "{log}");
-    assert!(log.contains("1 built, 1 failed"), "{log}");
+    assert!(log.contains("2 built, 1 failed"), "{log}");
     assert!(sites
         .path()
         .join("tiny-dealer/src/data/cars.json")
@@ -891,4 +892,50 @@ fn hostile_values_cannot_inject_code_into_the_generated_project() {
     for pwned in ["PWNED-url", "PWNED-slug", "PWNED-slug2"] {
         assert!(!site_dir.join(pwned).exists(), "{pwned} was written");
     }
+}
+
+/// The publish step on a built site (`check-links`, what `build` runs before
+/// the swap): a dead link fails it, naming the dealer, the page and the link.
+#[test]
+fn a_dead_link_fails_the_publish_step_naming_dealer_page_and_link() {
+    let sites = sites_dir();
+    let dist = sites.path().join("dist");
+    // A tidy site (title, description, canonical; the page a sold car
+    // redirects to) but for one link to a page that was never built.
+    let pages = [
+        ("", r#"<a href="/about-us/">About</a>"#),
+        ("about-us/", r#"<a href="/special-offers/">Offers</a>"#),
+        ("search/kia/rio/", ""),
+    ];
+    for (path, body) in pages {
+        std::fs::create_dir_all(dist.join(path)).unwrap();
+        std::fs::write(
+            dist.join(path).join("index.html"),
+            format!(
+                r#"<!doctype html><html lang="en"><head><title>Page</title><meta name="description" content="Page"><link rel="canonical" href="https://www.tinymotors.com.au/{path}"></head><body>{body}</body></html>"#
+            ),
+        )
+        .unwrap();
+    }
+    let dist_arg = dist.to_str().unwrap();
+    let out = dealergen(
+        sites.path(),
+        &[
+            "check-links",
+            "--dealer",
+            "tiny-dealer",
+            "--dist",
+            dist_arg,
+            "--as-of",
+            AS_OF,
+        ],
+    );
+    let log = text(&out).replace(sites.path().to_str().unwrap(), "<sites>");
+    assert_eq!(out.status.code(), Some(1), "{log}");
+    insta::assert_snapshot!(log, @r"
+    FAILED tiny-dealer: the built site breaks the publishing rules
+    1 dead link(s) to 1 target(s) on 1 page(s):
+      /special-offers/ (href) on /about-us/: no page or file at /special-offers/
+    every problem is listed in <sites>/tiny-dealer/publish-problems.txt
+    ");
 }

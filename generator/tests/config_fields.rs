@@ -27,7 +27,11 @@ const AS_OF: &str = "2026-11-20T00:00:00Z";
 /// Leaves that no mutation can show in the generated data, each with why,
 /// and how the test still holds them to account. Keep this list short: a
 /// field that cannot be honoured is removed from the schema instead.
-const CANNOT_BE_OBSERVED: &[(&str, &str)] = &[];
+const CANNOT_BE_OBSERVED: &[(&str, &str)] = &[(
+    "template",
+    "the resolved fixture sets every field, so the preset under it changes nothing; \
+     `a_dealers_template_decides_its_defaults` shows a preset's values reaching the output",
+)];
 
 /// Leaves another part of this phase's work is wiring (issue 9, 10 and 11
 /// helpers). Each is listed with its owner; the test fails when one of them
@@ -645,6 +649,32 @@ fn every_dealer_field_changes_the_generated_site_or_the_worker() {
         "{} dead or untested config field(s):\n  {}",
         failures.len(),
         failures.join("\n  ")
+    );
+}
+
+/// `template` (CANNOT_BE_OBSERVED above): the same dealer file on two
+/// presets gives two different sites.
+#[test]
+fn a_dealers_template_decides_its_defaults() {
+    let loader = Loader::new(root().join("templates/presets"));
+    let files = ["multi-brand-group", "franchise-group"].map(|template| {
+        let text = std::fs::read_to_string(fixture_dir().join("tiny-dealer.yaml"))
+            .unwrap()
+            .replace(
+                "template: multi-brand-group",
+                &format!("template: {template}"),
+            );
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(fixture_dir().join("stock"), dir.path().join("stock")).unwrap();
+        std::fs::write(dir.path().join("tiny-dealer.yaml"), text).unwrap();
+        let dealer = loader.load(&dir.path().join("tiny-dealer.yaml")).unwrap();
+        dealergen::build::generate(&dealer, now()).unwrap().files
+    });
+    let site = |f: &[(&str, String)]| f.iter().find(|(n, _)| *n == "site.json").unwrap().1.clone();
+    assert_ne!(
+        site(&files[0]),
+        site(&files[1]),
+        "the preset's card buttons and sort options differ"
     );
 }
 

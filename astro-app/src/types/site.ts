@@ -16,6 +16,8 @@ export type {
   BaseFilters,
   CardButton,
   Cards,
+  CompanyPages,
+  ContentPage,
   DictColumn,
   FacetStats,
   HitRules,

@@ -124,7 +124,7 @@ pub fn finish(dist: &Path, plan: &PublishPlan, report_file: &Path) -> Result<Pub
     }
     if !problems.is_empty() || !link_report.dead.is_empty() {
         let mut msg = format!(
-            "{}: the built site breaks the publishing rules; the previous site was kept",
+            "{}: the built site breaks the publishing rules",
             plan.dealer
         );
         if !link_report.dead.is_empty() {

@@ -47,8 +47,6 @@ pub struct SiteData {
     pub slug: String,
     /// Trading name.
     pub name: String,
-    /// Template preset the dealer extends.
-    pub template: String,
     /// Set for single-manufacturer dealers, e.g. "Toyota".
     pub manufacturer: Option<String>,
     /// Public origin of the site, e.g. "https://www.example.com.au" (no trailing slash).
@@ -226,7 +224,6 @@ pub fn build_with_pages(
     let mut site = SiteData {
         slug: slug.into(),
         name: cfg.name.clone(),
-        template: cfg.template.clone(),
         manufacturer: cfg.manufacturer.clone(),
         base_url: cfg.site_url.clone(),
         api_base: cfg.edge.api_base.clone(),
