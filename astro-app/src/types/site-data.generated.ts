@@ -8,13 +8,6 @@
  */
 export type CarType = 'new' | 'demo' | 'used';
 /**
- * Stock status of a shown car.
- *
- * This interface was referenced by `SiteContract`'s JSON-Schema
- * via the `definition` "CarStatus".
- */
-export type CarStatus = 'in_stock' | 'coming_soon' | 'sold';
-/**
  * A button on a result card or in the detail sidebar.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -32,6 +25,61 @@ export type CardButton =
   | 'buy_online'
   | 'history_report';
 /**
+ * A tab of the detail page, in the order `detail_page.tabs` lists them.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "DetailTab".
+ */
+export type DetailTab =
+  | 'dealer_comments'
+  | 'whats_included'
+  | 'why_buy_from_us'
+  | 'reserve_online'
+  | 'protect_your_car'
+  | 'features';
+/**
+ * How often the shown repayment falls due.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "RepaymentPer".
+ */
+export type RepaymentPer = 'week' | 'month';
+/**
+ * Stock status of a shown car.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CarStatus".
+ */
+export type CarStatus = 'in_stock' | 'coming_soon' | 'sold';
+/**
+ * Whether a model is on sale yet.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ModelStatus".
+ */
+export type ModelStatus = 'available' | 'coming_soon';
+/**
+ * A button of an offer.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "OfferButton".
+ */
+export type OfferButton = 'enquire' | 'explore' | 'test_drive';
+/**
+ * What the calculator's button does.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CalculatorEnquiry".
+ */
+export type CalculatorEnquiry = 'link' | 'dialog';
+/**
+ * Which finance calculator the dealer has. Limits left empty take the variant's values.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CalculatorVariant".
+ */
+export type CalculatorVariant = 'standard' | 'lender' | 'brand';
+/**
  * How the Make an Offer button works.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -45,6 +93,24 @@ export type MakeOfferMode = 'dialog' | 'chat';
  * via the `definition` "FormPageKind".
  */
 export type FormPageKind = 'success' | 'book_test_drive' | 'trade_in' | 'car_trade_in' | 'finance';
+/**
+ * The kinds of home page block.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "HomeBlockKind".
+ */
+export type HomeBlockKind =
+  | 'promotions'
+  | 'stock'
+  | 'offers'
+  | 'brands'
+  | 'models'
+  | 'sell_your_car'
+  | 'guarantee'
+  | 'features'
+  | 'reviews'
+  | 'blog'
+  | 'locations';
 /**
  * A department with opening hours.
  *
@@ -66,6 +132,13 @@ export type LocationKind = 'sales' | 'service' | 'parts' | 'car-buying';
  * via the `definition` "SpecialDepartment".
  */
 export type SpecialDepartment = 'all' | 'sales' | 'service' | 'parts';
+/**
+ * Dropdowns the site builds from the dealer's data.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "NavMenu".
+ */
+export type NavMenu = 'models' | 'pre_owned';
 /**
  * A sort order of the results.
  *
@@ -152,6 +225,10 @@ export interface Car {
    */
   dealership_slug: string | null;
   /**
+   * What the car's own page shows beyond this (stock/detail.rs).
+   */
+  detail: CarDetail;
+  /**
    * "FWD", "AWD", "4WD", ...
    */
   drive: string | null;
@@ -160,6 +237,10 @@ export interface Car {
    * feed's features kept by `search_index::FEATURE_FILTERS`.
    */
   filtered_features: string[];
+  /**
+   * Finance on the car page: the lender's figures, the quote, the calculator (spec 001 §5).
+   */
+  finance: CarFinance;
   /**
    * "Petrol", "Diesel", "Hybrid", "Electric".
    */
@@ -288,6 +369,306 @@ export interface Car {
   year: number;
 }
 /**
+ * The car page's own content: `Car.detail` in cars.json.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CarDetail".
+ */
+export interface CarDetail {
+  /**
+   * The below-market badge, or null.
+   */
+  below_market: BelowMarket | null;
+  /**
+   * The certified pre-owned badge and its dialog, or null.
+   */
+  certified: CertifiedBadge | null;
+  /**
+   * The car can be reserved or bought online (checkout on for its type and make, in stock, not reserved, priced).
+   */
+  checkout: boolean;
+  /**
+   * The dealer comments cut at 400 characters (at a word, with "…"), or
+   * null when they are short enough to show whole.
+   */
+  comment_preview: string[] | null;
+  /**
+   * Standard equipment, in feed order.
+   */
+  features: string[];
+  /**
+   * Key information: engine, economy, towing, dimensions, safety (the
+   * feed's `variant`); rows without a value are dropped.
+   */
+  key_information: SpecRow[];
+  /**
+   * The capped-price servicing plan of this car's model, or null.
+   */
+  service_advantage: ServiceOffer | null;
+  /**
+   * The sidebar's buttons that apply to this car, in the dealer's order
+   * (`detail_page.sidebar_buttons`); empty for a car not in stock, whose
+   * SOLD panel offers Find Me Something Similar instead.
+   */
+  sidebar_buttons: SidebarButton[];
+  /**
+   * Up to 8 similar cars in stock (`features.similar_cars`); empty when off.
+   */
+  similar: SimilarCar[];
+  /**
+   * The tabs that have something to show for this car, in the dealer's order.
+   */
+  tabs: Tab[];
+}
+/**
+ * The below-market badge (spec 001 §5).
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "BelowMarket".
+ */
+export interface BelowMarket {
+  /**
+   * Dollars under the market average.
+   */
+  amount: number;
+  /**
+   * "$1,250 below market average".
+   */
+  text: string;
+}
+/**
+ * The certified pre-owned badge (spec 001 §5: make, certified, not sold).
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CertifiedBadge".
+ */
+export interface CertifiedBadge {
+  /**
+   * What the programme gives (`detail_page.certified_benefits`).
+   */
+  benefits: string[];
+  /**
+   * "Toyota Certified Pre-Owned".
+   */
+  title: string;
+}
+/**
+ * A specification row.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SpecRow".
+ */
+export interface SpecRow {
+  /**
+   * e.g. "Transmission".
+   */
+  label: string;
+  /**
+   * e.g. "6 Speed Automatic".
+   */
+  value: string;
+}
+/**
+ * The servicing plan of a car's model.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ServiceOffer".
+ */
+export interface ServiceOffer {
+  /**
+   * The booking page is another site.
+   */
+  booking_external: boolean;
+  /**
+   * Book a Service: the dealer's booking page (`service.booking_url`), else /genuine-service.
+   */
+  booking_href: string;
+  /**
+   * "$290".
+   */
+  price_text: string;
+  /**
+   * Rows of the plan: Price per service, Services, Duration, Service interval.
+   */
+  rows: SpecRow[];
+  /**
+   * Terms under the block.
+   */
+  terms: string;
+  /**
+   * "Toyota Service Advantage".
+   */
+  title: string;
+}
+/**
+ * A sidebar button.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SidebarButton".
+ */
+export interface SidebarButton {
+  /**
+   * Opens another site (the history report): a new tab.
+   */
+  external: boolean;
+  /**
+   * Where it goes: a page, the enquiry form with its kind, a tel: link or the history report.
+   */
+  href: string;
+  /**
+   * Which button (`detail_page.sidebar_buttons`).
+   */
+  kind: CardButton;
+  /**
+   * Its text, e.g. "Reserve Car Now".
+   */
+  label: string;
+  /**
+   * A line under the button, e.g. "$200 refundable deposit", or null.
+   */
+  note: string | null;
+}
+/**
+ * A similar car, as the strip under the page shows it.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SimilarCar".
+ */
+export interface SimilarCar {
+  /**
+   * First photo, or null.
+   */
+  image: string | null;
+  /**
+   * Odometer.
+   */
+  km: number;
+  /**
+   * "2023 Toyota Corolla Ascent Sport".
+   */
+  name: string;
+  /**
+   * Its price text.
+   */
+  price_text: string;
+  /**
+   * Its page: /cars/{slug}/.
+   */
+  slug: string;
+}
+/**
+ * A tab of the detail page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Tab".
+ */
+export interface Tab {
+  /**
+   * The entries of the dealer's tabs (empty for comments and features).
+   */
+  items: TabEntry[];
+  /**
+   * Which tab; `dealer_comments` and `features` show the car's own comments and equipment.
+   */
+  kind: DetailTab;
+  /**
+   * "Dealer Comments", "What's Included", ...
+   */
+  title: string;
+}
+/**
+ * An entry of a tab.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "TabEntry".
+ */
+export interface TabEntry {
+  /**
+   * Text under it, may be empty.
+   */
+  text: string;
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * Finance on one car's page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CarFinance".
+ */
+export interface CarFinance {
+  /**
+   * The page shows the finance calculator (finance on for this make, car in stock).
+   */
+  calculator: boolean;
+  /**
+   * The lender's figures the page shows, or null (no lender entry meets its conditions).
+   */
+  lender: LenderOffer | null;
+  /**
+   * The page asks the dealer's quote service for a weekly quote (no lender figures, priced, in stock).
+   */
+  quote: boolean;
+}
+/**
+ * One lender's figures for the car, as shown.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "LenderOffer".
+ */
+export interface LenderOffer {
+  /**
+   * Final (balloon) payment in dollars; the calculator's residual starts with it.
+   */
+  balloon: number | null;
+  /**
+   * "8.37% p.a.": the lender's comparison rate, never computed.
+   */
+  comparison_rate_text: string;
+  /**
+   * Deposit in dollars; the calculator starts with it.
+   */
+  deposit: number | null;
+  /**
+   * The lender's disclaimer; null: the dealer's (site.finance.disclaimer).
+   */
+  disclaimer: string | null;
+  /**
+   * Establishment fee in dollars; the calculator adds it.
+   */
+  establishment_fee: number | null;
+  /**
+   * Interest rate, % p.a. (2 decimals); the calculator starts with it.
+   */
+  interest_rate: number;
+  /**
+   * "7.35% p.a.".
+   */
+  interest_rate_text: string;
+  /**
+   * The credit provider named on the page, e.g. "Angle Auto Finance" or "Taurus"; null for the dealer's own (Manual) figures without a name.
+   */
+  lender_name: string | null;
+  /**
+   * "week" or "month" (with `repayment_text`).
+   */
+  per: RepaymentPer | null;
+  /**
+   * "$233" (whole dollars), or null when the lender gives no payment.
+   */
+  repayment_text: string | null;
+  /**
+   * Loan term in years; the calculator starts with it.
+   */
+  term_years: number | null;
+  /**
+   * "$41,120": the lender's total payable, when given.
+   */
+  total_payable_text: string | null;
+}
+/**
  * Where a car is.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -324,22 +705,6 @@ export interface CarLocation {
    * Suburb.
    */
   suburb: string;
-}
-/**
- * A specification row.
- *
- * This interface was referenced by `SiteContract`'s JSON-Schema
- * via the `definition` "SpecRow".
- */
-export interface SpecRow {
-  /**
-   * e.g. "Transmission".
-   */
-  label: string;
-  /**
-   * e.g. "6 Speed Automatic".
-   */
-  value: string;
 }
 /**
  * The search index of one dealer's visible stock.
@@ -503,17 +868,33 @@ export interface SiteData {
    */
   cards: Cards;
   /**
+   * Company, service and legal pages, and the dealer's Markdown pages.
+   */
+  company: CompanyPages;
+  /**
    * Main phone and e-mail.
    */
   contact: Contact;
+  /**
+   * Offers, models, promotions, popup, reviews, blog and banners.
+   */
+  content: Content;
   /**
    * Wording that differs between dealers.
    */
   copy: Copy;
   /**
+   * The car page's view-time settings (share bar, sticky bars).
+   */
+  detail_page: DetailPage;
+  /**
    * Shopper features that change what pages render.
    */
   features: Features;
+  /**
+   * Finance: disclaimer, comparison-rate warning, calculator, finance page, quotes.
+   */
+  finance: Finance;
   /**
    * Footer groups, legal text and copyright.
    */
@@ -530,9 +911,13 @@ export interface SiteData {
    */
   gated_routes: string[];
   /**
-   * Home page hero (title defaults to the dealer name).
+   * Home page hero (title defaults to the dealer name) and blocks.
    */
   home: Home;
+  /**
+   * Car photo addresses: the image host's template, fallback width, quality and srcset widths (`images`).
+   */
+  images: ImagesConfig;
   /**
    * Locations, the primary one first.
    */
@@ -550,6 +935,12 @@ export interface SiteData {
    */
   navigation: NavItem[];
   /**
+   * Every page path of the site except the car pages and the search
+   * result pages 2..n, e.g. "/about-us/": a component links to a page
+   * of another module only when it is listed here.
+   */
+  pages: string[];
+  /**
    * Search page settings.
    */
   search: Search;
@@ -566,9 +957,9 @@ export interface SiteData {
    */
   stock_summary: StockSummary;
   /**
-   * Template preset the dealer extends.
+   * schema.org AutoDealer JSON-LD of each location (location pages, contact and home page).
    */
-  template: string;
+  structured_data: LocationJsonLd[];
   /**
    * Colours, logo and font.
    */
@@ -591,6 +982,119 @@ export interface Cards {
   used_car_guarantee: string | null;
 }
 /**
+ * The company, service and legal pages; a page the dealer has off is null.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CompanyPages".
+ */
+export interface CompanyPages {
+  /**
+   * /about-us/
+   */
+  about_us: ContentPage | null;
+  /**
+   * Book a Service: the dealer's booking site (external), else
+   * /genuine-service/; null when the dealer has neither.
+   */
+  book_service: Link | null;
+  /**
+   * /pages/complaint-handling-process/
+   */
+  complaint_handling: ContentPage | null;
+  /**
+   * What the complaint-handling page tells an unhappy customer.
+   */
+  complaints_text: string;
+  /**
+   * /fleet/
+   */
+  fleet: ContentPage | null;
+  /**
+   * /genuine-service/: the on-site service booking page (when the dealer has no booking site).
+   */
+  genuine_service: ContentPage | null;
+  /**
+   * The dealer's own pages at /pages/{slug}/, by path.
+   */
+  markdown: ContentPage[];
+  /**
+   * /privacy-policy/ (always: every enquiry form links to it)
+   */
+  privacy_policy: ContentPage;
+  /**
+   * Days within which a privacy complaint is answered.
+   */
+  privacy_response_days: number;
+  /**
+   * /roadside-assist/
+   */
+  roadside_assist: ContentPage | null;
+  /**
+   * Roadside assistance phone, as shown.
+   */
+  roadside_phone: string | null;
+  /**
+   * /service/
+   */
+  service: ContentPage | null;
+  /**
+   * Ids of the locations that service cars (the service pages list them).
+   */
+  service_location_ids: string[];
+  /**
+   * /terms-and-conditions/ (always: every enquiry form links to it)
+   */
+  terms_and_conditions: ContentPage;
+  /**
+   * /warranty/
+   */
+  warranty: ContentPage | null;
+}
+/**
+ * A company, service, legal or Markdown page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ContentPage".
+ */
+export interface ContentPage {
+  /**
+   * The dealer's wording (Markdown, sanitised); null: the built-in wording.
+   */
+  body_html: string | null;
+  /**
+   * Meta description.
+   */
+  description: string;
+  /**
+   * Site path, e.g. "/about-us/" or "/pages/buyers-tips/".
+   */
+  path: string;
+  /**
+   * Page heading and title.
+   */
+  title: string;
+}
+/**
+ * A link.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Link".
+ */
+export interface Link {
+  /**
+   * Opens another site (rel="noopener", target="_blank").
+   */
+  external: boolean;
+  /**
+   * Site path or https URL.
+   */
+  href: string;
+  /**
+   * Link text.
+   */
+  label: string;
+}
+/**
  * Phone and e-mail.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -607,6 +1111,478 @@ export interface Contact {
   phone: string;
 }
 /**
+ * Content of the dealer's pages besides stock and locations.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Content".
+ */
+export interface Content {
+  /**
+   * Blog tiles.
+   */
+  blog: Blog;
+  /**
+   * The features banner carousel.
+   */
+  features_banner: FeatureSlide[];
+  /**
+   * The guarantee banner, or null.
+   */
+  guarantee: Guarantee | null;
+  /**
+   * What location cards show.
+   */
+  location_cards: LocationCards;
+  /**
+   * The New Vehicles mega-menu's settings.
+   */
+  model_menu: ModelMenu;
+  /**
+   * Models, in the YAML's order (pages sort and group them).
+   */
+  models: ModelCard[];
+  /**
+   * Offers and how they are shown.
+   */
+  offers: Offers;
+  /**
+   * The home page popup, or null.
+   */
+  popup: Popup | null;
+  /**
+   * Slides of the promotions slider (1920 by 540).
+   */
+  promotions: Slide[];
+  /**
+   * Reviews, or null when the dealer shows none.
+   */
+  reviews: Reviews | null;
+  /**
+   * The sell-your-car banner.
+   */
+  sell_your_car: SellYourCar;
+}
+/**
+ * Blog tiles.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Blog".
+ */
+export interface Blog {
+  /**
+   * "All articles", or null.
+   */
+  all: Link | null;
+  /**
+   * Posts, newest first.
+   */
+  posts: BlogPost[];
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * A blog tile.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "BlogPost".
+ */
+export interface BlogPost {
+  /**
+   * "2026-10-02".
+   */
+  date: string;
+  /**
+   * A sentence or two.
+   */
+  excerpt: string;
+  /**
+   * Image, or null.
+   */
+  image: string | null;
+  /**
+   * Title and link.
+   */
+  link: Link;
+}
+/**
+ * A slide of the features carousel.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "FeatureSlide".
+ */
+export interface FeatureSlide {
+  /**
+   * Image, or null.
+   */
+  image: string | null;
+  /**
+   * "Learn more", or null.
+   */
+  link: Link | null;
+  /**
+   * Text.
+   */
+  text: string;
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * The guarantee banner.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Guarantee".
+ */
+export interface Guarantee {
+  /**
+   * Promises.
+   */
+  items: GuaranteeItem[];
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * A promise.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "GuaranteeItem".
+ */
+export interface GuaranteeItem {
+  /**
+   * Detail, or "".
+   */
+  text: string;
+  /**
+   * e.g. "48hr money back".
+   */
+  title: string;
+}
+/**
+ * What location cards show.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "LocationCards".
+ */
+export interface LocationCards {
+  /**
+   * Contact, Get Directions and Book a Service on the cards.
+   */
+  show_buttons: boolean;
+  /**
+   * Opening hours on the cards.
+   */
+  show_hours: boolean;
+}
+/**
+ * The mega-menu's settings.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ModelMenu".
+ */
+export interface ModelMenu {
+  /**
+   * Extra links on phones.
+   */
+  mobile_links: Link[];
+  /**
+   * Words of model names that come first, in order.
+   */
+  preferred_order: string[];
+}
+/**
+ * A model card.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ModelCard".
+ */
+export interface ModelCard {
+  /**
+   * Group key, e.g. "suvs-4wds" (/models/#suvs-4wds).
+   */
+  body: string;
+  /**
+   * Group heading, e.g. "SUVs & 4WDs".
+   */
+  body_label: string;
+  /**
+   * Position of the group in the spec's order (0 = Cars ... 7 = Discontinued).
+   */
+  body_rank: number;
+  /**
+   * A sentence or two.
+   */
+  description: string;
+  /**
+   * "Explore {model}": the override URL, else its page.
+   */
+  explore: Link;
+  /**
+   * Image path or URL.
+   */
+  image: string;
+  /**
+   * Make.
+   */
+  manufacturer: string;
+  /**
+   * Name, e.g. "RAV4 Hybrid".
+   */
+  name: string;
+  /**
+   * The model's own page /models/{slug}/ (built when it has no override URL); null otherwise.
+   */
+  page: string | null;
+  /**
+   * Slug of /models/{slug}/.
+   */
+  slug: string;
+  /**
+   * available or coming_soon.
+   */
+  status: ModelStatus;
+  /**
+   * "All-New" or "Upcoming".
+   */
+  status_label: string;
+  /**
+   * "Our Stock": its cars in the search; null when none is in stock.
+   */
+  stock: Link | null;
+  /**
+   * Cars of this model in stock.
+   */
+  stock_count: number;
+}
+/**
+ * Offers and how they are shown.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Offers".
+ */
+export interface Offers {
+  /**
+   * Buttons of each offer, in order.
+   */
+  buttons: OfferButton[];
+  /**
+   * Descriptions longer than this collapse; 0: never.
+   */
+  collapse_description_over: number;
+  /**
+   * Disclaimers longer than this collapse; 0: never.
+   */
+  collapse_disclaimer_over: number;
+  /**
+   * Characters a collapsed description shows.
+   */
+  collapsed_length: number;
+  /**
+   * The offers of this website (not expired at build time, not excluded).
+   */
+  items: OfferCard[];
+  /**
+   * Text after the offer form is sent.
+   */
+  thank_you_text: string;
+  /**
+   * Heading after the offer form is sent.
+   */
+  thank_you_title: string;
+}
+/**
+ * An offer, ready for its card and its page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "OfferCard".
+ */
+export interface OfferCard {
+  /**
+   * e.g. "Finance offer".
+   */
+  category: string | null;
+  /**
+   * Description (plain text; blank lines separate paragraphs).
+   */
+  description: string;
+  /**
+   * Legal disclaimer; "" for none.
+   */
+  disclaimer: string;
+  /**
+   * Last second it shows (unix), null: no end.
+   */
+  expires_at: number | null;
+  /**
+   * "Explore {model}" when the model is in the dealer's models; null otherwise.
+   */
+  explore: Link | null;
+  /**
+   * Id, unique within the dealer.
+   */
+  id: string;
+  /**
+   * The offer's image, else its model's; null: none.
+   */
+  image: string | null;
+  /**
+   * Make it is for.
+   */
+  manufacturer: string | null;
+  /**
+   * Model it is for, as written.
+   */
+  model: string | null;
+  /**
+   * Title.
+   */
+  name: string;
+  /**
+   * Its page: /offers/{id}/, or /offers/{make}/{id}/ on a multi-brand site.
+   */
+  path: string;
+  /**
+   * First second it shows (unix), null: from now.
+   */
+  starts_at: number | null;
+}
+/**
+ * The home page popup.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Popup".
+ */
+export interface Popup {
+  /**
+   * The button.
+   */
+  button: Link;
+  /**
+   * Text.
+   */
+  description: string;
+  /**
+   * Last second it shows (unix).
+   */
+  expires_at: number;
+  /**
+   * Image path or URL.
+   */
+  image: string;
+  /**
+   * Remembers, on the shopper's device, that this popup was shown.
+   */
+  key: string;
+  /**
+   * First second it shows (unix), or null.
+   */
+  starts_at: number | null;
+  /**
+   * Heading.
+   */
+  title: string;
+}
+/**
+ * A slide of the promotions slider.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Slide".
+ */
+export interface Slide {
+  /**
+   * Alternative text.
+   */
+  alt: string;
+  /**
+   * Last second it shows (unix), or null.
+   */
+  expires_at: number | null;
+  /**
+   * Link, or null.
+   */
+  href: Link | null;
+  /**
+   * Image path or URL (1920 by 540).
+   */
+  image: string;
+  /**
+   * First second it shows (unix), or null.
+   */
+  starts_at: number | null;
+}
+/**
+ * Reviews as shown.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Reviews".
+ */
+export interface Reviews {
+  /**
+   * Average rating, one decimal.
+   */
+  average_rating: number;
+  /**
+   * Number of reviews (the service's, else the listed ones).
+   */
+  count: number;
+  /**
+   * The reviews shown: rated at least the minimum, newest first, at most `max_shown`; empty when the list is hidden.
+   */
+  items: ReviewItem[];
+  /**
+   * "Leave a review" link, or null.
+   */
+  review_url: Link | null;
+}
+/**
+ * One review.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ReviewItem".
+ */
+export interface ReviewItem {
+  /**
+   * Customer's name.
+   */
+  customer_name: string;
+  /**
+   * Photo, or null.
+   */
+  image: string | null;
+  /**
+   * 1 to 5.
+   */
+  rating: number;
+  /**
+   * "2026-10-02".
+   */
+  review_date: string;
+  /**
+   * What they wrote.
+   */
+  text: string;
+}
+/**
+ * The sell-your-car banner.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "SellYourCar".
+ */
+export interface SellYourCar {
+  /**
+   * The button.
+   */
+  button: Link;
+  /**
+   * Heading.
+   */
+  headline: string;
+}
+/**
  * Wording that differs between dealers.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -621,6 +1597,26 @@ export interface Copy {
    * Shown instead of a price when a car has none.
    */
   no_price_text: string;
+}
+/**
+ * View-time settings of the car page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "DetailPage".
+ */
+export interface DetailPage {
+  /**
+   * Leave the X (Twitter) button out of the share bar (`detail_page.hide_x_share`).
+   */
+  hide_x_share: boolean;
+  /**
+   * On phones, a footer with Call Now (only while the car's location is open) and Enquire after 50 px of scrolling (`features.sticky_mobile_footer`).
+   */
+  sticky_mobile_footer: boolean;
+  /**
+   * A bar with name, price, Enquire and Call once the shopper has scrolled 900 px (`detail_page.sticky_sidebar`).
+   */
+  sticky_sidebar: boolean;
 }
 /**
  * Shopper features that change what pages render.
@@ -667,10 +1663,9 @@ export interface Features {
    */
   favourites: boolean;
   /**
-   * Finance figures are shown: the car page asks `POST /api/youx/quote`
-   * for a weekly repayment (priced cars only).
+   * Header dropdowns also open on hover (a mouse on a wide screen).
    */
-  finance_quote: boolean;
+  hover_dropdowns: boolean;
   /**
    * true = phone is masked until clicked; false = shown straight away.
    */
@@ -692,6 +1687,130 @@ export interface Features {
   watchlist: boolean;
 }
 /**
+ * Finance settings of the whole site.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Finance".
+ */
+export interface Finance {
+  /**
+   * The calculator, every limit decided (the dealer's values, else the variant's). Its comparison_rate_range falls back to the comparison rates the disclaimer states.
+   */
+  calculator: CalculatorSettings;
+  /**
+   * The warning every comparison rate carries, word for word (the build's compliance check looks for it).
+   */
+  comparison_warning: string;
+  /**
+   * The dealer's disclaimer (`finance.disclaimer`), shown where the lender gives none.
+   */
+  disclaimer: string;
+  /**
+   * Finance shows at all (`finance.enabled`).
+   */
+  enabled: boolean;
+  /**
+   * The finance page ("/finance/"), built when finance is on; null otherwise.
+   */
+  page: string | null;
+  /**
+   * The dealer has a quote service: cars without lender figures ask it (`POST /api/youx/quote`).
+   */
+  quotes: boolean;
+}
+/**
+ * The calculator with every limit decided (the dealer's value, else the variant's).
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CalculatorSettings".
+ */
+export interface CalculatorSettings {
+  /**
+   * Comparison rates shown for cars without lender figures, if set.
+   */
+  comparison_rate_range: RateRange | null;
+  /**
+   * Starting interest rate when the car's lender gives none.
+   */
+  default_interest_rate: number;
+  /**
+   * Starting loan term in years when the car's lender gives none.
+   */
+  default_term_years: number;
+  /**
+   * What the calculator's button does.
+   */
+  enquiry: CalculatorEnquiry;
+  /**
+   * Establishment fee when the car's lender gives none.
+   */
+  establishment_fee: number;
+  /**
+   * Fees listed instead of the disclaimer (empty: the disclaimer shows).
+   */
+  fees: Fee[];
+  /**
+   * Highest interest rate, % p.a.
+   */
+  max_interest_rate: number;
+  /**
+   * Highest purchase price (the help message shows at or above it).
+   */
+  max_price: number;
+  /**
+   * Lowest interest rate, % p.a.
+   */
+  min_interest_rate: number;
+  /**
+   * Lowest purchase price (the help message shows at or below it).
+   */
+  min_price: number;
+  /**
+   * Repayments rounded down by the lender's rule (else up).
+   */
+  round_down: boolean;
+  /**
+   * Weekly / fortnightly / monthly choice shown.
+   */
+  show_frequency: boolean;
+  /**
+   * Which calculator.
+   */
+  variant: CalculatorVariant;
+}
+/**
+ * A range of comparison rates, % p.a.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "RateRange".
+ */
+export interface RateRange {
+  /**
+   * Lowest, e.g. 8.38.
+   */
+  from: number;
+  /**
+   * Highest, e.g. 19.42.
+   */
+  to: number;
+}
+/**
+ * A fee the lender variant lists instead of the disclaimer.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Fee".
+ */
+export interface Fee {
+  /**
+   * Dollars, e.g. 912.25.
+   */
+  amount: number;
+  /**
+   * As shown, e.g. "Account Administration Fee (Monthly)".
+   */
+  label: string;
+}
+/**
  * The footer.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -710,6 +1829,10 @@ export interface Footer {
    * Legal / disclaimer paragraph shown at the bottom of every page.
    */
   legal_text: string;
+  /**
+   * The payments-accepted strip, in order; empty: none.
+   */
+  payments: Payment[];
 }
 /**
  * A titled column of footer links.
@@ -728,22 +1851,18 @@ export interface FooterGroup {
   title: string;
 }
 /**
- * A link.
+ * A payment method of the strip.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
- * via the `definition` "Link".
+ * via the `definition` "Payment".
  */
-export interface Link {
+export interface Payment {
   /**
-   * Opens another site (rel="noopener", target="_blank").
+   * Icon name: /images/payments/{key}.svg.
    */
-  external: boolean;
+  key: string;
   /**
-   * Site path or https URL.
-   */
-  href: string;
-  /**
-   * Link text.
+   * Name, e.g. "Google Pay".
    */
   label: string;
 }
@@ -835,12 +1954,16 @@ export interface FormPage {
   path: string;
 }
 /**
- * The home page hero.
+ * The home page: hero and blocks.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "Home".
  */
 export interface Home {
+  /**
+   * Blocks under the hero, in order.
+   */
+  blocks: HomeBlock[];
   /**
    * Where the hero button goes.
    */
@@ -854,9 +1977,53 @@ export interface Home {
    */
   hero_subtitle: string;
   /**
-   * Big heading. Empty: "{name}".
+   * Big heading (the dealer name unless set).
    */
   hero_title: string;
+}
+/**
+ * A block of the home page.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "HomeBlock".
+ */
+export interface HomeBlock {
+  /**
+   * What it shows.
+   */
+  kind: HomeBlockKind;
+  /**
+   * The locations of a location block, in the site's order; empty for the others.
+   */
+  location_ids: string[];
+  /**
+   * Heading (location blocks); "" for the others.
+   */
+  title: string;
+}
+/**
+ * Car photos: how the site asks the image host for a resized copy.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ImagesConfig".
+ */
+export interface ImagesConfig {
+  /**
+   * With `url_template`: the JPEG quality the image host is asked for (1-100), through `{quality}`.
+   */
+  quality: number;
+  /**
+   * With `url_template`: the widths offered to the browser in `srcset`, smallest first; it picks the one that fits the screen. The smallest is the watchlist's photo, the largest the photo viewer's.
+   */
+  srcset_widths: number[];
+  /**
+   * Address of a resized photo, built from the feed's photo address. Placeholders: `{url}` (the photo address as the feed gives it), `{base}` (that address without its file extension), `{ext}` (the extension, without the dot), `{width}` (pixels) and `{quality}` (1-100). E.g. `{url}?w={width}&q={quality}` for an image host that resizes on request, or `{base}-{width}.{ext}` for photos stored in several sizes. Empty: photos are used as the feed gives them (full size, no `srcset`), which makes pages much slower on phones.
+   */
+  url_template: string | null;
+  /**
+   * With `url_template`: the width in pixels of the photo an `<img>` falls back to (`src`) and of the print page's photo.
+   */
+  width: number;
 }
 /**
  * A showroom, service centre or parts department.
@@ -870,6 +2037,14 @@ export interface Location {
    */
   address: Address;
   /**
+   * Book a Service (the dealer's booking page or /service/) for locations that serve service; null otherwise.
+   */
+  book_service: Link | null;
+  /**
+   * What a closed day says: "Closed" or "By appointment only".
+   */
+  closed_text: string;
+  /**
    * Public e-mail, if any.
    */
   email: string | null;
@@ -882,13 +2057,29 @@ export interface Location {
    */
   id: string;
   /**
+   * Photo for the card (shown 150 px high).
+   */
+  image: string | null;
+  /**
    * What happens here.
    */
   kind: LocationKind;
   /**
-   * Motor dealer licence number.
+   * Motor dealer licence number; null when the dealer hides licences (`location_cards.show_licences`).
    */
   licence_number: string | null;
+  /**
+   * Every licence line to show, e.g. "Dealer licence MDL 3100123"; empty when hidden.
+   */
+  licences: string[];
+  /**
+   * Makes sold or serviced here, e.g. ["Kia", "MG"] (shown on the card; location blocks pick by them).
+   */
+  manufacturers: string[];
+  /**
+   * Static map image (from the dealer's `maps.static_map_url`), linking to `address.map_url`; null: no image.
+   */
+  map_image: string | null;
   /**
    * Name shown on the site.
    */
@@ -902,6 +2093,10 @@ export interface Location {
    */
   primary: boolean;
   /**
+   * Review summary shown as stars.
+   */
+  rating: Rating | null;
+  /**
    * URL slug: /contact-us/{slug}.
    */
   slug: string;
@@ -910,7 +2105,11 @@ export interface Location {
    */
   special_hours: SpecialHours[];
   /**
-   * IANA time zone of the dealer.
+   * A finer kind, e.g. "buying".
+   */
+  subtype: string | null;
+  /**
+   * IANA time zone of the location (its own, else the dealer's): "Open now" is judged in it.
    */
   timezone: string;
 }
@@ -922,7 +2121,15 @@ export interface Location {
  */
 export interface Address {
   /**
-   * Link to a map / directions, or null when none configured.
+   * Latitude, when known.
+   */
+  lat: number | null;
+  /**
+   * Longitude, when known.
+   */
+  lng: number | null;
+  /**
+   * Directions link (the location's `map_url`, else the dealer's `maps.directions_url` filled in), or null.
    */
   map_url: string | null;
   /**
@@ -954,6 +2161,10 @@ export interface Address {
  */
 export interface DepartmentHours {
   /**
+   * A Saturday from which every second Saturday this department is by appointment only ("2025-06-14"); null: none.
+   */
+  appointment_saturdays_from: string | null;
+  /**
    * Which department.
    */
   department: DepartmentName;
@@ -961,6 +2172,10 @@ export interface DepartmentHours {
    * Lines of the hours table.
    */
   lines: HoursLine[];
+  /**
+   * The same week as minutes after midnight, [open, close] or null (closed): seven entries, index 0 = Sunday (as the spec numbers weekdays).
+   */
+  week: ([number, number] | null)[];
 }
 /**
  * A line of an hours table.
@@ -977,6 +2192,22 @@ export interface HoursLine {
    * "8:30am - 5:30pm", "Closed" or "By appointment only".
    */
   text: string;
+}
+/**
+ * A review summary.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "Rating".
+ */
+export interface Rating {
+  /**
+   * Average from 1 to 5, e.g. 4.7.
+   */
+  average_rating: number;
+  /**
+   * Number of reviews.
+   */
+  count: number;
 }
 /**
  * One-off hours.
@@ -998,6 +2229,13 @@ export interface SpecialHours {
    */
   label: string;
   /**
+   * [open, close] in minutes after midnight; null: closed that day.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  minutes: [number, number] | null;
+  /**
    * "Closed" or "9am - 1pm".
    */
   text: string;
@@ -1010,7 +2248,8 @@ export interface SpecialHours {
  */
 export interface NavItem {
   /**
-   * Dropdown entries; empty for a plain link.
+   * Dropdown entries; empty for a plain link. For the models menu: the
+   * links shown until the mega-menu has loaded (and without JavaScript).
    */
   children: Link[];
   /**
@@ -1025,6 +2264,11 @@ export interface NavItem {
    * Link text.
    */
   label: string;
+  /**
+   * A dropdown the site builds: "models" (the mega-menu, fetched from
+   * /menus/models/ when first opened) or "pre_owned" (children from the stock).
+   */
+  menu: NavMenu | null;
 }
 /**
  * Search page settings.
@@ -1339,6 +2583,24 @@ export interface MakeCount {
    * Make, e.g. "Kia".
    */
   name: string;
+}
+/**
+ * A location's JSON-LD.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "LocationJsonLd".
+ */
+export interface LocationJsonLd {
+  /**
+   * The schema.org AutoDealer object, ready to print.
+   */
+  json_ld: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The location's id.
+   */
+  location_id: string;
 }
 /**
  * Branding. Colours are CSS hex colours such as "#0b3d91".
