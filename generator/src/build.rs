@@ -373,10 +373,6 @@ pub fn publish_plan(
 /// Writes every feed problem to `stock-feed-report.txt` in the site folder
 /// (a big feed can have more than a terminal should show), or removes the
 /// report of an earlier build when there are none.
-
-/// Writes every feed problem to `stock-feed-report.txt` in the site folder
-/// (a big feed can have more than a terminal should show), or removes the
-/// report of an earlier build when there are none.
 fn write_feed_report(site_dir: &Path, lines: &[String]) -> Result<Option<PathBuf>> {
     let path = site_dir.join("stock-feed-report.txt");
     if lines.is_empty() {
