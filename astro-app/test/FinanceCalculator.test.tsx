@@ -6,7 +6,7 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import FinanceCalculator, { type FinanceCalculatorProps } from '../src/islands/finance/FinanceCalculator';
 import type { CalculatorSettings } from '../src/types/site';
 import { mockApi } from './helpers/api-mock';
@@ -22,7 +22,12 @@ const LENDER: CalculatorSettings = {
   show_frequency: false, round_down: true, comparison_rate_range: { from: 8.38, to: 19.42 },
 };
 const WARNING = 'WARNING: This comparison rate is true only for the example given and may not include all fees and charges.';
-const CAR = { id: '410073', name: '2021 Kia Rio S', carType: 'used', locationId: 'bmg-newstead', tag: null };
+const CAR = { id: '410073', carType: 'used', locationId: 'bmg-newstead' };
+/** The dialog's enquiry form: the page's formConfig(site) and carFacts(car). */
+const ENQUIRY: NonNullable<FinanceCalculatorProps['enquiry']> = {
+  config: { apiBase: '', successPath: '/success/', captchaSiteKey: null, analyticsSink: false, dealershipSlug: 'brisbane-motor-group', messageRequired: true, termsRequired: true, defaultState: 'QLD' },
+  car: { id: '410073', slug: '2021-kia-rio-s-410073', name: '2021 Kia Rio S', year: 2021, make: 'Kia', model: 'Rio', badge: 'S', km: 41000, car_type: 'used', status: 'in_stock', stocknum: 'K073', tag: null, location_id: 'bmg-newstead' },
+};
 
 function setup(over: Partial<FinanceCalculatorProps> = {}) {
   const api = mockApi({ 'POST /api/events': { status: 204, body: {} }, 'POST /api/leads': { status: 201, body: { lead_id: 'L1' } } });
@@ -192,15 +197,36 @@ describe('FinanceCalculator', () => {
     expect(screen.getByRole('link', { name: 'Enquire Now' }).getAttribute('href')).toBe('?enquiry=finance#enquire');
   });
 
-  it('Get Finance Now opens the Finance Enquiry dialog with the finance enquiry form', async () => {
-    setup({ settings: { ...STANDARD, enquiry: 'dialog' } });
+  it('Get Finance Now opens the Finance Enquiry dialog with the car page\'s enquiry form in its finance kind', async () => {
+    // The link's kind is the page's form's business: the dialog stays a finance enquiry.
+    window.history.replaceState(null, '', '/cars/2021-kia-rio-s-410073/?enquiry=test-drive');
+    const navigate = vi.fn();
+    const c = setup({ settings: { ...STANDARD, enquiry: 'dialog' }, enquiry: ENQUIRY, navigate });
     expect(screen.queryByRole('link', { name: 'Enquire Now' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Get Finance Now' }));
     expect(await screen.findByRole('heading', { name: 'Get Finance' })).toBeTruthy();
     expect(screen.getByText('Finance Enquiry')).toBeTruthy();
     expect((screen.getByLabelText(/^Message/) as HTMLTextAreaElement).value).toBe("I'm interested in finance at about $147/wk over 5 years.");
+    expect(screen.queryByLabelText(/^Preferred date/)).toBeNull();
+    // The multi-step form: details first, then the enquiry.
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Sam Citizen' } });
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'sam@example.com.au' } });
+    fireEvent.change(screen.getByLabelText(/^Phone/), { target: { value: '0412 345 678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(await screen.findByRole('checkbox', { name: /terms of use/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=finance&car_type=used'));
+    const lead = c.calls.find((x) => x.path === '/api/leads')?.body as Record<string, unknown>;
+    expect(lead).toMatchObject({ category: 'finance', subcategory: 'Finance Enquiry', car_id: '410073', location_id: 'bmg-newstead', message: "I'm interested in finance at about $147/wk over 5 years." });
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Get Finance' })).toBeNull());
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('without the enquiry form\'s settings (a finance page, no car) the dialog dealer still gets the Enquire Now link', () => {
+    setup({ settings: { ...STANDARD, enquiry: 'dialog' }, car: null, enquiry: ENQUIRY });
+    expect(screen.queryByRole('button', { name: 'Get Finance Now' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Enquire Now' }).getAttribute('href')).toBe('/finance/#finance-form');
   });
 
   it('server-renders the figures the build-time compliance check reads', () => {

@@ -140,12 +140,69 @@ describe('fleet, offer, test drive and finance forms', () => {
       <OfferEnquiry config={config} offer={{ id: 'rav4-eofy', name: 'RAV4 EOFY drive away', manufacturer: 'Toyota', model: 'RAV4' }} locations={[locations[0]!]} fetchImpl={fetchImpl} navigate={navigate} />,
     );
     expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe("I'm interested in the RAV4 EOFY drive away offer.");
+    expect((screen.getByLabelText('Ask about this offer') as HTMLInputElement).checked).toBe(true);
     contact();
     type('Postcode (optional)', '4006');
     agree();
     fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
-    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=general'));
     expect(lead(calls)).toMatchObject({ category: 'general', subcategory: 'Offer Enquiry: RAV4 EOFY drive away', page_id: 'rav4-eofy', make: 'Toyota', model: 'RAV4', postcode: '4006' });
+    expect(eventId(calls)).toBe(22);
+  });
+
+  it('an offer’s Book A Test Drive (?enquiry=test-drive) chooses the test drive: category test_drive, the message optional', async () => {
+    window.history.replaceState(null, '', '/offers/rav4-eofy/?enquiry=test-drive');
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(<OfferEnquiry config={config} offer={{ id: 'rav4-eofy', name: 'RAV4 EOFY drive away' }} locations={locations} fetchImpl={fetchImpl} navigate={navigate} />);
+    await waitFor(() => expect((screen.getByLabelText('Book a test drive') as HTMLInputElement).checked).toBe(true));
+    expect(screen.getByLabelText('Message (optional)')).toBeTruthy();
+    contact();
+    type('Preferred location', 'bmg-springwood');
+    type('Message (optional)', '');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=test_drive'));
+    const sent = lead(calls);
+    expect(sent).toMatchObject({ category: 'test_drive', subcategory: 'Book a Test Drive', page_id: 'rav4-eofy', location_id: 'bmg-springwood' });
+    expect(sent['message']).toBeUndefined();
+  });
+
+  it('an offer’s form before hydration posts by itself: the offer radio checked, category general, the offer named', () => {
+    const html = renderToString(<OfferEnquiry config={config} offer={{ id: 'rav4-eofy', name: 'RAV4 EOFY drive away' }} locations={[locations[0]!]} thanks={{ title: 'Thanks!', text: 'Soon.' }} />);
+    expect(html).toMatch(/<form [^>]*action="\/api\/leads" method="post"/);
+    expect(html).toContain('type="hidden" name="category" value="general"');
+    expect(html).toContain('type="hidden" name="page_id" value="rav4-eofy"');
+    expect(html).toMatch(/name="subcategory" checked="" value="Offer Enquiry: RAV4 EOFY drive away"/);
+    expect(html).not.toContain('Thanks!');
+  });
+
+  it('with the dealer’s thank-you (offers_display.thank_you_*) a sent offer enquiry shows it in place, focus on its title', async () => {
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    render(
+      <OfferEnquiry
+        config={config}
+        offer={{ id: 'rav4-eofy', name: 'RAV4 EOFY drive away' }}
+        locations={[locations[0]!]}
+        thanks={{ title: 'Thank you for your submission!', text: "We'll be in touch with you about your offer shortly." }}
+        fetchImpl={fetchImpl}
+        navigate={navigate}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await screen.findByText('Please fix the following errors:');
+    expect(screen.queryByText('Thank you for your submission!')).toBeNull();
+    contact();
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    const title = await screen.findByRole('heading', { name: 'Thank you for your submission!' });
+    await waitFor(() => expect(document.activeElement).toBe(title));
+    expect(screen.getByText("We'll be in touch with you about your offer shortly.")).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send enquiry' })).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Enquire about this offer' })).toBeTruthy();
+    expect(navigate).not.toHaveBeenCalled();
+    expect(lead(calls)).toMatchObject({ category: 'general', page_id: 'rav4-eofy' });
     expect(eventId(calls)).toBe(22);
   });
 

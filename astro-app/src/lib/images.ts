@@ -91,6 +91,8 @@ export const SIZES = {
   similar: '(min-width: 576px) 200px, calc(50vw - 24px)',
   /** Watchlist rows. */
   thumb: '160px',
+  /** The checkout page's car: 2/5 of the page from 768 px (forms.css .checkout-layout), else the page. */
+  checkout: '(min-width: 1200px) 458px, (min-width: 768px) calc(40vw - 22px), calc(100vw - 32px)',
   /** The photo viewer: the whole screen. */
   viewer: '100vw',
 } as const;

@@ -18,7 +18,9 @@
  *   compliance check reads the `data-finance` marks and size classes here).
  * - Enquire Now links to the finance page carrying the car; or, for dealers
  *   with `calculator.enquiry: dialog`, Get Finance Now opens a Finance
- *   Enquiry dialog with the enquiry form (loaded on first open).
+ *   Enquiry dialog with the car page's enquiry form in its finance kind
+ *   (islands/forms/EnquiryForm, loaded on first open), its message naming
+ *   the repayment worked out here.
  */
 import { Suspense, lazy, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { track } from '../../lib/analytics';
@@ -43,16 +45,16 @@ import {
   type Loan,
 } from '../../lib/finance/calculator';
 import { financeEnquiryHref, FINANCE_FORM_ID } from '../../lib/finance/links';
+import type { CarFacts } from '../../lib/forms/payload';
+import type { FormConfig } from '../forms/specs';
 import type { CalculatorSettings, LenderOffer } from '../../types/site';
 
-const EnquiryForm = lazy(() => import('../EnquiryForm'));
+const EnquiryForm = lazy(() => import('../forms/EnquiryForm'));
 
 export interface CalculatorCar {
   id: string;
-  name: string;
   carType: string;
   locationId: string;
-  tag: string | null;
 }
 
 export interface FinanceCalculatorProps {
@@ -73,7 +75,14 @@ export interface FinanceCalculatorProps {
   warning: string;
   /** `site.finance.page` ("/finance/"); null: the car page's own enquiry form is the target. */
   financePage: string | null;
+  /**
+   * What the dialog's enquiry form needs (`formConfig(site)`, `carFacts(car)`):
+   * given only with `settings.enquiry: dialog` on a car page; without it the
+   * button is the Enquire Now link.
+   */
+  enquiry?: { config: FormConfig; car: CarFacts } | null;
   fetchImpl?: typeof fetch;
+  navigate?: (url: string) => void;
 }
 
 type Field = 'amount' | 'term' | 'rate' | 'deposit' | 'residual';
@@ -186,7 +195,8 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
       ? financeEnquiryHref(props.financePage, { id: car.id, carType: car.carType, locationId: car.locationId, price: amount })
       : `${props.financePage}#${FINANCE_FORM_ID}`
     : '?enquiry=finance#enquire';
-  const useDialog = settings.enquiry === 'dialog' && !!car;
+  const form = settings.enquiry === 'dialog' && car ? (props.enquiry ?? null) : null;
+  const useDialog = form !== null;
   const openDialog = () => {
     setDialogOpen(true);
     const d = dialog.current;
@@ -326,7 +336,7 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
           </a>
         )}
       </div>
-      {useDialog && car && (
+      {form && (
         <dialog ref={dialog} className="finance-dialog" aria-labelledby={`${id}-dialog-title`} onClose={() => setDialogOpen(false)}>
           <div className="finance-dialog__bar">
             <h2 id={`${id}-dialog-title`}>Finance Enquiry</h2>
@@ -337,16 +347,14 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
           {dialogOpen && (
             <Suspense fallback={<p>Loading the form…</p>}>
               <EnquiryForm
-                apiBase={props.apiBase}
-                carId={car.id}
-                locationId={car.locationId}
-                carName={car.name}
+                config={form.config}
+                car={form.car}
                 enquiry="finance"
-                tag={car.tag}
-                carType={car.carType}
-                analytics={props.analytics}
-                defaultMessage={rep > 0 && shown ? `I'm interested in finance at about ${repaymentLabel(loan!).replace(/\*$/, '')} over ${term} years.` : ''}
-                {...(props.fetchImpl ? { fetchImpl: props.fetchImpl } : {})}
+                fixed
+                headingId={`${id}-dialog-form`}
+                message={shown ? `I'm interested in finance at about ${repaymentLabel(loan!).replace(/\*$/, '')} over ${term} years.` : ''}
+                fetchImpl={props.fetchImpl}
+                navigate={props.navigate}
               />
             </Suspense>
           )}

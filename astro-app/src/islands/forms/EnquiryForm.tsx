@@ -35,6 +35,15 @@ export interface EnquiryFormProps {
   sold?: boolean;
   /** Heading of the plain enquiry. */
   title?: string;
+  /**
+   * The kind stays the page's `enquiry`: the link's `?enquiry=` is not read
+   * (a form in a dialog, e.g. the finance calculator's Get Finance Now).
+   */
+  fixed?: boolean;
+  /** Pre-filled message, instead of the kind's own (the calculator's repayment). */
+  message?: string;
+  /** Id of the heading, when the page shows this form twice (the calculator's dialog). */
+  headingId?: string;
   fetchImpl?: typeof fetch;
   navigate?: (url: string) => void;
 }
@@ -99,11 +108,13 @@ export default function EnquiryForm(props: EnquiryFormProps) {
   const { config, car, sold = false } = props;
   const [type, setType] = useState(() => enquiryTypeOf(props.enquiry, sold));
   useEffect(() => {
+    if (props.fixed) return;
     // Read after hydration: the server-rendered HTML has no query string.
     const requested = requestedEnquiry(window.location.search);
     if (requested !== null) setType(enquiryTypeOf(requested, sold));
   }, []);
-  const headingId = `enquiry-heading-${car.id}`;
+  const headingId = props.headingId ?? `enquiry-heading-${car.id}`;
+  const message = props.message || type.defaultMessage;
   const title = type.kind === 'enquiry' ? (props.title ?? type.title) : type.title;
   const fields = enquiryFields(type, config, props.distributionLocations, props.locationName);
   return (
@@ -120,7 +131,7 @@ export default function EnquiryForm(props: EnquiryFormProps) {
         subcategory={type.subcategory}
         defaults={carDefaults(car, config.dealershipSlug)}
         hiddenText={type.hiddenText || undefined}
-        initialValues={type.defaultMessage ? { message: type.defaultMessage } : undefined}
+        initialValues={message ? { message } : undefined}
         submitLabel={submitLabel(type)}
         event={{ id: vehicleEnquiryEvent({ tag: car.tag, carType: car.car_type }), data: vehicleDetails(car), carId: car.id }}
         lastLead={{ car: { name: car.name, slug: car.slug, car_type: car.car_type } }}
