@@ -61,6 +61,7 @@ pub enum Command {
     /// Check a built site (dead links, page conventions) and write its
     /// _headers, _redirects, sitemap.xml and robots.txt, as `build` does
     /// before publishing. For a site built by other means, or a copy.
+    #[command(after_help = "Example:\n  dealergen check-links --dealer brisbane-motor-group")]
     CheckLinks(CheckLinksArgs),
     /// List the dealers and whether their files are valid.
     #[command(after_help = "Example:\n  dealergen list")]

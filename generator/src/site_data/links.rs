@@ -11,7 +11,7 @@ use crate::search_index::LandingPage;
 use crate::stock::present::Car;
 
 /// A link.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Link {
     /// Link text.

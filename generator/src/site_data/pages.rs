@@ -572,8 +572,10 @@ mod tests {
     #[test]
     fn links_to_missing_pages_are_left_out_and_typos_fail() {
         let cfg = config_with(json!({
+            // No trade-in pages: /trade-in is a page other dealers have.
+            "features": {"trade_in": false},
             "navigation": [
-                {"label": "Offers", "href": "/special-offers/"},
+                {"label": "Models", "href": "/models/"},
                 {"label": "Company", "children": [{"label": "About", "href": "/about-us"}, {"label": "Fleet", "href": "/fleet"}]},
                 {"label": "Service", "children": [{"label": "Roadside", "href": "/roadside-assist"}]},
                 {"label": "Blog", "href": "https://blog.example.com.au/"},
@@ -604,7 +606,7 @@ mod tests {
             .collect();
         assert_eq!(footer, ["Privacy"]);
         insta::assert_snapshot!(settled.warnings.join("\n") + "\n--\n" + &settled.errors.join("\n"), @r"
-        navigation[0].href: the link `Offers` (/special-offers/) is left out: this site has no page /special-offers/
+        navigation[0].href: the link `Models` (/models/) is left out: this site has no page /models/
         navigation[1].children[1].href: the link `Fleet` (/fleet) is left out: this site has no page /fleet/
         navigation[2].children[0].href: the link `Roadside` (/roadside-assist) is left out: this site has no page /roadside-assist/
         footer.groups[1].links[0].href: the link `Trade` (/trade-in) is left out: this site has no page /trade-in/

@@ -170,6 +170,7 @@ pub struct CarLocation {
     /// Places this location shows or delivers cars for a test drive (the
     /// feed's `location.distribution_locations`); the test-drive form offers
     /// them in a select when there are any.
+    #[serde(default)]
     pub distribution_locations: Vec<String>,
 }
 
@@ -715,7 +716,7 @@ mod form_facts_tests {
     fn only_cars_the_dealer_reserves_online_get_checkout() {
         let car = |id: u32, make: &str, car_type: &str, status: &str, reserved: bool| {
             json!({"id": id, "slug": format!("c-{id}"), "make": make, "model": "M", "year": 2024,
-                   "car_type": car_type, "status": status, "reserved": reserved})
+                   "car_type": car_type, "status": status, "reserved": reserved, "price": 20990})
         };
         let records = json!([
             car(1, "Kia", "used", "in_stock", false),

@@ -553,6 +553,9 @@ impl FeedCar {
                 Effect::Hidden,
             );
         }
+        // Read once: the equipment list is also the filterable features
+        // when the feed has no filtered_features (one warning per bad item).
+        let standard_equipment = f.texts("standardEquipment");
         let car = FeedCar {
             record: which,
             id,
@@ -608,7 +611,7 @@ impl FeedCar {
             categories: f.text_list("categories"),
             features: match f.value("filtered_features") {
                 Some(_) => f.text_list("filtered_features"),
-                None => f.text_list("standardEquipment"),
+                None => standard_equipment.clone(),
             },
             dealership_slug: f.text("dealership_slug"),
             dealership_name: f.text("dealership_name"),
@@ -627,7 +630,7 @@ impl FeedCar {
             },
             finance_lenders: f.lenders(),
             file: f.optional("file", decode::FILE, decode::image),
-            standard_equipment: f.texts("standardEquipment"),
+            standard_equipment,
             market: f.market(),
         };
         Ok((car, f.problems))
@@ -822,7 +825,7 @@ mod tests {
         assert_eq!(car.file, None);
         assert!(car.standard_equipment.is_empty());
         let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
-        assert_eq!(fields, ["file", "standardEquipment"]);
+        assert_eq!(fields, ["standardEquipment", "file"]);
         // Equipment as one text, or as named objects.
         let (car, _) = decode(with(
             json!({"standardEquipment": "ABS| Cruise Control ;Tow Bar\n"}),
