@@ -14,6 +14,9 @@ import type { FormConfig } from '../src/islands/forms/specs';
 import type { CarFacts } from '../src/lib/forms/payload';
 import { mockApi } from './helpers/api-mock';
 
+/** A test-drive date a week ahead: the forms and the worker take dates from today on, within a year. */
+const SOON = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+
 const car: CarFacts = {
   id: '410033',
   slug: '2023-kia-cerato-sport-410033',
@@ -280,12 +283,12 @@ describe('kinds of enquiry', () => {
     const where = screen.getByLabelText('Where would you like to see the car? (optional)') as HTMLSelectElement;
     expect([...where.options].map((o) => o.text)).toEqual(['At Newstead', 'Logan', 'Ipswich']);
     fireEvent.change(where, { target: { value: 'Logan' } });
-    type('Preferred date (optional)', '2030-01-15');
+    type('Preferred date (optional)', SOON);
     type('Preferred time (optional)', '10:30');
     fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
     press('Request test drive');
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=test_drive&car_type=used'));
-    expect(leads(calls)[0]).toMatchObject({ category: 'test_drive', subcategory: 'Book a Test Drive', preferred_date: '2030-01-15', preferred_time: '10:30', distribution_location: 'Logan' });
+    expect(leads(calls)[0]).toMatchObject({ category: 'test_drive', subcategory: 'Book a Test Drive', preferred_date: SOON, preferred_time: '10:30', distribution_location: 'Logan' });
     expect('message' in leads(calls)[0]!).toBe(false);
   });
 

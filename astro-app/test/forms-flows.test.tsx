@@ -133,6 +133,14 @@ describe('trade-in flow', () => {
     const names = new Set([...doc.querySelectorAll('form [name]')].map((e) => e.getAttribute('name')));
     for (const n of ['name', 'last_name', 'postcode', 'rego', 'regoState', 'kms', 'adjustmentAnswers[accident]', 'category', 'subcategory', 'website']) expect(names.has(n), n).toBe(true);
   });
+
+  it('the state select starts at the dealer’s forms.default_state', () => {
+    for (const state of ['QLD', 'WA']) {
+      const html = renderToString(<TradeIn config={{ ...config, defaultState: state }} saveValuation={false} />);
+      const select = new DOMParser().parseFromString(html, 'text/html').querySelector('select[name="regoState"]') as HTMLSelectElement;
+      expect(select.value, state).toBe(state);
+    }
+  });
 });
 
 describe('checkout', () => {

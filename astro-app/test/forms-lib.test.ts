@@ -10,7 +10,7 @@ import { MAX_PAGES, VISIT_KEY, recordVisit } from '../src/lib/forms/visit';
 import { mayReserve } from '../src/lib/forms/checkout';
 import { IdempotencyKeys, fingerprint } from '../src/lib/forms/idempotency';
 import { HONEYPOT_FIELD, TURNSTILE_FIELD, buildLeadPayload, carDefaults, kebab, vehicleDetails, type CarFacts } from '../src/lib/forms/payload';
-import { MESSAGES, checkField, checkFields, isRego, parseAmount, parseKms, type FieldRule } from '../src/lib/forms/rules';
+import { MESSAGES, checkField, checkFields, isDateAhead, isRego, parseAmount, parseKms, type FieldRule } from '../src/lib/forms/rules';
 import { LAST_LEAD_MAX_AGE_MS, loadCustomer, loadLastLead, saveCustomer, saveLastLead } from '../src/lib/forms/storage';
 import { successUrl, successView } from '../src/lib/forms/success';
 import { cardActions, type CardSettings } from '../src/lib/search/cards';
@@ -62,11 +62,13 @@ describe('field rules', () => {
   });
 
   it('offer amount: required, whole dollars, "$25,000" reads as 25000', () => {
-    const offer = rule({ rule: 'money', missing: 'offer_missing' });
+    const offer = rule({ name: 'offer_amount', rule: 'money', missing: 'offer_missing' });
     expect(checkField(offer, '')).toBe('Please enter your offer amount.');
-    expect(checkField(offer, 'lots')).toBe(MESSAGES.amount_invalid);
-    expect(checkField(offer, '25000.50')).toBe(MESSAGES.amount_invalid);
-    expect(checkField(offer, '0')).toBe(MESSAGES.amount_invalid);
+    expect(checkField(offer, 'lots')).toBe('Please enter your offer as an amount in dollars.');
+    expect(checkField(offer, '25000.50')).toBe(MESSAGES.offer_invalid);
+    expect(checkField(offer, '0')).toBe(MESSAGES.offer_invalid);
+    // Other amounts (the finance budget) keep the site's own words.
+    expect(checkField(rule({ name: 'vehiclePriceBudget', rule: 'money' }), 'lots')).toBe(MESSAGES.amount_invalid);
     expect(parseAmount('$25,000')).toBe(25000);
     expect(parseAmount('25 000')).toBe(25000);
   });
@@ -89,8 +91,15 @@ describe('field rules', () => {
   it('kilometres, dates, times and years', () => {
     expect(parseKms('85,000 km')).toBe(85000);
     expect(parseKms('3000000')).toBeNull();
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     expect(checkField(rule({ rule: 'date' }), '2027-02-29')).toBe(MESSAGES.date_invalid);
-    expect(checkField(rule({ rule: 'date' }), '2028-02-29')).toBeUndefined();
+    expect(checkField(rule({ rule: 'date' }), day(7))).toBeUndefined();
+    expect(checkField(rule({ rule: 'date' }), day(0))).toBeUndefined();
+    // From today on, within a year: the worker's rule.
+    expect(checkField(rule({ rule: 'date' }), day(-3))).toBe(MESSAGES.date_invalid);
+    expect(checkField(rule({ rule: 'date' }), day(400))).toBe(MESSAGES.date_invalid);
+    expect(isDateAhead('2026-11-18', Date.UTC(2026, 10, 18))).toBe(true);
+    expect(isDateAhead('2027-11-20', Date.UTC(2026, 10, 18))).toBe(false);
     expect(checkField(rule({ rule: 'time' }), '9:30')).toBe(MESSAGES.time_invalid);
     expect(checkField(rule({ rule: 'year' }), '1899')).toBe(MESSAGES.year_invalid);
     expect(checkField(rule({ rule: 'year' }), '2018')).toBeUndefined();

@@ -78,7 +78,7 @@ try {
     if (rnd(4) !== 0) {
       headers["Content-Type"] = ["application/json", "text/plain", "application/json; charset=utf-8", "application/x-www-form-urlencoded"][rnd(4)];
     }
-    if (path === "/api/checkout/webhook" && rnd(2) === 0) headers["Stripe-Signature"] = `t=${Math.floor(Date.now() / 1000)},v1=${String(value()).slice(0, 80)}`;
+    if (path === "/api/checkout/webhook" && rnd(2) === 0) headers["Stripe-Signature"] = `t=${Math.floor(Date.now() / 1000)},v1=${String(value()).slice(0, 80)}`.replace(/[^\x20-\x7e]/g, "");
     if (rnd(3) === 0) headers.Cookie = `dg_session=${String(value()).slice(0, 200)}`.replace(/[^\x20-\x7e]/g, "");
     const res = await fetch(`${w.base}${path}`, { method, headers, body: method === "POST" ? body() : undefined });
     const text = await res.text();

@@ -104,6 +104,26 @@ fn form_cases_get_the_same_messages() {
 }
 
 #[test]
+fn field_cases_get_the_same_messages() {
+    // The other fields (postcode, offer amount, registration and its state,
+    // kilometres, test-drive date and time): the site judges these cases
+    // alike (astro-app/test/vectors-forms.test.ts).
+    let v = vectors("forms.json");
+    let cases = v["field_cases"].as_array().unwrap();
+    assert!(cases.len() >= 10, "the vector file lost field cases");
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let mut body = case["values"].clone();
+        body["category"] = case["category"].clone();
+        let want: BTreeMap<String, String> =
+            serde_json::from_value(case["errors"].clone()).unwrap();
+        let got = validate_lead(&body, &config(true), 1_795_132_800)
+            .map_or_else(|e| e.0, |_| BTreeMap::new());
+        assert_eq!(got, want, "field case {name:?}");
+    }
+}
+
+#[test]
 fn the_dealer_switch_drops_only_the_message_rule() {
     let v = vectors("forms.json");
     for case in v["cases"].as_array().unwrap() {

@@ -78,7 +78,7 @@ export function stateField(name: string, label: string, required: boolean, step?
     input: 'select',
     options: AU_STATES.map((s) => ({ value: s, label: s })),
     choices: AU_STATES,
-    missing: 'state_missing',
+    missing: 'rego_state_invalid',
     ...(step === undefined ? {} : { step }),
   };
 }

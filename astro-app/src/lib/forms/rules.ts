@@ -23,17 +23,18 @@ export const MESSAGES = {
   postcode_missing: 'Please enter your postcode.',
   postcode_invalid: 'Invalid postcode. Please enter a 4-digit number.',
   offer_missing: 'Please enter your offer amount.',
+  offer_invalid: 'Please enter your offer as an amount in dollars.',
   amount_invalid: 'Please enter an amount in whole dollars, e.g. 25000.',
   category_missing: 'Please choose an enquiry category.',
   choice_missing: 'Please choose an option.',
   location_missing: 'Please choose a location.',
-  rego_invalid: 'Please enter the registration as letters and numbers (up to 12 characters).',
+  rego_invalid: 'Please enter the registration as letters and numbers (at most 12).',
   rego_missing: 'Please enter the registration.',
-  state_missing: 'Please choose the state the car is registered in.',
+  rego_state_invalid: 'Please choose the state the car is registered in.',
   kms_missing: 'Please enter the odometer reading.',
-  kms_invalid: 'Please enter the odometer reading in whole kilometres.',
-  date_invalid: 'Please enter a date as day, month and year.',
-  time_invalid: 'Please enter a time, e.g. 10:30.',
+  kms_invalid: 'Please enter the kilometres as a whole number.',
+  date_invalid: 'Please choose a date from today on, within a year.',
+  time_invalid: 'Please choose a time as HH:MM.',
   year_invalid: 'Please enter a year such as 2018.',
   trade_in_car_missing: "Please enter the car's registration, or its year, make and model.",
 } as const;
@@ -141,11 +142,24 @@ export function isPostcode(input: string): boolean {
   return /^\d{4}$/.test(input.trim());
 }
 
-function isDate(input: string): boolean {
+/** Day number (days since 1970-01-01) of a real YYYY-MM-DD date, else null. */
+function dayOf(input: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input.trim());
-  if (!m) return false;
+  if (!m) return null;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+  if (d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return null;
+  return Math.floor(d.getTime() / 86_400_000);
+}
+
+/**
+ * A real date from today on, within a year: the worker's rule (edge/core
+ * lead.rs), which allows a day either side of UTC's today because the
+ * shopper's today in Australia is up to 14 hours ahead of UTC.
+ */
+export function isDateAhead(input: string, now: number): boolean {
+  const day = dayOf(input);
+  const today = Math.floor(now / 86_400_000);
+  return day !== null && day >= today - 1 && day <= today + 366;
 }
 
 /** The message for one field's value, or undefined when it may be sent. */
@@ -165,7 +179,9 @@ export function checkField(rule: FieldRule, value: FieldValue | undefined): stri
     case 'postcode':
       return isPostcode(text) ? undefined : MESSAGES.postcode_invalid;
     case 'money':
-      return parseAmount(text) === null ? MESSAGES.amount_invalid : undefined;
+      // The offer's words are the worker's (it judges offer_amount); other amounts are the site's own.
+      if (parseAmount(text) !== null) return undefined;
+      return rule.name === 'offer_amount' ? MESSAGES.offer_invalid : MESSAGES.amount_invalid;
     case 'kms':
       return parseKms(text) === null ? MESSAGES.kms_invalid : undefined;
     case 'rego':
@@ -173,7 +189,7 @@ export function checkField(rule: FieldRule, value: FieldValue | undefined): stri
     case 'choice':
       return rule.choices && !rule.choices.includes(text) ? MESSAGES[rule.missing ?? 'choice_missing'] : undefined;
     case 'date':
-      return isDate(text) ? undefined : MESSAGES.date_invalid;
+      return isDateAhead(text, Date.now()) ? undefined : MESSAGES.date_invalid;
     case 'time':
       return /^([01]\d|2[0-3]):[0-5]\d$/.test(text) ? undefined : MESSAGES.time_invalid;
     case 'year':
