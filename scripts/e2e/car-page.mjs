@@ -19,13 +19,13 @@
  * Nothing leaves 127.0.0.1 (share targets are answered in the browser).
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 import { builtAt, need } from './common.mjs';
+import { injectAxe } from '../lib/axe.mjs';
 
 const dists = (process.argv.slice(2).length ? process.argv.slice(2) : ['sites/brisbane-motor-group/dist']).map((d) => path.resolve(d));
 
@@ -49,7 +49,6 @@ function assertEqual(actual, expected, what) {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
   rules: { 'target-size': { enabled: true } },
@@ -125,7 +124,7 @@ async function main() {
       assertEqual(res?.status(), 200, `status of ${carUrl(s, car, suffix)}`);
     };
     const axe = async () => {
-      await page.addScriptTag({ path: AXE_PATH });
+      await injectAxe(page);
       const v = await page.evaluate((o) => globalThis.axe.run(o).then((r) => r.violations), AXE_OPTIONS);
       return v.map((x) => `${x.id} (${x.nodes.length}) ${x.nodes[0]?.target.join(' ')}`);
     };

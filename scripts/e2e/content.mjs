@@ -16,7 +16,8 @@
  *   table, licences, Book a Service, the /locations/ twin's canonical;
  * - offers: the list and its windows (an offer expiring after the build
  *   disappears at view time), View more / less, the disclaimer, Explore
- *   and Book A Test Drive, the offer form's lead and thank-you;
+ *   and Book A Test Drive, the offer form island's errors, lead and the
+ *   dealer's thank-you in place;
  * - models: groups in the spec's order, Upcoming / All-New, Our Stock;
  * - the home page's blocks: slider windows, reviews over the minimum,
  *   guarantee, sell-your-car, blog, make tiles, location blocks;
@@ -28,17 +29,16 @@
  * with "case missing from the demo data" when absent.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 import { builtAt, need, popupSeen } from './common.mjs';
+import { injectAxe } from '../lib/axe.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const dataDir = path.join(distDir, '..', 'src', 'data');
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** As scripts/e2e/run.mjs. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
@@ -119,7 +119,7 @@ async function main() {
     const page = context.pages()[0] ?? (await context.newPage());
     watch(page);
     const axe = async (p) => {
-      await p.addScriptTag({ path: AXE_PATH });
+      await injectAxe(p);
       const violations = await p.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
       return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
     };
@@ -351,27 +351,50 @@ async function main() {
       await page.waitForURL(`${origin}${long.explore.href}`);
     });
 
-    await test('Book A Test Drive on an offer preselects the test drive; the offer form posts an offer lead and shows the thank-you', async () => {
+    await test('Book A Test Drive on an offer preselects the test drive; the offer form (island) shows errors, posts a test drive lead naming the offer and shows the thank-you in place', async () => {
       const offer = need(offers.find((o) => inWindow(o, nowS)), 'an offer inside its window');
       need(site.content.offers.buttons.includes('test_drive'), 'the test_drive offer button');
       await page.goto(`${origin}/special-offers/`);
       await page.locator('li.offer-card', { hasText: offer.name }).getByRole('link', { name: /^Book A Test Drive/ }).click();
       await page.waitForURL((u) => u.pathname === offer.path && u.search === '?enquiry=test-drive');
-      assert(await page.getByLabel('Book a test drive').isChecked(), 'test drive not preselected');
+      const form = page.locator('#enquire');
+      // Hydrated when visible: the island marks its form, then reads ?enquiry=.
+      await form.locator('form[data-hydrated="true"]').waitFor();
+      await form.getByLabel('Book a test drive').waitFor();
+      assert(await form.getByLabel('Book a test drive').isChecked(), 'test drive not preselected');
       const before = leads.length;
-      await page.getByRole('button', { name: 'Send enquiry' }).click();
-      await page.getByText('Please fix the following errors:').waitFor();
+      await form.getByRole('button', { name: 'Send enquiry' }).click();
+      await form.getByText('Please fix the following errors:').waitFor();
+      assertEqual(await form.getByRole('alert').getByText('Please enter your name.').count(), 1, 'the name error in the panel');
+      assertEqual(await form.getByLabel('Name').getAttribute('aria-invalid'), 'true', 'the name field marked invalid');
       assertEqual(leads.length, before, 'a lead sent with errors');
-      await page.getByLabel('Name').fill('Content Shopper');
-      await page.getByLabel('Email').fill('content@example.com.au');
-      await page.getByLabel('Phone').fill('0412 345 678');
-      await page.getByLabel('I agree to the terms of use').check();
-      await page.getByRole('button', { name: 'Send enquiry' }).click();
+      await form.getByLabel('Name').fill('Content Shopper');
+      await form.getByLabel('Email').fill('content@example.com.au');
+      await form.getByLabel('Phone').fill('0412 345 678');
+      // The location choice shows for a dealer of several sales locations (required then); the terms when the dealer asks for them.
+      const sales = site.locations.filter((l) => l.kind === 'sales');
+      const choices = sales.length > 0 ? sales : site.locations;
+      const location = choices.length > 1 ? choices.at(-1).id : choices[0].id;
+      assertEqual(await form.getByLabel('Preferred location').count(), choices.length > 1 ? 1 : 0, 'the location choice');
+      if (choices.length > 1) await form.getByLabel('Preferred location').selectOption(location);
+      const terms = form.getByRole('checkbox', { name: /terms of use/ });
+      assertEqual(await terms.count(), site.forms.terms_required ? 1 : 0, 'the terms checkbox');
+      if (site.forms.terms_required) await terms.check();
+      await form.getByRole('button', { name: 'Send enquiry' }).click();
       await page.getByRole('heading', { name: site.content.offers.thank_you_title }).waitFor();
       await page.getByText(site.content.offers.thank_you_text).waitFor();
       assertEqual(await page.evaluate(() => document.activeElement?.textContent), site.content.offers.thank_you_title, 'focus after sending');
+      assertEqual(await form.locator('form').count(), 0, 'the form still shows after sending');
+      assertEqual(new URL(page.url()).pathname, offer.path, 'left the offer page');
+      assertEqual(leads.length, before + 1, 'leads sent');
       const lead = leads.at(-1);
-      assertEqual([lead.category, lead.subcategory, lead.offer_id, lead.dealership_slug, lead.phone], ['offer', 'Book a Test Drive', offer.id, site.slug, '0412345678'], 'the lead');
+      assertEqual(
+        [lead.category, lead.subcategory, lead.page_id, lead.dealership_slug, lead.phone, lead.name, lead.location_id],
+        ['test_drive', 'Book a Test Drive', offer.id, site.slug, '0412345678', 'Content Shopper', location],
+        'the lead',
+      );
+      if (offer.manufacturer) assertEqual(lead.make, offer.manufacturer, 'the offer\'s make');
+      assert(typeof lead.idempotency_key === 'string' && lead.idempotency_key.length > 0, 'no idempotency key');
     });
 
     // ----------------------------------------------------------- models

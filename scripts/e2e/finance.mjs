@@ -20,19 +20,18 @@
  * - axe on the finance states at phone and desktop widths.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { injectAxe } from '../lib/axe.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** As run.mjs audits every page: WCAG 2.2 A/AA, best practices, target size. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
   rules: { 'target-size': { enabled: true } },
 };
 async function axeProblems(p) {
-  await p.addScriptTag({ path: AXE_PATH });
+  await injectAxe(p);
   const violations = await p.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
   return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
 }

@@ -20,20 +20,19 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 import { builtAt, need } from './common.mjs';
+import { injectAxe } from '../lib/axe.mjs';
 
 /** A test-drive date a week ahead: the forms and the worker take dates from today on, within a year. */
 const SOON = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const captchaDist = path.resolve(process.argv[3] ?? 'sites/sunshine-coast-toyota/dist');
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
   rules: { 'target-size': { enabled: true } },
@@ -125,7 +124,7 @@ async function hydrated(page, component, selector = 'form') {
   if (selector.endsWith('form')) await page.locator(`${selector}[data-hydrated]`).first().waitFor({ state: 'attached' });
 }
 async function axeProblems(page) {
-  await page.addScriptTag({ path: AXE_PATH });
+  await injectAxe(page);
   const violations = await page.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
   return violations.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}: ${v.help}`);
 }

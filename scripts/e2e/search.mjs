@@ -19,17 +19,16 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 import { builtAt, need } from './common.mjs';
+import { injectAxe } from '../lib/axe.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const dataDir = path.join(distDir, '..', 'src', 'data');
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** As scripts/e2e/run.mjs: WCAG 2.2 A/AA, best practices, target size. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
@@ -180,7 +179,7 @@ async function main() {
         await box(page).pressSequentially('toy', { delay: 30 });
         await page.getByRole('listbox', { name: 'Suggestions' }).waitFor();
         await page.keyboard.press('ArrowDown');
-        await page.addScriptTag({ path: AXE_PATH });
+        await injectAxe(page);
         const violations = await page.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
         for (const v of violations) problems.push(`${width}px: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
       }
@@ -302,7 +301,7 @@ async function main() {
       const problems = [];
       for (const p of ['/compare/', '/favourites/']) {
         await page.goto(`${origin}${p}`, { waitUntil: 'load' });
-        await page.addScriptTag({ path: AXE_PATH });
+        await injectAxe(page);
         const violations = await page.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
         for (const v of violations) problems.push(`${p}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
       }
