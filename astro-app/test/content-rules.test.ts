@@ -11,7 +11,7 @@ import { collapse, paragraphs } from '../src/lib/content/collapse';
 import { ALL_VEHICLES_LIMIT, groupModels, menuCategories, menuOrder, SCROLL_ABOVE } from '../src/lib/content/models';
 import { ratingLabel, starFills } from '../src/lib/content/stars';
 import { applyWindows, inWindow } from '../src/lib/content/windows';
-import { markShown, popupDue, showPopup } from '../src/lib/content/popup';
+import { armPopup, markShown, popupDue, showPopup } from '../src/lib/content/popup';
 import { step } from '../src/lib/content/slider';
 import type { ModelCard } from '../src/types/site';
 
@@ -205,6 +205,19 @@ describe('the popup', () => {
     document.querySelector<HTMLButtonElement>('[data-popup-close]')!.click();
     expect(dialog.open).toBe(false);
     expect(showPopup(document, 2_500_000)).toBe(false);
+    expect(dialog.open).toBe(false);
+  });
+
+  it('waits for the shopper\'s first touch, key or scroll before it opens (never the largest paint of a page at load)', () => {
+    localStorage.clear();
+    const dialog = document.querySelector('dialog')!;
+    armPopup(document, () => 2_000_000);
+    expect(dialog.open).toBe(false);
+    window.dispatchEvent(new Event('scroll'));
+    expect(dialog.open).toBe(true);
+    dialog.close();
+    // Armed once: a later key press does not open it again.
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'a' }));
     expect(dialog.open).toBe(false);
   });
 });

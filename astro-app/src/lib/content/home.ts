@@ -1,15 +1,16 @@
 /**
  * The home page's script (its blocks need no framework): content windows
  * (promotions and offers that expired since the build disappear), the
- * sliders' buttons, and the popup.
+ * sliders' buttons, and the popup (opened at the shopper's first use).
  */
 import { applyWindows } from './windows';
 import { initSliders, keepFocusInView } from './slider';
-import { showPopup } from './popup';
+import { armPopup } from './popup';
 
 export function initHome(doc: Document, nowMs: number = Date.now()): void {
   applyWindows(doc, nowMs);
   initSliders(doc);
   keepFocusInView(doc);
-  showPopup(doc, nowMs);
+  // The popup waits for the shopper's first touch, key or scroll (popup.ts).
+  armPopup(doc, () => nowMs);
 }
