@@ -150,10 +150,23 @@ async function main() {
     await test('Make an Offer and Book a Test Drive open the enquiry form in their kind', async () => {
       const { site: s, car } = need(find((c) => c.detail.sidebar_buttons.some((b) => b.kind === 'make_offer') && c.detail.sidebar_buttons.some((b) => b.kind === 'test_drive')), 'a dealer with make_offer and test_drive in detail_page.sidebar_buttons');
       await open(s, car);
-      await page.getByRole('link', { name: 'Make an Offer' }).click();
-      await page.waitForURL(/\?enquiry=offer#enquire$/);
+      if (s.site.forms.make_offer === 'dialog') {
+        // features.make_offer: dialog: the offer form opens in a dialog on the page (islands/forms/MakeOffer).
+        await page.getByRole('button', { name: 'Make an Offer' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Make an Offer' });
+        await dialog.getByLabel('Your offer').waitFor();
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+      } else {
+        await page.getByRole('link', { name: 'Make an Offer' }).click();
+        await page.waitForURL(/\?enquiry=offer#enquire$/);
+        await page.locator('#enquire astro-island:not([ssr])').waitFor({ state: 'attached' });
+        await page.locator('#enquire').getByRole('heading', { name: 'Make an Offer' }).waitFor();
+      }
+      await page.locator('.car-actions').getByRole('link', { name: /^Book a Test Drive/i }).click();
+      await page.waitForURL(/\?enquiry=test-drive#enquire$/);
       await page.locator('#enquire astro-island:not([ssr])').waitFor({ state: 'attached' });
-      await page.getByRole('heading', { name: 'Make an Offer' }).waitFor();
+      await page.locator('#enquire').getByRole('heading', { name: 'Book a Test Drive' }).waitFor();
     });
 
     await test('a reserved car offers no Reserve or Trade-In; a sold car has the SOLD panel instead of buttons', async () => {
