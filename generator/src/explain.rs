@@ -102,7 +102,7 @@ fn on_site(car: &FeedCar, verdict: Verdict, cfg: &DealerConfig, now: DateTime<Ut
                 price,
                 price_why: price_why.describe(),
                 tag: present::tag_choice(car, cfg, now).map(|(t, why)| (t, why.describe())),
-                finance: finance(car, cfg),
+                finance: finance(car, cfg, now),
             }
         }
         other => {
@@ -198,11 +198,57 @@ pub fn hidden_reason(
 /// is decided here. Wire it in by calling it with the car's decoded
 /// `finance_lenders` and the dealer's `finance` settings and wording its
 /// answer.
-pub fn finance(_car: &FeedCar, cfg: &DealerConfig) -> String {
+pub fn finance(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> String {
+    use dealer_rules::finance_display::Hidden;
     if !cfg.finance.enabled {
         return "not shown: finance.enabled is false, so no car page shows finance figures".into();
     }
-    "not decided here yet (the finance display rule is not in this build)".into()
+    // The car page's own decision (stock::finance::car_finance, the rule of
+    // rules/src/finance_display.rs), so the explanation cannot drift from it.
+    let price = present::current_price(car).unwrap_or(0.0);
+    let in_stock = present::is_in_stock(&car.status);
+    let rules = crate::stock::finance::display_rules(cfg, now);
+    let shown = crate::stock::finance::car_finance(car, price, in_stock, &rules, cfg);
+    if let Some(l) = &shown.lender {
+        let who = l
+            .lender_name
+            .as_deref()
+            .unwrap_or("the dealer's own figures");
+        return format!(
+            "shown: {} (comparison rate {}) from {who}, the first of finance.providers whose entry meets its conditions",
+            l.interest_rate_text, l.comparison_rate_text
+        );
+    }
+    let why = match crate::stock::finance::decision(car, price, in_stock, &rules) {
+        Ok(_) => "the lender figures are shown".to_string(),
+        Err(Hidden::Disabled) => "finance is off".into(),
+        Err(Hidden::ExcludedMake) => {
+            format!(
+                "{} is in finance.excluded_makes (or is the excluded manufacturer)",
+                car.make
+            )
+        }
+        Err(Hidden::NoLender) => "no lender entry in the feed for any of finance.providers".into(),
+        Err(Hidden::RatesMissing(p)) => format!(
+            "the {} entry lacks its interest or comparison rate",
+            p.feed_key()
+        ),
+        Err(Hidden::NotInStock(p)) => format!("{} shows cars in stock only", p.feed_key()),
+        Err(Hidden::PriceTooLow(p)) => format!("the price is below {}'s minimum", p.feed_key()),
+        Err(Hidden::TooOld(p)) => format!("the car is too old for {}", p.feed_key()),
+        Err(Hidden::NoWeeklyPayment(p)) => {
+            format!("the {} entry has no weekly repayment", p.feed_key())
+        }
+        Err(Hidden::NoMonthlyPayment(p)) => {
+            format!("the {} entry has no monthly repayment", p.feed_key())
+        }
+    };
+    let then = if shown.quote {
+        "; the page asks the quote service (finance.quote_provider) instead"
+    } else {
+        ""
+    };
+    format!("no lender figures: {why}{then}")
 }
 
 /// The explanation as the terminal shows it.
@@ -344,7 +390,7 @@ mod tests {
         let OnSite::Shown { finance, .. } = site("1", &cfg) else {
             panic!("car 1 is shown")
         };
-        assert!(finance.starts_with("not decided here yet"), "{finance}");
+        assert!(finance.starts_with("no lender figures:"), "{finance}");
     }
 
     #[test]

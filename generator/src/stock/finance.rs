@@ -79,6 +79,24 @@ pub fn display_rules(cfg: &DealerConfig, now: DateTime<Utc>) -> DisplayRules {
     }
 }
 
+fn display_car(car: &FeedCar, price: f64, in_stock: bool) -> DisplayCar {
+    DisplayCar {
+        make: car.make.clone(),
+        year: car.year,
+        price,
+        in_stock,
+    }
+}
+
+/// Which lender's figures the car shows, or why none (rules/src/finance_display.rs).
+pub fn decision(car: &FeedCar, price: f64, in_stock: bool, rules: &DisplayRules) -> Decision {
+    finance_display::decide(
+        &display_car(car, price, in_stock),
+        car.finance_lenders.iter().map(|(k, v)| (k.as_str(), v)),
+        rules,
+    )
+}
+
 /// The finance a car's page shows. `price` is the car's current price
 /// (offer price when lower; 0 when none), as the page shows it.
 pub fn car_finance(
@@ -88,17 +106,8 @@ pub fn car_finance(
     rules: &DisplayRules,
     cfg: &DealerConfig,
 ) -> CarFinance {
-    let facts = DisplayCar {
-        make: car.make.clone(),
-        year: car.year,
-        price,
-        in_stock,
-    };
-    let decision: Decision = finance_display::decide(
-        &facts,
-        car.finance_lenders.iter().map(|(k, v)| (k.as_str(), v)),
-        rules,
-    );
+    let facts = display_car(car, price, in_stock);
+    let decision = decision(car, price, in_stock, rules);
     let quote_service = cfg.finance.quote_provider.is_some();
     CarFinance {
         quote: finance_display::asks_quote(&decision, &facts, quote_service),

@@ -269,7 +269,7 @@ pub fn subscription_price(car: &FeedCar, cfg: &DealerConfig) -> f64 {
     }
 }
 
-fn current_price(car: &FeedCar) -> Option<f64> {
+pub fn current_price(car: &FeedCar) -> Option<f64> {
     car.offer_price.filter(|p| *p > 10.0).or(car.price)
 }
 
