@@ -186,6 +186,14 @@ impl Walker<'_> {
             let mut item_segs = segs.to_vec();
             item_segs.push(Seg::Item);
             self.object(item.expect("checked"), &item_segs, false, out, depth + 1);
+        } else if let Some(item) = item {
+            // A list whose items are a word or a mapping (home.blocks[]:
+            // `stock` or `locations: { show: ... }`): the mappings' fields.
+            let mut item_segs = segs.to_vec();
+            item_segs.push(Seg::Item);
+            for variant in self.object_variants(item) {
+                self.object(variant, &item_segs, false, out, depth + 1);
+            }
         }
         for variant in object_variants {
             self.object(variant, segs, false, out, depth + 1);

@@ -117,10 +117,10 @@ fn settings_change_buttons_navigation_promos_finance_edge_and_pages() {
         "### Navigation and footer",
         "Contact us",
         "### Finance display",
-        "`features.finance_quote`: `true` → `false`",
+        "`finance.enabled`: `true` → `false`",
         "### Edge settings (the worker)",
         "staging.tinymotors.com.au",
-        "- Added (1): `/contact-us/tiny-motors-north/`",
+        "`/contact-us/tiny-motors-north/`",
         // Car 6 has 2 photos: min_photos 3 -> 2 brings it on, with the rule that kept it off.
         "photo rule: it has 2 photo(s); stock.min_photos is 3",
     ] {

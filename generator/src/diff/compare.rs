@@ -121,7 +121,7 @@ impl Report {
 
 /// site.json paths left out of the settings sections: derived from the
 /// stock (reported as cars and pages) or from the moment of the build.
-const DERIVED: [&str; 3] = ["built_at", "stock_summary", "search.landing_pages"];
+const DERIVED: [&str; 4] = ["built_at", "stock_summary", "search.landing_pages", "pages"];
 
 pub fn compare(base: &Side, head: &Side) -> Report {
     let mut report = Report::default();
