@@ -119,6 +119,9 @@ async function main() {
     const page = context.pages()[0] ?? (await context.newPage());
     watch(page);
     const open = async (s, car, { width = 1280, height = 900, suffix = '' } = {}) => {
+      // After the share test's popup the page can be left in the background, where
+      // requestAnimationFrame (the sticky bars' scroll handler) does not run.
+      await page.bringToFront();
       await page.setViewportSize({ width, height });
       const res = await page.goto(carUrl(s, car, suffix), { waitUntil: 'load' });
       assertEqual(res?.status(), 200, `status of ${carUrl(s, car, suffix)}`);
