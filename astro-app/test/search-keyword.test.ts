@@ -11,7 +11,7 @@ import { understand } from '../src/lib/search/intents';
 import { QUALITY } from '../src/lib/search/keyword';
 import { band, bandLabel, PRICE_BANDS } from '../src/lib/search/price-ranges';
 import { planner } from '../src/lib/search/query-plan';
-import { fits, suggest } from '../src/lib/search/suggest';
+import { fits, suggest, suggestPages } from '../src/lib/search/suggest';
 import { distance, typoBudget, words } from '../src/lib/search/text';
 import { EMPTY_STATE, type SearchState } from '../src/lib/search/types';
 import synonymTable from '../src/lib/search/vocabulary/synonyms.json';
@@ -249,6 +249,29 @@ describe('suggestions', () => {
     expect(suggest('dies', facets)).toEqual([{ query: 'Diesel', count: 6, kind: 'word' }]);
     expect(suggest('zz', facets)).toEqual([]);
     expect(suggest('m', facets, 3)).toHaveLength(3);
+  });
+  it("offer the site's search pages that fit, most cars first, named without 'for sale'", () => {
+    const pages = [
+      { path: 'used-cars', title: 'Used cars for sale', count: 17 },
+      { path: 'new-used-and-demo-cars', title: 'New, used and demo cars for sale', count: 26 },
+      { path: 'toyota', title: 'Toyota cars for sale', count: 9 },
+      { path: 'toyota/hilux', title: 'Toyota HiLux for sale', count: 3 },
+      { path: 'toyota/rav4', title: 'Toyota RAV4 for sale', count: 3 },
+      { path: 'toyota/yaris', title: 'Toyota Yaris for sale', count: 0 },
+      { path: 'suv', title: 'SUV cars for sale', count: 11 },
+    ];
+    expect(suggestPages('used', pages)).toEqual([
+      { query: 'New, used and demo cars', count: 26, kind: 'page', path: 'new-used-and-demo-cars' },
+      { query: 'Used cars', count: 17, kind: 'page', path: 'used-cars' },
+    ]);
+    expect(suggestPages('toy', pages).map((p) => p.path)).toEqual(['toyota', 'toyota/hilux', 'toyota/rav4']);
+    expect(suggestPages('toy', pages, 2)).toHaveLength(2);
+    expect(suggestPages('hilux', pages).map((p) => p.query)).toEqual(['Toyota HiLux']);
+    // "cars" and "for sale" are in every title: they fit nothing; a page without cars is never offered.
+    expect(suggestPages('cars', pages)).toEqual([]);
+    expect(suggestPages('sale', pages)).toEqual([]);
+    expect(suggestPages('yaris', pages)).toEqual([]);
+    expect(suggestPages('toy', undefined)).toEqual([]);
   });
   it('fit by word prefixes or the joined-up text', () => {
     expect(fits('Toyota HiLux', 'toy hi')).toBe(true);

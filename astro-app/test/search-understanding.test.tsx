@@ -40,6 +40,7 @@ vi.mock('../src/lib/search/client', async (original) => {
   };
 });
 const { default: SearchApp } = await import('../src/islands/search/SearchApp');
+const { KeywordBox } = await import('../src/islands/search/KeywordBox');
 const { landing_pages: _l, ...search } = site.search;
 const props = (over: { search?: Partial<typeof search>; features?: Partial<{ favourites: boolean; compare: boolean }> } = {}) => ({
   config: {
@@ -102,6 +103,39 @@ describe('keyword suggestions (ARIA combobox)', () => {
     // Chosen means searched at once, without waiting for the keyword debounce.
     expect(calls.at(-1)?.query).toBe(chosen);
     expect(decodeURIComponent(location.search)).toContain(`query=${chosen}`);
+  });
+
+  it("offer the site's search pages in a group of their own, after the keyword suggestions", async () => {
+    const pages = site.search.landing_pages.map(({ path, title, count }) => ({ path, title, count }));
+    render(<SearchApp {...props()} config={{ ...props().config, pages }} />);
+    await settle();
+    const input = await typeInBox('toy');
+    const list = screen.getByRole('listbox', { name: 'Suggestions' });
+    const group = within(list).getByRole('group', { name: 'Search pages' });
+    const inGroup = within(group).getAllByRole('option');
+    expect(inGroup.map((o) => o.textContent)).toEqual(['Toyota cars, page (9 cars)', 'Toyota Corolla, page (3 cars)', 'Toyota HiLux, page (3 cars)']);
+    // One arrow-key order: the group's options come after the keyword suggestions.
+    const all = within(list).getAllByRole('option');
+    expect(all.slice(-3)).toEqual(inGroup);
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    expect(input.getAttribute('aria-activedescendant')).toBe(inGroup[2]!.id);
+  });
+
+  it('a search page is chosen with the arrow keys and Enter: the box goes to it', () => {
+    const onPage = vi.fn();
+    const onSubmit = vi.fn();
+    const pages = [{ query: 'Used cars', count: 17, kind: 'page' as const, path: 'used-cars' }];
+    const words = [{ query: 'Ute', count: 9, kind: 'word' as const }];
+    render(<KeywordBox value="u" placeholder="" suggestions={words} pages={pages} onType={() => {}} onSubmit={onSubmit} onPage={onPage} />);
+    const input = screen.getByRole('combobox');
+    fireEvent.change(input, { target: { value: 'us' } });
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(screen.getByRole('option', { name: /Used cars/ }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onPage).toHaveBeenCalledWith('used-cars');
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(input.getAttribute('aria-expanded')).toBe('false');
   });
 
   it('Escape closes the list, then clears the box', async () => {

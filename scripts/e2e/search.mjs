@@ -6,7 +6,8 @@
  *   node scripts/e2e/search.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
  *
  * Types misspelt, joined and intent queries into the keyword box, chooses
- * a suggestion with the keyboard, removes an intent chip with the
+ * a suggestion and one of the site's search pages (the suggestions' "Search
+ * pages" group) with the keyboard, removes an intent chip with the
  * keyboard, follows "did you mean", uses the dealer's own synonym, ticks a
  * folded facet, moves a narrow-span price slider with the arrow keys,
  * applies the dealer filter link, and uses favourites and compare through
@@ -167,6 +168,28 @@ async function main() {
       const [make, ...model] = label.split(' ');
       const want = carsOf((c) => c.make === make && (!model.length || c.model === model.join(' '))).length;
       await resultCount(page, need(want, `cars of the suggestion ${label}`));
+    });
+
+    await test('a search page among the suggestions is chosen with the keyboard and opens that page', async () => {
+      const usedPage = need(site.search.landing_pages.find((l) => l.path === 'used-cars'), 'the used cars page');
+      const used = need(carsOf((c) => c.car_type === 'used').length, 'used cars');
+      assertEqual(usedPage.count, used, 'the page lists the used cars');
+      await freshSearch();
+      await box(page).click();
+      await box(page).pressSequentially('used', { delay: 30 });
+      const group = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('group', { name: 'Search pages' });
+      const option = group.getByRole('option').filter({ has: page.locator('span', { hasText: /^Used cars$/ }) });
+      await option.waitFor();
+      const id = await option.getAttribute('id');
+      // Down through the keyword suggestions into the group until the page is highlighted.
+      for (let i = 0; i < 12 && (await box(page).getAttribute('aria-activedescendant')) !== id; i++) await page.keyboard.press('ArrowDown');
+      assertEqual(await box(page).getAttribute('aria-activedescendant'), id, 'the page highlighted');
+      assertEqual(await option.getAttribute('aria-selected'), 'true', 'aria-selected');
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname === '/search/used-cars/');
+      await hydrated(page);
+      await page.getByRole('heading', { level: 1, name: usedPage.title }).waitFor();
+      await resultCount(page, used);
     });
 
     await test('axe finds no violations on the search page with the suggestions open (phone and desktop)', async () => {

@@ -6,7 +6,9 @@
  * highlighted one or searches what is typed at once, Escape closes the
  * list (and clears the box when it is already closed), Tab leaves it.
  * Suggestions come from the parent (lib/search/suggest.ts); the search
- * itself waits 300 ms after the last key, as before.
+ * itself waits 300 ms after the last key, as before. The site's search
+ * pages that fit (`pages`) follow in a group of their own, "Search pages",
+ * in the same arrow-key order; choosing one goes to that page.
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { formatCount } from '../../lib/format';
@@ -16,6 +18,10 @@ interface Props {
   value: string;
   placeholder: string;
   suggestions: Suggestion[];
+  /** Search pages that fit what is typed (kind 'page', with a path). */
+  pages?: Suggestion[];
+  /** A search page chosen: go to it. */
+  onPage?: (path: string) => void;
   /** Typing (the parent debounces the search). */
   onType: (value: string) => void;
   /** A suggestion chosen or Enter pressed: search now. */
@@ -24,21 +30,44 @@ interface Props {
   onFocus?: () => void;
 }
 
-const KIND: Record<Suggestion['kind'], string> = { make: 'make', model: 'model', word: '' };
+const KIND: Record<Suggestion['kind'], string> = { make: 'make', model: 'model', word: '', page: 'page' };
 
-export function KeywordBox({ value, placeholder, suggestions, onType, onSubmit, onFocus }: Props) {
+export function KeywordBox({ value, placeholder, suggestions: words, pages = [], onType, onSubmit, onFocus, onPage }: Props) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const id = useId();
   const listId = `${id}-list`;
   const optionId = (i: number) => `${id}-opt-${i}`;
+  // One arrow-key order: the keyword suggestions, then the search pages.
+  const suggestions = pages.length ? [...words, ...pages] : words;
   const shown = open && value.trim() !== '' && suggestions.length > 0;
 
   const choose = (s: Suggestion) => {
     setOpen(false);
     setActive(-1);
-    onSubmit(s.query);
+    if (s.path !== undefined && onPage) onPage(s.path);
+    else onSubmit(s.query);
   };
+  const option = (s: Suggestion, i: number) => (
+    <li
+      key={`${s.kind}:${s.query}`}
+      id={optionId(i)}
+      role="option"
+      aria-selected={i === active}
+      className={`combobox__option${i === active ? ' combobox__option--active' : ''}`}
+      // Keeps focus in the box (a blur would close the list before the click lands).
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={() => choose(s)}
+    >
+      <span>{s.query}</span>
+      {KIND[s.kind] && <span className="visually-hidden">, {KIND[s.kind]}</span>}
+      <span className="facet__count">
+        {' '}
+        ({formatCount(s.count)}
+        <span className="visually-hidden"> cars</span>)
+      </span>
+    </li>
+  );
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const n = suggestions.length;
     switch (e.key) {
@@ -103,27 +132,18 @@ export function KeywordBox({ value, placeholder, suggestions, onType, onSubmit, 
         }}
       />
       <ul id={listId} role="listbox" aria-label="Suggestions" className="combobox__list" hidden={!shown}>
-        {shown &&
-          suggestions.map((s, i) => (
-            <li
-              key={s.query}
-              id={optionId(i)}
-              role="option"
-              aria-selected={i === active}
-              className={`combobox__option${i === active ? ' combobox__option--active' : ''}`}
-              // Keeps focus in the box (a blur would close the list before the click lands).
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => choose(s)}
-            >
-              <span>{s.query}</span>
-              {KIND[s.kind] && <span className="visually-hidden">, {KIND[s.kind]}</span>}
-              <span className="facet__count">
-                {' '}
-                ({formatCount(s.count)}
-                <span className="visually-hidden"> cars</span>)
-              </span>
-            </li>
-          ))}
+        {shown && words.map(option)}
+        {shown && pages.length > 0 && (
+          <li role="none" className="combobox__group">
+            {/* The group's name is its aria-label; the heading only shows it. */}
+            <span className="combobox__group-label" aria-hidden="true">
+              Search pages
+            </span>
+            <ul role="group" aria-label="Search pages">
+              {pages.map((s, i) => option(s, words.length + i))}
+            </ul>
+          </li>
+        )}
       </ul>
     </div>
   );

@@ -10,7 +10,7 @@ import { chipsOf, withIntents } from '../../lib/search/chips';
 import { createClient } from '../../lib/search/client';
 import { displayCount, facetEntries, worthShowing } from '../../lib/search/facet-lists';
 import { facetTitle } from '../../lib/search/labels';
-import { suggest } from '../../lib/search/suggest';
+import { suggest, suggestPages, type SearchPageLink } from '../../lib/search/suggest';
 import { track } from '../../lib/analytics';
 import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
 import { layoutResults, tileActive } from '../../lib/search/promo';
@@ -52,6 +52,8 @@ export interface IslandConfig {
   images?: ImagesConfig;
   /** Make slugs with a logo in /images/makes/. */
   logos: string[];
+  /** The site's search pages (`site.search.landing_pages`: path, title, count), offered as suggestions. */
+  pages?: SearchPageLink[];
 }
 
 interface Props {
@@ -382,6 +384,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
                 value={keyword}
                 placeholder={s.keyword_placeholder}
                 suggestions={wholeFacets ? suggest(keyword, wholeFacets) : []}
+                pages={suggestPages(keyword, config.pages)}
+                onPage={(path) => window.location.assign(`/search/${path}/`)}
                 onType={onKeyword}
                 onSubmit={searchNow}
                 onFocus={onKeywordFocus}

@@ -13,8 +13,20 @@ export interface Suggestion {
   query: string;
   /** Cars it finds (over the whole stock). */
   count: number;
-  kind: 'make' | 'model' | 'word';
+  kind: 'make' | 'model' | 'word' | 'page';
+  /** A search page's path below /search/ ("toyota/hilux"): choosing it goes there. */
+  path?: string;
 }
+
+/** What a search page offers as a suggestion (`site.search.landing_pages`, trimmed). */
+export interface SearchPageLink {
+  path: string;
+  title: string;
+  count: number;
+}
+
+/** "Toyota HiLux for sale" → "Toyota HiLux"; "Used cars for sale" → "Used cars". */
+export const pageLabel = (title: string) => title.replace(/ for sale$/i, '');
 
 const wordsOf = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 const compact = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
@@ -52,4 +64,18 @@ export function suggest(typed: string, facets: SearchResponse['facets'], limit =
   for (const [mm, count] of byCount(facets.make_model)) add(mm.replace('|', ' '), count, 'model');
   for (const attr of ['body', 'fuel', 'drive', 'transmission']) for (const [v, count] of byCount(facets[attr])) add(v, count, 'word');
   return out.slice(0, limit);
+}
+
+/**
+ * Up to `limit` of the site's search pages (its landing pages: car types,
+ * makes, models, bodies) whose name fits `typed`, most cars first. Their
+ * names are matched without "cars" or "for sale", so "c" does not offer
+ * every page. Choosing one goes to that page, with its filters and title.
+ */
+export function suggestPages(typed: string, pages: SearchPageLink[] | undefined, limit = 3): Suggestion[] {
+  return (pages ?? [])
+    .filter((p) => p.count > 0 && fits(pageLabel(p.title).replace(/ cars$/i, ''), typed))
+    .sort((a, b) => b.count - a.count || a.title.localeCompare(b.title))
+    .slice(0, limit)
+    .map((p) => ({ query: pageLabel(p.title), count: p.count, kind: 'page', path: p.path }));
 }
