@@ -311,6 +311,8 @@ fn alternates(path: &str) -> Vec<Value> {
         "home.blocks[].locations.show" => vec!["sales".into()],
         "home.blocks[].locations.manufacturer" => vec!["MG".into()],
         "home.blocks[].locations.subtype" => vec!["workshop".into()],
+        // The workshop becomes a buying centre: the "Sell us your car" block lists it.
+        "locations[].subtype" => vec!["buying".into()],
         // The offer shared with the group's other site is excluded from this one.
         "offers[].excluded_website_ids" => vec![serde_json::json!(["everything"])],
         _ => Vec::new(),

@@ -117,7 +117,7 @@ fn settings_change_buttons_navigation_promos_finance_edge_and_pages() {
         "### Navigation and footer",
         "Contact us",
         "### Finance display",
-        "`finance.enabled`: `true` → `false`",
+        "`finance.page`: `\"/finance/\"` → `null`",
         "### Edge settings (the worker)",
         "staging.tinymotors.com.au",
         "`/contact-us/tiny-motors-north/`",

@@ -359,11 +359,11 @@ async function main() {
     });
 
     await test('finance: a finance link fills the form (#finance-form): dealership, budget and the car', async () => {
-      need(forms.finance_path, 'a finance page on the site (finance.finance_page)');
+      need(site.finance.page, 'a finance page on the site (finance.finance_page)');
       const { context, page, leads } = await apiContext(browser, site);
       const sales = site.locations.filter((l) => l.kind === 'sales');
       const dealership = need(sales[1] ?? sales[0], 'a sales location');
-      await page.goto(`${origin}${forms.finance_path}?preferredDealership=${dealership.id}&vehiclePriceBudget=${Math.round(plain.price)}&car_id=${plain.id}&car_type=${plain.car_type}#finance-form`);
+      await page.goto(`${origin}${site.finance.page}?preferredDealership=${dealership.id}&vehiclePriceBudget=${Math.round(plain.price)}&car_id=${plain.id}&car_type=${plain.car_type}#finance-form`);
       await hydrated(page, 'FinanceEnquiry', '#finance-form form');
       const form = page.locator('#finance-form');
       await form.getByRole('link', { name: plain.name }).waitFor();
@@ -485,7 +485,7 @@ async function main() {
         [`/cars/${reservable.slug}/${site.features.checkout_path}/`, 'Checkout', 'form'],
       ];
       // The finance page also has the calculator's form: the enquiry is the one under #finance-form.
-      if (forms.finance_path) pages.push([forms.finance_path, 'FinanceEnquiry', '#finance-form form']);
+      if (site.finance.page) pages.push([site.finance.page, 'FinanceEnquiry', '#finance-form form']);
       if (forms.trade_in) pages.push([pagePath('trade_in'), 'TradeIn', 'form'], [`${pagePath('car_trade_in')}?car_id=${plain.id}`, 'TradeIn', 'form']);
       const problems = [];
       for (const [width, height] of [[390, 844], [1280, 900]]) {

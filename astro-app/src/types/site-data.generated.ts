@@ -1632,13 +1632,6 @@ export interface Features {
    */
   analytics: boolean;
   /**
-   * Cloudflare Turnstile site key when the dealer's captcha is on: the
-   * forms show the widget and send its token as `cf-turnstile-response`
-   * (the edge refuses leads and holds without a valid one). Null: no
-   * captcha.
-   */
-  captcha_site_key: string | null;
-  /**
    * Reserve Now is offered (on cards and the car page).
    */
   checkout: boolean;
@@ -1671,12 +1664,6 @@ export interface Features {
    */
   phone_reveal: boolean;
   /**
-   * The trade-in flow saves the valuation it showed with the lead
-   * (`POST /api/miscellaneous`, column_name valuation); off, the edge
-   * answers that call 404, so the site must not make it.
-   */
-  save_valuation: boolean;
-  /**
    * The dealer offers car subscriptions: cards lead with the weekly
    * price and the search page adds a '/ week' price slider (spec 000 §9).
    */
@@ -1706,17 +1693,9 @@ export interface Finance {
    */
   disclaimer: string;
   /**
-   * Finance shows at all (`finance.enabled`).
-   */
-  enabled: boolean;
-  /**
    * The finance page ("/finance/"), built when finance is on; null otherwise.
    */
   page: string | null;
-  /**
-   * The dealer has a quote service: cars without lender figures ask it (`POST /api/youx/quote`).
-   */
-  quotes: boolean;
 }
 /**
  * The calculator with every limit decided (the dealer's value, else the variant's).
@@ -1897,11 +1876,6 @@ export interface Forms {
    */
   default_state: string;
   /**
-   * Site path of the finance enquiry page (`finance.finance_page`) when it
-   * is a page of this site, e.g. "/finance/"; null when it is elsewhere.
-   */
-  finance_path: string | null;
-  /**
    * Make an Offer opens the offer form in a dialog ("dialog") or the
    * dealer's chat ("chat"; no offer dialog is rendered).
    */
@@ -2065,10 +2039,6 @@ export interface Location {
    */
   kind: LocationKind;
   /**
-   * Motor dealer licence number; null when the dealer hides licences (`location_cards.show_licences`).
-   */
-  licence_number: string | null;
-  /**
    * Every licence line to show, e.g. "Dealer licence MDL 3100123"; empty when hidden.
    */
   licences: string[];
@@ -2105,10 +2075,6 @@ export interface Location {
    */
   special_hours: SpecialHours[];
   /**
-   * A finer kind, e.g. "buying".
-   */
-  subtype: string | null;
-  /**
    * IANA time zone of the location (its own, else the dealer's): "Open now" is judged in it.
    */
   timezone: string;
@@ -2120,14 +2086,6 @@ export interface Location {
  * via the `definition` "Address".
  */
 export interface Address {
-  /**
-   * Latitude, when known.
-   */
-  lat: number | null;
-  /**
-   * Longitude, when known.
-   */
-  lng: number | null;
   /**
    * Directions link (the location's `map_url`, else the dealer's `maps.directions_url` filled in), or null.
    */

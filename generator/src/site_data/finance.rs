@@ -15,7 +15,10 @@ use crate::compliance::patterns::comparison_rates_in;
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Finance {
-    /// Finance shows at all (`finance.enabled`).
+    /// Finance shows at all (`finance.enabled`). The generator's: pages
+    /// read each car's decision and `page`, so it is not in site.json.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub enabled: bool,
     /// The dealer's disclaimer (`finance.disclaimer`), shown where the lender gives none.
     pub disclaimer: String,
@@ -25,7 +28,10 @@ pub struct Finance {
     pub page: Option<String>,
     /// The calculator, every limit decided (the dealer's values, else the variant's). Its comparison_rate_range falls back to the comparison rates the disclaimer states.
     pub calculator: CalculatorSettings,
-    /// The dealer has a quote service: cars without lender figures ask it (`POST /api/youx/quote`).
+    /// The dealer has a quote service: cars without lender figures ask it
+    /// (`POST /api/youx/quote`). Not in site.json: each car's `finance.quote` says it.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub quotes: bool,
 }
 

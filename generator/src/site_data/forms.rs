@@ -45,6 +45,8 @@ pub struct Forms {
     pub checkout_makes: Vec<String>,
     /// Site path of the finance enquiry page (`finance.finance_page`) when it
     /// is a page of this site, e.g. "/finance/"; null when it is elsewhere.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub finance_path: Option<String>,
     /// The form pages this dealer has, one page each.
     pub pages: Vec<FormPage>,
@@ -146,7 +148,8 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
             .flatten(),
         make_offer: cfg.features.make_offer,
         trade_in: cfg.features.trade_in,
-        save_valuation: cfg.trade_in.save_valuation,
+        // Valuations are saved only where the trade-in flow exists.
+        save_valuation: cfg.trade_in.save_valuation && cfg.features.trade_in,
         checkout_hold_hours: cfg.features.checkout.hold_hours,
         checkout_car_types: cfg.features.checkout.car_types.clone(),
         checkout_makes: cfg.features.checkout.makes.clone(),

@@ -69,12 +69,18 @@ pub struct Location {
     /// Public holidays and other one-off hours.
     pub special_hours: Vec<SpecialHours>,
     /// Motor dealer licence number; null when the dealer hides licences (`location_cards.show_licences`).
+    // The generator's own (JSON-LD, block selection): not in site.json, no page reads it.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub licence_number: Option<String>,
     /// Every licence line to show, e.g. "Dealer licence MDL 3100123"; empty when hidden.
     pub licences: Vec<String>,
     /// IANA time zone of the location (its own, else the dealer's): "Open now" is judged in it.
     pub timezone: String,
     /// A finer kind, e.g. "buying".
+    // The generator's own (JSON-LD, block selection): not in site.json, no page reads it.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub subtype: Option<String>,
     /// Makes sold or serviced here, e.g. ["Kia", "MG"] (shown on the card; location blocks pick by them).
     pub manufacturers: Vec<String>,
@@ -117,8 +123,12 @@ pub struct Address {
     /// Directions link (the location's `map_url`, else the dealer's `maps.directions_url` filled in), or null.
     pub map_url: Option<String>,
     /// Latitude, when known.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub lat: Option<f64>,
     /// Longitude, when known.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub lng: Option<f64>,
 }
 

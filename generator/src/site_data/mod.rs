@@ -133,15 +133,6 @@ pub struct Features {
     /// The dealer offers car subscriptions: cards lead with the weekly
     /// price and the search page adds a '/ week' price slider (spec 000 §9).
     pub subscriptions: bool,
-    /// Cloudflare Turnstile site key when the dealer's captcha is on: the
-    /// forms show the widget and send its token as `cf-turnstile-response`
-    /// (the edge refuses leads and holds without a valid one). Null: no
-    /// captcha.
-    pub captcha_site_key: Option<String>,
-    /// The trade-in flow saves the valuation it showed with the lead
-    /// (`POST /api/miscellaneous`, column_name valuation); off, the edge
-    /// answers that call 404, so the site must not make it.
-    pub save_valuation: bool,
     /// Header dropdowns also open on hover (a mouse on a wide screen).
     pub hover_dropdowns: bool,
 }
@@ -256,13 +247,6 @@ pub fn build_with_pages(
             },
             analytics: cfg.edge.analytics_sink,
             subscriptions: cfg.features.subscriptions,
-            captcha_site_key: cfg
-                .forms
-                .turnstile
-                .as_ref()
-                .filter(|_| cfg.features.captcha)
-                .map(|t| t.site_key.clone()),
-            save_valuation: cfg.trade_in.save_valuation && cfg.features.trade_in,
             hover_dropdowns: cfg.features.hover_dropdowns,
         },
         finance: finance::finance(cfg),
@@ -392,8 +376,8 @@ mod tests {
     #[test]
     fn the_captcha_key_and_valuation_saving_follow_their_switches() {
         let site = build("demo", &config(), &[], test_now());
-        assert_eq!(site.features.captcha_site_key, None);
-        assert!(!site.features.save_valuation);
+        assert_eq!(site.forms.captcha_site_key, None);
+        assert!(!site.forms.save_valuation);
         let widget = json!({"site_key": "0x4AAAAAAAB1cD2eF3gH4iJ5", "secret_name": "TS"});
         let on = config_with(
             json!({"features": {"captcha": true}, "forms": {"turnstile": widget},
@@ -401,15 +385,15 @@ mod tests {
         );
         let site = build("demo", &on, &[], test_now());
         assert_eq!(
-            site.features.captcha_site_key.as_deref(),
+            site.forms.captcha_site_key.as_deref(),
             Some("0x4AAAAAAAB1cD2eF3gH4iJ5")
         );
-        assert!(site.features.save_valuation);
+        assert!(site.forms.save_valuation);
         let off = config_with(json!({"forms": {"turnstile": widget},
             "features": {"trade_in": false}, "trade_in": {"save_valuation": true}}));
         let site = build("demo", &off, &[], test_now());
-        assert_eq!(site.features.captcha_site_key, None, "captcha off");
-        assert!(!site.features.save_valuation, "trade-in off");
+        assert_eq!(site.forms.captcha_site_key, None, "captcha off");
+        assert!(!site.forms.save_valuation, "trade-in off");
     }
 
     #[test]
