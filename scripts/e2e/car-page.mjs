@@ -465,7 +465,10 @@ async function main() {
       const bar = page.locator('[data-sticky-bar]');
       await page.evaluate(() => window.scrollTo(0, 850));
       await page.waitForTimeout(150);
-      assert(!(await bar.isVisible()), 'bar visible at 850 px');
+      if (await bar.isVisible()) {
+        const state = await page.evaluate(() => [scrollY, document.visibilityState, document.querySelector('[data-sticky-bar]')?.hidden, document.documentElement.scrollHeight]);
+        throw new Error(`bar visible at 850 px (scrollY, visibility, hidden, height: ${JSON.stringify(state)})`);
+      }
       await page.evaluate(() => window.scrollTo(0, 950));
       await bar.waitFor({ state: 'visible' });
       await bar.getByRole('link', { name: 'Enquire Now' }).waitFor();
