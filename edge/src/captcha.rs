@@ -6,7 +6,7 @@ use dealer_edge_core::http::ApiError;
 use dealer_edge_core::lead::CaptchaCheck;
 use dealer_edge_core::turnstile::{self, Verdict, REFUSED_MESSAGE, SITEVERIFY_URL};
 use serde_json::Value;
-use worker::{console_error, Env, Fetch, Headers, Method, Request, RequestInit};
+use worker::{console_error, Env, Headers, Method, Request, RequestInit};
 
 use crate::api;
 use crate::outbound::{self, Call};
@@ -72,18 +72,5 @@ async fn siteverify(url: &str, body: String) -> Result<Value, String> {
         .with_headers(headers)
         .with_body(Some(body.into()));
     let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
-    outbound::within(Call::Turnstile, |signal| async move {
-        let mut res = Fetch::Request(request)
-            .send_with_signal(&signal)
-            .await
-            .map_err(|e| format!("unreachable: {e}"))?;
-        if !(200..300).contains(&res.status_code()) {
-            return Err(format!("answered {}", res.status_code()));
-        }
-        res.json::<Value>()
-            .await
-            .map_err(|e| format!("unreadable answer: {e}"))
-    })
-    .await
-    .map_err(|e| e.to_string())?
+    outbound::send_for_json(Call::Turnstile, request).await
 }

@@ -13,9 +13,7 @@ use dealer_edge_core::rate_limit::Route;
 use dealer_rules::edge_config::EdgeQuoteProvider;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use worker::{
-    console_error, Env, Fetch, Headers, Method, Request, RequestInit, Response, RouteContext,
-};
+use worker::{console_error, Env, Headers, Method, Request, RequestInit, Response, RouteContext};
 
 use crate::api::{self, invalid, Reply};
 use crate::outbound::{self, Call};
@@ -96,25 +94,8 @@ async fn upstream(
         .with_body(Some(canonical.as_str().into()));
     let upstream_req = Request::new_with_init(&provider.url, &init).ok()?;
     // The shopper is waiting: past the deadline the page shows no quote.
-    let answer = outbound::within(Call::Quote, |signal| async move {
-        let mut res = Fetch::Request(upstream_req)
-            .send_with_signal(&signal)
-            .await
-            .map_err(|e| format!("unreachable: {e}"))?;
-        if !(200..300).contains(&res.status_code()) {
-            return Err(format!("answered {}", res.status_code()));
-        }
-        res.text()
-            .await
-            .map_err(|e| format!("unreadable answer: {e}"))
-    })
-    .await;
-    let text = match answer {
-        Ok(Ok(text)) => text,
-        Ok(Err(e)) => {
-            console_error!("quote provider {} {e}", provider.url);
-            return None;
-        }
+    let text = match outbound::send_for_text(Call::Quote, upstream_req).await {
+        Ok(text) => text,
         Err(e) => {
             console_error!("quote provider {}: {e}", provider.url);
             return None;

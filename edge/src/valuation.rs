@@ -10,9 +10,7 @@ use dealer_edge_core::valuation::{
 };
 use dealer_rules::edge_config::EdgeValuationService;
 use serde_json::Value;
-use worker::{
-    console_error, Env, Fetch, Headers, Method, Request, RequestInit, Response, RouteContext,
-};
+use worker::{console_error, Env, Headers, Method, Request, RequestInit, Response, RouteContext};
 
 use crate::api::{self, invalid, Reply};
 use crate::outbound::{self, Call};
@@ -92,18 +90,5 @@ async fn ask(env: &Env, service: &EdgeValuationService, body: &Value) -> Result<
     let request = Request::new_with_init(&service.url, &init).map_err(|e| e.to_string())?;
     // A shopper is waiting: past the deadline there is no estimate and the
     // answers go with the lead.
-    outbound::within(Call::Valuation, |signal| async move {
-        let mut res = Fetch::Request(request)
-            .send_with_signal(&signal)
-            .await
-            .map_err(|e| format!("unreachable: {e}"))?;
-        if !(200..300).contains(&res.status_code()) {
-            return Err(format!("answered {}", res.status_code()));
-        }
-        res.json::<Value>()
-            .await
-            .map_err(|e| format!("unreadable answer: {e}"))
-    })
-    .await
-    .map_err(|e| e.to_string())?
+    outbound::send_for_json(Call::Valuation, request).await
 }
