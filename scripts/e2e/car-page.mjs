@@ -463,6 +463,10 @@ async function main() {
       const { site: s, car } = need(find((c, st) => st.site.detail_page.sticky_sidebar && c.in_stock), 'a dealer with detail_page.sticky_sidebar');
       await open(s, car);
       const bar = page.locator('[data-sticky-bar]');
+      // Let the islands' answers arrive first (the finance quote grows above the
+      // fold; scroll anchoring then moves scrollY past 900 while the test waits).
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(300);
       await page.evaluate(() => window.scrollTo(0, 850));
       await page.waitForTimeout(150);
       if (await bar.isVisible()) {
