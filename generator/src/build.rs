@@ -359,6 +359,13 @@ pub fn publish_plan(
         .chain(site.search.promo_tiles.iter().map(|t| &t.image))
         .chain(std::iter::once(&site.theme.logo));
     runtime.images.extend(images.filter_map(|u| origin_of(u)));
+    // The captcha widget (lib/forms/turnstile.ts) loads its script and its
+    // challenge frame from Cloudflare, on the pages with a form.
+    if site.forms.captcha_site_key.is_some() {
+        let turnstile = "https://challenges.cloudflare.com".to_string();
+        runtime.scripts.insert(turnstile.clone());
+        runtime.frames.insert(turnstile);
+    }
     PlannedPublish {
         plan: crate::publish::PublishPlan {
             dealer: slug.to_string(),

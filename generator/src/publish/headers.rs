@@ -25,6 +25,10 @@ pub struct RuntimeOrigins {
     pub images: BTreeSet<String>,
     /// Form posts (form-action).
     pub forms: BTreeSet<String>,
+    /// Scripts loaded at run time (script-src), e.g. the captcha widget's.
+    pub scripts: BTreeSet<String>,
+    /// Frames opened at run time (frame-src), e.g. the captcha widget's challenge.
+    pub frames: BTreeSet<String>,
 }
 
 /// `'sha256-…'` of a script or style text, as CSP wants it.
@@ -78,7 +82,12 @@ impl Csp {
             script_hashes: BTreeSet::new(),
             style_hashes: BTreeSet::new(),
             style_attributes: false,
-            script_origins: BTreeSet::new(),
+            script_origins: runtime
+                .scripts
+                .iter()
+                .filter(|o| **o != own)
+                .cloned()
+                .collect(),
             style_origins: BTreeSet::new(),
             img_origins: runtime
                 .images
@@ -87,7 +96,12 @@ impl Csp {
                 .cloned()
                 .collect(),
             media_origins: BTreeSet::new(),
-            frame_origins: BTreeSet::new(),
+            frame_origins: runtime
+                .frames
+                .iter()
+                .filter(|o| **o != own)
+                .cloned()
+                .collect(),
             connect_origins: runtime
                 .connect
                 .iter()
@@ -239,8 +253,16 @@ mod tests {
             connect: ["https://api.dealergen.example".to_string()].into(),
             images: ["https://www.dealer.com.au".to_string()].into(),
             forms: BTreeSet::new(),
+            scripts: ["https://challenges.cloudflare.com".to_string()].into(),
+            frames: ["https://challenges.cloudflare.com".to_string()].into(),
         };
         let csp = Csp::for_pages(&pages, "https://www.dealer.com.au", &runtime);
+        assert!(csp
+            .script_origins
+            .contains("https://challenges.cloudflare.com"));
+        assert!(csp
+            .frame_origins
+            .contains("https://challenges.cloudflare.com"));
         assert_eq!(
             csp.script_hashes,
             [csp_hash("one()"), csp_hash("two()")].into()
