@@ -253,16 +253,10 @@ mod tests {
             connect: ["https://api.dealergen.example".to_string()].into(),
             images: ["https://www.dealer.com.au".to_string()].into(),
             forms: BTreeSet::new(),
-            scripts: ["https://challenges.cloudflare.com".to_string()].into(),
-            frames: ["https://challenges.cloudflare.com".to_string()].into(),
+            scripts: BTreeSet::new(),
+            frames: BTreeSet::new(),
         };
         let csp = Csp::for_pages(&pages, "https://www.dealer.com.au", &runtime);
-        assert!(csp
-            .script_origins
-            .contains("https://challenges.cloudflare.com"));
-        assert!(csp
-            .frame_origins
-            .contains("https://challenges.cloudflare.com"));
         assert_eq!(
             csp.script_hashes,
             [csp_hash("one()"), csp_hash("two()")].into()
@@ -313,5 +307,27 @@ mod tests {
         );
         assert_eq!(origin_of("/local.jpg"), None);
         assert_eq!(origin_of("data:image/png;base64,AA"), None);
+    }
+
+    #[test]
+    fn scripts_and_frames_loaded_at_run_time_are_allowed() {
+        let turnstile = "https://challenges.cloudflare.com".to_string();
+        let runtime = RuntimeOrigins {
+            scripts: [turnstile.clone()].into(),
+            frames: [turnstile.clone()].into(),
+            ..RuntimeOrigins::default()
+        };
+        let header = Csp::for_pages(&[], "https://www.dealer.com.au", &runtime).header();
+        assert!(
+            header.contains(&format!("script-src 'self' {turnstile};")),
+            "{header}"
+        );
+        assert!(
+            header.contains(&format!("frame-src {turnstile};")),
+            "{header}"
+        );
+        let none =
+            Csp::for_pages(&[], "https://www.dealer.com.au", &RuntimeOrigins::default()).header();
+        assert!(none.contains("frame-src 'none';"), "{none}");
     }
 }
