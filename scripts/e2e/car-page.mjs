@@ -18,36 +18,13 @@
  * sizes and priorities, the not-found photo, and axe on every variant.
  * Nothing leaves 127.0.0.1 (share targets are answered in the browser).
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { isFile, startServer } from '../lib/static-server.mjs';
-import { builtAt, need } from './common.mjs';
+import { assert, assertJsonEqual, builtAt, createRunner, need, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const dists = (process.argv.slice(2).length ? process.argv.slice(2) : ['sites/brisbane-motor-group/dist']).map((d) => path.resolve(d));
 
-const results = [];
-async function test(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push(true);
-    console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
-  } catch (error) {
-    results.push(false);
-    const message = String(error?.message ?? error).split('\n').slice(0, 8).join('\n       ');
-    console.log(`FAIL - ${name}\n       ${message}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-function assertEqual(actual, expected, what) {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+const { test, run } = createRunner();
 
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
@@ -66,27 +43,10 @@ function find(pred) {
 const carUrl = (s, car, suffix = '') => `${s.origin}/cars/${car.slug}/${suffix}`;
 
 async function main() {
-  for (const dist of dists) {
-    assert(isFile(path.join(dist, 'index.html')), `no built site at ${dist}`);
-    const data = path.join(dist, '..', 'src', 'data');
-    const site = JSON.parse(fs.readFileSync(path.join(data, 'site.json'), 'utf8'));
-    const cars = JSON.parse(fs.readFileSync(path.join(data, 'cars.json'), 'utf8'));
-    const server = await startServer(dist);
-    sites.push({ dist, site, cars, server, origin: `http://127.0.0.1:${server.address().port}` });
-  }
-  // The demo sites are all built at the same instant (scripts/demo-stock/as-of.mjs).
-  const clock = builtAt(sites[0].site);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-car-page-'));
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-      serviceWorkers: 'block',
-    });
-    context.setDefaultTimeout(10_000);
-    await context.clock.setFixedTime(clock);
+  await withSites(dists, { name: 'car-page' }, async ({ sites: served, site, context, page }) => {
+    sites.push(...served);
+    // The demo sites are all built at the same instant (scripts/demo-stock/as-of.mjs).
+    const clock = builtAt(site);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const outside = [];
     const errors = [];
@@ -116,7 +76,6 @@ async function main() {
         if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(`${p.url()}: ${m.text()}`);
       });
     };
-    const page = context.pages()[0] ?? (await context.newPage());
     watch(page);
     const open = async (s, car, { width = 1280, height = 900, suffix = '' } = {}) => {
       // After the share test's popup the page can be left in the background, where
@@ -124,7 +83,7 @@ async function main() {
       await page.bringToFront();
       await page.setViewportSize({ width, height });
       const res = await page.goto(carUrl(s, car, suffix), { waitUntil: 'load' });
-      assertEqual(res?.status(), 200, `status of ${carUrl(s, car, suffix)}`);
+      assertJsonEqual(res?.status(), 200, `status of ${carUrl(s, car, suffix)}`);
     };
     const axe = async () => {
       await injectAxe(page);
@@ -137,17 +96,17 @@ async function main() {
       const { site: s, car } = need(find((c) => c.in_stock && c.detail.sidebar_buttons.some((b) => b.kind === 'history_report') && c.detail.sidebar_buttons.some((b) => b.kind === 'reserve')), 'a car in stock with a history report and Reserve');
       await open(s, car);
       const items = await page.locator('.car-actions > li').evaluateAll((lis) => lis.map((li) => li.className.match(/car-actions__item--(\w+)/)?.[1]));
-      assertEqual(items, car.detail.sidebar_buttons.map((b) => b.kind), 'buttons in order');
+      assertJsonEqual(items, car.detail.sidebar_buttons.map((b) => b.kind), 'buttons in order');
       const report = page.locator('.car-actions__item--history_report a');
-      assertEqual(await report.getAttribute('href'), car.detail.sidebar_buttons.find((b) => b.kind === 'history_report').href, 'history report link');
-      assertEqual(await report.getAttribute('target'), '_blank', 'the report opens in a new tab');
+      assertJsonEqual(await report.getAttribute('href'), car.detail.sidebar_buttons.find((b) => b.kind === 'history_report').href, 'history report link');
+      assertJsonEqual(await report.getAttribute('target'), '_blank', 'the report opens in a new tab');
       const reserve = car.detail.sidebar_buttons.find((b) => b.kind === 'reserve');
-      assertEqual(await page.locator('.car-actions__item--reserve a').getAttribute('href'), reserve.href, 'reserve link');
+      assertJsonEqual(await page.locator('.car-actions__item--reserve a').getAttribute('href'), reserve.href, 'reserve link');
       await page.locator('.car-actions__item--reserve').getByText(reserve.note).waitFor();
       // A car without a file has no history report button.
       const plain = need(s.cars.find((c) => c.in_stock && !c.detail.sidebar_buttons.some((b) => b.kind === 'history_report') && c.car_type === 'used'), 'a used car without a history report');
       await open(s, plain);
-      assertEqual(await page.locator('.car-actions__item--history_report').count(), 0, 'history report buttons');
+      assertJsonEqual(await page.locator('.car-actions__item--history_report').count(), 0, 'history report buttons');
     });
 
     await test('Make an Offer and Book a Test Drive open the enquiry form in their kind', async () => {
@@ -175,26 +134,26 @@ async function main() {
     await test('a reserved car offers no Reserve or Trade-In; a sold car has the SOLD panel instead of buttons', async () => {
       const { site: s, car } = need(find((c, st) => c.reserved && c.in_stock && st.site.features.checkout), 'a reserved car at a dealer with checkout');
       await open(s, car);
-      assertEqual(await page.locator('.car-actions__item--reserve, .car-actions__item--trade_in, .car-actions__item--buy_online').count(), 0, 'reserve/trade-in buttons');
+      assertJsonEqual(await page.locator('.car-actions__item--reserve, .car-actions__item--trade_in, .car-actions__item--buy_online').count(), 0, 'reserve/trade-in buttons');
       const sold = need(find((c) => c.status === 'sold'), 'a sold car inside the sold window');
       await open(sold.site, sold.car);
       await page.locator('.sold-panel').getByText('SOLD', { exact: true }).waitFor();
       await page.locator('.sold-panel').getByRole('link', { name: 'Find Me Something Similar' }).waitFor();
-      assertEqual(await page.locator('.car-actions').count(), 0, 'sidebar buttons on a sold car');
+      assertJsonEqual(await page.locator('.car-actions').count(), 0, 'sidebar buttons on a sold car');
       // Similar cars in stock, each linking to a page that exists.
       need(sold.car.detail.similar.length > 0, 'similar cars for a sold car (features.similar_cars)');
       const links = await page.locator('.similar a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-      assertEqual(links.length, sold.car.detail.similar.length, 'similar car links');
+      assertJsonEqual(links.length, sold.car.detail.similar.length, 'similar car links');
       for (const href of links) assert(sold.site.cars.some((c) => `/cars/${c.slug}/` === href && c.in_stock), `${href} is not a car in stock`);
     });
 
     await test('below-market badge on a car under the market and state averages', async () => {
       const { site: s, car } = need(find((c) => c.detail.below_market), 'a car with autograb_data more than $499 under the market average');
       await open(s, car);
-      assertEqual((await page.locator('.below-market').innerText()).replace(/^▼\s*/, ''), car.detail.below_market.text, 'badge');
+      assertJsonEqual((await page.locator('.below-market').innerText()).replace(/^▼\s*/, ''), car.detail.below_market.text, 'badge');
       const other = need(s.cars.find((c) => !c.detail.below_market && c.in_stock), 'a car without the badge');
       await open(s, other);
-      assertEqual(await page.locator('.below-market').count(), 0, 'badges on a car not below the market');
+      assertJsonEqual(await page.locator('.below-market').count(), 0, 'badges on a car not below the market');
     });
 
     await test('certified Toyota: the badge opens its dialog, Escape closes it and focus returns', async () => {
@@ -206,9 +165,9 @@ async function main() {
       const dialog = page.getByRole('dialog', { name: 'Toyota Certified Pre-Owned' });
       await dialog.waitFor();
       for (const b of car.detail.certified.benefits) await dialog.getByText(b).waitFor();
-      assertEqual(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'Close', 'focus in the dialog');
+      assertJsonEqual(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'Close', 'focus in the dialog');
       const violations = await axe();
-      assertEqual(violations.length, 0, `axe with the dialog open: ${violations.join('; ')}`);
+      assertJsonEqual(violations.length, 0, `axe with the dialog open: ${violations.join('; ')}`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
       assert(await badge.evaluate((el) => el === document.activeElement), 'focus back on the badge');
@@ -221,7 +180,7 @@ async function main() {
       await page.getByRole('button', { name: /Certified Pre-Owned/ }).waitFor();
       const notCertified = need(find((c) => c.certified && c.make !== 'Toyota' && c.in_stock), 'a certified car of another make');
       await open(notCertified.site, notCertified.car);
-      assertEqual(await page.locator('.certified-badge').count(), 0, 'certified badges on another make');
+      assertJsonEqual(await page.locator('.certified-badge').count(), 0, 'certified badges on another make');
     });
 
     // -------------------------------------------------------- details
@@ -229,21 +188,21 @@ async function main() {
       const { site: s, car } = need(find((c) => c.specs.length > 4 && c.detail.key_information.length > 8), 'a car with more than 4 spec rows and 8 key information rows');
       await open(s, car);
       const specs = page.locator('#specs-list .spec-grid__row');
-      assertEqual(await specs.filter({ visible: true }).count(), 4, 'spec rows before Show More');
+      assertJsonEqual(await specs.filter({ visible: true }).count(), 4, 'spec rows before Show More');
       const more = page.getByRole('button', { name: 'Show More specifications' });
-      assertEqual(await more.getAttribute('aria-expanded'), 'false', 'aria-expanded');
+      assertJsonEqual(await more.getAttribute('aria-expanded'), 'false', 'aria-expanded');
       await more.click();
       // The first click loads the page's interactions (lib/car-page/interact.ts), then acts.
       await page.getByRole('button', { name: 'Show Less specifications' }).waitFor();
-      assertEqual(await specs.filter({ visible: true }).count(), car.specs.length, 'spec rows after Show More');
+      assertJsonEqual(await specs.filter({ visible: true }).count(), car.specs.length, 'spec rows after Show More');
       await page.getByRole('button', { name: 'Show Less specifications' }).click();
       await more.waitFor();
-      assertEqual(await specs.filter({ visible: true }).count(), 4, 'spec rows after Show Less');
+      assertJsonEqual(await specs.filter({ visible: true }).count(), 4, 'spec rows after Show Less');
       const info = page.locator('#key-info-list .spec-grid__row');
-      assertEqual(await info.filter({ visible: true }).count(), 8, 'key information rows');
+      assertJsonEqual(await info.filter({ visible: true }).count(), 8, 'key information rows');
       await page.getByRole('button', { name: 'Show All key information' }).click();
       await page.getByRole('button', { name: 'Hide key information' }).waitFor();
-      assertEqual(await info.filter({ visible: true }).count(), car.detail.key_information.length, 'key information after Show All');
+      assertJsonEqual(await info.filter({ visible: true }).count(), car.detail.key_information.length, 'key information after Show All');
     });
 
     await test('an expired registration reads as the dealer says; a current one says when it expires', async () => {
@@ -272,24 +231,24 @@ async function main() {
       const { site: s, car } = need(find((c) => c.detail.tabs.length >= 3 && c.detail.tabs.some((t) => t.kind === 'features') && c.detail.features.length > 8), 'a car with three tabs and more than 8 features');
       await open(s, car);
       const tabs = page.getByRole('tab');
-      assertEqual(await tabs.allInnerTexts(), car.detail.tabs.map((t) => t.title), 'tabs in order');
+      assertJsonEqual(await tabs.allInnerTexts(), car.detail.tabs.map((t) => t.title), 'tabs in order');
       await tabs.first().focus();
       await page.keyboard.press('ArrowRight');
       const second = car.detail.tabs[1];
       await page.getByRole('tab', { name: second.title, selected: true }).waitFor();
       assert(await page.getByRole('tab', { name: second.title }).evaluate((el) => el === document.activeElement), 'focus on the second tab');
       await page.getByRole('tabpanel', { name: second.title }).waitFor();
-      assertEqual(await page.getByRole('tabpanel').count(), 1, 'panels shown');
+      assertJsonEqual(await page.getByRole('tabpanel').count(), 1, 'panels shown');
       await page.keyboard.press('End');
       await page.getByRole('tab', { name: car.detail.tabs.at(-1).title, selected: true }).waitFor();
       await page.keyboard.press('Home');
       await page.getByRole('tab', { name: car.detail.tabs[0].title, selected: true }).waitFor();
       await page.getByRole('tab', { name: 'Features' }).click();
       const items = page.locator('#features-list li');
-      assertEqual(await items.filter({ visible: true }).count(), 8, 'features before Show All');
+      assertJsonEqual(await items.filter({ visible: true }).count(), 8, 'features before Show All');
       await page.getByRole('button', { name: 'Show All features' }).click();
       await page.getByRole('button', { name: 'Hide features' }).waitFor();
-      assertEqual(await items.filter({ visible: true }).count(), car.detail.features.length, 'features after Show All');
+      assertJsonEqual(await items.filter({ visible: true }).count(), car.detail.features.length, 'features after Show All');
     });
 
     await test('dealer comments over 400 characters are cut with Show more; empty ones show the pending text', async () => {
@@ -297,13 +256,13 @@ async function main() {
       await open(s, car);
       const panel = page.getByRole('tabpanel', { name: 'Dealer Comments' });
       const shown = await panel.locator('.comments__preview p').allInnerTexts();
-      assertEqual(shown, car.detail.comment_preview, 'preview paragraphs');
+      assertJsonEqual(shown, car.detail.comment_preview, 'preview paragraphs');
       assert(shown.join('').replace(/…$/, '').length <= 400, 'preview over 400 characters');
       assert(!(await panel.locator('.comments__full').isVisible()), 'full comments visible before Show more');
       await panel.getByRole('button', { name: /^Show more/ }).click();
       await panel.getByRole('button', { name: /^Show less/ }).waitFor();
       await panel.locator('.comments__full').waitFor({ state: 'visible' });
-      assertEqual(await panel.locator('.comments__full p').allInnerTexts(), car.comment_paragraphs, 'full comments');
+      assertJsonEqual(await panel.locator('.comments__full p').allInnerTexts(), car.comment_paragraphs, 'full comments');
       assert(!(await panel.locator('.comments__preview').isVisible()), 'preview still shown');
       const empty = need(find((c) => c.comment_paragraphs.length === 0 && c.detail.tabs[0]?.kind === 'dealer_comments'), 'a car without dealer comments');
       await open(empty.site, empty.car);
@@ -317,8 +276,8 @@ async function main() {
       await block.getByRole('heading', { name: car.detail.service_advantage.title }).waitFor();
       await block.getByText(car.detail.service_advantage.price_text, { exact: true }).first().waitFor();
       const book = block.getByRole('link', { name: /Book a Service/ });
-      assertEqual(await book.getAttribute('href'), car.detail.service_advantage.booking_href, 'Book a Service');
-      assertEqual(await book.getAttribute('target'), car.detail.service_advantage.booking_external ? '_blank' : null, 'new tab for an outside booking page');
+      assertJsonEqual(await book.getAttribute('href'), car.detail.service_advantage.booking_href, 'Book a Service');
+      assertJsonEqual(await book.getAttribute('target'), car.detail.service_advantage.booking_external ? '_blank' : null, 'new tab for an outside booking page');
     });
 
     // ---------------------------------------------------------- photos
@@ -344,14 +303,14 @@ async function main() {
         assert(await page.evaluate(() => !!document.activeElement?.closest('dialog[data-viewer]')), `Tab ${i + 1} left the viewer`);
       }
       const violations = await axe();
-      assertEqual(violations.length, 0, `axe with the viewer open: ${violations.join('; ')}`);
+      assertJsonEqual(violations.length, 0, `axe with the viewer open: ${violations.join('; ')}`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
       assert(await first.evaluate((el) => el === document.activeElement), 'focus back on the photo');
       // A car with one photo has no viewer.
       const one = need(find((c) => c.images.length === 1), 'a car with exactly one photo');
       await open(one.site, one.car);
-      assertEqual(await page.locator('[data-viewer-open], dialog[data-viewer]').count(), 0, 'viewer parts with one photo');
+      assertJsonEqual(await page.locator('[data-viewer-open], dialog[data-viewer]').count(), 0, 'viewer parts with one photo');
     });
 
     await test('photo viewer by swipe on a phone', async () => {
@@ -381,10 +340,10 @@ async function main() {
       const imgs = page.locator('.gallery__item img[data-photo]');
       const first = await imgs.first().evaluate((i) => ({ srcset: i.getAttribute('srcset'), loading: i.loading, priority: i.getAttribute('fetchpriority'), sizes: i.sizes }));
       const widths = s.site.images.srcset_widths;
-      assertEqual((first.srcset ?? '').split(', ').map((x) => Number(x.split(' ')[1].replace('w', ''))), widths, 'srcset widths');
-      assertEqual([first.loading, first.priority], ['eager', 'high'], 'first photo');
+      assertJsonEqual((first.srcset ?? '').split(', ').map((x) => Number(x.split(' ')[1].replace('w', ''))), widths, 'srcset widths');
+      assertJsonEqual([first.loading, first.priority], ['eager', 'high'], 'first photo');
       const second = await imgs.nth(1).evaluate((i) => [i.loading, i.getAttribute('fetchpriority')]);
-      assertEqual(second, ['lazy', null], 'second photo');
+      assertJsonEqual(second, ['lazy', null], 'second photo');
       const gallery = requested.filter((u) => u.startsWith('/images/photos/'));
       assert(gallery.every((u) => /-\d+\.jpg$/.test(u)), `full-size photos requested: ${gallery.join(', ')}`);
       const distinctAtStart = new Set(gallery).size;
@@ -398,7 +357,7 @@ async function main() {
       // Search: only the first card's photo is high priority.
       await page.goto(`${s.origin}/search/`, { waitUntil: 'load' });
       const cards = await page.locator('article.car-card img').evaluateAll((is) => is.slice(0, 2).map((i) => [i.loading, i.getAttribute('fetchpriority'), !!i.getAttribute('srcset')]));
-      assertEqual(cards, [['eager', 'high', true], ['lazy', null, true]], 'search cards');
+      assertJsonEqual(cards, [['eager', 'high', true], ['lazy', null, true]], 'search cards');
     });
 
     await test('a photo the host cannot serve shows the not-found placeholder', async () => {
@@ -407,7 +366,7 @@ async function main() {
       try {
         await open(s, car);
         await page.waitForFunction(() => document.querySelector('.gallery__item img')?.getAttribute('src') === '/images/no-photo.svg');
-        assertEqual(await page.locator('.gallery__item img').first().getAttribute('srcset'), null, 'srcset after the failure');
+        assertJsonEqual(await page.locator('.gallery__item img').first().getAttribute('srcset'), null, 'srcset after the failure');
       } finally {
         await page.unroute(/\/images\/photos\/[^/]+\.jpg$/);
         // These 404s were asked for.
@@ -420,21 +379,21 @@ async function main() {
       const hidden = need(sites.find((st) => st.site.detail_page.hide_x_share), 'a dealer with detail_page.hide_x_share');
       const shown = need(sites.find((st) => !st.site.detail_page.hide_x_share), 'a dealer showing the X button');
       await open(hidden, hidden.cars.find((c) => c.in_stock));
-      assertEqual(await page.locator('.share__link--x').count(), 0, 'X buttons when hidden');
+      assertJsonEqual(await page.locator('.share__link--x').count(), 0, 'X buttons when hidden');
       const car = shown.cars.find((c) => c.in_stock);
       await open(shown, car);
       const canonical = `${shown.site.base_url}/cars/${car.slug}/`;
-      assertEqual(decodeURIComponent(new URL(await page.locator('.share__link--x').getAttribute('href')).searchParams.get('url')), canonical, 'X link');
+      assertJsonEqual(decodeURIComponent(new URL(await page.locator('.share__link--x').getAttribute('href')).searchParams.get('url')), canonical, 'X link');
       const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('.share__link--facebook').click()]);
       await popup.waitForLoadState();
-      assertEqual(new URL(popup.url()).searchParams.get('u'), canonical, 'Facebook shares the car page');
+      assertJsonEqual(new URL(popup.url()).searchParams.get('u'), canonical, 'Facebook shares the car page');
       const size = await popup.evaluate(() => [window.outerWidth, window.outerHeight, window.innerWidth]);
       assert(Math.abs(size[0] - 550) <= 20 && Math.abs(size[1] - 400) <= 90, `share window ${size[0]} x ${size[1]}`);
       await popup.close();
       const t0 = Date.now();
       await page.getByRole('button', { name: 'Copy link' }).click();
       await page.locator('.share__copy').getByText('Copied', { exact: true }).waitFor();
-      assertEqual(await page.evaluate(() => navigator.clipboard.readText()), canonical, 'clipboard');
+      assertJsonEqual(await page.evaluate(() => navigator.clipboard.readText()), canonical, 'clipboard');
       await page.locator('.share__copy').getByText('Copy link', { exact: true }).waitFor({ timeout: 3000 });
       const shownFor = Date.now() - t0;
       assert(shownFor >= 1400 && shownFor < 2600, `"Copied" showed for ${shownFor} ms`);
@@ -444,18 +403,18 @@ async function main() {
       const { site: s, car } = need(find((c) => c.specs.length > 4 && c.detail.features.length > 8), 'a car with many specs and features');
       await open(s, car);
       const print = page.locator('.share').getByRole('link', { name: /Print/ });
-      assertEqual(await print.getAttribute('href'), `/cars/${car.slug}/print/`, 'print link');
+      assertJsonEqual(await print.getAttribute('href'), `/cars/${car.slug}/print/`, 'print link');
       await open(s, car, { suffix: 'print/' });
       await page.getByRole('heading', { level: 1, name: car.name }).waitFor();
-      assertEqual(await page.locator('.print-page dl').first().locator('.spec-grid__row').count(), car.specs.length, 'every spec row');
-      assertEqual(await page.locator('.print-page .feature-list li').count(), car.detail.features.length, 'every feature');
-      assertEqual(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex', 'robots');
-      assertEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), `${s.site.base_url}/cars/${car.slug}/`, 'canonical');
+      assertJsonEqual(await page.locator('.print-page dl').first().locator('.spec-grid__row').count(), car.specs.length, 'every spec row');
+      assertJsonEqual(await page.locator('.print-page .feature-list li').count(), car.detail.features.length, 'every feature');
+      assertJsonEqual(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex', 'robots');
+      assertJsonEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), `${s.site.base_url}/cars/${car.slug}/`, 'canonical');
       await page.emulateMedia({ media: 'print' });
       assert(!(await page.locator('.site-header').isVisible()), 'the site header prints');
       await page.emulateMedia({ media: 'screen' });
       const violations = await axe();
-      assertEqual(violations.length, 0, `axe: ${violations.join('; ')}`);
+      assertJsonEqual(violations.length, 0, `axe: ${violations.join('; ')}`);
     });
 
     // ------------------------------------------------------ sticky bars
@@ -476,7 +435,7 @@ async function main() {
       await page.evaluate(() => window.scrollTo(0, 950));
       await bar.waitFor({ state: 'visible' });
       await bar.getByRole('link', { name: 'Enquire Now' }).waitFor();
-      assertEqual(await bar.locator('.sticky-bar__price').innerText(), car.price_text, 'price in the bar');
+      assertJsonEqual(await bar.locator('.sticky-bar__price').innerText(), car.price_text, 'price in the bar');
       await page.evaluate(() => window.scrollTo(0, 0));
       await bar.waitFor({ state: 'hidden' });
     });
@@ -503,19 +462,19 @@ async function main() {
         need(tz === 'Australia/Brisbane', `the footer dealer's time zone (Australia/Brisbane expected, got ${tz})`);
         // Friday 20 November 2026, 10:00 in Brisbane (+10): open.
         const open10 = await at('2026-11-20T00:00:00Z');
-        assertEqual(open10, { href: `tel:${car.location.phone.replace(/[^\d+]/g, '')}`, disabled: null }, 'Call Now at 10:00 on a Friday');
+        assertJsonEqual(open10, { href: `tel:${car.location.phone.replace(/[^\d+]/g, '')}`, disabled: null }, 'Call Now at 10:00 on a Friday');
         // Friday 20:00 in Brisbane (10:00Z): closed, though it is still business hours in Perth's 18:00? no: closed everywhere; and Sunday.
-        assertEqual(await at('2026-11-20T10:00:00Z'), { href: null, disabled: 'true' }, 'Call Now at 20:00');
-        assertEqual(await at('2026-11-22T00:00:00Z'), { href: null, disabled: 'true' }, 'Call Now on a Sunday');
+        assertJsonEqual(await at('2026-11-20T10:00:00Z'), { href: null, disabled: 'true' }, 'Call Now at 20:00');
+        assertJsonEqual(await at('2026-11-22T00:00:00Z'), { href: null, disabled: 'true' }, 'Call Now on a Sunday');
         // 08:00 Brisbane is before opening although Sydney (+11) is already at 09:00.
-        assertEqual(await at('2026-11-19T22:00:00Z'), { href: null, disabled: 'true' }, 'Call Now at 08:00');
+        assertJsonEqual(await at('2026-11-19T22:00:00Z'), { href: null, disabled: 'true' }, 'Call Now at 08:00');
         await footer.getByText('closed now').waitFor();
       } finally {
         await context.clock.setFixedTime(clock);
       }
       if (none) {
         await open(none, none.cars.find((c) => c.in_stock), { width: 375, height: 812 });
-        assertEqual(await page.locator('[data-mobile-footer]').count(), 0, 'footer at a dealer without it');
+        assertJsonEqual(await page.locator('[data-mobile-footer]').count(), 0, 'footer at a dealer without it');
       }
     });
 
@@ -525,15 +484,15 @@ async function main() {
       await open(s, car);
       const ld = JSON.parse(await page.locator('script[type="application/ld+json"]').first().textContent());
       const url = `${s.site.base_url}/cars/${car.slug}/`;
-      assertEqual([ld['@type'], ld.url, ld.vehicleIdentificationNumber, ld.sku], ['Car', url, car.vin, car.stocknum], 'Car');
-      assertEqual(ld.mileageFromOdometer, { '@type': 'QuantitativeValue', value: car.km, unitCode: 'KMT' }, 'odometer');
-      assertEqual([ld.offers.priceCurrency, ld.offers.price, ld.offers.availability], ['AUD', car.price, 'https://schema.org/InStock'], 'offer');
+      assertJsonEqual([ld['@type'], ld.url, ld.vehicleIdentificationNumber, ld.sku], ['Car', url, car.vin, car.stocknum], 'Car');
+      assertJsonEqual(ld.mileageFromOdometer, { '@type': 'QuantitativeValue', value: car.km, unitCode: 'KMT' }, 'odometer');
+      assertJsonEqual([ld.offers.priceCurrency, ld.offers.price, ld.offers.availability], ['AUD', car.price, 'https://schema.org/InStock'], 'offer');
       const location = s.site.locations.find((l) => l.id === car.location.id);
-      assertEqual([ld.offers.seller['@type'], ld.offers.seller.name, ld.offers.seller.telephone], ['AutoDealer', location.name, location.phone], 'seller');
+      assertJsonEqual([ld.offers.seller['@type'], ld.offers.seller.name, ld.offers.seller.telephone], ['AutoDealer', location.name, location.phone], 'seller');
       const meta = async (p) => page.locator(`meta[property="${p}"]`).getAttribute('content');
-      assertEqual([await meta('og:type'), await meta('og:url')], ['product', url], 'Open Graph');
+      assertJsonEqual([await meta('og:type'), await meta('og:url')], ['product', url], 'Open Graph');
       assert((await meta('og:image')).startsWith(`${s.site.base_url}/`), 'og:image is absolute');
-      assertEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), url, 'canonical');
+      assertJsonEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), url, 'canonical');
     });
 
     await test('axe: no violations on car page variants at 375 and 1280 px (tabs, collapsed lists, badges, sold, no photos, caravan)', async () => {
@@ -560,28 +519,16 @@ async function main() {
           for (const v of await axe()) problems.push(`${width}px sticky /cars/${sticky.car.slug}/: ${v}`);
         }
       }
-      assertEqual(problems.length, 0, `violations:\n${problems.slice(0, 8).join('\n')}`);
+      assertJsonEqual(problems.length, 0, `violations:\n${problems.slice(0, 8).join('\n')}`);
     });
 
     await test('nothing left 127.0.0.1, every resource loaded, no page errors', async () => {
-      assertEqual(outside.length, 0, `requests to other hosts: ${[...new Set(outside)].slice(0, 4).join(', ')}`);
-      assertEqual(failed.length, 0, `failed responses: ${[...new Set(failed)].slice(0, 4).join(', ')}`);
-      assertEqual(errors.length, 0, `errors: ${errors.slice(0, 4).join(' | ')}`);
+      assertJsonEqual(outside.length, 0, `requests to other hosts: ${[...new Set(outside)].slice(0, 4).join(', ')}`);
+      assertJsonEqual(failed.length, 0, `failed responses: ${[...new Set(failed)].slice(0, 4).join(', ')}`);
+      assertJsonEqual(errors.length, 0, `errors: ${errors.slice(0, 4).join(' | ')}`);
       assert(shared.length > 0, 'the share window never opened');
     });
-  } finally {
-    await context?.close().catch(() => {});
-    for (const s of sites) s.server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
-try {
-  await main();
-} catch (error) {
-  results.push(false);
-  console.log(`FAIL - setup\n       ${error?.stack ?? error}`);
-}
-const passed = results.filter(Boolean).length;
-console.log(`${passed} passed, ${results.length - passed} failed`);
-process.exit(results.every(Boolean) ? 0 : 1);
+await run(main);

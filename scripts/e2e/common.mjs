@@ -1,7 +1,15 @@
 /**
  * What the e2e scripts share: the browser's clock, the rule that a case the
- * demo data lacks fails instead of passing, and the test runner.
+ * demo data lacks fails instead of passing, the test runner and asserts,
+ * and the set-up of a served site and its browser.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { siteData } from '../lib/page-types.mjs';
+import { isFile, startServer } from '../lib/static-server.mjs';
 
 /**
  * The instant the site's stock was judged at (site.json built_at: the
@@ -83,6 +91,61 @@ export function assert(condition, message) {
 
 export function assertEqual(actual, expected, what) {
   if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+/** As assertEqual, for arrays and objects: equal when their JSON is. */
+export function assertJsonEqual(actual, expected, what) {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+/**
+ * A built site, served on 127.0.0.1: `{ dist, site, cars, server, origin,
+ * close }`, its site.json and cars.json read from the dist's ../src/data.
+ * Fails when the dist has no index.html.
+ */
+export async function serveSite(dist) {
+  assert(isFile(path.join(dist, 'index.html')), `no built site at ${dist} (index.html missing)`);
+  const { site, cars } = siteData(dist);
+  const server = await startServer(dist);
+  const close = async () => {
+    server.closeAllConnections?.();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { dist, site, cars, server, origin: `http://127.0.0.1:${server.address().port}`, close };
+}
+
+/**
+ * Serves each dist (serveSite) and opens Chromium on them in a persistent
+ * context of its own (a fresh profile named after `name`): the viewport,
+ * service workers blocked, a 10 s default timeout, the clock fixed to the
+ * first site's builtAt, and with `popupSeen: true` the site's popup marked
+ * seen. Runs `fn({ sites, site, cars, origin, context, page })` (site,
+ * cars and origin: the first site's), then closes the browser and the
+ * servers and removes the profile, whether or not `fn` failed.
+ */
+export async function withSites(dists, { name, viewport = { width: 1280, height: 900 }, popupSeen: seen = false }, fn) {
+  const sites = [];
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), `dealergen-${name}-`));
+  let context;
+  try {
+    for (const dist of dists) sites.push(await serveSite(dist));
+    const [{ site, cars, origin }] = sites;
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      viewport,
+      serviceWorkers: 'block',
+    });
+    context.setDefaultTimeout(10_000);
+    await context.clock.setFixedTime(builtAt(site));
+    if (seen) await popupSeen(context, site);
+    const page = context.pages()[0] ?? (await context.newPage());
+    await fn({ sites, site, cars, origin, context, page });
+  } finally {
+    await context?.close().catch(() => {});
+    for (const s of sites) await s.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
 }
 
 /**

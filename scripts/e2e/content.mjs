@@ -29,63 +29,25 @@
  * with "case missing from the demo data" when absent.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { isFile, startServer } from '../lib/static-server.mjs';
-import { builtAt, need, popupSeen } from './common.mjs';
+import { assert, assertJsonEqual, builtAt, createRunner, need, popupSeen, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
-const dataDir = path.join(distDir, '..', 'src', 'data');
 /** As scripts/e2e/run.mjs. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
   rules: { 'target-size': { enabled: true } },
 };
 
-const results = [];
-async function test(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    const message = String(error?.message ?? error).split('\n').slice(0, 8).join('\n       ');
-    console.log(`FAIL - ${name}\n       ${message}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-function assertEqual(actual, expected, what) {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+const { test, run } = createRunner();
 const inWindow = (item, seconds) => (item.starts_at == null || seconds >= item.starts_at) && (item.expires_at == null || seconds <= item.expires_at);
 
 async function main() {
-  assert(isFile(path.join(distDir, 'index.html')), `no built site at ${distDir} (index.html missing)`);
-  const site = JSON.parse(fs.readFileSync(path.join(dataDir, 'site.json'), 'utf8'));
-  const cars = JSON.parse(fs.readFileSync(path.join(dataDir, 'cars.json'), 'utf8'));
-  const now = builtAt(site);
-  const nowS = site.built_at;
-
-  const server = await startServer(distDir);
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-content-'));
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-      serviceWorkers: 'block',
-    });
-    context.setDefaultTimeout(10_000);
-    await context.clock.setFixedTime(now);
+  // The popup's own tests come first, before the popup is marked seen.
+  await withSites([distDir], { name: 'content' }, async ({ site, cars, origin, context, page }) => {
+    const now = builtAt(site);
+    const nowS = site.built_at;
 
     const outside = [];
     const errors = [];
@@ -116,7 +78,6 @@ async function main() {
       });
       p.on('pageerror', (err) => errors.push(`${p.url()}: ${err.message}`));
     };
-    const page = context.pages()[0] ?? (await context.newPage());
     watch(page);
     const axe = async (p) => {
       await injectAxe(p);
@@ -146,7 +107,7 @@ async function main() {
         assert(await dialog.evaluate((d) => d.contains(document.activeElement)), `${width}px: focus is not in the popup`);
         if (width === 1280) {
           const problems = await axe(page);
-          assertEqual(problems, [], 'axe with the popup open');
+          assertJsonEqual(problems, [], 'axe with the popup open');
         }
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'hidden' });
@@ -154,7 +115,7 @@ async function main() {
       await page.reload();
       await page.keyboard.press('Shift');
       await page.waitForTimeout(300);
-      assertEqual(await page.getByRole('dialog').count(), 0, 'popups on the second visit');
+      assertJsonEqual(await page.getByRole('dialog').count(), 0, 'popups on the second visit');
     });
 
     await test('the popup: the close button dismisses it; after its expiry it never shows', async () => {
@@ -171,7 +132,7 @@ async function main() {
       await later.goto(`${origin}/`, { waitUntil: 'load' });
       await later.keyboard.press('Shift');
       await later.waitForTimeout(300);
-      assertEqual(await later.getByRole('dialog').count(), 0, 'popups after the expiry');
+      assertJsonEqual(await later.getByRole('dialog').count(), 0, 'popups after the expiry');
       await later.close();
       await context.clock.setFixedTime(now);
     });
@@ -190,7 +151,7 @@ async function main() {
       await bar().locator('summary', { hasText: mega.label }).click();
       const menu = bar().locator('details[data-mega-menu]');
       await menu.locator('.mega__card').first().waitFor();
-      assertEqual(requests.filter((r) => r === '/menus/models/').length, 1, 'menu fetches');
+      assertJsonEqual(requests.filter((r) => r === '/menus/models/').length, 1, 'menu fetches');
       assert(await page.locator('header[data-dropdown-open]').count() === 1, 'the header has no dropdown-open marker');
       const allCards = await menu.locator('[data-mega-panel]:not([hidden]) .mega__card').count();
       assert(allCards > 0 && allCards <= 10, `All Vehicles shows ${allCards} cards`);
@@ -198,13 +159,13 @@ async function main() {
       const suvs = site.content.models.filter((m) => m.body === 'suvs-4wds');
       need(suvs.length > 0 && suvs.length < site.content.models.length, 'SUV models and others');
       await menu.getByRole('button', { name: 'SUVs & 4WDs' }).click();
-      assertEqual(await menu.getByRole('button', { name: 'SUVs & 4WDs' }).getAttribute('aria-pressed'), 'true', 'the pressed category');
-      assertEqual(await menu.locator('[data-mega-panel]:not([hidden]) .mega__card').count(), suvs.length, 'SUV cards');
+      assertJsonEqual(await menu.getByRole('button', { name: 'SUVs & 4WDs' }).getAttribute('aria-pressed'), 'true', 'the pressed category');
+      assertJsonEqual(await menu.locator('[data-mega-panel]:not([hidden]) .mega__card').count(), suvs.length, 'SUV cards');
       const problems = await axe(page);
-      assertEqual(problems, [], 'axe with the mega-menu open');
+      assertJsonEqual(problems, [], 'axe with the mega-menu open');
       await page.keyboard.press('Escape');
       assert(!(await menu.evaluate((d) => d.open)), 'Escape left the mega-menu open');
-      assertEqual(await page.locator('header[data-dropdown-open]').count(), 0, 'the marker after closing');
+      assertJsonEqual(await page.locator('header[data-dropdown-open]').count(), 0, 'the marker after closing');
     });
 
     await test('the mega-menu with the keyboard: Enter opens it, Tab reaches the categories, Enter picks one, Escape closes', async () => {
@@ -219,11 +180,11 @@ async function main() {
       await page.keyboard.press('Tab');
       const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
       const second = await menu.locator('.mega__category').nth(1).innerText();
-      assertEqual(focused, second, 'second Tab stop');
+      assertJsonEqual(focused, second, 'second Tab stop');
       await page.keyboard.press('Enter');
-      assertEqual(await menu.locator('.mega__category').nth(1).getAttribute('aria-pressed'), 'true', 'Enter picked the category');
+      assertJsonEqual(await menu.locator('.mega__category').nth(1).getAttribute('aria-pressed'), 'true', 'Enter picked the category');
       await page.keyboard.press('Escape');
-      assertEqual(await page.evaluate(() => document.activeElement?.textContent?.trim()), mega.label, 'focus after Escape');
+      assertJsonEqual(await page.evaluate(() => document.activeElement?.textContent?.trim()), mega.label, 'focus after Escape');
     });
 
     await test('on a phone the models menu adds the dealer\'s extra links', async () => {
@@ -290,33 +251,33 @@ async function main() {
       await table.locator('tr.hours__today').waitFor();
       for (const l of location.licences) await page.getByText(l).first().waitFor();
       if (location.rating) await page.getByRole('img', { name: `Rated ${location.rating.average_rating.toFixed(1)} out of 5 from ${location.rating.count.toLocaleString('en-AU')} reviews` }).first().waitFor();
-      if (location.book_service) assertEqual(await page.getByRole('link', { name: /^Book a Service/ }).getAttribute('href'), location.book_service.href, 'Book a Service');
+      if (location.book_service) assertJsonEqual(await page.getByRole('link', { name: /^Book a Service/ }).getAttribute('href'), location.book_service.href, 'Book a Service');
       const problems = await axe(page);
-      assertEqual(problems, [], 'axe on the location page');
+      assertJsonEqual(problems, [], 'axe on the location page');
     });
 
     await test('/locations/{slug}/ is the same page, canonical at /contact-us/{slug}/', async () => {
       const res = await page.goto(`${origin}/locations/${location.slug}/`);
-      assertEqual(res.status(), 200, 'status');
+      assertJsonEqual(res.status(), 200, 'status');
       await page.getByRole('heading', { level: 1, name: location.name }).waitFor();
-      assertEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), `${site.base_url}/contact-us/${location.slug}/`, 'canonical');
-      assertEqual((await page.goto(`${origin}/locations/${site.slug}/`)).status(), 200, '/locations/{dealer slug}/');
+      assertJsonEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), `${site.base_url}/contact-us/${location.slug}/`, 'canonical');
+      assertJsonEqual((await page.goto(`${origin}/locations/${site.slug}/`)).status(), 200, '/locations/{dealer slug}/');
     });
 
     await test('location cards follow the dealer\'s show flags; a one-location block is a single card', async () => {
       await page.goto(`${origin}/contact-us/`);
       const cards = page.locator('.location-card');
-      assertEqual(await cards.count(), site.locations.length, 'cards');
+      assertJsonEqual(await cards.count(), site.locations.length, 'cards');
       const flags = site.content.location_cards;
-      assertEqual((await cards.locator('table.hours__table').count()) > 0, flags.show_hours, 'hours on the cards');
-      assertEqual((await cards.locator('.location-card__actions').count()) > 0, flags.show_buttons, 'buttons on the cards');
+      assertJsonEqual((await cards.locator('table.hours__table').count()) > 0, flags.show_hours, 'hours on the cards');
+      assertJsonEqual((await cards.locator('.location-card__actions').count()) > 0, flags.show_buttons, 'buttons on the cards');
       await page.goto(`${origin}/`);
       const single = need(site.home.blocks.find((b) => b.kind === 'locations' && b.location_ids.length === 1), 'a home location block of one location');
       const several = need(site.home.blocks.find((b) => b.kind === 'locations' && b.location_ids.length > 1), 'a home location block of several');
       const block = (b) => page.locator('section.locations-block', { has: page.getByRole('heading', { name: b.title, exact: true }) });
-      assertEqual(await block(single).locator('.location-card').count(), 1, `cards in "${single.title}"`);
-      assertEqual(await block(single).locator('.locations-carousel').count(), 0, `"${single.title}" is a carousel`);
-      assertEqual(await block(several).locator('.locations-carousel .location-card').count(), several.location_ids.length, `cards in "${several.title}"`);
+      assertJsonEqual(await block(single).locator('.location-card').count(), 1, `cards in "${single.title}"`);
+      assertJsonEqual(await block(single).locator('.locations-carousel').count(), 0, `"${single.title}" is a carousel`);
+      assertJsonEqual(await block(several).locator('.locations-carousel .location-card').count(), several.location_ids.length, `cards in "${several.title}"`);
     });
 
     // ----------------------------------------------------------- offers
@@ -326,7 +287,7 @@ async function main() {
       const ending = need(offers.find((o) => o.expires_at && inWindow(o, nowS)), 'an offer ending after the build');
       const future = need(offers.find((o) => o.starts_at && o.starts_at > nowS), 'an offer starting after the build');
       await page.goto(`${origin}/special-offers/`);
-      assertEqual(await page.locator('li.offer-card:visible').count(), live.length, 'offers shown');
+      assertJsonEqual(await page.locator('li.offer-card:visible').count(), live.length, 'offers shown');
       assert(!(await page.locator('li.offer-card', { hasText: future.name }).isVisible()), `${future.name} shows before it starts`);
       await context.clock.setFixedTime(new Date((ending.expires_at + 60) * 1000));
       const later = await context.newPage();
@@ -343,7 +304,7 @@ async function main() {
       const long = need(offers.find((o) => o.description.length > site.content.offers.collapse_description_over && o.disclaimer.length > site.content.offers.collapse_disclaimer_over && o.explore && inWindow(o, nowS)), 'an offer with a long description, a long disclaimer and a listed model');
       if (!site.manufacturer && long.manufacturer) assert(long.path.split('/').length === 5, `${long.path} has no make segment`);
       const res = await page.goto(`${origin}${long.path}`);
-      assertEqual(res.status(), 200, 'status');
+      assertJsonEqual(res.status(), 200, 'status');
       const more = page.locator('summary', { hasText: 'View more' });
       const full = page.locator('.offer-page .collapsible__full').first();
       assert(!(await full.isVisible()), 'the full description shows before View more');
@@ -353,7 +314,7 @@ async function main() {
       await page.locator('summary', { hasText: 'View full disclaimer' }).click();
       await page.locator('summary', { hasText: 'View less disclaimer' }).waitFor();
       const problems = await axe(page);
-      assertEqual(problems, [], 'axe on the offer page');
+      assertJsonEqual(problems, [], 'axe on the offer page');
       await page.getByRole('link', { name: long.explore.label }).first().click();
       await page.waitForURL(`${origin}${long.explore.href}`);
     });
@@ -372,9 +333,9 @@ async function main() {
       const before = leads.length;
       await form.getByRole('button', { name: 'Send enquiry' }).click();
       await form.getByText('Please fix the following errors:').waitFor();
-      assertEqual(await form.getByRole('alert').getByText('Please enter your name.').count(), 1, 'the name error in the panel');
-      assertEqual(await form.getByLabel('Name').getAttribute('aria-invalid'), 'true', 'the name field marked invalid');
-      assertEqual(leads.length, before, 'a lead sent with errors');
+      assertJsonEqual(await form.getByRole('alert').getByText('Please enter your name.').count(), 1, 'the name error in the panel');
+      assertJsonEqual(await form.getByLabel('Name').getAttribute('aria-invalid'), 'true', 'the name field marked invalid');
+      assertJsonEqual(leads.length, before, 'a lead sent with errors');
       await form.getByLabel('Name').fill('Content Shopper');
       await form.getByLabel('Email').fill('content@example.com.au');
       await form.getByLabel('Phone').fill('0412 345 678');
@@ -382,25 +343,25 @@ async function main() {
       const sales = site.locations.filter((l) => l.kind === 'sales');
       const choices = sales.length > 0 ? sales : site.locations;
       const location = choices.length > 1 ? choices.at(-1).id : choices[0].id;
-      assertEqual(await form.getByLabel('Preferred location').count(), choices.length > 1 ? 1 : 0, 'the location choice');
+      assertJsonEqual(await form.getByLabel('Preferred location').count(), choices.length > 1 ? 1 : 0, 'the location choice');
       if (choices.length > 1) await form.getByLabel('Preferred location').selectOption(location);
       const terms = form.getByRole('checkbox', { name: /terms of use/ });
-      assertEqual(await terms.count(), site.forms.terms_required ? 1 : 0, 'the terms checkbox');
+      assertJsonEqual(await terms.count(), site.forms.terms_required ? 1 : 0, 'the terms checkbox');
       if (site.forms.terms_required) await terms.check();
       await form.getByRole('button', { name: 'Send enquiry' }).click();
       await page.getByRole('heading', { name: site.content.offers.thank_you_title }).waitFor();
       await page.getByText(site.content.offers.thank_you_text).waitFor();
-      assertEqual(await page.evaluate(() => document.activeElement?.textContent), site.content.offers.thank_you_title, 'focus after sending');
-      assertEqual(await form.locator('form').count(), 0, 'the form still shows after sending');
-      assertEqual(new URL(page.url()).pathname, offer.path, 'left the offer page');
-      assertEqual(leads.length, before + 1, 'leads sent');
+      assertJsonEqual(await page.evaluate(() => document.activeElement?.textContent), site.content.offers.thank_you_title, 'focus after sending');
+      assertJsonEqual(await form.locator('form').count(), 0, 'the form still shows after sending');
+      assertJsonEqual(new URL(page.url()).pathname, offer.path, 'left the offer page');
+      assertJsonEqual(leads.length, before + 1, 'leads sent');
       const lead = leads.at(-1);
-      assertEqual(
+      assertJsonEqual(
         [lead.category, lead.subcategory, lead.page_id, lead.dealership_slug, lead.phone, lead.name, lead.location_id],
         ['test_drive', 'Book a Test Drive', offer.id, site.slug, '0412345678', 'Content Shopper', location],
         'the lead',
       );
-      if (offer.manufacturer) assertEqual(lead.make, offer.manufacturer, 'the offer\'s make');
+      if (offer.manufacturer) assertJsonEqual(lead.make, offer.manufacturer, 'the offer\'s make');
       assert(typeof lead.idempotency_key === 'string' && lead.idempotency_key.length > 0, 'no idempotency key');
     });
 
@@ -411,10 +372,10 @@ async function main() {
       await page.goto(`${origin}/models/`);
       const headings = await page.locator('.models-group h2').allInnerTexts();
       const ranks = headings.map((h) => models.find((m) => m.body_label === h)?.body_rank);
-      assertEqual(ranks, [...ranks].sort((a, b) => a - b), 'group order');
+      assertJsonEqual(ranks, [...ranks].sort((a, b) => a - b), 'group order');
       const upcoming = models.find((m) => m.status === 'coming_soon');
       const card = page.locator('li.model-card', { has: page.getByRole('heading', { name: new RegExp(`${upcoming.name}$`) }) });
-      assertEqual(await card.locator('.model-card__status').innerText(), 'Upcoming', `${upcoming.name} label`);
+      assertJsonEqual(await card.locator('.model-card__status').innerText(), 'Upcoming', `${upcoming.name} label`);
       const stocked = need(models.find((m) => m.stock), 'a model in stock');
       await page.locator('li.model-card', { has: page.getByRole('heading', { name: new RegExp(`${stocked.name}$`) }) }).getByRole('link', { name: new RegExp(`^${stocked.stock.label.replace(/[()]/g, '\\$&')}`) }).click();
       await page.waitForURL(`${origin}${stocked.stock.href}`);
@@ -426,15 +387,15 @@ async function main() {
       await page.goto(`${origin}/`);
       const slides = site.content.promotions;
       need(slides.some((s) => inWindow(s, nowS)) && slides.some((s) => !inWindow(s, nowS)), 'a promotion inside its window and one outside');
-      assertEqual(await page.locator('.promo-slider__slide:visible').count(), slides.filter((s) => inWindow(s, nowS)).length, 'slides shown');
+      assertJsonEqual(await page.locator('.promo-slider__slide:visible').count(), slides.filter((s) => inWindow(s, nowS)).length, 'slides shown');
       const r = need(site.content.reviews, 'reviews (reviews.enabled)');
-      assertEqual(await page.locator('#reviews li.review').count(), r.items.length, 'reviews shown');
+      assertJsonEqual(await page.locator('#reviews li.review').count(), r.items.length, 'reviews shown');
       await page.locator('#reviews').getByText(`from ${r.count.toLocaleString('en-AU')} review`).waitFor();
       const g = need(site.content.guarantee, 'a guarantee banner');
-      assertEqual(await page.locator('.guarantee__item').count(), g.items.length, 'guarantee items');
-      assertEqual(await page.locator('.sell-banner a').getAttribute('href'), site.content.sell_your_car.button.href, 'sell-your-car link');
-      assertEqual(await page.locator('.blog-tile').count(), site.content.blog.posts.length, 'blog tiles');
-      assertEqual(await page.locator('.brand-tile').count(), site.stock_summary.makes.length, 'make tiles');
+      assertJsonEqual(await page.locator('.guarantee__item').count(), g.items.length, 'guarantee items');
+      assertJsonEqual(await page.locator('.sell-banner a').getAttribute('href'), site.content.sell_your_car.button.href, 'sell-your-car link');
+      assertJsonEqual(await page.locator('.blog-tile').count(), site.content.blog.posts.length, 'blog tiles');
+      assertJsonEqual(await page.locator('.brand-tile').count(), site.stock_summary.makes.length, 'make tiles');
       if (slides.filter((s) => inWindow(s, nowS)).length > 1) {
         await page.getByRole('button', { name: 'Next promotion' }).click();
       }
@@ -456,29 +417,15 @@ async function main() {
         }
       }
       await page.setViewportSize({ width: 1280, height: 900 });
-      assertEqual(problems, [], 'problems');
+      assertJsonEqual(problems, [], 'problems');
     });
 
     await test('no request leaves 127.0.0.1, no resource fails, no console error', async () => {
-      assertEqual([...new Set(outside)].slice(0, 5), [], 'requests to other hosts');
-      assertEqual([...new Set(failed)].slice(0, 5), [], 'failed responses');
-      assertEqual(errors.slice(0, 5), [], 'console errors');
+      assertJsonEqual([...new Set(outside)].slice(0, 5), [], 'requests to other hosts');
+      assertJsonEqual([...new Set(failed)].slice(0, 5), [], 'failed responses');
+      assertJsonEqual(errors.slice(0, 5), [], 'console errors');
     });
-  } finally {
-    await context?.close().catch(() => {});
-    await new Promise((resolve) => server.close(resolve));
-    server.closeAllConnections?.();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
-try {
-  await main();
-} catch (error) {
-  results.push({ name: 'setup', ok: false });
-  console.log(`FAIL - setup\n       ${error?.stack ?? error}`);
-}
-const passed = results.filter((r) => r.ok).length;
-const failedCount = results.length - passed;
-console.log(`${passed} passed, ${failedCount} failed`);
-process.exit(failedCount > 0 ? 1 : 0);
+await run(main);
