@@ -34,15 +34,11 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { injectAxe } from '../lib/axe.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { assert, assertEqual, builtAt, createRunner, popupSeen } from './common.mjs';
-import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
-import { isFile, startServer } from '../lib/static-server.mjs';
+import { assert, assertEqual, createRunner, withSites } from './common.mjs';
+import { pageTypes, VIEWPORTS } from '../lib/page-types.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 /** As scripts/e2e/run.mjs: WCAG 2.2 A/AA, best practices, target size. */
@@ -220,31 +216,15 @@ function layoutInfo() {
 // ------------------------------------------------------------------ main --
 
 async function main() {
-  assert(isFile(path.join(distDir, 'index.html')), `no built site at ${distDir} (index.html missing)`);
-  const { site, cars } = siteData(distDir);
-  const types = pageTypes(distDir);
-  const car = cars.find((c) => c.status !== 'sold' && c.images.length > 0) ?? cars[0];
-  assert(car, 'the site has no car');
-  assert(site.features.watchlist, 'the demo dealer must have the watchlist (Save to Watchlist on the cards)');
-  const pageSize = site.search.page_size;
-  assert(cars.length > pageSize, `the site needs more than one page of cars (${cars.length} ≤ ${pageSize})`);
-
-  const server = await startServer(distDir);
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-keyboard-'));
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      viewport: { width: DESKTOP, height: 900 },
-      serviceWorkers: 'block',
-    });
-    context.setDefaultTimeout(10_000);
-    // The shopper's clock is the instant the stock was judged at, as in the
-    // other e2e suites: the engine's sold window then agrees with the build.
-    await context.clock.setFixedTime(builtAt(site));
-    await popupSeen(context, site);
+  // The shopper's clock is the instant the stock was judged at, as in the
+  // other e2e suites: the engine's sold window then agrees with the build.
+  await withSites([distDir], { name: 'keyboard', viewport: { width: DESKTOP, height: 900 }, popupSeen: true }, async ({ site, cars, origin, context, page }) => {
+    const types = pageTypes(distDir);
+    const car = cars.find((c) => c.status !== 'sold' && c.images.length > 0) ?? cars[0];
+    assert(car, 'the site has no car');
+    assert(site.features.watchlist, 'the demo dealer must have the watchlist (Save to Watchlist on the cards)');
+    const pageSize = site.search.page_size;
+    assert(cars.length > pageSize, `the site needs more than one page of cars (${cars.length} ≤ ${pageSize})`);
 
     // The edge API, answered here like a signed-out visit (signed in on the
     // watchlist page, which otherwise sends the visitor to sign in, with two
@@ -273,7 +253,6 @@ async function main() {
       });
       p.on('pageerror', (err) => errors.push(`${p.url()}: ${err.message}`));
     };
-    const page = context.pages()[0] ?? (await context.newPage());
     watch(page);
     const open = async (p, width, height = 900) => {
       // Leave the previous page first: its pending session call must not see the new answer
@@ -763,12 +742,7 @@ async function main() {
       assertEqual(outside.length, 0, `requests to other hosts (${[...new Set(outside)].slice(0, 5).join(', ')})`);
       assertEqual(errors.length, 0, `page errors (${errors.slice(0, 5).join(' | ')})`);
     });
-  } finally {
-    await context?.close().catch(() => {});
-    await new Promise((resolve) => server.close(resolve));
-    server.closeAllConnections?.();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
 await run(main);

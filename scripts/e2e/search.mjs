@@ -19,55 +19,22 @@
  * the stock was judged at; nothing leaves 127.0.0.1.
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { isFile, startServer } from '../lib/static-server.mjs';
-import { builtAt, need } from './common.mjs';
+import { assert, assertEqual, createRunner, need, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
-const dataDir = path.join(distDir, '..', 'src', 'data');
 /** As scripts/e2e/run.mjs: WCAG 2.2 A/AA, best practices, target size. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
   rules: { 'target-size': { enabled: true } },
 };
 
-const results = [];
-async function test(name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   - ${name}`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    const message = String(error?.message ?? error).split('\n').slice(0, 6).join('\n       ');
-    console.log(`FAIL - ${name}\n       ${message}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-function assertEqual(actual, expected, what) {
-  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
+const { test, run } = createRunner();
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {
-  assert(isFile(path.join(distDir, 'index.html')), `no built site at ${distDir} (index.html missing)`);
-  const site = JSON.parse(fs.readFileSync(path.join(dataDir, 'site.json'), 'utf8'));
-  const cars = JSON.parse(fs.readFileSync(path.join(dataDir, 'cars.json'), 'utf8'));
-  const server = await startServer(distDir);
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-e2e-search-'));
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
-    context.setDefaultTimeout(10_000);
-    await context.clock.setFixedTime(builtAt(site));
+  await withSites([distDir], { name: 'e2e-search' }, async ({ site, cars, origin, context, page }) => {
     const outside = [];
     const consoleErrors = [];
     // The edge's calls, answered as run.mjs answers them (a signed-out visit;
@@ -90,7 +57,6 @@ async function main() {
       p.on('console', (msg) => msg.type() === 'error' && consoleErrors.push(`${p.url()}: ${msg.text()}`));
       p.on('pageerror', (err) => consoleErrors.push(`${p.url()}: ${err.message}`));
     };
-    const page = context.pages()[0] ?? (await context.newPage());
     watch(page);
 
     const hydrated = (p) => p.locator('astro-island[component-url*="SearchApp"]:not([ssr])').waitFor({ state: 'attached' });
@@ -335,21 +301,7 @@ async function main() {
       assertEqual(outside.length, 0, `requests to other hosts (${[...new Set(outside)].slice(0, 5).join(', ')})`);
       assertEqual(consoleErrors.length, 0, `console errors (${consoleErrors.slice(0, 5).join(' | ')})`);
     });
-  } finally {
-    await context?.close().catch(() => {});
-    await new Promise((resolve) => server.close(resolve));
-    server.closeAllConnections?.();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
-try {
-  await main();
-} catch (error) {
-  results.push({ name: 'setup', ok: false });
-  console.log(`FAIL - setup\n       ${error?.stack ?? error}`);
-}
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+await run(main);
