@@ -17,14 +17,10 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { injectAxe } from '../lib/axe.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { isFile, startServer } from '../lib/static-server.mjs';
-import { assert, assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
+import { assert, assertEqual, createRunner, need, withSites } from './common.mjs';
 import { financeTests } from './finance.mjs';
 import { pageTypes } from '../lib/page-types.mjs';
 
@@ -32,7 +28,6 @@ import { pageTypes } from '../lib/page-types.mjs';
 const SOON = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
-const dataDir = path.join(distDir, '..', 'src', 'data');
 
 // ----------------------------------------------------------------- tests --
 
@@ -59,24 +54,7 @@ const JS_SET_AT_KB = 80.1;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {
-  assert(isFile(path.join(distDir, 'index.html')), `no built site at ${distDir} (index.html missing)`);
-  const site = JSON.parse(fs.readFileSync(path.join(dataDir, 'site.json'), 'utf8'));
-  const cars = JSON.parse(fs.readFileSync(path.join(dataDir, 'cars.json'), 'utf8'));
-
-  const server = await startServer(distDir);
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-e2e-'));
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-      serviceWorkers: 'block',
-    });
-    context.setDefaultTimeout(10_000);
-    await context.clock.setFixedTime(builtAt(site));
-    await popupSeen(context, site);
+  await withSites([distDir], { name: 'e2e', popupSeen: true }, async ({ site, cars, origin, context, page }) => {
     // Every page is served with the site's _headers (static-server.mjs), so
     // the browser enforces its Content-Security-Policy: any inline script,
     // style or origin the policy does not allow is reported here.
@@ -141,7 +119,6 @@ async function main() {
       });
       page.on('pageerror', (err) => consoleErrors.push(`${page.url()}: ${err.message}`));
     };
-    const page = context.pages()[0] ?? (await context.newPage());
     watch(page);
 
     const pageSize = site.search.page_size;
@@ -500,9 +477,18 @@ async function main() {
           // A gated page (the watchlist) sends a signed-out visitor on to sign-in:
           // judge the page the browser ends up on.
           await csp.waitForLoadState('networkidle');
-          // Scrolling to the end makes every client:visible island hydrate; Astro
-          // drops an island's "ssr" attribute once its script has run.
-          await csp.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+          // Scrolling down the page in steps makes every client:visible island
+          // hydrate (a jump to the end skips the ones in between: they never
+          // intersect the viewport); Astro drops an island's "ssr" attribute
+          // once its script has run.
+          await csp.evaluate(async () => {
+            const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+            for (let y = 0; y <= document.body.scrollHeight; y += window.innerHeight / 2) {
+              window.scrollTo(0, y);
+              await frame();
+              await frame();
+            }
+          });
           await csp.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, { timeout: 8_000 }).catch(() => {
             throw new Error(`${p}: islands did not hydrate under the CSP`);
           });
@@ -608,10 +594,21 @@ async function main() {
     // The search page and the home page's "Show me N cars" widget are islands (sizes: scripts/budget.mjs).
     // But the header menus' module, on every page, and the hours tables' (open now, the coming week)
     // on pages with opening hours (both sized by scripts/e2e/keyboard.mjs): no island, no React.
-    await test('contact page ships no JavaScript but the header menus and the hours tables', async () => {
-      const allowed = ['/SiteHeader.astro_astro_type_script', '/HoursTable.astro_astro_type_script'];
-      const withScripts = ['/contact-us/'].filter((p) => [...(scriptsByPage.get(p) ?? [])].some((s) => !allowed.some((a) => s.includes(a))));
-      assertEqual(withScripts.join(', '), '', 'pages loading scripts');
+    // The contact page's enquiry form is an island that loads when scrolled to; a location page has none.
+    await test('a location page ships no JavaScript but the header menus and the hours tables', async () => {
+      const location = need(site.locations.find((l) => l.hours.length > 0), 'a location with opening hours');
+      const allowed = ['/SiteHeader.astro_astro_type_script', '/HoursTable.astro_astro_type_script', '/schedule.'];
+      const tab = await context.newPage();
+      const scripts = [];
+      tab.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+      try {
+        await tab.goto(`${origin}/contact-us/${location.slug}/`);
+        await tab.waitForLoadState('networkidle');
+      } finally {
+        await tab.close();
+      }
+      assert(scripts.some((s) => s.includes('/HoursTable.astro_astro_type_script')), `the hours tables' script is not loaded (${scripts.join(', ')})`);
+      assertEqual(scripts.filter((s) => !allowed.some((a) => s.includes(a))).join(', '), '', 'other scripts on a location page');
     });
 
     await test(`car page JavaScript loaded up front stays under ${JS_BUDGET_KB} KB gzip`, async () => {
@@ -647,12 +644,7 @@ async function main() {
     await test('no console errors', async () => {
       assertEqual(consoleErrors.length, 0, `console errors (${consoleErrors.slice(0, 5).join(' | ')})`);
     });
-  } finally {
-    await context?.close().catch(() => {});
-    await new Promise((resolve) => server.close(resolve));
-    server.closeAllConnections?.();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
 await run(main);
