@@ -19,17 +19,12 @@
  * Nothing leaves 127.0.0.1 (share targets are answered in the browser).
  */
 import path from 'node:path';
-import { assert, assertJsonEqual, builtAt, createRunner, need, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const dists = (process.argv.slice(2).length ? process.argv.slice(2) : ['sites/brisbane-motor-group/dist']).map((d) => path.resolve(d));
 
 const { test, run } = createRunner();
-
-const AXE_OPTIONS = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-  rules: { 'target-size': { enabled: true } },
-};
 
 /** Every site's data and server; `find` looks for a car (and its site) over all of them. */
 const sites = [];

@@ -12,6 +12,16 @@ import { siteData } from '../lib/page-types.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
 
 /**
+ * What axe checks on every page the suites audit: WCAG 2.2 A/AA plus axe's
+ * best practices; target-size is off by default in axe but Lighthouse
+ * checks it.
+ */
+export const AXE_OPTIONS = {
+  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  rules: { 'target-size': { enabled: true } },
+};
+
+/**
  * The instant the site's stock was judged at (site.json built_at: the
  * build's start, or `dealergen build --as-of`). The browser's Date is fixed
  * there (timers still run): the search island re-applies the sold window at

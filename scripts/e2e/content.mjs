@@ -30,15 +30,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { assert, assertJsonEqual, builtAt, createRunner, need, popupSeen, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, popupSeen, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
-/** As scripts/e2e/run.mjs. */
-const AXE_OPTIONS = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-  rules: { 'target-size': { enabled: true } },
-};
 
 const { test, run } = createRunner();
 const inWindow = (item, seconds) => (item.starts_at == null || seconds >= item.starts_at) && (item.expires_at == null || seconds <= item.expires_at);

@@ -25,7 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile } from '../lib/static-server.mjs';
-import { assert, assertJsonEqual, builtAt, createRunner, need, serveSite } from './common.mjs';
+import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, serveSite } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 /** A test-drive date a week ahead: the forms and the worker take dates from today on, within a year. */
@@ -33,10 +33,6 @@ const SOON = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const captchaDist = path.resolve(process.argv[3] ?? 'sites/sunshine-coast-toyota/dist');
-const AXE_OPTIONS = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-  rules: { 'target-size': { enabled: true } },
-};
 /**
  * The car page's JavaScript loaded up front (before any scrolling or
  * touch): React plus the islands hydrated on load or idle. The forms load

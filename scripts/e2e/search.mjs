@@ -20,15 +20,10 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import path from 'node:path';
-import { assert, assertEqual, createRunner, need, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertEqual, createRunner, need, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
-/** As scripts/e2e/run.mjs: WCAG 2.2 A/AA, best practices, target size. */
-const AXE_OPTIONS = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-  rules: { 'target-size': { enabled: true } },
-};
 
 const { test, run } = createRunner();
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
