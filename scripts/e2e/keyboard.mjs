@@ -37,15 +37,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { injectAxe } from '../lib/axe.mjs';
-import { assert, assertEqual, createRunner, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertEqual, createRunner, withSites } from './common.mjs';
 import { pageTypes, VIEWPORTS } from '../lib/page-types.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
-/** As scripts/e2e/run.mjs: WCAG 2.2 A/AA, best practices, target size. */
-const AXE_OPTIONS = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-  rules: { 'target-size': { enabled: true } },
-};
 /** WCAG 1.4.11: a focus indicator needs 3:1 against what is next to it. */
 const RING_CONTRAST = 3;
 /** The header menus' module, on every page: it must stay tiny. */

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { injectAxe } from '../lib/axe.mjs';
-import { assert, assertEqual, createRunner, need, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertEqual, createRunner, need, withSites } from './common.mjs';
 import { financeTests } from './finance.mjs';
 import { pageTypes } from '../lib/page-types.mjs';
 
@@ -33,11 +33,6 @@ const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist
 
 const { test, run } = createRunner();
 
-/** WCAG 2.2 A/AA plus axe's best practices; target-size is off by default in axe but Lighthouse checks it. */
-const AXE_OPTIONS = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-  rules: { 'target-size': { enabled: true } },
-};
 const MISSING_PAGE = '/no-such-page/';
 /**
  * The car page's JavaScript after the whole visit, gzip: React's client
@@ -482,11 +477,9 @@ async function main() {
           // intersect the viewport); Astro drops an island's "ssr" attribute
           // once its script has run.
           await csp.evaluate(async () => {
-            const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
             for (let y = 0; y <= document.body.scrollHeight; y += window.innerHeight / 2) {
               window.scrollTo(0, y);
-              await frame();
-              await frame();
+              await new Promise((r) => setTimeout(r, 100));
             }
           });
           await csp.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, { timeout: 8_000 }).catch(() => {
