@@ -150,6 +150,137 @@ pub fn text_html(text: &str) -> String {
         .collect()
 }
 
+/// Elements that start a block of their own: a paragraph break before and
+/// after them in [`html_text`], and no `<br>` for a newline beside them in
+/// [`rich_html`].
+const BLOCKS: [&str; 25] = [
+    "p",
+    "div",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "hr",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "caption",
+    "figure",
+    "figcaption",
+];
+
+/// The tag name right after `<` or `</` at the start of `s`, lowercased.
+fn tag_name(s: &str) -> Option<String> {
+    let rest = s.strip_prefix('<')?;
+    let rest = rest.strip_prefix('/').unwrap_or(rest);
+    let name: String = rest
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    (!name.is_empty()).then(|| name.to_ascii_lowercase())
+}
+
+fn starts_with_block(s: &str) -> bool {
+    tag_name(s.trim_start()).is_some_and(|n| BLOCKS.contains(&n.as_str()))
+}
+
+fn ends_with_block(s: &str) -> bool {
+    let s = s.trim_end();
+    s.ends_with('>') && s.rfind('<').is_some_and(|i| starts_with_block(&s[i..]))
+}
+
+/// Dealer text that may carry HTML (an offer's description or disclaimer
+/// in the dealer file, a feed's dealer comments: `<b>`, `<br>`, lists,
+/// `&amp;`) to sanitised HTML blocks. Blank lines separate paragraphs; a
+/// paragraph that is not already a block (`<p>`, `<ul>`, ...) becomes a
+/// `<p>` with its single newlines as `<br>`. Text without markup comes out
+/// as [`text_html`] would give it.
+pub fn rich_html(text: &str) -> String {
+    let text = text.replace("\r\n", "\n");
+    let mut paragraphs: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in text.split('\n') {
+        if line.trim().is_empty() {
+            paragraphs.push(Vec::new());
+        } else if let Some(p) = paragraphs.last_mut() {
+            p.push(line.trim());
+        }
+    }
+    let mut html = String::with_capacity(text.len() + 16);
+    for lines in paragraphs.iter().filter(|p| !p.is_empty()) {
+        let mut joined = String::new();
+        for (i, line) in lines.iter().enumerate() {
+            if i > 0 {
+                // A newline beside a block's tag is layout, not a line break.
+                let layout = ends_with_block(lines[i - 1]) || starts_with_block(line);
+                joined.push_str(if layout { "\n" } else { "<br>" });
+            }
+            joined.push_str(line);
+        }
+        if starts_with_block(&joined) {
+            html.push_str(&joined);
+        } else {
+            html.push_str("<p>");
+            html.push_str(&joined);
+            html.push_str("</p>");
+        }
+    }
+    // A block inside a <p> closes it: the parser leaves an empty one behind.
+    sanitize_html(&html).replace("<p></p>", "")
+}
+
+/// The text a shopper reads in sanitised HTML, for decisions on length
+/// (collapse, the comments' cut) and for plain-text uses (a page's meta
+/// description): blocks become paragraphs separated by a blank line,
+/// `<br>` a newline, other whitespace single spaces; entities are decoded.
+pub fn html_text(html: &str) -> String {
+    use ego_tree::iter::Edge;
+    use scraper::{Html, Node};
+    const PARAGRAPH: char = '\u{1}';
+    const LINE: char = '\u{2}';
+    let fragment = Html::parse_fragment(html);
+    let mut raw = String::with_capacity(html.len());
+    for edge in fragment.tree.root().traverse() {
+        match edge {
+            Edge::Open(node) => match node.value() {
+                Node::Text(t) => raw.push_str(&t.replace([PARAGRAPH, LINE], " ")),
+                Node::Element(e) if e.name() == "br" => raw.push(LINE),
+                Node::Element(e) if BLOCKS.contains(&e.name()) => raw.push(PARAGRAPH),
+                _ => {}
+            },
+            Edge::Close(node) => {
+                if let Node::Element(e) = node.value() {
+                    if BLOCKS.contains(&e.name()) {
+                        raw.push(PARAGRAPH);
+                    }
+                }
+            }
+        }
+    }
+    raw.split(PARAGRAPH)
+        .map(|p| {
+            p.split(LINE)
+                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +346,52 @@ mod tests {
             text_html("One <b>\nline\n\n\nTwo & three"),
             "<p>One &lt;b&gt;<br>line</p><p>Two &amp; three</p>"
         );
+    }
+
+    /// What a feed or a dealer file gives: formatting, entities and hostile markup.
+    const HOSTILE_RICH: &str = "<b>One owner</b> &amp; full history<br>Low kms\n<ul><li>Tow bar</li><li onclick=\"steal()\">Roof racks</li></ul>\n<script>alert(1)</script><a href=\"javascript:alert(2)\">click</a> <a href=\"https://example.com/x\" onmouseover=\"alert(3)\">ok</a><img src=x onerror=alert(4)>";
+
+    #[test]
+    fn rich_text_keeps_formatting_and_loses_scripts_handlers_and_javascript_links() {
+        let html = rich_html(HOSTILE_RICH);
+        let lower = html.to_ascii_lowercase();
+        for banned in [
+            "<script",
+            "alert(1)",
+            "onclick",
+            "onmouseover",
+            "onerror",
+            "javascript:",
+        ] {
+            assert!(!lower.contains(banned), "{banned} survived in {html}");
+        }
+        for kept in [
+            "<b>One owner</b> &amp; full history<br>Low kms",
+            "<ul><li>Tow bar</li><li>Roof racks</li></ul>",
+            "<a href=\"https://example.com/x\" rel=\"noopener noreferrer\">ok</a>",
+        ] {
+            assert!(html.contains(kept), "{kept} lost in {html}");
+        }
+        assert!(!html.contains("<p></p>"), "{html}");
+        assert_eq!(
+            html_text(&html),
+            "One owner & full history\nLow kms\n\nTow bar\n\nRoof racks\n\nclick ok"
+        );
+    }
+
+    #[test]
+    fn rich_text_without_markup_is_escaped_paragraphs() {
+        let text = "Drive away today.\nNo deposit.\n\n\nConditions apply & more.";
+        assert_eq!(rich_html(text), text_html(text));
+        assert_eq!(
+            html_text(&rich_html(text)),
+            "Drive away today.\nNo deposit.\n\nConditions apply & more."
+        );
+        assert_eq!(
+            rich_html("<p>Already</p>\n<p>blocks</p>"),
+            "<p>Already</p>\n<p>blocks</p>"
+        );
+        assert_eq!(rich_html("5 < 6 and 7 > 2"), "<p>5 &lt; 6 and 7 &gt; 2</p>");
+        assert_eq!(rich_html("  \n "), "");
     }
 }

@@ -274,6 +274,17 @@ fn a_full_build_outside_the_checkout_writes_every_page_and_a_failed_one_keeps_th
         car_page.contains("$19,990") && car_page.contains("$22,990"),
         "price and was-price on the page"
     );
+    // The feed's formatting reaches the page; its script, handler and
+    // javascript: link do not.
+    for kept in [
+        "<b>One owner</b> &amp; serviced<br>New tyres",
+        "<ul><li>Tow bar</li><li>Tint</li></ul>",
+    ] {
+        assert!(car_page.contains(kept), "{kept} is not on the car page");
+    }
+    for banned in ["alert(\"x\")", "steal()", "javascript:alert"] {
+        assert!(!car_page.contains(banned), "{banned} reached the car page");
+    }
     let home = std::fs::read_to_string(dist.join("index.html")).unwrap();
     assert!(home.contains("Tiny Motors"));
     // The dealer's `cards.buttons` reach the search island once, as

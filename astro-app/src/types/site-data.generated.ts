@@ -204,9 +204,15 @@ export interface Car {
    */
   colour: string | null;
   /**
-   * Dealer comments split into paragraphs (on "|"); empty when none.
+   * Dealer comments as text, split into paragraphs (on "|", and at the
+   * blocks of their markup); empty when none. The comments' cut goes by it.
    */
   comment_paragraphs: string[];
+  /**
+   * Dealer comments as sanitised HTML, one block per paragraph (on "|"),
+   * the feed's formatting (`<b>`, `<br>`, lists) kept; "" when none.
+   */
+  comments_html: string;
   /**
    * When the car was listed, ISO 8601.
    */
@@ -1406,13 +1412,22 @@ export interface OfferCard {
    */
   category: string | null;
   /**
-   * Description (plain text; blank lines separate paragraphs).
+   * The description as text (blank lines separate paragraphs): what
+   * collapse and the page's meta description go by.
    */
   description: string;
   /**
-   * Legal disclaimer; "" for none.
+   * The description as sanitised HTML (the dealer's formatting kept).
+   */
+  description_html: string;
+  /**
+   * The legal disclaimer as text; "" for none.
    */
   disclaimer: string;
+  /**
+   * The legal disclaimer as sanitised HTML; "" for none.
+   */
+  disclaimer_html: string;
   /**
    * Last second it shows (unix), null: no end.
    */

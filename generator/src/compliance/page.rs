@@ -231,8 +231,11 @@ pub fn check_html(html: &str) -> Vec<String> {
     }
     let mut runs: BTreeMap<NodeId, Run> = BTreeMap::new();
     for node in doc.tree.nodes() {
-        let Node::Text(text) = node.value() else {
-            continue;
+        // A line break reads as a space ("finance<br>from $99").
+        let text: &str = match node.value() {
+            Node::Text(text) => text,
+            Node::Element(e) if e.name() == "br" => " ",
+            _ => continue,
         };
         let mut container = None;
         let mut marked = false;
@@ -392,6 +395,18 @@ mod tests {
         // A repayment in dealer text.
         let weekly = "<footer><p>Drive away today: finance from $99 per week.</p></footer>";
         assert!(check_html(&page(weekly))[0].contains("“finance from $99”"));
+        // A dealer's formatting (bold, a line break, a list item) hides no rate.
+        for formatted in [
+            "<p>Low kms. <b>Finance at 5.99%</b> p.a.</p>",
+            "<p>Ask us about finance<br>from $99 per week</p>",
+            "<ul><li>Finance at <strong>5.99%</strong> p.a.</li></ul>",
+        ] {
+            assert_eq!(check_html(&page(formatted)).len(), 1, "{formatted}");
+            assert!(
+                super::super::patterns::worth_parsing(formatted),
+                "{formatted}"
+            );
+        }
         // Inline elements stay in their paragraph; scripts are not text.
         let inline = "<p>Rates from <strong>4.5%</strong>, <em>comparison rate 5.1%</em>.</p><script>var r = '5.99% p.a.'</script>";
         assert_eq!(

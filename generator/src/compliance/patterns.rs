@@ -98,11 +98,28 @@ pub fn comparison_rates_in(text: &str) -> Option<(f64, f64)> {
 
 /// Cheap test on a whole page's HTML: can it hold anything the check looks
 /// at? Pages without a marked figure or a rate-like text are not parsed.
+/// Markup between the words ("<b>5.99%</b> p.a.", "5.99%&nbsp;p.a.", a
+/// dealer's formatted comment or offer) does not hide a rate from it.
 pub fn worth_parsing(html: &str) -> bool {
+    static TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<[^>]*>").expect("tag"));
+    let text = TAG
+        .replace_all(html, |c: &regex::Captures| {
+            if c[0].to_ascii_lowercase().starts_with("<br") {
+                " "
+            } else {
+                ""
+            }
+        })
+        .replace("&nbsp;", " ")
+        .replace("&#160;", " ")
+        .replace("&#37;", "%")
+        .replace("&percnt;", "%")
+        .replace("&#36;", "$")
+        .replace("&dollar;", "$");
     html.contains("data-finance")
-        || RATE.is_match(html)
-        || REPAYMENT.is_match(html)
-        || (PERIODIC.is_match(html) && FINANCE_WORDS.is_match(html))
+        || RATE.is_match(&text)
+        || REPAYMENT.is_match(&text)
+        || (PERIODIC.is_match(&text) && FINANCE_WORDS.is_match(&text))
 }
 
 #[cfg(test)]
@@ -183,5 +200,10 @@ mod tests {
         assert!(worth_parsing("<span data-finance=\"rate\">"));
         assert!(worth_parsing("<p>finance from $99</p>"));
         assert!(!worth_parsing("<p>$34,990 drive away, 10% deposit</p>"));
+        // Formatting from a feed or a dealer file hides nothing.
+        assert!(worth_parsing("<p><b>5.99%</b> p.a.</p>"));
+        assert!(worth_parsing("<p>Finance at <strong>5.99%</strong></p>"));
+        assert!(worth_parsing("<p>5.99%&nbsp;p.a.</p>"));
+        assert!(worth_parsing("<p>finance<br>from $99</p>"));
     }
 }

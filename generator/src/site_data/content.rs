@@ -17,6 +17,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::links::Link;
+use crate::rich_text::{html_text, rich_html};
 use crate::search_index::LandingPage;
 
 /// The home page: hero and blocks.
@@ -122,10 +123,15 @@ pub struct OfferCard {
     pub path: String,
     /// Title.
     pub name: String,
-    /// Description (plain text; blank lines separate paragraphs).
+    /// The description as text (blank lines separate paragraphs): what
+    /// collapse and the page's meta description go by.
     pub description: String,
-    /// Legal disclaimer; "" for none.
+    /// The description as sanitised HTML (the dealer's formatting kept).
+    pub description_html: String,
+    /// The legal disclaimer as text; "" for none.
     pub disclaimer: String,
+    /// The legal disclaimer as sanitised HTML; "" for none.
+    pub disclaimer_html: String,
     /// e.g. "Finance offer".
     pub category: Option<String>,
     /// Make it is for.
@@ -589,12 +595,16 @@ fn offers(slug: &str, cfg: &DealerConfig, models: &[ModelCard], now: i64) -> Off
                 (None, Some(make)) => format!("/offers/{}/{}/", kebab(make), o.id),
                 _ => format!("/offers/{}/", o.id),
             };
+            let description_html = rich_html(&o.description);
+            let disclaimer_html = rich_html(&o.disclaimer);
             Some(OfferCard {
                 id: o.id.clone(),
                 path,
                 name: o.name.clone(),
-                description: o.description.clone(),
-                disclaimer: o.disclaimer.clone(),
+                description: html_text(&description_html),
+                description_html,
+                disclaimer: html_text(&disclaimer_html),
+                disclaimer_html,
                 category: o.category.clone(),
                 manufacturer: o.manufacturer.clone(),
                 model: o.model.clone(),
@@ -836,6 +846,35 @@ mod tests {
             h.blocks[1].location_ids,
             ["c", "b"],
             "the primary location first"
+        );
+    }
+
+    #[test]
+    fn offer_descriptions_and_disclaimers_keep_formatting_but_no_script() {
+        let c = built(json!({"offers": [offer("a", json!({
+            "description": "<b>Save</b> &amp; drive<br>today\n<ul><li>Tint</li><li onclick=\"x()\">Mats</li></ul><script>alert(1)</script>",
+            "disclaimer": "<i>Conditions</i> apply. <a href=\"javascript:alert(2)\">terms</a>",
+        }))]}));
+        let o = &c.offers.items[0];
+        assert_eq!(
+            o.description_html,
+            "<p><b>Save</b> &amp; drive<br>today\n</p><ul><li>Tint</li><li>Mats</li></ul>"
+        );
+        assert_eq!(o.description, "Save & drive\ntoday\n\nTint\n\nMats");
+        assert_eq!(
+            o.disclaimer_html,
+            "<p><i>Conditions</i> apply. <a rel=\"noopener noreferrer\">terms</a></p>"
+        );
+        assert_eq!(o.disclaimer, "Conditions apply. terms");
+        let plain = built(json!({"offers": [offer("b", json!({}))]}));
+        let o = &plain.offers.items[0];
+        assert_eq!(
+            (o.description.as_str(), o.description_html.as_str()),
+            ("Cheap", "<p>Cheap</p>")
+        );
+        assert_eq!(
+            (o.disclaimer.as_str(), o.disclaimer_html.as_str()),
+            ("", "")
         );
     }
 

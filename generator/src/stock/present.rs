@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::detail::CarDetail;
 use super::feed::FeedCar;
+use crate::rich_text::{html_text, rich_html};
 
 /// Cars listed within this many days get the new-arrival tag (spec 000 §9).
 pub const NEW_ARRIVAL_DAYS: i64 = 8;
@@ -98,8 +99,12 @@ pub struct Car {
     pub sold_at: Option<i64>,
     /// Where the car is.
     pub location: CarLocation,
-    /// Dealer comments split into paragraphs (on "|"); empty when none.
+    /// Dealer comments as text, split into paragraphs (on "|", and at the
+    /// blocks of their markup); empty when none. The comments' cut goes by it.
     pub comment_paragraphs: Vec<String>,
+    /// Dealer comments as sanitised HTML, one block per paragraph (on "|"),
+    /// the feed's formatting (`<b>`, `<br>`, lists) kept; "" when none.
+    pub comments_html: String,
     /// Specification rows, empty values already dropped.
     pub specs: Vec<SpecRow>,
     /// "Most relevant" rank from the feed (higher first); 0 when it has none.
@@ -437,15 +442,25 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
         .collect()
 }
 
-/// Dealer comments are split on `|` into paragraphs (spec 001 §4).
-pub fn comment_paragraphs(comments: Option<&str>) -> Vec<String> {
-    comments
-        .unwrap_or("")
-        .split('|')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(String::from)
-        .collect()
+/// Dealer comments are split on `|` into paragraphs (spec 001 §4), each
+/// sanitised ([`rich_html`]): the HTML, and its text as paragraphs.
+pub fn comments(comments: Option<&str>) -> (String, Vec<String>) {
+    let mut html = String::new();
+    let mut text = Vec::new();
+    for part in comments.unwrap_or("").split('|') {
+        let part_html = rich_html(part);
+        let part_text = html_text(&part_html);
+        if part_text.is_empty() {
+            continue;
+        }
+        html.push_str(&part_html);
+        text.extend(
+            part_text
+                .split("\n\n")
+                .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")),
+        );
+    }
+    (html, text)
 }
 
 /// The car's location from the dealer config (the feed's own copy may be
@@ -521,7 +536,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         });
     let price = current_price(car).unwrap_or(0.0);
     let location = location_of(car, cfg);
-    let comment_paragraphs = comment_paragraphs(car.dealercomments.as_deref());
+    let (comments_html, comment_paragraphs) = comments(car.dealercomments.as_deref());
     let detail = super::detail::detail(car, price, &location.phone, &comment_paragraphs, cfg);
     Car {
         id: car.id.to_string(),
@@ -572,6 +587,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         sold_at: car.sold_date_timestamp,
         location,
         comment_paragraphs,
+        comments_html,
         specs: spec_rows(car, cfg, today),
         custom_rank: car.custom_rank.unwrap_or(0.0),
         seats: car.seats,
@@ -688,12 +704,43 @@ mod tests {
 
     #[test]
     fn comments_split_on_pipes_into_paragraphs() {
+        let (html, text) = comments(Some("One.| Two. ||  |Three."));
+        assert_eq!(text, ["One.", "Two.", "Three."]);
+        assert_eq!(html, "<p>One.</p><p>Two.</p><p>Three.</p>");
+        assert_eq!(comments(Some(" | <b></b> ")), (String::new(), vec![]));
+        assert_eq!(comments(None), (String::new(), vec![]));
+    }
+
+    #[test]
+    fn feed_comments_keep_formatting_but_lose_scripts_handlers_and_javascript_links() {
+        let feed = "<b>One owner</b> &amp; serviced<br>New tyres|Extras:<ul><li>Tow bar</li><li onclick=\"steal()\">Tint</li></ul>\
+                    |<script>alert(1)</script><a href=\"javascript:alert(2)\">Call</a> <a href=\"tel:0733330000\" onmouseover=\"x()\">us</a>";
+        let (html, text) = comments(Some(feed));
+        let lower = html.to_ascii_lowercase();
+        for banned in [
+            "<script",
+            "alert(1)",
+            "onclick",
+            "onmouseover",
+            "javascript:",
+        ] {
+            assert!(!lower.contains(banned), "{banned} survived in {html}");
+        }
         assert_eq!(
-            comment_paragraphs(Some("One.| Two. ||  |Three.")),
-            ["One.", "Two.", "Three."]
+            html,
+            "<p><b>One owner</b> &amp; serviced<br>New tyres</p><p>Extras:</p><ul><li>Tow bar</li><li>Tint</li></ul>\
+             <p><a rel=\"noopener noreferrer\">Call</a> <a href=\"tel:0733330000\" rel=\"noopener noreferrer\">us</a></p>"
         );
-        assert!(comment_paragraphs(Some(" | ")).is_empty());
-        assert!(comment_paragraphs(None).is_empty());
+        assert_eq!(
+            text,
+            [
+                "One owner & serviced New tyres",
+                "Extras:",
+                "Tow bar",
+                "Tint",
+                "Call us"
+            ]
+        );
     }
 }
 
