@@ -82,6 +82,10 @@ for (let i = 0; i < 26; i++) {
     ['Odometer', `${km.toLocaleString('en-AU')} km`], ['Stock number', `BMG${5000 + i}`],
     ['VIN', `JTDKB3FU${String(100000000 + i * 7919).slice(0, 9)}`],
   ].filter(([, v]) => v).map(([label, value]) => ({ label, value }));
+  const comments = i % 4 === 1 ? [] : [
+    `This ${name} is ready to drive away today, with a full service history and two keys.`,
+    'Finance available on approved credit. Trade-ins welcome — ask our team for a valuation.',
+  ];
   cars.push({
     id, slug, name, year, make, model, badge, series, car_type, status,
     in_stock: status === 'in_stock' || status === 'coming_soon',
@@ -102,16 +106,14 @@ for (let i = 0; i < 26; i++) {
     certified: make === 'Toyota' && car_type === 'used' && i % 2 === 1,
     created_at: new Date(Date.UTC(2026, 10, 20 - i, 1, 0, 0)).toISOString(),
     // Sold "in 2100": inside any sold window at the fixture's built_at.
-    sold_at: status === 'sold' ? 4102444800 : null,
     location: {
       id: loc.id, name: loc.name, slug: loc.slug, suburb: loc.address.suburb, state: loc.address.state, phone: loc.phone,
       // The first location shows cars in two other places for test drives (the test-drive form's select).
       distribution_locations: loc === locs[0] ? ['Logan', 'Ipswich'] : [],
     },
-    comment_paragraphs: i % 4 === 1 ? [] : [
-      `This ${name} is ready to drive away today, with a full service history and two keys.`,
-      'Finance available on approved credit. Trade-ins welcome — ask our team for a valuation.',
-    ],
+    comment_paragraphs: comments,
+    // The generator's sanitised HTML of the same paragraphs (generator/src/rich_text.rs).
+    comments_html: comments.map((c) => `<p>${c.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`).join(''),
     specs,
     // Search facets and relevance (issue 15): seats, item type, features, categories, a custom rank.
     custom_rank: i === 13 ? 100 : i === 20 ? 50 : 0,
@@ -170,7 +172,6 @@ cars.forEach((c) => (makes[c.make] = (makes[c.make] || 0) + 1));
 site.stock_summary = { total: cars.length, by_type: byType, makes: Object.entries(makes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name, count]) => ({ name, count })) };
 delete site.features.finance_quote;
 site.finance = {
-  enabled: true,
   disclaimer: 'Indicative only, not a binding quote. Based on a $30,000 secured loan over 5 years. Approved applicants only; fees, charges and lending criteria apply.',
   comparison_warning:
     'WARNING: This comparison rate is true only for the example given and may not include all fees and charges. Different terms, fees or other loan amounts might result in a different comparison rate.',
@@ -179,7 +180,6 @@ site.finance = {
     variant: 'standard', min_price: 1000, max_price: 250000, min_interest_rate: 0.5, max_interest_rate: 15, default_interest_rate: 10,
     default_term_years: 5, establishment_fee: 0, show_frequency: true, round_down: false, fees: [], comparison_rate_range: null, enquiry: 'link',
   },
-  quotes: true,
 };
 fs.writeFileSync(`${dir}/src/data/site.json`, JSON.stringify(site, null, 2) + '\n');
 console.log(cars.length, site.stock_summary);
