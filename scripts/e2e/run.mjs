@@ -481,6 +481,11 @@ async function main() {
               window.scrollTo(0, y);
               await new Promise((r) => setTimeout(r, 100));
             }
+            // client:interaction islands (the offer dialog) hydrate on the
+            // shopper's first focus or touch: give each one its focus.
+            for (const island of document.querySelectorAll('astro-island[client="interaction"][ssr]')) {
+              island.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+            }
           });
           await csp.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, { timeout: 8_000 }).catch(() => {
             throw new Error(`${p}: islands did not hydrate under the CSP`);
