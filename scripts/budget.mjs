@@ -104,15 +104,15 @@ function check(name, valueKb, { setAt, budget }, detail = '') {
 }
 
 /** A chunk and every chunk it imports, statically or lazily (site paths like /_astro/x.js). */
-function closure(entry, seen = new Set()) {
+function closure(entry, seen = new Set(), { lazy = true } = {}) {
   if (seen.has(entry)) return seen;
   seen.add(entry);
   const file = path.join(dist, entry);
   const text = fs.readFileSync(file, 'utf8');
   const dir = path.posix.dirname(entry);
-  for (const m of text.matchAll(/(?:import|from)\s*\(?\s*"(\.{1,2}\/[^"]+\.js)"/g)) closure(path.posix.join(dir, m[1]), seen);
+  for (const m of text.matchAll(/(?:import|from)\s*\(?\s*"(\.{1,2}\/[^"]+\.js)"/g)) closure(path.posix.join(dir, m[1]), seen, { lazy });
   // Vite lists lazily loaded chunks (dynamic imports) in __vite__mapDeps, relative to the site root.
-  for (const m of text.matchAll(/"(_astro\/[^"]+\.js)"/g)) closure(`/${m[1]}`, seen);
+  if (lazy) for (const m of text.matchAll(/"(_astro\/[^"]+\.js)"/g)) closure(`/${m[1]}`, seen, { lazy });
   return seen;
 }
 
@@ -263,7 +263,8 @@ async function carPageBudgets() {
   }
   check('car page JavaScript up front (largest)', worst.kb, CAR_PAGE_UPFRONT_JS, `(${worst.what})`);
 
-  const sizes = fs.readdirSync(path.join(dist, 'cars')).map((slug) => [slug, gz(fs.readFileSync(path.join(dist, 'cars', slug, 'index.html')))]);
+  // Every car's page (cars/ also holds each car's .json and the trade-in page).
+  const sizes = cars.map((c) => c.slug).map((slug) => [slug, gz(fs.readFileSync(path.join(dist, 'cars', slug, 'index.html')))]);
   sizes.sort((a, b) => b[1] - a[1]);
   const median = sizes[Math.floor(sizes.length / 2)][1];
   check('car page HTML (largest)', kb(sizes[0][1]), CAR_PAGE_HTML, `(/cars/${sizes[0][0]}/; median ${kb(median).toFixed(1)} KB over ${sizes.length} pages)`);
@@ -273,9 +274,10 @@ async function carPageBudgets() {
   if (!calculator) throw new Error('the car page has no finance calculator island (FinanceCalculator component-url missing)');
   const renderers = [...html.matchAll(/renderer-url="([^"]+)"/g)].map((m) => m[1]);
   const runtime = new Set(renderers.flatMap((r) => [...closure(r)]));
-  // Its own chunks, minus the ones the page's up-front islands share (the
-  // enquiry form it opens in a dialog loads only on the first open).
-  const own = [...closure(calculator)].filter((f) => !runtime.has(f) && !/EnquiryForm|enquiry/.test(f));
+  // Its own chunks, minus the React runtime: what it imports statically
+  // (the enquiry form it opens in a dialog, and that form's chunks, load
+  // only on the first open).
+  const own = [...closure(calculator, new Set(), { lazy: false })].filter((f) => !runtime.has(f));
   const bytes = own.reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
   check('finance calculator island over the React runtime', kb(bytes), CALCULATOR_JS, `(${own.length} chunks: ${own.map((f) => path.posix.basename(f).replace(/\.[^.]+\.js$/, '')).join(', ')}; loads when scrolled to)`);
 }

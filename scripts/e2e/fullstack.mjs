@@ -37,7 +37,8 @@ import { injectAxe } from '../lib/axe.mjs';
 import { kvFor, receiver, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile, startServer } from '../lib/static-server.mjs';
-import { assert, assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
+// Lists and records compare by value here (D1 rows, payloads): assertJsonEqual.
+import { assert, assertJsonEqual as assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const siteDir = path.join(distDir, '..');
@@ -359,8 +360,9 @@ async function main() {
   });
 
   await test('phone reveal: the masked number becomes the location phone, and the reveal is recorded', async () => {
-    await hydrated('PhoneReveal').waitFor({ state: 'attached' });
+    // The island hydrates on the first press (client:interaction), which it replays.
     const masked = page.getByRole('button', { name: /Show number/ });
+    await masked.waitFor();
     const maskedText = await masked.innerText();
     assert(/X{4}/.test(maskedText) && !maskedText.includes(location.phone), `masked "${maskedText}"`);
     assert(!(await page.locator('main').innerText()).includes(location.phone), 'the number is on the page before the reveal');
@@ -533,7 +535,8 @@ async function main() {
     need(stripe, "the dealer's payment account (features.checkout.payment in the edge config)");
     // Signed in earlier in this run: the checkout route is gated for this dealer.
     await page.goto(`${origin}/cars/${reservable.slug}/`);
-    await page.locator(`[data-reserve-for="${reservable.slug}"]`).click();
+    // The sidebar's Reserve button (the Reserve Online tab has another).
+    await page.locator(`.car-actions [data-reserve-for="${reservable.slug}"]`).click();
     await page.waitForURL(`${origin}/cars/${reservable.slug}/${site.features.checkout_path}/`);
     await formReady('.checkout-form form');
     await contact(page.locator('.checkout-form'), 'Reserve Shopper');
@@ -549,7 +552,7 @@ async function main() {
     await eventually(async () => (await worker.d1(`SELECT id FROM leads WHERE json_extract(payload, '$.subcategory') = 'Reserve'`)).length === 1, 'the reservation lead');
     await page.goto(`${origin}/cars/${reservable.slug}/`);
     await page.locator('.car-summary .reserved-badge').waitFor({ state: 'visible' });
-    assert(!(await page.locator(`[data-reserve-for="${reservable.slug}"]`).isVisible()), 'Reserve Now still offered');
+    for (const offer of await page.locator(`[data-reserve-for="${reservable.slug}"]`).all()) assert(!(await offer.isVisible()), 'Reserve Now still offered');
     // A second shopper cannot hold the car.
     const again = await page.evaluate((slug) => fetch('/api/checkout/hold', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ car_slug: slug, name: 'Late', email: 'late@example.com.au', phone: '0412345679', terms_conditions: true }) }).then((r) => r.status), reservable.slug);
     assertEqual(again, 409, 'a second hold');

@@ -535,8 +535,9 @@ async function main() {
         await open(`/cars/${car.slug}/`, width);
         const button = page.getByRole('button', { name: /Show number/ });
         await button.scrollIntoViewIfNeeded();
-        await page.locator('astro-island[component-url*="PhoneReveal"]:not([ssr])').waitFor({ state: 'attached' });
+        // The island hydrates on the first focus (client:interaction).
         await button.focus();
+        await page.locator('astro-island[component-url*="PhoneReveal"]:not([ssr])').waitFor({ state: 'attached' });
         await page.keyboard.press('Enter');
         await page.getByRole('link', { name: `Call ${car.location.phone}` }).waitFor();
         const info = await active();
