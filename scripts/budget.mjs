@@ -116,19 +116,30 @@ function closure(entry, seen = new Set(), { lazy = true } = {}) {
   return seen;
 }
 
+/**
+ * Whether a chunk is React's runtime, which every island page shares and no
+ * budget here counts: the renderer's chunks and their imports, and React's
+ * JSX runtime, whichever chunk Vite puts it in (a chunk of its own once a
+ * page has several islands).
+ */
+function reactRuntime(html) {
+  const renderers = [...html.matchAll(/renderer-url="([^"]+)"/g)].map((m) => m[1]);
+  const runtime = new Set(renderers.flatMap((r) => [...closure(r)]));
+  return { has: (f) => runtime.has(f) || /\/jsx-runtime\.[^/]+\.js$/.test(f), renderer: [...runtime] };
+}
+
 function searchPageJs() {
   const html = fs.readFileSync(path.join(dist, 'search/index.html'), 'utf8');
   const components = [...html.matchAll(/component-url="([^"]+)"/g)].map((m) => m[1]);
-  const renderers = [...html.matchAll(/renderer-url="([^"]+)"/g)].map((m) => m[1]);
   const modules = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]);
   if (components.length === 0) throw new Error('/search/ has no island (component-url missing)');
-  const runtime = new Set(renderers.flatMap((r) => [...closure(r)]));
+  const runtime = reactRuntime(html);
   const page = new Set([...components, ...modules].flatMap((c) => [...closure(c)]));
   const own = [...page].filter((f) => !runtime.has(f));
   const ownBytes = own.reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
   const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
   const inlineBytes = gz(Buffer.from(inline));
-  const runtimeBytes = [...runtime].reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
+  const runtimeBytes = runtime.renderer.reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
   check(
     'search page JavaScript over the React runtime',
     kb(ownBytes + inlineBytes),
@@ -141,11 +152,8 @@ function homeWidgetJs() {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   const widget = [...html.matchAll(/component-url="([^"]+)"/g)].map((m) => m[1]).find((u) => /\/ShowMeWidget\.[^/]+\.js$/.test(u));
   if (!widget) throw new Error('the home page has no "Show me N cars" widget (ShowMeWidget component-url missing)');
-  const renderers = [...html.matchAll(/renderer-url="([^"]+)"/g)].map((m) => m[1]);
-  const runtime = new Set(renderers.flatMap((r) => [...closure(r)]));
-  // React's JSX runtime is React's, whichever chunk Vite puts it in (since
-  // the home page gained islands it is a chunk of its own).
-  const own = [...closure(widget)].filter((f) => !runtime.has(f) && !/\/jsx-runtime\.[^/]+\.js$/.test(f));
+  const runtime = reactRuntime(html);
+  const own = [...closure(widget)].filter((f) => !runtime.has(f));
   const bytes = own.reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
   check('home page "Show me N cars" widget JavaScript over the React runtime', kb(bytes), HOME_WIDGET_JS, `(${own.length} chunks: ${own.map((f) => path.posix.basename(f).replace(/\.[^.]+\.js$/, '')).join(', ')})`);
 }
@@ -272,8 +280,7 @@ async function carPageBudgets() {
   const html = fs.readFileSync(path.join(dist, `cars/${pick[1].slug}/index.html`), 'utf8');
   const calculator = [...html.matchAll(/component-url="([^"]+)"/g)].map((m) => m[1]).find((u) => /\/FinanceCalculator\.[^/]+\.js$/.test(u));
   if (!calculator) throw new Error('the car page has no finance calculator island (FinanceCalculator component-url missing)');
-  const renderers = [...html.matchAll(/renderer-url="([^"]+)"/g)].map((m) => m[1]);
-  const runtime = new Set(renderers.flatMap((r) => [...closure(r)]));
+  const runtime = reactRuntime(html);
   // Its own chunks, minus the React runtime: what it imports statically
   // (the enquiry form it opens in a dialog, and that form's chunks, load
   // only on the first open).
