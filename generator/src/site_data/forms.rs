@@ -196,6 +196,18 @@ mod tests {
     }
 
     #[test]
+    fn no_finance_page_while_finance_is_off() {
+        let f = forms(&config_with(json!({"finance": {"enabled": false}})));
+        assert_eq!(f.finance_path, None);
+        assert!(!f.pages.iter().any(|p| p.kind == FormPageKind::Finance));
+        // Valuations are saved only where the trade-in flow exists.
+        let off = forms(&config_with(
+            json!({"features": {"trade_in": false}, "trade_in": {"save_valuation": true}}),
+        ));
+        assert!(!off.save_valuation);
+    }
+
+    #[test]
     fn trade_in_pages_only_with_the_feature_and_no_finance_page_for_an_outside_finance_page() {
         let f = forms(&config_with(
             json!({"features": {"trade_in": false}, "finance": {"finance_page": "https://finance.example.com.au/apply"}}),
