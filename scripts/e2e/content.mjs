@@ -314,6 +314,19 @@ async function main() {
       await page.waitForURL(`${origin}${long.explore.href}`);
     });
 
+    await test('an offer stating a comparison rate shows the comparison-rate warning; one that states none does not', async () => {
+      const states = (o) => /comparison rate/i.test(`${o.description} ${o.disclaimer ?? ''}`);
+      const offers = site.content.offers.items;
+      const withRate = need(offers.find(states), 'an offer whose text states a comparison rate');
+      const without = need(offers.find((o) => !states(o)), 'an offer whose text states no comparison rate');
+      for (const [offer, expected] of [[withRate, true], [without, false]]) {
+        await page.goto(`${origin}${offer.path}`);
+        const warning = page.locator('.offer-page__warning[data-finance="warning"]');
+        assertJsonEqual(await warning.count(), expected ? 1 : 0, `warnings on ${offer.path}`);
+        if (expected) assert((await warning.innerText()).includes(site.finance.comparison_warning), `the warning text on ${offer.path}`);
+      }
+    });
+
     await test('Book A Test Drive on an offer preselects the test drive; the offer form (island) shows errors, posts a test drive lead naming the offer and shows the thank-you in place', async () => {
       const offer = need(offers.find((o) => inWindow(o, nowS)), 'an offer inside its window');
       need(site.content.offers.buttons.includes('test_drive'), 'the test_drive offer button');
