@@ -172,6 +172,33 @@ mod tests {
     }
 
     #[test]
+    fn a_page_may_name_another_built_page_as_canonical_never_a_missing_one() {
+        let pages = [
+            page(
+                "contact-us/main/index.html",
+                &head("Main", "https://www.dealer.com.au/contact-us/main/"),
+            ),
+            // The /locations/ twin names its /contact-us/ page.
+            page(
+                "locations/main/index.html",
+                &head("Main", "https://www.dealer.com.au/contact-us/main/"),
+            ),
+            page(
+                "locations/gone/index.html",
+                &head("Gone", "https://www.dealer.com.au/contact-us/gone/"),
+            ),
+        ];
+        let found: Vec<String> = check(&pages, ORIGIN)
+            .into_iter()
+            .map(|p| format!("{}: {}", p.page, p.problem))
+            .collect();
+        assert_eq!(
+            found,
+            ["/locations/gone/: canonical link is https://www.dealer.com.au/contact-us/gone/, expected https://www.dealer.com.au/locations/gone/"]
+        );
+    }
+
+    #[test]
     fn the_sitemap_lists_indexable_pages_only() {
         let pages = [
             page("index.html", &head("Home", "https://www.dealer.com.au/")),
