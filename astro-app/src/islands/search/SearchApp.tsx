@@ -113,6 +113,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const client = useRef<Promise<SearchClient> | undefined>(undefined);
   const seq = useRef(0);
   const keywordTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // A keyword search still waiting when the island goes must not write the URL afterwards.
+  useEffect(() => () => clearTimeout(keywordTimer.current), []);
   const top = useRef<HTMLDivElement>(null);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   // Set while the sort select keeps focus after a change: arrowing through its
