@@ -192,12 +192,8 @@ pub fn hidden_reason(
 ///
 /// The dealer-wide switch is settled here: `finance.enabled: false` turns
 /// finance off on every car page (the site data's `finance_quote` is that
-/// field). For a dealer with finance on, this is the hook for the finance
-/// display rule (which lender's figures a car shows, if any): that rule is
-/// being written in `rules/` and is not in this tree yet, so nothing more
-/// is decided here. Wire it in by calling it with the car's decoded
-/// `finance_lenders` and the dealer's `finance` settings and wording its
-/// answer.
+/// field). For a dealer with finance on, the car page's own lender decision
+/// (`rules/src/finance_display.rs`) is made once and worded here.
 pub fn finance(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> String {
     use dealer_rules::finance_display::Hidden;
     if !cfg.finance.enabled {
@@ -208,7 +204,8 @@ pub fn finance(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> String 
     let price = present::current_price(car).unwrap_or(0.0);
     let in_stock = present::is_in_stock(&car.status);
     let rules = crate::stock::finance::display_rules(cfg, now);
-    let shown = crate::stock::finance::car_finance(car, price, in_stock, &rules, cfg);
+    let decision = crate::stock::finance::decision(car, price, in_stock, &rules);
+    let shown = crate::stock::finance::finance_for(car, price, in_stock, decision.clone(), cfg);
     if let Some(l) = &shown.lender {
         let who = l
             .lender_name
@@ -219,7 +216,7 @@ pub fn finance(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> String 
             l.interest_rate_text, l.comparison_rate_text
         );
     }
-    let why = match crate::stock::finance::decision(car, price, in_stock, &rules) {
+    let why = match decision {
         Ok(_) => "the lender figures are shown".to_string(),
         Err(Hidden::Disabled) => "finance is off".into(),
         Err(Hidden::ExcludedMake) => {

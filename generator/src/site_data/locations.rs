@@ -265,10 +265,9 @@ fn location(l: &model::Location, cfg: &DealerConfig) -> Location {
     } else {
         Vec::new()
     };
-    let book_service = serves(l, Kind::Service).then(|| match &cfg.service.booking_url {
-        Some(url) => Link::new("Book a Service", url),
-        None => Link::new("Book a Service", "/service/"),
-    });
+    let book_service = serves(l, Kind::Service)
+        .then(|| super::pages::book_service_link(cfg))
+        .flatten();
     Location {
         id: l.id.clone(),
         slug: location_slug(l),
@@ -476,8 +475,21 @@ mod tests {
     #[test]
     fn book_a_service_goes_to_the_booking_page_of_locations_that_service() {
         assert!(one(json!({}), json!({})).book_service.is_none());
-        let service = one(json!({"kind": "service"}), json!({}));
-        assert_eq!(service.book_service.unwrap().href, "/service/");
+        let service = one(
+            json!({"kind": "service"}),
+            json!({"pages": {"service": true}}),
+        );
+        assert_eq!(
+            service.book_service.unwrap().href,
+            model::GENUINE_SERVICE_PATH
+        );
+        // Without the service page and without a booking URL there is
+        // nowhere to book, so the card has no button rather than a dead link.
+        let no_page = one(
+            json!({"kind": "service"}),
+            json!({"pages": {"service": false}}),
+        );
+        assert!(no_page.book_service.is_none());
         let with_hours = one(
             json!({"hours": {"service": {"mon": "08:00-17:00"}}}),
             json!({"service": {"booking_url": "https://book.example.com.au"}}),

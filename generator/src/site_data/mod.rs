@@ -210,16 +210,8 @@ pub fn build_with_pages(
 ) -> SiteData {
     let year = chrono::Datelike::year(&now);
     let landing_pages = crate::search_index::landing_pages(cars, &cfg.name);
-    let mut locations = locations::locations(cfg);
+    let locations = locations::locations(cfg);
     let company = pages::company_pages(cfg, markdown, &locations);
-    // A service location's Book a Service is the dealer's one booking link
-    // (its booking_url, else the genuine service page, else none), so a
-    // card never links to a service page this dealer does not have.
-    for l in &mut locations {
-        if l.book_service.is_some() {
-            l.book_service = company.book_service.clone();
-        }
-    }
     let mut site = SiteData {
         slug: slug.into(),
         name: cfg.name.clone(),

@@ -109,6 +109,26 @@ fn page_for(b: &BuiltInPage, cfg: &DealerConfig, pages: &[MarkdownPage]) -> Opti
     })
 }
 
+/// The dealer's one Book a Service link: its `service.booking_url`, else the
+/// genuine service page while the service page is on, else none. The
+/// header, the company pages and every service location card use this, so
+/// no card links to a service page the dealer does not have.
+pub fn book_service_link(cfg: &DealerConfig) -> Option<Link> {
+    match &cfg.service.booking_url {
+        Some(url) => Some(Link {
+            label: "Book a Service".into(),
+            href: url.clone(),
+            external: true,
+        }),
+        None if cfg.pages.is_on("service") => Some(Link {
+            label: "Book a Service".into(),
+            href: GENUINE_SERVICE_PATH.into(),
+            external: false,
+        }),
+        None => None,
+    }
+}
+
 /// Resolves the page switches, the Markdown pages and the legal wording.
 pub fn company_pages(
     cfg: &DealerConfig,
@@ -132,19 +152,7 @@ pub fn company_pages(
         }),
         _ => None,
     };
-    let book_service = match (&cfg.service.booking_url, &genuine_service) {
-        (Some(url), _) => Some(Link {
-            label: "Book a Service".into(),
-            href: url.clone(),
-            external: true,
-        }),
-        (None, Some(page)) => Some(Link {
-            label: "Book a Service".into(),
-            href: page.path.clone(),
-            external: false,
-        }),
-        (None, None) => None,
-    };
+    let book_service = book_service_link(cfg);
     let mut markdown: Vec<ContentPage> = pages
         .iter()
         .filter(|p| model::PagesConfig::built_in_for_file(&p.name).is_none())

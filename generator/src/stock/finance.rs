@@ -106,8 +106,25 @@ pub fn car_finance(
     rules: &DisplayRules,
     cfg: &DealerConfig,
 ) -> CarFinance {
+    finance_for(
+        car,
+        price,
+        in_stock,
+        decision(car, price, in_stock, rules),
+        cfg,
+    )
+}
+
+/// The finance a car's page shows once its lender `decision` is made; for
+/// callers that also need the decision itself (`dealergen explain`).
+pub fn finance_for(
+    car: &FeedCar,
+    price: f64,
+    in_stock: bool,
+    decision: Decision,
+    cfg: &DealerConfig,
+) -> CarFinance {
     let facts = display_car(car, price, in_stock);
-    let decision = decision(car, price, in_stock, rules);
     let quote_service = cfg.finance.quote_provider.is_some();
     CarFinance {
         quote: finance_display::asks_quote(&decision, &facts, quote_service),
