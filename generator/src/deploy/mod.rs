@@ -863,7 +863,7 @@ pub fn rollback(project: &Project, args: RollbackArgs) -> Result<i32> {
     if !versions.iter().any(|v| v["id"] == version.as_str()) {
         bail!("dealer `{slug}`: version {version} of {worker} (release {}) is no longer kept by Cloudflare; deploy that release again instead", prev.release);
     }
-    let (added, changed, removed, _) = state::kv_change(&cur_kv, &old_kv);
+    let (added, changed, removed, same) = state::kv_change(&cur_kv, &old_kv);
     println!(
         "{}roll back {slug}: release {} -> {} ",
         if args.dry_run {
@@ -879,7 +879,7 @@ pub fn rollback(project: &Project, args: RollbackArgs) -> Result<i32> {
         current.version.as_deref().unwrap_or("?")
     );
     println!(
-        "  KV: {} keys put ({added} back, {changed} changed), {removed} deleted",
+        "  KV: {} keys put ({added} added back, {changed} changed, {same} unchanged), {removed} deleted",
         old_kv.len()
     );
     if args.dry_run {
