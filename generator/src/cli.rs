@@ -96,7 +96,7 @@ pub enum Command {
     /// secrets the dealers need first. Settings: config/deploy.toml;
     /// credentials: CLOUDFLARE_API_TOKEN in the environment.
     #[command(
-        after_help = "Examples:\n  dealergen deploy --changed --dry-run            # what would be uploaded and changed\n  dealergen deploy --dealer brisbane-motor-group\n  dealergen deploy --changed --shard 2/4          # this CI runner's dealers, if changed\n  dealergen deploy --all\n\nThe wrangler configs are written to sites/.deploy/. Exit codes: 0 ok; 1 a dealer failed, secrets are missing or nothing could be read (nothing uploaded for it); 2 usage error. See docs/deploy.md."
+        after_help = "Examples:\n  dealergen deploy --changed --dry-run            # what would be uploaded and changed\n  dealergen deploy --dealer brisbane-motor-group\n  dealergen deploy --edge-only                    # migrations and the edge worker, once\n  dealergen deploy --changed --no-edge --shard 2/4   # then each CI runner's dealers, if changed\n  dealergen deploy --all\n\nThe wrangler configs are written to sites/.deploy/. Exit codes: 0 ok; 1 a dealer failed, secrets are missing or nothing could be read (nothing uploaded for it); 2 usage error. See docs/deploy.md."
     )]
     Deploy(DeployArgs),
     /// Put a dealer back to its previous deployment (site worker version and
@@ -163,6 +163,10 @@ pub struct DeployArgs {
     /// configs, without uploading or changing anything.
     #[arg(long)]
     pub dry_run: bool,
+    /// Leave the D1 migrations and the edge worker alone (a CI shard's
+    /// run, after one `--edge-only` run deployed them).
+    #[arg(long, conflicts_with = "edge_only")]
+    pub no_edge: bool,
     /// The deploy settings (default: config/deploy.toml).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -181,6 +185,10 @@ pub struct DeploySelection {
     /// remotely, so it works on a fresh CI runner); dealers not built here are skipped.
     #[arg(long)]
     pub changed: bool,
+    /// No dealer: only the pending D1 migrations and the edge worker (if
+    /// changed). CI runs this once before the shards deploy with --no-edge.
+    #[arg(long)]
+    pub edge_only: bool,
 }
 
 #[derive(Debug, Args)]

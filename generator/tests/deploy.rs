@@ -828,3 +828,46 @@ fn wrangler_itself_accepts_the_generated_configs() {
         }
     }
 }
+
+/// CI deploys the platform once, then the dealers of each shard without it.
+#[test]
+fn edge_only_then_no_edge_split_the_platform_from_the_dealers() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    let (code, out, err) = f.run(&["deploy", "--edge-only"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 dealer(s) deployed"), "{out}");
+    let calls = f.calls();
+    assert!(
+        calls.iter().any(|c| c.contains("d1 migrations apply")),
+        "{calls:#?}"
+    );
+    assert!(
+        calls.iter().any(|c| c.starts_with("[edge] deploy")),
+        "{calls:#?}"
+    );
+    assert!(
+        !calls.iter().any(|c| c.contains("[tiny-dealer]")),
+        "{calls:#?}"
+    );
+
+    let (code, out, err) = f.run(&["deploy", "--changed", "--no-edge", "--shard", "1/1"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("not part of this run (--no-edge)"), "{out}");
+    let calls = f.calls();
+    assert!(
+        !calls
+            .iter()
+            .any(|c| c.contains("d1 migrations") || c.starts_with("[edge]")),
+        "{calls:#?}"
+    );
+    assert!(
+        calls.iter().any(|c| c.starts_with("[tiny-dealer] deploy")),
+        "{calls:#?}"
+    );
+    // second-dealer has no build here: skipped, not an error.
+    assert!(
+        out.contains("dealer second-dealer: skip (no build in this checkout"),
+        "{out}"
+    );
+}

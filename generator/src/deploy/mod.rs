@@ -210,8 +210,11 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
     let hosts = api_hosts(project)?;
 
     // Which dealers, and their releases.
+    let with_edge = !args.no_edge;
     let all: Vec<String> = hosts.keys().cloned().collect();
-    let mut slugs: Vec<String> = if args.selection.dealer.is_empty() {
+    let mut slugs: Vec<String> = if args.selection.edge_only {
+        Vec::new()
+    } else if args.selection.dealer.is_empty() {
         all.clone()
     } else {
         for s in &args.selection.dealer {
@@ -244,10 +247,19 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
     let edge_dir = out.join("edge");
     let routes = configs::edge_routes(&cfg, &hosts)?;
     let platform_secrets: Vec<String> = secrets::platform().into_keys().collect();
-    let edge_json = configs::edge(&cfg, &project.root, &routes, &platform_secrets, &edge_dir)?;
-    write_json(&edge_dir.join("wrangler.json"), &edge_json)?;
-    let main = edge_dir.join(edge_json["main"].as_str().unwrap_or_default());
-    let edge_key = configs::edge_key(&serde_json::to_string(&edge_json)?, &main)?;
+    // The edge worker's config and key (not with --no-edge: the sites of a
+    // CI shard go out without the worker, which one job deploys first).
+    let edge_key = if with_edge {
+        let edge_json = configs::edge(&cfg, &project.root, &routes, &platform_secrets, &edge_dir)?;
+        write_json(&edge_dir.join("wrangler.json"), &edge_json)?;
+        let main = edge_dir.join(edge_json["main"].as_str().unwrap_or_default());
+        Some(configs::edge_key(
+            &serde_json::to_string(&edge_json)?,
+            &main,
+        )?)
+    } else {
+        None
+    };
     let store = Store {
         wrangler: &wrangler,
         dir: state_dir.clone(),
@@ -319,7 +331,7 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
         Err(why) => Err(why.clone()),
         Ok(()) => {
             let o = wrangler.run(
-                &edge_dir,
+                &state_dir,
                 &[
                     "secret",
                     "list",
@@ -350,8 +362,10 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
 
     // D1 migrations not applied remotely.
     let mig_dir = configs::migrations_dir(&cfg, &project.root)?;
+    // (--no-edge: the migrations go with the edge worker.)
     let local_migrations = configs::migration_files(&mig_dir)?;
     let pending: Result<Vec<String>, String> = match &reach {
+        _ if !with_edge => Ok(Vec::new()),
         Err(why) => Err(why.clone()),
         Ok(()) => {
             let o = wrangler.run(
@@ -383,9 +397,13 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
             }
         }
     };
-    let edge_state = store.get_json::<EdgeDeployed>(state::EDGE_KEY);
-    let edge_changed = match &edge_state {
-        Remote::Found(e) => e.key != edge_key,
+    let edge_state = match &edge_key {
+        Some(_) => store.get_json::<EdgeDeployed>(state::EDGE_KEY),
+        None => Remote::Absent,
+    };
+    let edge_changed = match (&edge_key, &edge_state) {
+        (None, _) => false,
+        (Some(k), Remote::Found(e)) => e.key != *k,
         _ => true,
     };
 
@@ -406,6 +424,10 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
         println!("remote state: cannot be read ({why}): every dealer is treated as changed; pending migrations and missing secrets are not known");
     }
     match &pending {
+        _ if !with_edge => println!(
+            "D1 {} and edge worker {}: not part of this run (--no-edge)",
+            cfg.d1_database_name, cfg.edge.name
+        ),
         Ok(p) if p.is_empty() => println!("D1 {}: no migration pending", cfg.d1_database_name),
         Ok(p) => println!(
             "D1 {}: {} migration(s) to apply: {}",
@@ -441,19 +463,21 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
             needed.keys().cloned().collect::<Vec<_>>().join(", ")
         ),
     }
-    println!(
-        "edge worker {}: {} ({} route(s); config {shown_out}/edge/wrangler.json)",
-        cfg.edge.name,
-        match &edge_state {
-            Remote::Found(_) if !edge_changed => "unchanged, not redeployed".to_string(),
-            Remote::Found(_) => "changed, deploy".to_string(),
-            Remote::Absent => "never deployed, deploy".to_string(),
-            Remote::Unknown(_) => "deployed key unknown, deploy".to_string(),
-        },
-        routes.len()
-    );
-    for r in &routes {
-        println!("  route {} (zone {})", r.pattern, r.zone_name);
+    if with_edge {
+        println!(
+            "edge worker {}: {} ({} route(s); config {shown_out}/edge/wrangler.json)",
+            cfg.edge.name,
+            match &edge_state {
+                Remote::Found(_) if !edge_changed => "unchanged, not redeployed".to_string(),
+                Remote::Found(_) => "changed, deploy".to_string(),
+                Remote::Absent => "never deployed, deploy".to_string(),
+                Remote::Unknown(_) => "deployed key unknown, deploy".to_string(),
+            },
+            routes.len()
+        );
+        for r in &routes {
+            println!("  route {} (zone {})", r.pattern, r.zone_name);
+        }
     }
     for p in &plans {
         print_dealer(p, project);
@@ -545,7 +569,7 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
             return Ok(1);
         }
         let rec = EdgeDeployed {
-            key: edge_key.clone(),
+            key: edge_key.clone().unwrap_or_default(),
             version: o.version_id(),
             deployed_at: now(),
         };
