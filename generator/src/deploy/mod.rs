@@ -249,14 +249,25 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
     let platform_secrets: Vec<String> = secrets::platform().into_keys().collect();
     // The edge worker's config and key (not with --no-edge: the sites of a
     // CI shard go out without the worker, which one job deploys first).
+    let mut edge_unbuilt = None;
     let edge_key = if with_edge {
-        let edge_json = configs::edge(&cfg, &project.root, &routes, &platform_secrets, &edge_dir)?;
-        write_json(&edge_dir.join("wrangler.json"), &edge_json)?;
-        let main = edge_dir.join(edge_json["main"].as_str().unwrap_or_default());
-        Some(configs::edge_key(
-            &serde_json::to_string(&edge_json)?,
-            &main,
-        )?)
+        match configs::edge(&cfg, &project.root, &routes, &platform_secrets, &edge_dir) {
+            Ok(edge_json) => {
+                write_json(&edge_dir.join("wrangler.json"), &edge_json)?;
+                let main = edge_dir.join(edge_json["main"].as_str().unwrap_or_default());
+                Some(configs::edge_key(
+                    &serde_json::to_string(&edge_json)?,
+                    &main,
+                )?)
+            }
+            // A dry run still shows the dealers' part on a machine that
+            // has not built the worker (it takes minutes the first time).
+            Err(e) if args.dry_run && e.to_string().contains("not built") => {
+                edge_unbuilt = Some(e.to_string());
+                None
+            }
+            Err(e) => return Err(e),
+        }
     } else {
         None
     };
@@ -366,6 +377,7 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
     let local_migrations = configs::migration_files(&mig_dir)?;
     let pending: Result<Vec<String>, String> = match &reach {
         _ if !with_edge => Ok(Vec::new()),
+        _ if edge_unbuilt.is_some() => Err("the edge worker's config needs its build".into()),
         Err(why) => Err(why.clone()),
         Ok(()) => {
             let o = wrangler.run(
@@ -463,7 +475,12 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
             needed.keys().cloned().collect::<Vec<_>>().join(", ")
         ),
     }
-    if with_edge {
+    if let Some(why) = &edge_unbuilt {
+        println!(
+            "edge worker {}: {why}; a deployment would stop here",
+            cfg.edge.name
+        );
+    } else if with_edge {
         println!(
             "edge worker {}: {} ({} route(s); config {shown_out}/edge/wrangler.json)",
             cfg.edge.name,
@@ -498,7 +515,11 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
                 ""
             }
         );
-        return Ok(if blocked { 1 } else { 0 });
+        return Ok(if blocked || edge_unbuilt.is_some() {
+            1
+        } else {
+            0
+        });
     }
     if blocked {
         println!("FAILED: secrets missing; nothing was uploaded");
