@@ -871,3 +871,30 @@ fn edge_only_then_no_edge_split_the_platform_from_the_dealers() {
         "{out}"
     );
 }
+
+/// A machine that has not built the edge worker still sees the dealers'
+/// part of a dry run; the run says a deployment would stop, and exits 1.
+#[test]
+fn a_dry_run_without_the_edge_build_shows_the_dealers_and_says_it_would_stop() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    std::fs::remove_file(f.path().join("edge/build/worker/shim.mjs")).unwrap();
+    let (code, out, err) = f.run(&["deploy", "--dealer", TINY, "--dry-run"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("edge worker dealergen-edge: the edge worker is not built")
+            && out.contains("run `bash scripts/edge/build.sh`; a deployment would stop here"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "dealer tiny-dealer: deploy release {R1} (never deployed)"
+        )),
+        "{out}"
+    );
+    // The real thing stops before asking anything of Cloudflare but the state.
+    let (code, _, err) = f.run(&["deploy", "--dealer", TINY]);
+    assert_eq!(code, 1);
+    assert!(err.contains("the edge worker is not built"), "{err}");
+    assert!(uploads(&f.calls()).is_empty());
+}
