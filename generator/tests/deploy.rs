@@ -484,6 +484,30 @@ fn changed_deploys_only_the_dealer_whose_build_key_differs() {
     // The sold car's key went with release 1.
     assert_eq!(f.kv()["car:tiny-dealer:sold-car"], Value::Null);
     assert_eq!(f.kv()["car:tiny-dealer:car-1"], "{\"v\":\"v2\"}");
+
+    // A third release: the first one's entries are no longer kept.
+    assert!(f.kv()[format!("release:{TINY}:{R1}")].is_string());
+    f.release(
+        TINY,
+        "20261124T010000Z-eeeeeeeeeeee",
+        "eeeeeeeeeeee5555",
+        "v3",
+    );
+    assert_eq!(f.run(&["deploy", "--changed"]).0, 0);
+    let kv = f.kv();
+    let kept: Vec<&String> = kv
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|k| k.starts_with("release:tiny-dealer:"))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            &format!("release:{TINY}:{R2}"),
+            &format!("release:{TINY}:20261124T010000Z-eeeeeeeeeeee")
+        ]
+    );
 }
 
 #[test]

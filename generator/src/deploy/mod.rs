@@ -753,6 +753,13 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
         _ => None,
     };
     // 1. Keep this release's entries remotely: what a rollback restores.
+    let size = std::fs::metadata(r.kv_file())?.len();
+    if size > KV_VALUE_LIMIT {
+        bail!(
+            "{} is {size} bytes, over the 25 MiB of one KV value: the release cannot be kept for rollback; nothing was changed",
+            r.kv_file().display()
+        );
+    }
     store
         .put_file(&state::release_key(&r.slug, &r.id), &r.kv_file())
         .context("nothing was changed")?;
@@ -825,8 +832,31 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
     store
         .put_json(&state::deployed_key(&r.slug), &rec)
         .context("the site and its config are live, but the deployment record was not written (rerun the deploy)")?;
+    // Only the live release and the one before are kept remotely.
+    let keep: Vec<&str> = std::iter::once(rec.release.as_str())
+        .chain(rec.previous.as_ref().map(|p| p.release.as_str()))
+        .collect();
+    let older: Vec<String> = previous
+        .iter()
+        .flat_map(|d| {
+            std::iter::once(d.release.clone())
+                .chain(d.previous.as_ref().map(|p| p.release.clone()))
+                .chain(d.rolled_back_from.as_ref().map(|p| p.release.clone()))
+        })
+        .filter(|id| !keep.contains(&id.as_str()))
+        .map(|id| state::release_key(&r.slug, &id))
+        .collect();
+    if let Err(e) = store.bulk_delete(&older) {
+        eprintln!(
+            "warning: {}: old release entries not deleted: {e:#}",
+            r.slug
+        );
+    }
     Ok(rec)
 }
+
+/// Cloudflare KV's limit on one value (a release's entries are one).
+const KV_VALUE_LIMIT: u64 = 25 * 1024 * 1024;
 
 pub fn rollback(project: &Project, args: RollbackArgs) -> Result<i32> {
     let cfg = load_config(project, args.config.as_deref())?;
