@@ -719,12 +719,22 @@ fn print_dealer(p: &DealerPlan, project: &Project) {
             p.new_kv.len()
         ),
     }
+    println!("    from {}", show(&p.release.kv_file()));
     for e in p
         .new_kv
         .iter()
         .filter(|e| e.key.starts_with("dealer:") || e.key.starts_with("origin:"))
     {
-        println!("    {}", e.key);
+        println!("    put {}", e.key);
+    }
+    if let Some(old) = &p.previous_kv {
+        let gone = state::stale_keys(old, &p.new_kv);
+        for k in gone.iter().take(MAX_LISTED) {
+            println!("    delete {k}");
+        }
+        if gone.len() > MAX_LISTED {
+            println!("    ... and {} more deleted", gone.len() - MAX_LISTED);
+        }
     }
     if !p.secrets.is_empty() {
         println!(
@@ -734,6 +744,9 @@ fn print_dealer(p: &DealerPlan, project: &Project) {
     }
     println!("  config {}", show(&p.dir.join("wrangler.json")));
 }
+
+/// Keys to delete listed one by one in a plan; the rest are counted.
+const MAX_LISTED: usize = 20;
 
 fn human_bytes(n: u64) -> String {
     if n >= 1024 * 1024 {
