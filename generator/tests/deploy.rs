@@ -922,3 +922,25 @@ fn a_dry_run_without_the_edge_build_shows_the_dealers_and_says_it_would_stop() {
     assert!(err.contains("the edge worker is not built"), "{err}");
     assert!(uploads(&f.calls()).is_empty());
 }
+
+/// What is deployed cannot be read (an outage, a token without KV rights):
+/// a dry run says so and treats the dealer as changed; a deployment refuses
+/// to go on, since it would lose the rollback point.
+#[test]
+fn unreadable_deploy_state_is_changed_for_a_dry_run_and_stops_a_deployment() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    f.fail("kv key get deployed:", "");
+    let (code, out, err) = f.run(&["deploy", "--changed", "--dry-run"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("dealer tiny-dealer: deploy release 20261120T010000Z-aaaaaaaaaaaa (deployed key unknown (wrangler kv key get deployed:tiny-dealer failed:"), "{out}");
+    assert!(out.contains("injected failure"), "{out}");
+    f.calls();
+    let (code, out, _) = f.run(&["deploy", "--changed"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAILED: what is deployed cannot be read (tiny-dealer); nothing was uploaded"),
+        "{out}"
+    );
+    assert!(uploads(&f.calls()).is_empty());
+}
