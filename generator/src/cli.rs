@@ -89,6 +89,23 @@ pub enum Command {
         after_help = "Examples:\n  dealergen changed --base origin/main\n  dealergen changed --base HEAD~1 --shard 2/4    # this CI runner's part\n  dealergen changed --base origin/main --format json"
     )]
     Changed(ChangedArgs),
+    // --- deploy (issue 13) ---
+    /// Publish what `build` produced to Cloudflare: each dealer's site (a
+    /// Workers static-assets worker on its host), its edge config (KV), the
+    /// edge worker with its routes, pending D1 migrations; checks the worker
+    /// secrets the dealers need first. Settings: config/deploy.toml;
+    /// credentials: CLOUDFLARE_API_TOKEN in the environment.
+    #[command(
+        after_help = "Examples:\n  dealergen deploy --changed --dry-run            # what would be uploaded and changed\n  dealergen deploy --dealer brisbane-motor-group\n  dealergen deploy --edge-only                    # migrations and the edge worker, once\n  dealergen deploy --changed --no-edge --shard 2/4   # then each CI runner's dealers, if changed\n  dealergen deploy --all\n\nThe wrangler configs are written to sites/.deploy/. Exit codes: 0 ok; 1 a dealer failed, secrets are missing or nothing could be read (nothing uploaded for it); 2 usage error. See docs/deploy.md."
+    )]
+    Deploy(DeployArgs),
+    /// Put a dealer back to its previous deployment (site worker version and
+    /// edge config), from what Cloudflare keeps: works from any machine.
+    #[command(
+        after_help = "Examples:\n  dealergen rollback --dealer brisbane-motor-group --dry-run\n  dealergen rollback --dealer brisbane-motor-group\n\nAfter a rollback, `deploy --changed` leaves the dealer alone until a new build; `deploy --dealer` puts the newer release back."
+    )]
+    Rollback(RollbackArgs),
+    // --- end deploy ---
     /// Create a new dealer file from a template preset.
     #[command(
         after_help = "Example:\n  dealergen new gold-coast-kia --template franchise-group --name \"Gold Coast Kia\""
@@ -133,6 +150,60 @@ pub struct BuildArgs {
     #[arg(long)]
     pub no_astro: bool,
 }
+
+// --- deploy (issue 13) ---
+#[derive(Debug, Args)]
+pub struct DeployArgs {
+    #[command(flatten)]
+    pub selection: DeploySelection,
+    /// Only the dealers of shard I of N (the same split as `build --shard`).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// Print what would be uploaded and changed and write the wrangler
+    /// configs, without uploading or changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Leave the D1 migrations and the edge worker alone (a CI shard's
+    /// run, after one `--edge-only` run deployed them).
+    #[arg(long, conflicts_with = "edge_only")]
+    pub no_edge: bool,
+    /// The deploy settings (default: config/deploy.toml).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct DeploySelection {
+    /// One dealer by slug (repeatable).
+    #[arg(long, value_name = "SLUG")]
+    pub dealer: Vec<String>,
+    /// Every dealer in the dealers folder.
+    #[arg(long)]
+    pub all: bool,
+    /// Only dealers whose build key differs from the one deployed (read
+    /// remotely, so it works on a fresh CI runner); dealers not built here are skipped.
+    #[arg(long)]
+    pub changed: bool,
+    /// No dealer: only the pending D1 migrations and the edge worker (if
+    /// changed). CI runs this once before the shards deploy with --no-edge.
+    #[arg(long)]
+    pub edge_only: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RollbackArgs {
+    /// The dealer, by slug.
+    #[arg(long, value_name = "SLUG")]
+    pub dealer: String,
+    /// Print what would change, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The deploy settings (default: config/deploy.toml).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+// --- end deploy ---
 
 #[derive(Debug, Subcommand)]
 pub enum StockCommand {

@@ -37,6 +37,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Explain(args) => explain::run(&project, args),
         Command::Diff(args) => diff::run(&project, args),
         Command::Changed(args) => diff::changed(&project, args),
+        // --- deploy (issue 13) ---
+        Command::Deploy(args) => crate::deploy::deploy(&project, args),
+        Command::Rollback(args) => crate::deploy::rollback(&project, args),
+        // --- end deploy ---
         Command::New {
             slug,
             template,

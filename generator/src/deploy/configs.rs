@@ -1,0 +1,297 @@
+//! The wrangler configurations a deployment uses, generated into
+//! `sites/.deploy/` (wrangler.json, one per worker) so a dry run shows them
+//! and `wrangler deploy --dry-run` can check them.
+//!
+//! Static sites are Workers with static assets, one per dealer, rather than
+//! Pages projects: wrangler can check them offline (`deploy --dry-run`),
+//! every upload is a worker version that `wrangler rollback` returns to,
+//! routes sit on the same zones as the edge worker's (the more specific
+//! `host/api/*` goes to the edge, `host/*` to the site), and the
+//! `_headers` / `_redirects` files the build writes apply as on Pages.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use sha2::{Digest, Sha256};
+
+use super::config::DeployConfig;
+use super::release::Release;
+
+/// The host of an origin (`https://www.x.com.au` → `www.x.com.au`).
+pub fn host_of(origin: &str) -> Option<String> {
+    url::Url::parse(origin)
+        .ok()?
+        .host_str()
+        .map(|h| h.to_ascii_lowercase())
+}
+
+/// One route of a worker.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Route {
+    pub pattern: String,
+    pub zone_name: String,
+}
+
+/// The site worker of one dealer: its static assets on its site host.
+pub fn site(cfg: &DeployConfig, release: &Release, out_dir: &Path) -> Result<serde_json::Value> {
+    let origin = &release.edge.origins[0];
+    let host = host_of(origin)
+        .with_context(|| format!("dealer `{}`: site_url `{origin}` has no host", release.slug))?;
+    let zone = cfg.zone_of(&host).with_context(|| {
+        format!(
+            "dealer `{}`: host {host} is in none of the zones of {} (zones = {:?}); add its domain there",
+            release.slug,
+            cfg.file.display(),
+            cfg.zones
+        )
+    })?;
+    Ok(serde_json::json!({
+        "name": cfg.site_worker(&release.slug),
+        "account_id": cfg.account_id,
+        "compatibility_date": cfg.sites.compatibility_date,
+        "workers_dev": false,
+        "preview_urls": false,
+        "assets": {
+            "directory": relative(out_dir, &release.dist())?,
+            // Astro writes /cars/x/index.html; the site links to /cars/x/.
+            "html_handling": "auto-trailing-slash",
+            "not_found_handling": "404-page",
+        },
+        "routes": [Route { pattern: format!("{host}/*"), zone_name: zone.to_string() }],
+    }))
+}
+
+/// Hosts whose `/api/*` the edge worker answers, by dealer: the site's own
+/// host, or the host of `edge.api_base` when the dealer's API is elsewhere.
+pub fn edge_routes(cfg: &DeployConfig, api_hosts: &BTreeMap<String, String>) -> Result<Vec<Route>> {
+    let mut routes = Vec::new();
+    let mut problems = Vec::new();
+    for (slug, host) in api_hosts {
+        match cfg.zone_of(host) {
+            Some(zone) => routes.push(Route {
+                pattern: format!("{host}/api/*"),
+                zone_name: zone.to_string(),
+            }),
+            None => problems.push(format!(
+                "dealer `{slug}`: host {host} is in none of the zones of {}; add its domain to `zones`",
+                cfg.file.display()
+            )),
+        }
+    }
+    if !problems.is_empty() {
+        bail!("{}", problems.join("\n"));
+    }
+    routes.sort();
+    routes.dedup();
+    Ok(routes)
+}
+
+/// The edge worker's config: the checkout's wrangler.toml (bindings,
+/// queues, crons, Durable Objects: declared once, used by `wrangler dev`
+/// too) with the real ids, the routes and the secrets it requires.
+pub fn edge(
+    cfg: &DeployConfig,
+    root: &Path,
+    routes: &[Route],
+    required_secrets: &[String],
+    out_dir: &Path,
+) -> Result<serde_json::Value> {
+    let file = root.join(&cfg.edge.wrangler_toml);
+    let text = std::fs::read_to_string(&file)
+        .with_context(|| format!("cannot read the edge's {}", file.display()))?;
+    let base_dir = file.parent().unwrap_or(root);
+    let table: toml::Table =
+        toml::from_str(&text).with_context(|| format!("{} is not valid TOML", file.display()))?;
+    let mut v = serde_json::to_value(&table)?;
+    let o = v.as_object_mut().expect("a TOML table is an object");
+    o.insert("name".into(), cfg.edge.name.clone().into());
+    o.insert("account_id".into(), cfg.account_id.clone().into());
+    o.insert("workers_dev".into(), false.into());
+    o.insert("preview_urls".into(), false.into());
+    let main = o
+        .get("main")
+        .and_then(|m| m.as_str())
+        .with_context(|| format!("{}: no `main` (the built worker)", file.display()))?;
+    let main = base_dir.join(main);
+    if !main.is_file() {
+        bail!(
+            "the edge worker is not built ({} does not exist): run `bash scripts/edge/build.sh`",
+            main.display()
+        );
+    }
+    o.insert("main".into(), relative(out_dir, &main)?.into());
+    let Some(dbs) = o.get_mut("d1_databases").and_then(|d| d.as_array_mut()) else {
+        bail!("{}: no [[d1_databases]]", file.display());
+    };
+    let db = dbs
+        .iter_mut()
+        .find(|d| d["binding"] == "DB")
+        .with_context(|| format!("{}: no D1 database bound as DB", file.display()))?;
+    db["database_name"] = cfg.d1_database_name.clone().into();
+    db["database_id"] = cfg.d1_database_id.clone().into();
+    if let Some(m) = db.get("migrations_dir").and_then(|m| m.as_str()) {
+        let dir = base_dir.join(m);
+        db["migrations_dir"] = relative(out_dir, &dir)?.into();
+    }
+    let Some(kvs) = o.get_mut("kv_namespaces").and_then(|d| d.as_array_mut()) else {
+        bail!("{}: no [[kv_namespaces]]", file.display());
+    };
+    let kv = kvs
+        .iter_mut()
+        .find(|d| d["binding"] == "CONFIG")
+        .with_context(|| format!("{}: no KV namespace bound as CONFIG", file.display()))?;
+    kv["id"] = cfg.kv_namespace_id.clone().into();
+    o.insert("routes".into(), serde_json::to_value(routes)?);
+    // Wrangler refuses to deploy a version without these (belt and braces:
+    // `dealergen deploy` checks them first and names the missing ones).
+    o.insert(
+        "secrets".into(),
+        serde_json::json!({ "required": required_secrets }),
+    );
+    Ok(v)
+}
+
+/// The migrations folder of the edge config (absolute).
+pub fn migrations_dir(cfg: &DeployConfig, root: &Path) -> Result<PathBuf> {
+    let file = root.join(&cfg.edge.wrangler_toml);
+    let table: toml::Table = toml::from_str(&std::fs::read_to_string(&file)?)?;
+    let dir = table
+        .get("d1_databases")
+        .and_then(|d| d.as_array())
+        .and_then(|a| {
+            a.iter()
+                .find(|d| d.get("binding").and_then(|b| b.as_str()) == Some("DB"))
+        })
+        .and_then(|d| d.get("migrations_dir"))
+        .and_then(|m| m.as_str())
+        .unwrap_or("migrations");
+    Ok(file.parent().unwrap_or(root).join(dir))
+}
+
+/// The migration files, in the order wrangler applies them.
+pub fn migration_files(dir: &Path) -> Result<Vec<String>> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str().map(String::from))
+        .filter(|n| n.ends_with(".sql"))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// What a hash covers of the edge: the config it is deployed with and
+/// every file of the built worker, so an unchanged edge is not redeployed.
+pub fn edge_key(config_json: &str, main: &Path) -> Result<String> {
+    let mut h = Sha256::new();
+    h.update(config_json.as_bytes());
+    // worker-build writes build/{index.js,index_bg.wasm,worker/shim.mjs}.
+    let build = match main.parent() {
+        Some(p) if p.file_name().is_some_and(|n| n == "worker") => p.parent().unwrap_or(p),
+        Some(p) => p,
+        None => Path::new("."),
+    };
+    for f in manifest(build)? {
+        h.update(f.path.as_bytes());
+        h.update(f.sha256.as_bytes());
+    }
+    Ok(hex(&h.finalize()))
+}
+
+/// One file of a site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssetFile {
+    /// Relative, with `/`.
+    pub path: String,
+    pub size: u64,
+    pub sha256: String,
+}
+
+/// Every file under `dir`, sorted by path.
+pub fn manifest(dir: &Path) -> Result<Vec<AssetFile>> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+    {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let bytes = std::fs::read(entry.path())
+            .with_context(|| format!("cannot read {}", entry.path().display()))?;
+        let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+        files.push(AssetFile {
+            path: rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+            size: bytes.len() as u64,
+            sha256: hex(&Sha256::digest(&bytes)),
+        });
+    }
+    Ok(files)
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `to` relative to the folder `from` (both made absolute), with `/`.
+pub fn relative(from: &Path, to: &Path) -> Result<String> {
+    let from = absolute(from)?;
+    let to = absolute(to)?;
+    let f: Vec<Component> = from.components().collect();
+    let t: Vec<Component> = to.components().collect();
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".into(); f.len() - common];
+    parts.extend(
+        t[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    Ok(if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    })
+}
+
+/// Absolute with links resolved as far as the path exists.
+fn absolute(p: &Path) -> Result<PathBuf> {
+    if let Ok(c) = p.canonicalize() {
+        return Ok(c);
+    }
+    let abs = std::path::absolute(p)?;
+    match (abs.parent(), abs.file_name()) {
+        (Some(parent), Some(name)) if parent != abs => Ok(absolute(parent)?.join(name)),
+        _ => Ok(abs),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths() {
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("sites/.deploy/x");
+        let b = d.path().join("sites/x/releases/r/dist");
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        assert_eq!(relative(&a, &b).unwrap(), "../../x/releases/r/dist");
+        assert_eq!(relative(&a, &a).unwrap(), ".");
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(
+            host_of("https://WWW.X.com.au/").as_deref(),
+            Some("www.x.com.au")
+        );
+        assert_eq!(host_of("nope"), None);
+    }
+}

@@ -1,0 +1,119 @@
+//! The worker secrets a dealer's edge config needs. Only names are ever
+//! handled here: `wrangler secret list` returns names, and a missing one is
+//! reported by name, never with a value.
+
+use std::collections::BTreeMap;
+
+use dealer_rules::edge_config::EdgeConfig;
+
+/// Secrets the edge worker needs whatever dealers it serves.
+pub fn platform() -> BTreeMap<String, String> {
+    BTreeMap::from([(
+        "SESSION_SECRET".to_string(),
+        "signs sessions, sign-in codes and client hashes".to_string(),
+    )])
+}
+
+/// Secret name → why this dealer needs it.
+pub fn required(edge: &EdgeConfig) -> BTreeMap<String, String> {
+    let mut need = BTreeMap::new();
+    let mut add = |name: &str, why: String| {
+        need.entry(name.to_string()).or_insert(why);
+    };
+    if edge.features.watchlist {
+        // Sign-in codes go out by SMS; without the webhook provider they
+        // only reach the worker's log.
+        add(
+            "SMS_PROVIDER",
+            "features.watchlist: sign-in codes by SMS (set it to `webhook`)".into(),
+        );
+        add(
+            "SMS_WEBHOOK_URL",
+            "features.watchlist: the SMS provider's endpoint".into(),
+        );
+    }
+    let emails =
+        edge.leads.email.is_some() || edge.locations.iter().any(|l| l.lead_email.is_some());
+    if emails {
+        add(
+            "MAIL_RELAY_URL",
+            "leads by e-mail (ADF/XML): without it they are only logged".into(),
+        );
+    }
+    if let Some(c) = &edge.forms.captcha {
+        add(
+            &c.secret_name,
+            "forms.captcha: the Turnstile secret key".into(),
+        );
+    }
+    if edge.checkout.enabled {
+        if let Some(p) = &edge.checkout.payment {
+            add(
+                &p.secret_name,
+                "checkout.payment: the payment provider's API key".into(),
+            );
+            add(
+                &p.webhook_secret_name,
+                "checkout.payment: the payment webhook's signing secret".into(),
+            );
+        }
+    }
+    if let Some(q) = &edge.finance.quote_provider {
+        add(&q.secret_name, "finance quote provider: its API key".into());
+    }
+    if edge.features.trade_in {
+        if let Some(v) = &edge.trade_in.valuation {
+            add(
+                &v.secret_name,
+                "trade_in valuation service: its API key".into(),
+            );
+        }
+    }
+    need
+}
+
+/// Names in `wrangler secret list --format json` output
+/// (`[{"name": "...", "type": "secret_text"}]`).
+pub fn parse_list(json: &str) -> Result<Vec<String>, String> {
+    let start = json.find('[').ok_or("no JSON list in wrangler's answer")?;
+    let v: Vec<serde_json::Value> =
+        serde_json::from_str(json[start..].trim()).map_err(|e| e.to_string())?;
+    Ok(v.iter()
+        .filter_map(|s| s.get("name")?.as_str().map(String::from))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_config_field_that_needs_a_secret_names_it() {
+        let mut c: EdgeConfig = serde_json::from_str(
+            r#"{"dealer":"d","name":"D","origins":["https://d.example"],"locations":[],
+            "leads":{"email":null,"webhook_url":null},"features":{"watchlist":false,"phone_reveal":false,"trade_in":false}}"#,
+        )
+        .unwrap();
+        assert!(required(&c).is_empty());
+        c.features.watchlist = true;
+        c.leads.email = Some("a@b.example".into());
+        c.forms.captcha = Some(dealer_rules::edge_config::EdgeCaptcha {
+            secret_name: "TS_D".into(),
+        });
+        let names: Vec<String> = required(&c).into_keys().collect();
+        assert_eq!(
+            names,
+            ["MAIL_RELAY_URL", "SMS_PROVIDER", "SMS_WEBHOOK_URL", "TS_D"]
+        );
+    }
+
+    #[test]
+    fn the_list_reads_names_only() {
+        assert_eq!(
+            parse_list(r#"[{"name":"A","type":"secret_text"},{"name":"B","type":"secret_text"}]"#)
+                .unwrap(),
+            ["A", "B"]
+        );
+        assert!(parse_list("oops").is_err());
+    }
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""A stand-in for wrangler in the deploy tests (generator/tests/deploy.rs).
+
+It answers the commands `dealergen deploy` and `rollback` run, as the real
+wrangler 4 does (exit status, stdout, the WRANGLER_OUTPUT_FILE_PATH record),
+against a little account kept in $FAKE_WRANGLER_STATE:
+
+  kv.json          the KV namespace {key: value}
+  secrets.json     secret names of the edge worker
+  pending.json     D1 migrations not applied yet
+  workers.json     {worker: {"versions": [ids], "live": id, "assets": dir}}
+  fail.json        [[argv substring, cwd substring], ...]: calls that fail
+  log.jsonl        one line per call: argv, cwd, stdin, whether a token was set
+
+Nothing here reaches the network.
+"""
+import json
+import os
+import sys
+
+state = os.environ["FAKE_WRANGLER_STATE"]
+argv = sys.argv[1:]
+cwd = os.getcwd()
+
+
+def load(name, default):
+    try:
+        with open(os.path.join(state, name)) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return default
+
+
+def save(name, value):
+    with open(os.path.join(state, name), "w") as f:
+        json.dump(value, f, indent=1, sort_keys=True)
+
+
+def opt(name):
+    if name in argv:
+        return argv[argv.index(name) + 1]
+    return None
+
+
+with open(os.path.join(state, "log.jsonl"), "a") as f:
+    f.write(json.dumps({
+        "argv": argv,
+        "cwd": cwd,
+        "token": bool(os.environ.get("CLOUDFLARE_API_TOKEN")),
+        "ci": os.environ.get("CI"),
+    }) + "\n")
+
+line = " ".join(argv)
+for pattern, where in load("fail.json", []):
+    if pattern in line and where in cwd:
+        print("X [ERROR] A request to the Cloudflare API failed: injected failure (code: 10000)", file=sys.stderr)
+        sys.exit(1)
+
+if not os.environ.get("CLOUDFLARE_API_TOKEN"):
+    print("X [ERROR] In a non-interactive environment, it's necessary to set a CLOUDFLARE_API_TOKEN", file=sys.stderr)
+    sys.exit(1)
+
+kv = load("kv.json", {})
+workers = load("workers.json", {})
+
+
+def config():
+    path = opt("--config") or "wrangler.json"
+    with open(os.path.join(cwd, path)) as f:
+        return json.load(f)
+
+
+def output(record):
+    path = os.environ.get("WRANGLER_OUTPUT_FILE_PATH")
+    if path:
+        with open(path, "a") as f:
+            f.write(json.dumps(record) + "\n")
+
+
+if argv[:1] == ["kv"]:
+    if "--remote" not in argv or not opt("--namespace-id"):
+        print("X [ERROR] expected --namespace-id and --remote", file=sys.stderr)
+        sys.exit(1)
+    sub = argv[1:3]
+    if sub == ["key", "get"]:
+        key = argv[3]
+        if key not in kv:
+            print(f"X [ERROR] Failed to fetch https://api.cloudflare.com/client/v4/accounts/x/storage/kv/namespaces/y/values/{key} - 404: Not Found", file=sys.stderr)
+            sys.exit(1)
+        sys.stdout.write(kv[key])
+    elif sub == ["key", "put"]:
+        with open(opt("--path")) as f:
+            kv[argv[3]] = f.read()
+        save("kv.json", kv)
+        print(f"Writing the contents of {opt('--path')} to the key \"{argv[3]}\" on namespace y.")
+    elif sub == ["bulk", "put"]:
+        with open(argv[3]) as f:
+            entries = json.load(f)
+        for e in entries:
+            kv[e["key"]] = e["value"]
+        save("kv.json", kv)
+        print("Success!")
+    elif sub == ["bulk", "delete"]:
+        with open(argv[3]) as f:
+            for k in json.load(f):
+                kv.pop(k, None)
+        save("kv.json", kv)
+        print("Success!")
+    else:
+        sys.exit(f"fake wrangler: unknown kv command {line}")
+elif argv[:2] == ["secret", "list"]:
+    print(json.dumps([{"name": n, "type": "secret_text"} for n in load("secrets.json", [])]))
+elif argv[:3] == ["d1", "migrations", "list"]:
+    pending = load("pending.json", [])
+    if pending:
+        print("Migrations to be applied:")
+        print("┌" + "─" * 30 + "┐")
+        for p in pending:
+            print(f"│ {p} │")
+    else:
+        print("✅ No migrations to apply!")
+elif argv[:3] == ["d1", "migrations", "apply"]:
+    for p in load("pending.json", []):
+        print(f"│ {p} │ ✅ │")
+    save("pending.json", [])
+elif argv[:1] == ["deploy"]:
+    c = config()
+    name = c["name"]
+    w = workers.setdefault(name, {"versions": [], "live": None})
+    vid = f"{name}-v{len(w['versions']) + 1}"
+    w["versions"].append(vid)
+    w["live"] = vid
+    if "assets" in c:
+        w["assets"] = os.path.realpath(os.path.join(cwd, c["assets"]["directory"]))
+        w.setdefault("assets_by_version", {})[vid] = w["assets"]
+    w["routes"] = [r["pattern"] for r in c.get("routes", [])]
+    save("workers.json", workers)
+    output({"type": "deploy", "version": 1, "worker_name": name, "version_id": vid})
+    print(f"Uploaded {name}\nCurrent Version ID: {vid}")
+elif argv[:2] == ["versions", "list"]:
+    name = opt("--name")
+    w = workers.get(name)
+    if w is None:
+        print(f"X [ERROR] This Worker does not exist on your account. [code: 10007]", file=sys.stderr)
+        sys.exit(1)
+    print(json.dumps([{"id": v, "number": i + 1} for i, v in enumerate(w["versions"])]))
+elif argv[:1] == ["rollback"]:
+    name = opt("--name")
+    vid = argv[1]
+    w = workers.get(name)
+    if w is None or vid not in w["versions"]:
+        print(f"X [ERROR] version {vid} not found", file=sys.stderr)
+        sys.exit(1)
+    w["live"] = vid
+    if "assets_by_version" in w:
+        w["assets"] = w["assets_by_version"][vid]
+    save("workers.json", workers)
+    output({"type": "rollback", "version": 1, "worker_name": name, "version_id": vid})
+    print(f"Worker Version {vid} has been deployed to 100% of traffic.")
+else:
+    sys.exit(f"fake wrangler: unknown command {line}")
