@@ -37,6 +37,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Explain(args) => explain::run(&project, args),
         Command::Diff(args) => diff::run(&project, args),
         Command::Changed(args) => diff::changed(&project, args),
+        Command::Dev(args) => crate::dev::run(&project, args),
         Command::New {
             slug,
             template,

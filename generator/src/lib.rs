@@ -11,6 +11,7 @@ pub mod build;
 pub mod cli;
 pub mod commands;
 pub mod compliance;
+pub mod dev;
 pub mod diff;
 pub mod docs;
 pub mod explain;
