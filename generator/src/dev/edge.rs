@@ -66,6 +66,7 @@ impl Tools {
             .env("CLOUDFLARE_CF_FETCH_ENABLED", "false")
             .env("XDG_CONFIG_HOME", self.root.join(".wrangler/config"))
             .env("NO_COLOR", "1")
+            .env("FORCE_COLOR", "0")
             .env("CI", "1");
         cmd
     }
@@ -153,9 +154,11 @@ impl Edge {
         .stderr(Stdio::piped());
         own_process_group(&mut cmd);
         let mut child = cmd.spawn().context("cannot start wrangler dev")?;
-        // The worker's log goes to the terminal (sign-in codes are logged
-        // there by the dev SMS provider), each line marked.
+        // The worker's log goes to the terminal once it is up (sign-in
+        // codes are logged there by the dev SMS provider), each line
+        // marked; wrangler's start-up banner only if it fails to start.
         let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let ready = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         for out in [
             child
                 .stdout
@@ -169,13 +172,16 @@ impl Edge {
         .into_iter()
         .flatten()
         {
-            let log = log.clone();
+            let (log, ready) = (log.clone(), ready.clone());
             std::thread::spawn(move || {
                 for line in BufReader::new(out).lines().map_while(Result::ok) {
+                    let line = strip_ansi(&line);
                     if line.trim().is_empty() {
                         continue;
                     }
-                    eprintln!("edge | {line}");
+                    if ready.load(std::sync::atomic::Ordering::SeqCst) {
+                        eprintln!("edge | {line}");
+                    }
                     let mut log = log.lock().expect("log lock");
                     if log.len() < 64 * 1024 {
                         log.push_str(&line);
@@ -198,6 +204,7 @@ impl Edge {
                 );
             }
             if healthy(edge.addr) {
+                ready.store(true, std::sync::atomic::Ordering::SeqCst);
                 return Ok(edge);
             }
             if started.elapsed() > START_TIMEOUT {
@@ -295,6 +302,25 @@ pub fn for_preview(
     Ok(entries)
 }
 
+/// `text` without terminal colour codes (ESC [ ... letter).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn free_port() -> Result<SocketAddr> {
     let l = TcpListener::bind("127.0.0.1:0").context("no free port on 127.0.0.1")?;
     Ok(l.local_addr()?)
@@ -382,6 +408,14 @@ mod tests {
         );
         assert_eq!(out.len(), 4);
         assert!(for_preview(vec![], "tiny", &[]).is_err());
+    }
+
+    #[test]
+    fn colour_codes_are_left_out_of_the_log() {
+        assert_eq!(
+            strip_ansi("\u{1b}[33m▲ \u{1b}[43;33m[WARNING]\u{1b}[0m Scheduled"),
+            "▲ [WARNING] Scheduled"
+        );
     }
 
     #[test]
