@@ -58,12 +58,8 @@ pub fn run(project: &Project, args: DevArgs) -> Result<i32> {
     } else {
         Some(edge::Tools::find(project)?)
     };
-    let server = Arc::new(serve::bind(args.port)?);
-    let port = server
-        .server_addr()
-        .to_ip()
-        .context("the server has no IP address")?
-        .port();
+    let listener = serve::bind(args.port)?;
+    let port = listener.local_addr()?.port();
     let url = format!("http://127.0.0.1:{port}/");
 
     let hub = Arc::new(Hub::new());
@@ -79,8 +75,8 @@ pub fn run(project: &Project, args: DevArgs) -> Result<i32> {
         Api::Off(api.into()),
     ));
     {
-        let (server, site) = (server.clone(), site.clone());
-        std::thread::spawn(move || serve::run(server, site));
+        let site = site.clone();
+        std::thread::spawn(move || serve::run(listener, site));
     }
     let (stop_tx, stop_rx) = channel::<()>();
     ctrlc::set_handler(move || {
@@ -162,7 +158,6 @@ pub fn run(project: &Project, args: DevArgs) -> Result<i32> {
         w.stop();
         println!("edge worker stopped");
     }
-    server.unblock();
     println!("stopped");
     Ok(0)
 }

@@ -3,16 +3,20 @@
 //! `404.html`; `_redirects` and `_headers` applied), `/api/*` passed to the
 //! local worker, the reload event stream, and the dev script added to every
 //! HTML answer on its way out (never to the built files).
+//!
+//! HTTP/1.1 over std's sockets, one thread per connection (httparse reads
+//! the request head): a browser keeps six connections open per site and an
+//! event stream per tab, and a fixed pool of workers owning whole
+//! connections stalls the seventh until one closes.
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{anyhow, Result};
-use tiny_http::{Header, Method, Request, Response, StatusCode};
 
 use super::cdn_rules::CdnRules;
 use super::events::Hub;
@@ -27,12 +31,14 @@ const CLIENT_JS: &str = include_str!("client.js");
 /// Content-Security-Policy (`script-src 'self'`) lets it run unchanged.
 pub const CLIENT_TAG: &str = "<script type=\"module\" src=\"/__dealergen/dev.js\"></script>";
 
-/// Requests answered at once; more wait (each event stream holds one).
-const MAX_IN_FLIGHT: usize = 256;
-/// The largest request body passed to the worker (its own limits are lower).
-const MAX_BODY: u64 = 8 * 1024 * 1024;
-/// The largest response head the worker may send.
+/// Connections served at once; more get 503 (each tab's event stream holds one).
+const MAX_CONNECTIONS: usize = 512;
+/// The largest request body taken (the worker's own limits are lower).
+const MAX_BODY: usize = 8 * 1024 * 1024;
+/// The largest request or answer head.
 const MAX_HEAD: usize = 64 * 1024;
+/// An idle kept-alive connection is closed after this long.
+const IDLE: Duration = Duration::from_secs(60);
 
 /// Where `/api/*` goes.
 #[derive(Debug, Clone)]
@@ -86,12 +92,9 @@ impl Site {
 
 /// Binds 127.0.0.1:`port` (0: any free port), with a clear message when
 /// the port is taken.
-pub fn bind(port: u16) -> Result<tiny_http::Server> {
-    tiny_http::Server::http(("127.0.0.1", port)).map_err(|e| {
-        let in_use = e
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::AddrInUse);
-        if in_use {
+pub fn bind(port: u16) -> Result<TcpListener> {
+    TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AddrInUse {
             anyhow!(
                 "port {port} on 127.0.0.1 is already in use (another `dealergen dev`?): pick another with --port N, or --port 0 for any free port"
             )
@@ -101,88 +104,296 @@ pub fn bind(port: u16) -> Result<tiny_http::Server> {
     })
 }
 
-/// Answers requests until the server is unblocked; one thread per request.
-pub fn run(server: Arc<tiny_http::Server>, site: Arc<Site>) {
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    for request in server.incoming_requests() {
-        if in_flight.load(Ordering::SeqCst) >= MAX_IN_FLIGHT {
-            let _ = request.respond(text(503, "too many requests at once"));
+/// Answers connections until the process ends; one thread each.
+pub fn run(listener: TcpListener, site: Arc<Site>) {
+    let open = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(mut stream) = stream else { continue };
+        if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            let _ = respond(
+                &mut stream,
+                503,
+                &[],
+                b"too many connections\n",
+                false,
+                false,
+            );
             continue;
         }
-        in_flight.fetch_add(1, Ordering::SeqCst);
-        let (site, in_flight) = (site.clone(), in_flight.clone());
+        open.fetch_add(1, Ordering::SeqCst);
+        let (site, open) = (site.clone(), open.clone());
         std::thread::spawn(move || {
-            handle(&site, request);
-            in_flight.fetch_sub(1, Ordering::SeqCst);
+            serve_connection(&site, stream);
+            open.fetch_sub(1, Ordering::SeqCst);
         });
     }
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
+/// One request as read from the socket.
+#[derive(Debug)]
+pub struct Request {
+    pub method: String,
+    /// Path and query, as sent.
+    pub target: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// HTTP/1.1 without `Connection: close`.
+    pub keep_alive: bool,
 }
 
-fn text(status: u16, body: &str) -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_string(format!("{body}\n"))
-        .with_status_code(StatusCode(status))
-        .with_header(header("content-type", "text/plain; charset=utf-8"))
+impl Request {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
 }
 
-fn handle(site: &Site, request: Request) {
-    let url = request.url().to_string();
-    let (raw_path, query) = match url.split_once('?') {
-        Some((p, q)) => (p.to_string(), format!("?{q}")),
-        None => (url.clone(), String::new()),
-    };
-    if raw_path == CLIENT_PATH {
-        let _ = request.respond(
-            Response::from_string(CLIENT_JS)
-                .with_header(header("content-type", "text/javascript; charset=utf-8"))
-                .with_header(header("cache-control", "no-store")),
-        );
-        return;
-    }
-    if raw_path == EVENTS_PATH {
-        return events(site, request);
-    }
-    if raw_path == "/api" || raw_path.starts_with("/api/") {
-        let api = site.api.read().expect("api lock").clone();
-        return match api {
-            Api::Worker(addr) => proxy(request, addr),
-            Api::Off(why) => {
-                let body = serde_json::json!({ "error": why }).to_string();
-                let _ = request.respond(
-                    Response::from_string(body)
-                        .with_status_code(StatusCode(503))
-                        .with_header(header("content-type", "application/json")),
+/// Why no request could be read.
+enum ReadError {
+    /// The client closed the connection (or went idle): nothing to answer.
+    Closed,
+    /// A malformed or oversized request: answer this status and close.
+    Bad(u16, &'static str),
+}
+
+/// Reads one request; `buf` keeps bytes read past it (a pipelined next one).
+fn read_request(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<Request, ReadError> {
+    let mut chunk = [0u8; 8192];
+    let (head_len, method, target, headers, version) = loop {
+        let mut slots = [httparse::EMPTY_HEADER; 96];
+        let mut req = httparse::Request::new(&mut slots);
+        match req.parse(buf) {
+            Ok(httparse::Status::Complete(n)) => {
+                let headers = req
+                    .headers
+                    .iter()
+                    .map(|h| {
+                        (
+                            h.name.to_string(),
+                            String::from_utf8_lossy(h.value).into_owned(),
+                        )
+                    })
+                    .collect::<Vec<_>>();
+                break (
+                    n,
+                    req.method.unwrap_or("GET").to_string(),
+                    req.path.unwrap_or("/").to_string(),
+                    headers,
+                    req.version.unwrap_or(1),
                 );
             }
-        };
+            Ok(httparse::Status::Partial) => {}
+            Err(httparse::Error::TooManyHeaders) => {
+                return Err(ReadError::Bad(431, "too many headers"))
+            }
+            Err(_) => return Err(ReadError::Bad(400, "malformed request")),
+        }
+        if buf.len() > MAX_HEAD {
+            return Err(ReadError::Bad(431, "request head too large"));
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return Err(ReadError::Closed),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    };
+    let mut request = Request {
+        keep_alive: false,
+        method,
+        target,
+        headers,
+        body: Vec::new(),
+    };
+    let connection = request
+        .header("connection")
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    request.keep_alive = version == 1 && !connection.contains("close");
+    if request
+        .header("transfer-encoding")
+        .is_some_and(|te| !te.eq_ignore_ascii_case("identity"))
+    {
+        // Browsers send bodies with a length; a streamed one is refused.
+        return Err(ReadError::Bad(411, "send the body with a Content-Length"));
     }
-    let _ = match resolve(site, &raw_path, &query, request.method()) {
-        Answer::Status(code, msg) => request.respond(text(code, msg)),
-        Answer::Redirect(code, location) => request
-            .respond(Response::empty(StatusCode(code)).with_header(header("location", &location))),
+    let length = match request.header("content-length") {
+        None => 0,
+        Some(v) => match v.trim().parse::<usize>() {
+            Ok(n) if n <= MAX_BODY => n,
+            Ok(_) => return Err(ReadError::Bad(413, "request body too large")),
+            Err(_) => return Err(ReadError::Bad(400, "bad Content-Length")),
+        },
+    };
+    buf.drain(..head_len);
+    while buf.len() < length {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return Err(ReadError::Closed),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+    request.body = buf.drain(..length).collect();
+    Ok(request)
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        301 => "Moved Permanently",
+        302 => "Found",
+        303 => "See Other",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        431 => "Request Header Fields Too Large",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        _ => "",
+    }
+}
+
+/// Writes a whole answer with its length.
+fn respond(
+    stream: &mut TcpStream,
+    status: u16,
+    headers: &[(String, String)],
+    body: &[u8],
+    head_only: bool,
+    keep_alive: bool,
+) -> std::io::Result<()> {
+    let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!(
+        "content-length: {}\r\nconnection: {}\r\n\r\n",
+        body.len(),
+        if keep_alive { "keep-alive" } else { "close" }
+    ));
+    let mut out = head.into_bytes();
+    if !head_only {
+        out.extend_from_slice(body);
+    }
+    stream.write_all(&out)?;
+    stream.flush()
+}
+
+fn text(status: u16, body: &str) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    (
+        status,
+        vec![("content-type".into(), "text/plain; charset=utf-8".into())],
+        format!("{body}\n").into_bytes(),
+    )
+}
+
+fn json(status: u16, value: serde_json::Value) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    (
+        status,
+        vec![("content-type".into(), "application/json".into())],
+        value.to_string().into_bytes(),
+    )
+}
+
+fn serve_connection(site: &Site, mut stream: TcpStream) {
+    let _ = stream.set_read_timeout(Some(IDLE));
+    let _ = stream.set_nodelay(true);
+    let mut buf = Vec::new();
+    loop {
+        let request = match read_request(&mut stream, &mut buf) {
+            Ok(r) => r,
+            Err(ReadError::Closed) => return,
+            Err(ReadError::Bad(status, why)) => {
+                let (status, headers, body) = text(status, why);
+                let _ = respond(&mut stream, status, &headers, &body, false, false);
+                return;
+            }
+        };
+        let (path, query) = match request.target.split_once('?') {
+            Some((p, q)) => (p.to_string(), format!("?{q}")),
+            None => (request.target.clone(), String::new()),
+        };
+        if path == EVENTS_PATH {
+            return events(site, stream);
+        }
+        if path == "/api" || path.starts_with("/api/") {
+            let api = site.api.read().expect("api lock").clone();
+            match api {
+                // The worker's answer goes back as it comes, then the
+                // connection closes (so its framing never matters here).
+                Api::Worker(addr) => return proxy(&request, stream, addr),
+                Api::Off(why) => {
+                    let (s, h, b) = json(503, serde_json::json!({ "error": why }));
+                    if respond(&mut stream, s, &h, &b, false, request.keep_alive).is_err() {
+                        return;
+                    }
+                }
+            }
+        } else {
+            let head_only = request.method == "HEAD";
+            let (status, headers, body) = answer(site, &path, &query, &request.method);
+            if respond(
+                &mut stream,
+                status,
+                &headers,
+                &body,
+                head_only,
+                request.keep_alive,
+            )
+            .is_err()
+            {
+                return;
+            }
+        }
+        if !request.keep_alive {
+            return;
+        }
+    }
+}
+
+/// A page, file or the dev script: (status, headers, body).
+fn answer(
+    site: &Site,
+    path: &str,
+    query: &str,
+    method: &str,
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    if path == CLIENT_PATH {
+        return (
+            200,
+            vec![
+                (
+                    "content-type".into(),
+                    "text/javascript; charset=utf-8".into(),
+                ),
+                ("cache-control".into(), "no-store".into()),
+            ],
+            CLIENT_JS.as_bytes().to_vec(),
+        );
+    }
+    match resolve(site, path, query, method) {
+        Answer::Status(code, msg) => text(code, msg),
+        Answer::Redirect(code, location) => (code, vec![("location".into(), location)], Vec::new()),
         Answer::File {
             status,
             file,
             headers,
-        } => {
-            send_file(request, status, &file, &headers);
-            Ok(())
-        }
-        Answer::NoBuildYet => {
-            let page = format!(
+        } => file_answer(status, &file, headers),
+        Answer::NoBuildYet => (
+            503,
+            vec![
+                ("content-type".into(), "text/html; charset=utf-8".into()),
+                ("cache-control".into(), "no-store".into()),
+            ],
+            format!(
                 "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Building…</title>{CLIENT_TAG}</head><body><h1>No build yet</h1><p>dealergen dev shows the site here as soon as a build succeeds; the problems are listed over this page and in the terminal.</p></body></html>"
-            );
-            request.respond(
-                Response::from_string(page)
-                    .with_status_code(StatusCode(503))
-                    .with_header(header("content-type", "text/html; charset=utf-8"))
-                    .with_header(header("cache-control", "no-store")),
             )
-        }
-    };
+            .into_bytes(),
+        ),
+    }
 }
 
 /// What a request for a page or file gets.
@@ -222,7 +433,7 @@ pub fn decode_path(raw: &str) -> Option<String> {
 }
 
 /// Decides what a GET or HEAD of `raw_path` gets from the published build.
-pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &Method) -> Answer {
+pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &str) -> Answer {
     let Some(path) = decode_path(raw_path) else {
         return Answer::Status(400, "bad path");
     };
@@ -237,7 +448,7 @@ pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &Method) -> Ans
     if path == "/_headers" || path == "/_redirects" {
         return Answer::Status(404, "not found");
     }
-    if *method != Method::Get && *method != Method::Head {
+    if method != "GET" && method != "HEAD" {
         return Answer::Status(405, "method not allowed");
     }
     let file = root.join(path.trim_start_matches('/'));
@@ -291,56 +502,34 @@ pub fn inject(html: &str) -> String {
     }
 }
 
-fn send_file(request: Request, status: u16, file: &Path, headers: &[(String, String)]) {
+fn file_answer(
+    status: u16,
+    file: &Path,
+    rules: Vec<(String, String)>,
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
     let kind = content_type(file);
-    let mut response_headers = vec![header("content-type", kind)];
-    for (name, value) in headers {
-        if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response_headers.push(h);
-        }
-    }
-    if kind.starts_with("text/html") {
-        let Ok(html) = std::fs::read_to_string(file) else {
-            let _ = request.respond(text(404, "not found"));
-            return;
-        };
-        // Pages change with every build: never let the browser keep one.
-        response_headers.retain(|h| !h.field.equiv("cache-control"));
-        response_headers.push(header("cache-control", "no-store"));
-        // (tiny_http leaves the body out of an answer to HEAD.)
-        let mut response =
-            Response::from_string(inject(&html)).with_status_code(StatusCode(status));
-        for h in response_headers {
-            response.add_header(h);
-        }
-        let _ = request.respond(response);
-        return;
-    }
-    let Ok(f) = std::fs::File::open(file) else {
-        let _ = request.respond(text(404, "not found"));
-        return;
+    let Ok(bytes) = std::fs::read(file) else {
+        return text(404, "not found");
     };
-    let len = f.metadata().map(|m| m.len() as usize).ok();
-    if !response_headers
-        .iter()
-        .any(|h| h.field.equiv("cache-control"))
-    {
-        response_headers.push(header("cache-control", "no-cache"));
+    let mut headers = vec![("content-type".to_string(), kind.to_string())];
+    headers.extend(rules);
+    if kind.starts_with("text/html") {
+        // Pages change with every build: never let the browser keep one.
+        headers.retain(|(n, _)| n != "cache-control");
+        headers.push(("cache-control".into(), "no-store".into()));
+        let html = String::from_utf8_lossy(&bytes);
+        return (status, headers, inject(&html).into_bytes());
     }
-    let _ = request.respond(Response::new(
-        StatusCode(status),
-        response_headers,
-        f,
-        len,
-        None,
-    ));
+    if !headers.iter().any(|(n, _)| n == "cache-control") {
+        headers.push(("cache-control".into(), "no-cache".into()));
+    }
+    (status, headers, bytes)
 }
 
 /// The event stream: the first frames, then each event as it comes, and a
 /// comment every 15 s so a closed page is noticed.
-fn events(site: &Site, request: Request) {
+fn events(site: &Site, mut out: TcpStream) {
     let (first, feed) = site.hub.subscribe();
-    let mut out = request.into_writer();
     let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-store\r\nconnection: close\r\n\r\nretry: 1000\n\n";
     if out.write_all(head.as_bytes()).is_err() {
         return;
@@ -350,9 +539,6 @@ fn events(site: &Site, request: Request) {
             return;
         }
     }
-    if out.flush().is_err() {
-        return;
-    }
     loop {
         let msg = match feed.recv_timeout(Duration::from_secs(15)) {
             Ok(m) if m.is_empty() => continue,
@@ -360,7 +546,7 @@ fn events(site: &Site, request: Request) {
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => ": keep-alive\n\n".to_string(),
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
         };
-        if out.write_all(msg.as_bytes()).is_err() || out.flush().is_err() {
+        if out.write_all(msg.as_bytes()).is_err() {
             return;
         }
     }
@@ -381,38 +567,23 @@ const HOP_BY_HOP: [&str; 8] = [
 /// Passes one request to the worker unchanged (method, path, body and
 /// every header, Host included, so the worker sees the site's own URL as
 /// it does in production where /api is routed on the site's domain), and
-/// its answer back as it came.
-fn proxy(mut request: Request, worker: SocketAddr) {
-    let mut body = Vec::new();
-    if request
-        .as_reader()
-        .take(MAX_BODY + 1)
-        .read_to_end(&mut body)
-        .is_err()
-    {
-        let _ = request.respond(text(400, "cannot read the request body"));
-        return;
-    }
-    if body.len() as u64 > MAX_BODY {
-        let _ = request.respond(text(413, "request body too large"));
-        return;
-    }
-    let mut head = format!("{} {} HTTP/1.1\r\n", request.method(), request.url());
-    for h in request.headers() {
-        let name = h.field.as_str().as_str().to_ascii_lowercase();
-        if !HOP_BY_HOP.contains(&name.as_str()) {
-            head.push_str(&format!("{}: {}\r\n", h.field, h.value));
+/// its answer back byte for byte; the browser's connection then closes.
+fn proxy(request: &Request, mut client: TcpStream, worker: SocketAddr) {
+    let mut head = format!("{} {} HTTP/1.1\r\n", request.method, request.target);
+    for (name, value) in &request.headers {
+        if !HOP_BY_HOP.contains(&name.to_ascii_lowercase().as_str()) {
+            head.push_str(&format!("{name}: {value}\r\n"));
         }
     }
     head.push_str(&format!(
         "content-length: {}\r\nconnection: close\r\n\r\n",
-        body.len()
+        request.body.len()
     ));
-    let answer = (|| -> std::io::Result<(Vec<u8>, Vec<u8>, TcpStream)> {
+    let upstream = (|| -> std::io::Result<(Vec<u8>, Vec<u8>, TcpStream)> {
         let mut up = TcpStream::connect_timeout(&worker, Duration::from_secs(3))?;
         up.set_read_timeout(Some(Duration::from_secs(120)))?;
         up.write_all(head.as_bytes())?;
-        up.write_all(&body)?;
+        up.write_all(&request.body)?;
         // The answer's head, and whatever of the body came with it.
         let mut got = Vec::new();
         let mut buf = [0u8; 8192];
@@ -433,81 +604,39 @@ fn proxy(mut request: Request, worker: SocketAddr) {
             got.extend_from_slice(&buf[..n]);
         }
     })();
-    let (head, rest, mut up) = match answer {
+    let (head, rest, mut up) = match upstream {
         Ok(a) => a,
         Err(e) => {
-            let body =
-                serde_json::json!({ "error": format!("the edge worker did not answer: {e}") });
-            let _ = request.respond(
-                Response::from_string(body.to_string())
-                    .with_status_code(StatusCode(502))
-                    .with_header(header("content-type", "application/json")),
+            let (s, h, b) = json(
+                502,
+                serde_json::json!({ "error": format!("the edge worker did not answer: {e}") }),
             );
+            let _ = respond(&mut client, s, &h, &b, false, false);
             return;
         }
     };
+    // The worker's head without its connection headers, and ours instead:
+    // the body is passed on as framed (length, chunks, or to the close).
     let head = String::from_utf8_lossy(&head).into_owned();
-    let mut lines = head.split("\r\n").filter(|l| !l.is_empty());
-    let status_line = lines
-        .next()
-        .unwrap_or("HTTP/1.1 502 Bad Gateway")
-        .to_string();
-    let headers: Vec<&str> = lines.collect();
-    let has = |name: &str, value: Option<&str>| {
-        headers.iter().any(|l| {
-            l.split_once(':').is_some_and(|(n, v)| {
-                n.trim().eq_ignore_ascii_case(name)
-                    && value.is_none_or(|want| v.to_ascii_lowercase().contains(want))
-            })
-        })
-    };
-    let framed = has("content-length", None) || has("transfer-encoding", Some("chunked"));
-    let kept: Vec<&str> = headers
-        .iter()
-        .copied()
-        .filter(|l| {
-            let name = l
-                .split(':')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase();
-            name != "connection" && name != "keep-alive"
-        })
-        .collect();
-    let mut out = request.into_writer();
-    let _ = (|| -> std::io::Result<()> {
-        let mut head = format!("{status_line}\r\n");
-        for l in &kept {
-            head.push_str(l);
-            head.push_str("\r\n");
+    let mut out = String::new();
+    for (i, line) in head.split("\r\n").filter(|l| !l.is_empty()).enumerate() {
+        let name = line
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if i > 0 && (name == "connection" || name == "keep-alive") {
+            continue;
         }
-        if framed {
-            // The worker framed its answer: pass the bytes through as they come.
-            out.write_all(head.as_bytes())?;
-            out.write_all(b"\r\n")?;
-            out.write_all(&rest)?;
-            out.flush()?;
-            let mut buf = [0u8; 16 * 1024];
-            loop {
-                let n = up.read(&mut buf)?;
-                if n == 0 {
-                    break;
-                }
-                out.write_all(&buf[..n])?;
-                out.flush()?;
-            }
-        } else {
-            // Ended by closing: read it all and give it a length, so the
-            // browser's connection to us stays usable.
-            let mut body = rest;
-            up.read_to_end(&mut body)?;
-            head.push_str(&format!("content-length: {}\r\n\r\n", body.len()));
-            out.write_all(head.as_bytes())?;
-            out.write_all(&body)?;
-        }
-        out.flush()
-    })();
+        out.push_str(line);
+        out.push_str("\r\n");
+    }
+    out.push_str("connection: close\r\n\r\n");
+    if client.write_all(out.as_bytes()).is_err() || client.write_all(&rest).is_err() {
+        return;
+    }
+    let _ = std::io::copy(&mut up, &mut client);
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
@@ -572,7 +701,7 @@ mod tests {
             ("_redirects", "/cars/sold-1/ /search/ 301\n"),
             ("_headers", "/*\n  X-Frame-Options: DENY\n"),
         ]);
-        let get = |p: &str, q: &str| resolve(&site, p, q, &Method::Get);
+        let get = |p: &str, q: &str| resolve(&site, p, q, "GET");
         match get("/search/", "") {
             Answer::File {
                 status: 200,
@@ -599,7 +728,7 @@ mod tests {
         assert_eq!(get("/_headers", ""), Answer::Status(404, "not found"));
         assert_eq!(get("/%2e%2e/x", ""), Answer::Status(400, "bad path"));
         assert_eq!(
-            resolve(&site, "/", "", &Method::Post),
+            resolve(&site, "/", "", "POST"),
             Answer::Status(405, "method not allowed")
         );
     }
@@ -612,6 +741,126 @@ mod tests {
             Arc::new(Hub::default()),
             Api::Off("off".into()),
         );
-        assert_eq!(resolve(&site, "/", "", &Method::Get), Answer::NoBuildYet);
+        assert_eq!(resolve(&site, "/", "", "GET"), Answer::NoBuildYet);
+    }
+
+    /// A served site on a free port, for the socket-level tests.
+    fn serving(site: Site) -> SocketAddr {
+        let listener = bind(0).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let site = Arc::new(site);
+        std::thread::spawn(move || run(listener, site));
+        addr
+    }
+
+    fn exchange(addr: SocketAddr, request: &str) -> String {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out
+    }
+
+    /// A browser keeps several connections open and idle, plus an event
+    /// stream per tab: none of them holds up a new one.
+    #[test]
+    fn idle_connections_and_event_streams_do_not_hold_up_a_new_request() {
+        let (_dir, site) =
+            site_with(&[("index.html", "<html><head></head><body>home</body></html>")]);
+        let addr = serving(site);
+        let mut idle: Vec<TcpStream> = (0..12).map(|_| TcpStream::connect(addr).unwrap()).collect();
+        for s in idle.iter_mut().take(4) {
+            s.write_all(b"GET /__dealergen/events HTTP/1.1\r\nhost: x\r\n\r\n")
+                .unwrap();
+        }
+        let started = std::time::Instant::now();
+        let answer = exchange(
+            addr,
+            "GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        );
+        assert!(answer.starts_with("HTTP/1.1 200 OK"), "{answer}");
+        assert!(answer.contains(CLIENT_TAG));
+        assert!(started.elapsed() < Duration::from_secs(3));
+        // Two requests on one kept-alive connection.
+        let answer = exchange(
+            addr,
+            "GET /nope HTTP/1.1\r\nhost: x\r\n\r\nHEAD / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        );
+        assert_eq!(answer.matches("HTTP/1.1 ").count(), 2, "{answer}");
+        assert!(
+            answer.ends_with("connection: close\r\n\r\n"),
+            "HEAD has no body: {answer}"
+        );
+    }
+
+    /// /api/* reaches the worker with method, path, headers and body, and
+    /// its answer (status, cookies, body) comes back unchanged.
+    #[test]
+    fn api_calls_are_passed_to_the_worker_and_back() {
+        let worker = TcpListener::bind("127.0.0.1:0").unwrap();
+        let worker_addr = worker.local_addr().unwrap();
+        let seen = Arc::new(Mutex::new(String::new()));
+        let got = seen.clone();
+        std::thread::spawn(move || {
+            let (mut s, _) = worker.accept().unwrap();
+            let mut buf = vec![0u8; 4096];
+            let mut req = Vec::new();
+            while !String::from_utf8_lossy(&req).contains("{\"car_id\":1}") {
+                let n = s.read(&mut buf).unwrap();
+                req.extend_from_slice(&buf[..n]);
+            }
+            *got.lock().unwrap() = String::from_utf8_lossy(&req).into_owned();
+            s.write_all(b"HTTP/1.1 201 Created\r\nset-cookie: a=1\r\nset-cookie: b=2\r\ntransfer-encoding: chunked\r\nconnection: keep-alive\r\n\r\n5\r\nhello\r\n0\r\n\r\n").unwrap();
+        });
+        let (_dir, site) = site_with(&[("index.html", "home")]);
+        *site.api.write().unwrap() = Api::Worker(worker_addr);
+        let addr = serving(site);
+        let body = "{\"car_id\":1}";
+        let answer = exchange(
+            addr,
+            &format!("POST /api/phone-reveal?x=1 HTTP/1.1\r\nhost: 127.0.0.1:9\r\norigin: http://127.0.0.1:9\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}", body.len()),
+        );
+        let sent = seen.lock().unwrap().clone();
+        assert!(
+            sent.starts_with("POST /api/phone-reveal?x=1 HTTP/1.1\r\n"),
+            "{sent}"
+        );
+        for h in [
+            "host: 127.0.0.1:9",
+            "origin: http://127.0.0.1:9",
+            "content-length: 12",
+            "connection: close",
+        ] {
+            assert!(sent.contains(h), "{h} missing in {sent}");
+        }
+        assert!(answer.starts_with("HTTP/1.1 201 Created\r\n"), "{answer}");
+        assert!(answer.contains("set-cookie: a=1\r\nset-cookie: b=2"));
+        assert!(answer.ends_with("5\r\nhello\r\n0\r\n\r\n"), "{answer}");
+        assert!(!answer.contains("keep-alive"));
+
+        // The worker gone: a clear 502.
+        drop(TcpListener::bind(worker_addr));
+        let answer = exchange(addr, "GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n");
+        assert!(answer.starts_with("HTTP/1.1 502"), "{answer}");
+        assert!(answer.contains("the edge worker did not answer"));
+    }
+
+    #[test]
+    fn oversized_and_streamed_bodies_are_refused() {
+        let (_dir, site) = site_with(&[("index.html", "home")]);
+        let addr = serving(site);
+        let answer = exchange(
+            addr,
+            "POST /api/x HTTP/1.1\r\ncontent-length: 999999999\r\n\r\n",
+        );
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        let answer = exchange(
+            addr,
+            "POST /api/x HTTP/1.1\r\ntransfer-encoding: chunked\r\n\r\n",
+        );
+        assert!(answer.starts_with("HTTP/1.1 411"), "{answer}");
+        let answer = exchange(addr, "NOT HTTP\r\n\r\n");
+        assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
     }
 }
