@@ -456,6 +456,36 @@ fn a_burst_of_saves_is_one_build_and_saves_during_a_build_make_one_more() {
     dev.interrupt();
 }
 
+/// A dealer whose YAML has a problem from the start: a placeholder page
+/// with the overlay, and the site as soon as the file is fixed.
+#[test]
+fn a_dealer_broken_from_the_start_gets_a_placeholder_until_it_builds() {
+    let project = Project::new();
+    project.edit(&project.yaml(), "dealership_id: 77", "dealership_id: [77");
+    let mut dev = Dev::start(&project, &["--no-edge"]);
+    assert!(
+        dev.output().contains("FAILED tiny-dealer.yaml"),
+        "{}",
+        dev.output()
+    );
+    let (status, page) = dev.get("/");
+    assert_eq!(status, 503);
+    assert!(page.contains("No build yet") && page.contains("/__dealergen/dev.js"));
+    let events = dev.events();
+    assert_eq!(events.next(Duration::from_secs(10)).0, "hello");
+    let (name, data) = events.next(Duration::from_secs(10));
+    assert_eq!(name, "overlay");
+    assert!(data.contains("tiny-dealer.yaml:5:"), "{data}");
+
+    project.edit(&project.yaml(), "dealership_id: [77", "dealership_id: 77");
+    assert_eq!(events.next(BUILD_WAIT).0, "reload");
+    let (status, page) = dev.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("Tiny Motors"));
+    dev.wait_line(|l| l.starts_with("reloaded 1 open page"), BUILD_WAIT);
+    dev.interrupt();
+}
+
 #[test]
 fn a_taken_port_an_unknown_dealer_and_a_missing_wrangler_are_clear_errors() {
     let project = Project::new();

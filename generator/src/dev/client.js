@@ -49,7 +49,11 @@ events.addEventListener('hello', (e) => {
   seen = build;
 });
 events.addEventListener('reload', () => location.reload());
-events.addEventListener('overlay', (e) => show(JSON.parse(e.data)));
+events.addEventListener('overlay', (e) => {
+  delete document.documentElement.dataset.dealergenBuilding;
+  show(JSON.parse(e.data));
+});
+// A build is running (for a style or a test to wait on; the reload ends it).
 events.addEventListener('building', () => {
   document.documentElement.dataset.dealergenBuilding = '';
 });

@@ -15,7 +15,7 @@ pub mod locate;
 pub mod serve;
 pub mod watch;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -94,8 +94,16 @@ pub fn run(project: &Project, args: DevArgs) -> Result<i32> {
         inputs: watch::Inputs::new(project, &file),
         edge: edge.clone(),
     };
+    // Watching starts before the first build: a save during it makes one
+    // more build after it, as any other.
+    let (changes_tx, changes_rx) = channel::<PathBuf>();
+    builder.inputs.read_feed();
+    let mut watcher = watch::FileWatch::start(&builder.inputs, changes_tx)?;
     println!("dealergen dev: building {slug} ...");
     builder.build(&[]);
+    if let Err(e) = watcher.update(&builder.inputs) {
+        eprintln!("warning: {e:#}");
+    }
     println!("serving {slug} at {url} (Ctrl-C to stop)");
 
     if let Some(tools) = tools {
@@ -112,17 +120,15 @@ pub fn run(project: &Project, args: DevArgs) -> Result<i32> {
             origins,
             Published::new(&site_dir).edge_kv().as_deref(),
         )?;
+        *site.api.write().expect("api lock") = Api::Worker(worker.addr);
         println!(
             "edge worker ready at http://{} in {:.1}s; /api/* on {url} goes to it (leads stay local: no webhook)",
             worker.addr,
             started.elapsed().as_secs_f64()
         );
-        *site.api.write().expect("api lock") = Api::Worker(worker.addr);
         *edge.lock().expect("edge lock") = Some(worker);
     }
 
-    let (changes_tx, changes_rx) = channel::<PathBuf>();
-    let mut watcher = watch::FileWatch::start(&builder.inputs, changes_tx)?;
     let (watch_tx, watch_rx) = channel::<watch::Inputs>();
     println!(
         "watching {}, its preset and content, its stock feed and the templates",
@@ -218,14 +224,7 @@ impl Builder {
                 self.slug
             );
         }
-        // The feed the YAML names now (read without checking, so it is
-        // watched even while the file has problems).
-        if let Ok(text) = std::fs::read_to_string(&self.file) {
-            if let Some(feed) = dealer_config::dealer_refs(&text).feed {
-                let dir = self.file.parent().unwrap_or(Path::new("."));
-                self.inputs.feed = Some(watch::absolute(&dir.join(feed)));
-            }
-        }
+        self.inputs.read_feed();
         self.hub.building();
         let opts = BuildOptions {
             now: self.as_of.unwrap_or_else(chrono::Utc::now),

@@ -226,6 +226,13 @@ fn read_request(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<Request, Re
         },
     };
     buf.drain(..head_len);
+    if length > buf.len()
+        && request
+            .header("expect")
+            .is_some_and(|e| e.eq_ignore_ascii_case("100-continue"))
+    {
+        let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+    }
     while buf.len() < length {
         match stream.read(&mut chunk) {
             Ok(0) | Err(_) => return Err(ReadError::Closed),
@@ -312,6 +319,15 @@ fn serve_connection(site: &Site, mut stream: TcpStream) {
                 return;
             }
         };
+        let port = stream.local_addr().map(|a| a.port()).unwrap_or(0);
+        if !local_host(request.header("host"), port) {
+            let (s, h, b) = text(
+                403,
+                &format!("this preview answers http://127.0.0.1:{port}/ and http://localhost:{port}/ only"),
+            );
+            let _ = respond(&mut stream, s, &h, &b, false, false);
+            return;
+        }
         let (path, query) = match request.target.split_once('?') {
             Some((p, q)) => (p.to_string(), format!("?{q}")),
             None => (request.target.clone(), String::new()),
@@ -352,6 +368,17 @@ fn serve_connection(site: &Site, mut stream: TcpStream) {
             return;
         }
     }
+}
+
+/// Whether the request names this server by a loopback name. Any other
+/// Host is a page of another site that had its domain resolve to 127.0.0.1
+/// (DNS rebinding) trying to read the preview or call the worker through it.
+pub fn local_host(host: Option<&str>, port: u16) -> bool {
+    let Some(host) = host else { return false };
+    let host = host.trim().to_ascii_lowercase();
+    ["127.0.0.1", "localhost", "[::1]"]
+        .iter()
+        .any(|name| host == format!("{name}:{port}"))
 }
 
 /// A page, file or the dev script: (status, headers, body).
@@ -753,9 +780,11 @@ mod tests {
         addr
     }
 
+    /// Sends `request` (its `host: x` naming the server) and reads the answer.
     fn exchange(addr: SocketAddr, request: &str) -> String {
         let mut s = TcpStream::connect(addr).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let request = request.replace("host: x", &format!("host: {addr}"));
         s.write_all(request.as_bytes()).unwrap();
         let mut out = String::new();
         let _ = s.read_to_string(&mut out);
@@ -771,8 +800,10 @@ mod tests {
         let addr = serving(site);
         let mut idle: Vec<TcpStream> = (0..12).map(|_| TcpStream::connect(addr).unwrap()).collect();
         for s in idle.iter_mut().take(4) {
-            s.write_all(b"GET /__dealergen/events HTTP/1.1\r\nhost: x\r\n\r\n")
-                .unwrap();
+            s.write_all(
+                format!("GET /__dealergen/events HTTP/1.1\r\nhost: {addr}\r\n\r\n").as_bytes(),
+            )
+            .unwrap();
         }
         let started = std::time::Instant::now();
         let answer = exchange(
@@ -819,15 +850,16 @@ mod tests {
         let body = "{\"car_id\":1}";
         let answer = exchange(
             addr,
-            &format!("POST /api/phone-reveal?x=1 HTTP/1.1\r\nhost: 127.0.0.1:9\r\norigin: http://127.0.0.1:9\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}", body.len()),
+            &format!("POST /api/phone-reveal?x=1 HTTP/1.1\r\nhost: x\r\norigin: http://127.0.0.1:9\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}", body.len()),
         );
         let sent = seen.lock().unwrap().clone();
         assert!(
             sent.starts_with("POST /api/phone-reveal?x=1 HTTP/1.1\r\n"),
             "{sent}"
         );
+        let host = format!("host: {addr}");
         for h in [
-            "host: 127.0.0.1:9",
+            host.as_str(),
             "origin: http://127.0.0.1:9",
             "content-length: 12",
             "connection: close",
@@ -844,6 +876,22 @@ mod tests {
         let answer = exchange(addr, "GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n");
         assert!(answer.starts_with("HTTP/1.1 502"), "{answer}");
         assert!(answer.contains("the edge worker did not answer"));
+    }
+
+    /// DNS rebinding: another site's name resolving to 127.0.0.1 is refused.
+    #[test]
+    fn only_loopback_host_names_are_answered() {
+        assert!(local_host(Some("127.0.0.1:4321"), 4321));
+        assert!(local_host(Some("LOCALHOST:4321"), 4321));
+        assert!(local_host(Some("[::1]:4321"), 4321));
+        assert!(!local_host(Some("evil.example:4321"), 4321));
+        assert!(!local_host(Some("127.0.0.1:80"), 4321));
+        assert!(!local_host(None, 4321));
+        let (_dir, site) = site_with(&[("index.html", "home")]);
+        let addr = serving(site);
+        let answer = exchange(addr, "GET / HTTP/1.1\r\nhost: evil.example\r\n\r\n");
+        assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+        assert!(!answer.contains("home"));
     }
 
     #[test]

@@ -44,6 +44,18 @@ impl Inputs {
         }
     }
 
+    /// Reads which stock feed the YAML names now (without checking the
+    /// file, so the feed is watched even while the file has problems; one
+    /// that is not YAML at all keeps the feed last read).
+    pub fn read_feed(&mut self) {
+        let Ok(text) = std::fs::read_to_string(&self.dealer_file) else {
+            return;
+        };
+        if let Some(feed) = dealer_config::dealer_refs(&text).feed {
+            self.feed = Some(absolute(&parent(&self.dealer_file).join(feed)));
+        }
+    }
+
     /// Whether a change to `path` can change the site.
     pub fn affects(&self, path: &Path) -> bool {
         if path == self.dealer_file || Some(path) == self.feed.as_deref() {
@@ -156,10 +168,21 @@ mod tests {
         let root = dir.path().canonicalize().unwrap();
         std::fs::create_dir_all(root.join("dealers/stock")).unwrap();
         std::fs::create_dir_all(root.join("templates/presets")).unwrap();
-        std::fs::write(root.join("dealers/a.yaml"), "").unwrap();
+        std::fs::write(
+            root.join("dealers/a.yaml"),
+            "template: x\nstock: { feed: stock/a.json }\nno_such_field: 1\n",
+        )
+        .unwrap();
         let project = Project::new(&root);
         let mut inputs = Inputs::new(&project, &root.join("dealers/a.yaml"));
-        inputs.feed = Some(root.join("dealers/stock/a.json"));
+        assert_eq!(inputs.feed, None);
+        // Read from the YAML even when the file does not check.
+        inputs.read_feed();
+        assert_eq!(inputs.feed, Some(root.join("dealers/stock/a.json")));
+        // A syntax error keeps the feed last read.
+        std::fs::write(root.join("dealers/a.yaml"), "stock: [unclosed\n").unwrap();
+        inputs.read_feed();
+        assert_eq!(inputs.feed, Some(root.join("dealers/stock/a.json")));
         for yes in [
             "dealers/a.yaml",
             "dealers/stock/a.json",
