@@ -100,18 +100,24 @@ struct Dev {
 
 impl Dev {
     fn start(project: &Project, extra: &[&str]) -> Dev {
-        let mut child = project
-            .command(&repo_root())
-            .args([
-                "dev",
-                "--dealer",
-                "tiny-dealer",
-                "--port",
-                "0",
-                "--as-of",
-                AS_OF,
-            ])
-            .args(extra)
+        Dev::spawn(
+            project
+                .command(&repo_root())
+                .args([
+                    "dev",
+                    "--dealer",
+                    "tiny-dealer",
+                    "--port",
+                    "0",
+                    "--as-of",
+                    AS_OF,
+                ])
+                .args(extra),
+        )
+    }
+
+    fn spawn(cmd: &mut Command) -> Dev {
+        let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -483,6 +489,61 @@ fn a_dealer_broken_from_the_start_gets_a_placeholder_until_it_builds() {
     assert_eq!(status, 200);
     assert!(page.contains("Tiny Motors"));
     dev.wait_line(|l| l.starts_with("reloaded 1 open page"), BUILD_WAIT);
+    dev.interrupt();
+}
+
+/// A change to the dealer's preset rebuilds it too (a checkout of its own:
+/// the templates are copied, the app, package.json and node_modules linked).
+#[test]
+fn a_change_to_the_preset_rebuilds() {
+    let project = Project::new();
+    let root = tempfile::tempdir().unwrap();
+    for entry in walkdir::WalkDir::new(repo_root().join("templates")) {
+        let entry = entry.unwrap();
+        let to = root
+            .path()
+            .join(entry.path().strip_prefix(repo_root()).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+    for dir in ["astro-app", "node_modules", "package.json"] {
+        std::os::unix::fs::symlink(repo_root().join(dir), root.path().join(dir)).unwrap();
+    }
+    let mut cmd = project.command(root.path());
+    let mut dev = Dev::spawn(cmd.args([
+        "dev",
+        "--dealer",
+        "tiny-dealer",
+        "--port",
+        "0",
+        "--no-edge",
+        "--as-of",
+        AS_OF,
+    ]));
+    let (_, before) = dev.get("/cars/car-9/");
+    assert!(
+        before.contains("Haggle-free price"),
+        "the preset wording:\n{}",
+        dev.output()
+    );
+    let events = dev.events();
+    assert_eq!(events.next(Duration::from_secs(10)).0, "hello");
+    let preset = root.path().join("templates/presets/multi-brand-group.yaml");
+    project.edit(
+        &preset,
+        "title: Haggle-free price,",
+        "title: No-haggle pricing,",
+    );
+    assert_eq!(events.next(BUILD_WAIT).0, "reload", "{}", dev.output());
+    let (_, after) = dev.get("/cars/car-9/");
+    assert!(after.contains("No-haggle pricing") && !after.contains("Haggle-free price"));
+    dev.wait_line(
+        |l| l.starts_with("changed: ") && l.contains("multi-brand-group.yaml"),
+        BUILD_WAIT,
+    );
     dev.interrupt();
 }
 

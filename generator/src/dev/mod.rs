@@ -104,6 +104,11 @@ pub fn run(project: &Project, args: DevArgs) -> Result<i32> {
     if let Err(e) = watcher.update(&builder.inputs) {
         eprintln!("warning: {e:#}");
     }
+    // Ctrl-C during the first build: stop before starting the worker.
+    if stop_rx.try_recv().is_ok() {
+        println!("stopped");
+        return Ok(0);
+    }
     println!("serving {slug} at {url} (Ctrl-C to stop)");
 
     if let Some(tools) = tools {
