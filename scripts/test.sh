@@ -61,6 +61,10 @@ gate "e2e forms"           node scripts/e2e/forms.mjs "sites/$DEMO/dist" sites/s
 gate "e2e content pages"   node scripts/e2e/content.mjs "sites/$DEMO/dist"
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
+# `dealergen dev`: the case with the worker needs edge/build (built by the
+# gate above), so cargo test leaves it out; the overlay and reload in Chromium.
+gate "dealergen dev + worker" cargo test --quiet -p dealergen --test dev -- --ignored
+gate "e2e dealergen dev (Chromium)" node scripts/e2e/dev.mjs
 gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"
 
 printf '\n==== summary\n'

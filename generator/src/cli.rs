@@ -106,6 +106,16 @@ pub enum Command {
     )]
     Rollback(RollbackArgs),
     // --- end deploy ---
+    // --- `dealergen dev` (generator/src/dev) ---
+    /// Preview one dealer's site on 127.0.0.1 with the edge worker behind
+    /// /api, rebuilt and reloaded in the browser whenever its YAML, preset,
+    /// stock feed, content folder or the templates change; problems show in
+    /// the terminal and over the page. Ctrl-C stops it (and the worker).
+    #[command(
+        after_help = "Examples:\n  dealergen dev --dealer brisbane-motor-group              # http://127.0.0.1:4321/\n  dealergen dev --dealer brisbane-motor-group --port 0     # any free port\n  dealergen dev --dealer brisbane-motor-group --no-edge   # pages only, no worker\n\nThe worker needs scripts/install.sh (wrangler) and scripts/edge/build.sh. More: docs/dev.md."
+    )]
+    Dev(DevArgs),
+    // --- end `dealergen dev` ---
     /// Create a new dealer file from a template preset.
     #[command(
         after_help = "Example:\n  dealergen new gold-coast-kia --template franchise-group --name \"Gold Coast Kia\""
@@ -278,6 +288,24 @@ pub struct ChangedArgs {
     #[arg(long, value_enum, default_value_t = PullFormat::Human)]
     pub format: PullFormat,
 }
+
+// --- `dealergen dev` (generator/src/dev) ---
+#[derive(Debug, Args)]
+pub struct DevArgs {
+    /// The dealer to preview, by slug.
+    #[arg(long, value_name = "SLUG")]
+    pub dealer: String,
+    /// Port on 127.0.0.1 (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 4321)]
+    pub port: u16,
+    /// Serve the pages only: no local worker, /api answers 503.
+    #[arg(long)]
+    pub no_edge: bool,
+    /// Judge sold windows and new arrivals at this moment (RFC 3339 or a date) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
+}
+// --- end `dealergen dev` ---
 
 #[derive(Debug, Args)]
 pub struct CheckLinksArgs {

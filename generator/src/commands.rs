@@ -41,6 +41,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Deploy(args) => crate::deploy::deploy(&project, args),
         Command::Rollback(args) => crate::deploy::rollback(&project, args),
         // --- end deploy ---
+        Command::Dev(args) => crate::dev::run(&project, args),
         Command::New {
             slug,
             template,

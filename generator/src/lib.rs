@@ -12,6 +12,7 @@ pub mod cli;
 pub mod commands;
 pub mod compliance;
 pub mod deploy;
+pub mod dev;
 pub mod diff;
 pub mod docs;
 pub mod explain;

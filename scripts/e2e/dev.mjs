@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+/**
+ * `dealergen dev` in headless Chromium, on a copy of the tiny fixture dealer
+ * in a temporary folder (pages only: --no-edge; the worker behind /api is
+ * covered by generator/tests/dev.rs):
+ *
+ *   node scripts/e2e/dev.mjs      (binary: $DEALERGEN_BIN, default target/release/dealergen)
+ *
+ * - the dev script runs under the site's own Content-Security-Policy (no
+ *   violation, no console error) and the built files never contain it;
+ * - a saved change to the YAML reloads the open page with the change;
+ * - a problem in the YAML shows the overlay (role=alert, the file:line and
+ *   the check's text) over the last good build, again after a reload; its
+ *   Hide button works from the keyboard;
+ * - the fix removes the overlay and reloads;
+ * - Ctrl-C stops dealergen dev with exit code 0.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { assert, assertEqual, createRunner } from './common.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BIN = path.resolve(process.env.DEALERGEN_BIN ?? path.join(ROOT, 'target/release/dealergen'));
+const FIXTURES = path.join(ROOT, 'generator/tests/fixtures/dealers');
+const BUILD_MS = 180_000;
+
+const { test, step, run } = createRunner({ context: () => (page ? `(page: ${page.url()})` : '') });
+let dev;
+let browser;
+let page;
+let tmp;
+const output = [];
+const waiters = [];
+
+/** Resolves with the next output line matching `re`. */
+function line(re, ms = BUILD_MS) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no line ${re} in ${ms / 1000}s:\n${output.slice(-30).join('\n')}`)), ms);
+    waiters.push({ re, resolve: (l) => (clearTimeout(timer), resolve(l)) });
+  });
+}
+
+function edit(file, from, to) {
+  const text = fs.readFileSync(file, 'utf8');
+  assert(text.includes(from), `${from} is not in ${file}`);
+  fs.writeFileSync(file, text.replace(from, to));
+}
+
+async function main() {
+  assert(fs.existsSync(BIN), `${BIN} is missing: cargo build --release -p dealergen`);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-dev-e2e-'));
+  const dealers = path.join(tmp, 'dealers');
+  fs.mkdirSync(path.join(dealers, 'stock'), { recursive: true });
+  for (const f of ['tiny-dealer.yaml', 'stock/tiny.json']) fs.copyFileSync(path.join(FIXTURES, f), path.join(dealers, f));
+  const yaml = path.join(dealers, 'tiny-dealer.yaml');
+
+  dev = spawn(BIN, ['--root', ROOT, '--dealers-dir', dealers, '--sites-dir', path.join(tmp, 'sites'),
+    'dev', '--dealer', 'tiny-dealer', '--port', '0', '--no-edge', '--as-of', '2026-11-20'], { cwd: dealers, env: { ...process.env, NO_COLOR: '1' } });
+  for (const stream of [dev.stdout, dev.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (l) => {
+      output.push(l);
+      const i = waiters.findIndex((w) => w.re.test(l));
+      if (i >= 0) waiters.splice(i, 1)[0].resolve(l);
+    });
+  }
+  const url = (await line(/^serving tiny-dealer at /)).match(/http:\/\/127\.0\.0\.1:\d+\//)[0];
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(15_000);
+  page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  const overlay = page.locator('[data-dealergen-overlay]');
+  /** The dev script has opened its event stream. */
+  const connected = () => page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('/__dealergen/dev.js')));
+
+  await step('the page loads with the dev script under its own CSP, the built file without it', async () => {
+    const res = await page.goto(url);
+    assert(/script-src 'self'/.test(res.headers()['content-security-policy'] ?? ''), 'the site CSP is sent');
+    await connected();
+    await page.waitForTimeout(500);
+    assertEqual(problems.length, 0, `console errors: ${problems.join(' | ')}`);
+    const built = fs.readFileSync(path.join(tmp, 'sites/tiny-dealer/dist/index.html'), 'utf8');
+    assert(!built.includes('__dealergen'), 'the built file has the dev script');
+    await page.getByText('(07) 3000 0001').first().waitFor();
+  });
+
+  await step('a saved change reloads the page with it', async () => {
+    const reloaded = page.waitForEvent('load', { timeout: BUILD_MS });
+    edit(yaml, 'contact: { phone: (07) 3000 0001', 'contact: { phone: (07) 3000 0999');
+    await reloaded;
+    await page.getByText('(07) 3000 0999').first().waitFor();
+    await connected();
+  });
+
+  await step('a problem shows the overlay with file:line over the last good build', async () => {
+    edit(yaml, 'dealership_id: 77', 'dealership_id: seventy-seven');
+    await overlay.waitFor({ timeout: BUILD_MS });
+    assertEqual(await overlay.getAttribute('role'), 'alert', 'role');
+    const text = await overlay.innerText();
+    assert(text.includes('tiny-dealer.yaml:5:16') && text.includes('seventy-seven'), `overlay text: ${text}`);
+    // The last good build is underneath.
+    assert(await page.getByText('(07) 3000 0999').first().count(), 'the old page is still there');
+    assertEqual(problems.length, 0, `console errors: ${problems.join(' | ')}`);
+  });
+
+  await step('the overlay comes back after a reload, and hides from the keyboard', async () => {
+    await page.reload();
+    await overlay.waitFor();
+    await overlay.getByRole('button', { name: /^Hide/ }).focus();
+    await page.keyboard.press('Enter');
+    await overlay.waitFor({ state: 'detached' });
+    await connected();
+  });
+
+  await step('the fix reloads the page without the overlay', async () => {
+    await page.reload();
+    await overlay.waitFor();
+    const reloaded = page.waitForEvent('load', { timeout: BUILD_MS });
+    edit(yaml, 'dealership_id: seventy-seven', 'dealership_id: 77');
+    await reloaded;
+    await page.waitForTimeout(300);
+    assertEqual(await overlay.count(), 0, 'overlays');
+    assertEqual(problems.length, 0, `console errors: ${problems.join(' | ')}`);
+  });
+
+  await test('Ctrl-C stops it with exit code 0', async () => {
+    const exited = new Promise((resolve) => dev.once('exit', (code) => resolve(code)));
+    dev.kill('SIGINT');
+    assertEqual(await exited, 0, 'exit code');
+    assert(output.includes('stopped'), `output:\n${output.slice(-5).join('\n')}`);
+  });
+}
+
+await run(main, {
+  shutdown: async () => {
+    await browser?.close();
+    if (dev && dev.exitCode === null) dev.kill('SIGKILL');
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  },
+});
