@@ -15,6 +15,7 @@ import { engineFor } from '../src/lib/search/client';
 import { createReporter, judge, looksPersonal, PAUSE_MS, popularSuggestions } from '../src/lib/search/popular';
 import { planner } from '../src/lib/search/query-plan';
 import { popularFor, type Suggestion } from '../src/lib/search/suggest';
+import { words } from '../src/lib/search/text';
 import { EMPTY_STATE, type SearchClient, type SearchState } from '../src/lib/search/types';
 import type { SearchIndex, SiteData } from '../src/types/site';
 import cases from '../src/lib/search/vocabulary/query-cases.json';
@@ -71,6 +72,8 @@ describe('what may be reported', () => {
     expect(cases.length).toBeGreaterThanOrEqual(20);
     for (const c of cases as Array<{ raw: string; query?: string; dropped?: string }>) {
       expect(judge(c.raw), c.raw).toEqual(c.query !== undefined ? { query: c.query } : { dropped: c.dropped });
+      // The same words the keyword search itself reads (text.ts).
+      if (c.query !== undefined) expect(words(c.raw).join(' ')).toBe(c.query);
     }
   });
 

@@ -15,7 +15,6 @@
  */
 import { api } from '../api';
 import type { Suggestion } from './suggest';
-import { words } from './text';
 import type { SearchResponse } from './types';
 
 /** Longest query kept once normalised, in characters, and most words (as the edge). */
@@ -52,11 +51,13 @@ export function looksPersonal(raw: string): boolean {
 /** What may be reported of a query as typed: its normalised form, or why not. */
 export function judge(raw: string): { query: string } | { dropped: Dropped } {
   if (looksPersonal(raw)) return { dropped: 'personal' };
-  // The keyword search's own reading (text.ts); a letter or digit it cannot
-  // fold to a-z0-9 (another script, æ, ø) is left out, as the edge does.
+  // The keyword search's own reading (text.ts `words`, repeated here so
+  // that the planner's chunk keeps no shared dependency): lower case,
+  // accents off, runs of a-z0-9. A letter or digit that does not fold to
+  // a-z0-9 (another script, æ, ø) is left out, as the edge does.
   const folded = raw.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   if (/[^\P{L}a-z]|[^\P{N}0-9]/u.test(folded)) return { dropped: 'unsupported' };
-  const ws = words(raw);
+  const ws = folded.split(/[^a-z0-9]+/).filter(Boolean);
   const query = ws.join(' ');
   if (!query) return { dropped: 'empty' };
   if (query.length > QUERY_MAX || ws.length > WORDS_MAX) return { dropped: 'long' };
