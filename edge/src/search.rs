@@ -73,8 +73,11 @@ async fn record(
 }
 
 async fn list(req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Reply, ApiError> {
-    let url = req.url().map_err(crate::internal("popular URL"))?;
-    let (days, limit) = popular_params(url.query().unwrap_or_default());
+    // The URL as JavaScript has it: parsing it in Rust would link the `url`
+    // crate and its Unicode tables into the worker (+190 KB raw).
+    let url = req.inner().url();
+    let query = url.split('#').next().unwrap_or_default();
+    let (days, limit) = popular_params(query.split_once('?').map_or("", |(_, q)| q));
     let today = day_of(api::now());
     let since = today.saturating_sub(days - 1);
     let db = api::db(&ctx.env)?;

@@ -51,30 +51,29 @@ pub const POPULAR_CACHE: &str = "public, max-age=900";
 const FOLD: &str = "aaaaaa-ceeeeiiii-nooooo--uuuuy--aaaaaa-ceeeeiiii-nooooo--uuuuy-yaaaaaaccccccccdd--eeeeeeeeeegggggggghh--iiiiiiiii---jjkk-llllll----nnnnnn---oooooo--rrrrrrsssssssstttt--uuuuuuuuuuuuwwyyyzzzzzz-";
 
 /// The query as the keyword search reads it: lower case, accents off, the
-/// words (runs of `a-z0-9`) joined by one space. `None` when it holds a
-/// letter or digit outside what the fold handles (another script, æ, ø):
+/// words (runs of `a-z0-9`) joined by one space. Only Latin text is read:
+/// ASCII, Latin-1 and Latin Extended-A letters with an ASCII base; Latin-1
+/// and general punctuation (U+0080–U+00BF, U+2000–U+206F, × and ÷) separate
+/// words. Anything else (another script, æ, ø, ß, an emoji) gives `None`:
 /// such a query is dropped rather than stored in a form the site's own
-/// normaliser would not produce.
+/// normaliser might not produce. The rule is spelt out by code point, not
+/// by Unicode letter classes, so that the site (popular.ts) applies exactly
+/// the same one and the worker links no Unicode tables.
 pub fn normalise(raw: &str) -> Option<String> {
     let mut out = String::with_capacity(raw.len());
     let mut gap = false;
     for c in raw.chars() {
         let base = if c.is_ascii_alphanumeric() {
             Some(c.to_ascii_lowercase())
-        } else if ('\u{C0}'..='\u{17F}').contains(&c) {
-            let b = FOLD.as_bytes()[c as usize - 0xC0] as char;
-            if b == '-' {
-                if c.is_alphanumeric() {
-                    return None;
-                }
-                None
-            } else {
-                Some(b)
-            }
-        } else if c.is_alphanumeric() {
-            return None;
-        } else {
+        } else if c < '\u{C0}' || ('\u{2000}'..='\u{206F}').contains(&c) || c == '×' || c == '÷' {
             None
+        } else if c <= '\u{17F}' {
+            match FOLD.as_bytes()[c as usize - 0xC0] {
+                b'-' => return None,
+                b => Some(b as char),
+            }
+        } else {
+            return None;
         };
         match base {
             Some(b) => {
@@ -163,7 +162,7 @@ pub enum Dropped {
     Empty,
     /// More than [`QUERY_MAX`] characters or [`WORDS_MAX`] words.
     Long,
-    /// Letters the normaliser does not fold (see [`normalise`]).
+    /// Text the normaliser does not read (see [`normalise`]).
     Unsupported,
 }
 
@@ -331,6 +330,7 @@ mod tests {
         assert_eq!(normalise("ÀÉÎÕÜÇÑ Škoda Ťž").unwrap(), "aeioucn skoda tz");
         assert_eq!(normalise("Æ"), None);
         assert_eq!(normalise("日本"), None);
+        assert_eq!(normalise("4×4 ute – ½ ton"), Some("4 4 ute ton".into()));
         assert_eq!(normalise("  GT-Line 4x4!! "), Some("gt line 4x4".into()));
         // Idempotent: what the site sends (already normalised) stays as it is.
         let q = normalise("Citroën C3 — Aircross").unwrap();

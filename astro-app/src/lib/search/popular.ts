@@ -27,6 +27,8 @@ export const POPULAR_ASKED = 8;
 
 export type Dropped = 'personal' | 'empty' | 'long' | 'unsupported';
 
+/** Lower case without accents, as text.ts `fold`. */
+const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 const isYear = (g: string) => g.length === 4 && (g.startsWith('19') || g.startsWith('20'));
 const isRound = (g: string) => g.length >= 4 && g.endsWith('000') && !g.startsWith('0');
 
@@ -51,13 +53,18 @@ export function looksPersonal(raw: string): boolean {
 /** What may be reported of a query as typed: its normalised form, or why not. */
 export function judge(raw: string): { query: string } | { dropped: Dropped } {
   if (looksPersonal(raw)) return { dropped: 'personal' };
-  // The keyword search's own reading (text.ts `words`, repeated here so
-  // that the planner's chunk keeps no shared dependency): lower case,
-  // accents off, runs of a-z0-9. A letter or digit that does not fold to
-  // a-z0-9 (another script, æ, ø) is left out, as the edge does.
-  const folded = raw.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  if (/[^\P{L}a-z]|[^\P{N}0-9]/u.test(folded)) return { dropped: 'unsupported' };
-  const ws = folded.split(/[^a-z0-9]+/).filter(Boolean);
+  // Only Latin text, by code point as the edge reads it (search_queries.rs
+  // `normalise`): Latin-1 and general punctuation separate words; a
+  // Latin-1 or Latin Extended-A letter must fold to a-z; anything else
+  // (another script, æ, ø, ß, an emoji) is not reported.
+  for (const ch of raw) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0xc0 || (c >= 0x2000 && c <= 0x206f) || c === 0xd7 || c === 0xf7) continue;
+    if (c > 0x17f || !/^[a-z]$/.test(fold(ch))) return { dropped: 'unsupported' };
+  }
+  // The keyword search's own words (text.ts, repeated here so that the
+  // planner's chunk keeps no shared dependency).
+  const ws = fold(raw).split(/[^a-z0-9]+/).filter(Boolean);
   const query = ws.join(' ');
   if (!query) return { dropped: 'empty' };
   if (query.length > QUERY_MAX || ws.length > WORDS_MAX) return { dropped: 'long' };
