@@ -25,6 +25,7 @@ mod outbound;
 mod quote;
 mod reveal;
 mod routes_doc;
+mod search;
 mod sql;
 mod valuation;
 mod views;
@@ -64,6 +65,8 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
         .get_async("/api/watchlist", watchlist::list)
         .post_async("/api/watchlist/save-car", watchlist::save)
         .post_async("/api/watchlist/remove-car", watchlist::remove)
+        .post_async("/api/search/queries", search::report)
+        .get_async("/api/search/popular", search::popular)
         .options_async("/api/*rest", preflight)
         .run(req, env)
         .await;
@@ -111,11 +114,13 @@ async fn queue(
 
 /// Every minute: re-drive leads whose delivery is due (a lost queue message
 /// or a crashed run can delay a lead, never drop it), drop old counters,
-/// and release the cars of lapsed holds and ended reservations.
+/// release the cars of lapsed holds and ended reservations, and drop past
+/// days' search visitors.
 #[event(scheduled)]
 async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     delivery::redrive(&env).await;
     checkout::release_lapsed(&env).await;
+    search::prune(&env).await;
 }
 
 fn health(_req: Request, _ctx: RouteContext<()>) -> worker::Result<Response> {

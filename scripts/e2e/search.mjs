@@ -11,7 +11,9 @@
  * keyboard, follows "did you mean", uses the dealer's own synonym, ticks a
  * folded facet, moves a narrow-span price slider with the arrow keys,
  * applies the dealer filter link, and uses favourites and compare through
- * to /favourites/ and a shared /compare/ address; axe runs on the search
+ * to /favourites/ and a shared /compare/ address; offers the dealer's popular
+ * searches (a stand-in answers GET /api/search/popular) on focus and reports
+ * the search chosen; axe runs on the search
  * page with the suggestions open and on the compare and favourites pages.
  * Expected figures come from the site's generated data (cars.json,
  * site.json); a case the demo lacks fails ("case missing from the demo
@@ -33,10 +35,23 @@ async function main() {
     const outside = [];
     const consoleErrors = [];
     // The edge's calls, answered as run.mjs answers them (a signed-out visit;
-    // scripts/e2e/fullstack.mjs runs them against the worker).
+    // scripts/e2e/fullstack.mjs runs them against the worker). The popular
+    // searches stand in for GET /api/search/popular (edge/tests/search.test.mjs
+    // tests the real route): two the demo stock has, one it has not.
+    const popularAnswer = { queries: ['kia sorento', 'ford transit', 'qwxzv'], days: 30 };
+    let popularAsked = 0;
+    const reports = [];
     await context.route(/\/api\//, (route) => {
       const url = route.request().url();
       if (url.includes('/api/events')) return route.fulfill({ status: 204 });
+      if (url.includes('/api/search/popular')) {
+        popularAsked++;
+        return route.fulfill({ status: 200, contentType: 'application/json', headers: { 'cache-control': 'public, max-age=900' }, body: JSON.stringify(popularAnswer) });
+      }
+      if (url.includes('/api/search/queries')) {
+        reports.push(JSON.parse(route.request().postData() ?? 'null'));
+        return route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify({ recorded: true }) });
+      }
       const body = url.includes('/api/auth/me')
         ? { signed_in: false }
         : url.includes('/api/youx/quote')
@@ -169,6 +184,40 @@ async function main() {
       }
       await page.setViewportSize({ width: 1280, height: 900 });
       assertEqual(problems.length, 0, `violations:\n${problems.slice(0, 8).join('\n')}`);
+    });
+
+    await test('popular searches: asked for on focus only, shown in the empty box (only those the stock has), chosen with the keyboard, reported; axe-clean', async () => {
+      need(carsOf((c) => c.make === 'Kia' && c.model === 'Sorento').length, 'Kia Sorentos');
+      need(carsOf((c) => c.make === 'Ford' && c.model === 'Transit').length, 'Ford Transits');
+      await freshSearch();
+      popularAsked = 0;
+      reports.length = 0;
+      await page.waitForTimeout(300);
+      assertEqual(popularAsked, 0, 'not asked for on page load');
+      await box(page).focus();
+      const group = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('group', { name: 'Popular searches' });
+      await group.waitFor();
+      assertEqual(await box(page).getAttribute('aria-expanded'), 'true', 'aria-expanded');
+      const options = await group.getByRole('option').allInnerTexts();
+      assertEqual(options.length, 2, `options: ${options.join('; ')}`);
+      assert(/^kia sorento/.test(options[0]) && /^ford transit/.test(options[1]), `options: ${options.join('; ')}`);
+      await injectAxe(page);
+      const violations = await page.evaluate((options) => globalThis.axe.run(options).then((r) => r.violations), AXE_OPTIONS);
+      assertEqual(violations.length, 0, `violations: ${violations.map((v) => `${v.id} ${v.nodes[0]?.target.join(' ')}`).join('; ')}`);
+      await page.keyboard.press('ArrowDown');
+      const active = group.getByRole('option', { selected: true });
+      assertEqual(await box(page).getAttribute('aria-activedescendant'), await active.getAttribute('id'), 'aria-activedescendant');
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.searchParams.get('query') === 'kia sorento');
+      const shown = Number(options[0].match(/\(([\d,]+)/)[1].replace(/,/g, ''));
+      await resultCount(page, shown);
+      for (let i = 0; i < 50 && reports.length === 0; i++) await page.waitForTimeout(100);
+      assertEqual(JSON.stringify(reports), JSON.stringify([{ query: 'kia sorento', hits: shown }]), 'the chosen search is reported once, with its count');
+      // Typing narrows them to those that fit.
+      await box(page).fill('');
+      await box(page).pressSequentially('ford tr', { delay: 20 });
+      await page.getByRole('option', { name: /^ford transit/ }).waitFor();
+      assertEqual(popularAsked, 1, 'asked for once per visit');
     });
 
     await test('a query that matches nothing offers "did you mean", which finds the cars', async () => {

@@ -22,11 +22,12 @@ const routes = [
   ["GET", "/api/cars/RANDOM/view.json"], ["GET", "/api/leads/RANDOM/delivery"], ["GET", "/api/health"],
   ["POST", "/api/checkout/hold"], ["POST", "/api/checkout/webhook"], ["GET", "/api/cars/RANDOM/status"],
   ["GET", "/api/cars/2021-fuzz-car-1/status"], ["POST", "/api/trade-in/valuation"],
+  ["POST", "/api/search/queries"], ["GET", "/api/search/popular"],
 ];
 const keys = ["category", "name", "email", "phone", "phone_number", "car_id", "code", "purchasePrice", "loanTerm", "year", "vin",
   "event_id", "column_name", "lead_id", "location_id", "terms_conditions", "message", "idempotency_key", "data", "__proto__", "constructor",
   "car_slug", "rego", "regoState", "kms", "adjustmentAnswers", "lead_attributes", "offer_amount", "preferred_date", "website",
-  "cf-turnstile-response", "type", "id", "metadata", "Vehicle Make", "opt_in"];
+  "cf-turnstile-response", "type", "id", "metadata", "Vehicle Make", "opt_in", "query", "hits"];
 let seed = 12345;
 // High bits of the LCG: its low bits cycle too fast to pick independently.
 const rnd = (n) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);

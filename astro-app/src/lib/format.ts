@@ -2,7 +2,7 @@
 
 import type { Car } from '../types/site';
 
-const wholeNumber = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 0 });
+const wholeNumber = /* @__PURE__ */ new Intl.NumberFormat('en-AU', { maximumFractionDigits: 0 });
 
 /** 12345 -> "12,345 km". */
 export function formatKm(km: number): string {

@@ -14,7 +14,7 @@ pub struct RateLimits {
     pub leads: RouteLimitOverride,
     /// Trade-in valuations attached to enquiries. Default: 20 per client and 1,000 per dealer an hour.
     pub miscellaneous: RouteLimitOverride,
-    /// Analytics events. Default: 600 per client and 50,000 per dealer an hour.
+    /// Analytics events; also, counted apart with the same numbers, the keyword searches the search page reports for its popular searches. Default: 600 per client and 50,000 per dealer an hour.
     pub events: RouteLimitOverride,
     /// Car page views counted. Default: 600 per client and 100,000 per dealer an hour.
     pub views: RouteLimitOverride,
@@ -32,7 +32,7 @@ pub struct RateLimits {
     pub lead_status: RouteLimitOverride,
     /// Online reservations started (each one may open a payment). Default: 10 per client and 1,000 per dealer an hour.
     pub checkout: RouteLimitOverride,
-    /// "Is this car reserved?" checks from car pages. Default: 1,200 per client and 200,000 per dealer an hour.
+    /// "Is this car reserved?" checks from car pages; also, counted apart with the same numbers, the search page asking for the popular searches. Default: 1,200 per client and 200,000 per dealer an hour.
     pub car_status: RouteLimitOverride,
     /// Trade-in valuations asked for (each one may call the valuation service). Default: 20 per client and 1,000 per dealer an hour.
     pub valuation: RouteLimitOverride,

@@ -23,6 +23,7 @@ pub mod outbound;
 pub mod quote;
 pub mod rate_limit;
 pub mod requests;
+pub mod search_queries;
 pub mod session;
 pub mod turnstile;
 pub mod valuation;

@@ -59,6 +59,12 @@ pub enum Route {
     CarStatus,
     Valuation,
     PaymentWebhook,
+    /// `POST /api/search/queries`: counted apart, with the `events` limits
+    /// (a search report is an analytics event).
+    SearchQueries,
+    /// `GET /api/search/popular`: counted apart, with the `car_status`
+    /// limits (a cacheable read a page makes).
+    PopularSearches,
 }
 
 /// Where a route's counters live. Routes that write a row to D1 anyway
@@ -73,7 +79,7 @@ pub enum Store {
 }
 
 impl Route {
-    pub const ALL: [Route; 14] = [
+    pub const ALL: [Route; 16] = [
         Route::Leads,
         Route::Miscellaneous,
         Route::Events,
@@ -88,6 +94,8 @@ impl Route {
         Route::CarStatus,
         Route::Valuation,
         Route::PaymentWebhook,
+        Route::SearchQueries,
+        Route::PopularSearches,
     ];
 
     /// Name in counter keys and logs (the YAML key of its limits).
@@ -107,6 +115,8 @@ impl Route {
             Route::CarStatus => "car_status",
             Route::Valuation => "valuation",
             Route::PaymentWebhook => "payment_webhook",
+            Route::SearchQueries => "search_queries",
+            Route::PopularSearches => "popular_searches",
         }
     }
 
@@ -126,6 +136,8 @@ impl Route {
             Route::CarStatus => limits.car_status,
             Route::Valuation => limits.valuation,
             Route::PaymentWebhook => limits.payment_webhook,
+            Route::SearchQueries => limits.events,
+            Route::PopularSearches => limits.car_status,
         }
     }
 
@@ -136,7 +148,8 @@ impl Route {
             | Route::Watchlist
             | Route::LeadStatus
             | Route::CarStatus
-            | Route::Valuation => Store::DurableObject,
+            | Route::Valuation
+            | Route::PopularSearches => Store::DurableObject,
             _ => Store::D1,
         }
     }
@@ -485,5 +498,13 @@ mod tests {
             "asked on car page views"
         );
         assert_eq!(Route::Leads.store(), Store::D1);
+        // Search reports write a row anyway; the popular list is read by pages.
+        assert_eq!(Route::SearchQueries.store(), Store::D1);
+        assert_eq!(Route::PopularSearches.store(), Store::DurableObject);
+        assert_eq!(
+            Route::SearchQueries.config(&limits),
+            limits.events,
+            "its documented limits"
+        );
     }
 }

@@ -8,7 +8,10 @@
  * Suggestions come from the parent (lib/search/suggest.ts); the search
  * itself waits 300 ms after the last key, as before. The site's search
  * pages that fit (`pages`) follow in a group of their own, "Search pages",
- * in the same arrow-key order; choosing one goes to that page.
+ * in the same arrow-key order; choosing one goes to that page. Then the
+ * dealer's popular searches (`popular`, lib/search/popular.ts) in a group
+ * "Popular searches": shown as soon as the box gets focus while it is
+ * empty, and among the suggestions when they fit what is typed.
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { formatCount } from '../../lib/format';
@@ -20,6 +23,8 @@ interface Props {
   suggestions: Suggestion[];
   /** Search pages that fit what is typed (kind 'page', with a path). */
   pages?: Suggestion[];
+  /** Popular searches to offer now (already narrowed to what is typed). */
+  popular?: Suggestion[];
   /** A search page chosen: go to it. */
   onPage?: (path: string) => void;
   /** Typing (the parent debounces the search). */
@@ -30,17 +35,18 @@ interface Props {
   onFocus?: () => void;
 }
 
-const KIND: Record<Suggestion['kind'], string> = { make: 'make', model: 'model', word: '', page: 'page' };
+const KIND: Record<Suggestion['kind'], string> = { make: 'make', model: 'model', word: '', page: 'page', popular: '' };
 
-export function KeywordBox({ value, placeholder, suggestions: words, pages = [], onType, onSubmit, onFocus, onPage }: Props) {
+export function KeywordBox({ value, placeholder, suggestions: words, pages = [], popular = [], onType, onSubmit, onFocus, onPage }: Props) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const id = useId();
   const listId = `${id}-list`;
   const optionId = (i: number) => `${id}-opt-${i}`;
-  // One arrow-key order: the keyword suggestions, then the search pages.
-  const suggestions = pages.length ? [...words, ...pages] : words;
-  const shown = open && value.trim() !== '' && suggestions.length > 0;
+  // One arrow-key order: the keyword suggestions, the search pages, the popular searches.
+  const suggestions = [...words, ...pages, ...popular];
+  // An empty box offers only popular searches (the other lists need a typed word).
+  const shown = open && suggestions.length > 0;
 
   const choose = (s: Suggestion) => {
     setOpen(false);
@@ -68,6 +74,18 @@ export function KeywordBox({ value, placeholder, suggestions: words, pages = [],
       </span>
     </li>
   );
+  const group = (label: string, items: Suggestion[], from: number) =>
+    items.length > 0 && (
+      <li role="none" className="combobox__group">
+        {/* The group's name is its aria-label; the heading only shows it. */}
+        <span className="combobox__group-label" aria-hidden="true">
+          {label}
+        </span>
+        <ul role="group" aria-label={label}>
+          {items.map((s, i) => option(s, from + i))}
+        </ul>
+      </li>
+    );
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const n = suggestions.length;
     switch (e.key) {
@@ -125,7 +143,11 @@ export function KeywordBox({ value, placeholder, suggestions: words, pages = [],
           setActive(-1);
         }}
         onKeyDown={onKeyDown}
-        onFocus={onFocus}
+        onFocus={() => {
+          // Popular searches show on focus while the box is empty.
+          if (!value.trim()) setOpen(true);
+          onFocus?.();
+        }}
         onBlur={() => {
           setOpen(false);
           setActive(-1);
@@ -133,17 +155,8 @@ export function KeywordBox({ value, placeholder, suggestions: words, pages = [],
       />
       <ul id={listId} role="listbox" aria-label="Suggestions" className="combobox__list" hidden={!shown}>
         {shown && words.map(option)}
-        {shown && pages.length > 0 && (
-          <li role="none" className="combobox__group">
-            {/* The group's name is its aria-label; the heading only shows it. */}
-            <span className="combobox__group-label" aria-hidden="true">
-              Search pages
-            </span>
-            <ul role="group" aria-label="Search pages">
-              {pages.map((s, i) => option(s, words.length + i))}
-            </ul>
-          </li>
-        )}
+        {shown && group('Search pages', pages, words.length)}
+        {shown && group('Popular searches', popular, words.length + pages.length)}
       </ul>
     </div>
   );

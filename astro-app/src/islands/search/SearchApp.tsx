@@ -10,7 +10,7 @@ import { chipsOf, withIntents } from '../../lib/search/chips';
 import { createClient } from '../../lib/search/client';
 import { displayCount, facetEntries, worthShowing } from '../../lib/search/facet-lists';
 import { facetTitle } from '../../lib/search/labels';
-import { suggest, suggestPages, type SearchPageLink } from '../../lib/search/suggest';
+import { popularFor, suggest, suggestPages, type SearchPageLink, type Suggestion } from '../../lib/search/suggest';
 import { track } from '../../lib/analytics';
 import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
 import { layoutResults, tileActive } from '../../lib/search/promo';
@@ -33,6 +33,9 @@ import { searchDocumentTitle, shownLandingTitle } from './titles';
 export const KEYWORD_DEBOUNCE_MS = 300;
 /** Analytics event of the Fleet Enquiry 'Get In Touch' button (spec 000 §5, §7). */
 export const EVENT_FLEET_ENQUIRY = 19;
+
+/** Popular searches: reporting and the list, a chunk loaded only when the keyword box is used. */
+const loadPopular = () => import('../../lib/search/popular');
 
 export interface IslandConfig {
   search: Omit<Search, 'landing_pages'>;
@@ -113,8 +116,20 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const client = useRef<Promise<SearchClient> | undefined>(undefined);
   const seq = useRef(0);
   const keywordTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // A keyword search still waiting when the island goes must not write the URL afterwards.
-  useEffect(() => () => clearTimeout(keywordTimer.current), []);
+  // The dealer's popular searches, asked for once the keyword box gets focus.
+  const [popular, setPopular] = useState<Suggestion[]>([]);
+  const popularAsked = useRef(false);
+  const reported = useRef(false);
+  // Popular searches come with the embedded engine (each is checked against the stock here).
+  const popularOn = !config.search.hosted;
+  // A keyword search (or its report) still waiting when the island goes must not run afterwards.
+  useEffect(
+    () => () => {
+      clearTimeout(keywordTimer.current);
+      if (reported.current) void loadPopular().then((m) => m.cancelReports());
+    },
+    [],
+  );
   const top = useRef<HTMLDivElement>(null);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   // Set while the sort select keeps focus after a change: arrowing through its
@@ -127,7 +142,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const chipList = useRef<HTMLUListElement>(null);
 
   const run = useCallback(
-    function run(next: SearchState): void {
+    /** `report`: a keyword search the shopper submitted or paused on, counted for the popular searches. */
+    function run(next: SearchState, report?: 'submit' | 'pause'): void {
       const mine = ++seq.current;
       setStatus('loading');
       client.current ??= createClient(config.search as Search);
@@ -135,6 +151,10 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
         .then((c) => c.search(next))
         .then((r) => {
           if (mine !== seq.current) return;
+          if (report && popularOn && next.query.trim()) {
+            reported.current = true;
+            void loadPopular().then((m) => m.reportSearch(config.apiBase ?? '', next.query, r.nbHits, report === 'submit'));
+          }
           // Limits typed in the box ("under 30k") become the URL's ranges and
           // chips; the box keeps the words. The same search, said plainly.
           const moved = withIntents(next, r.query);
@@ -156,16 +176,16 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
           if (mine === seq.current) setStatus('error');
         });
     },
-    [config.search],
+    [config.search, config.apiBase, popularOn],
   );
 
   const go = useCallback(
-    (next: SearchState, opts: { scroll?: boolean; focusResults?: boolean; replace?: boolean } = {}) => {
+    (next: SearchState, opts: { scroll?: boolean; focusResults?: boolean; replace?: boolean; report?: 'submit' | 'pause' } = {}) => {
       setState(next);
       setKeyword(next.query);
       if (opts.replace) history.replaceState(null, '', hrefOf(next));
       else history.pushState(null, '', hrefOf(next));
-      run(next);
+      run(next, opts.report);
       if (opts.scroll) top.current?.scrollIntoView({ block: 'start' });
       // The control that was used (a page link, "Clear all filters") may be gone
       // or off screen: focus goes to the results, whose new count the status announces.
@@ -230,16 +250,24 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const onKeyword = (value: string) => {
     setKeyword(value);
     clearTimeout(keywordTimer.current);
-    keywordTimer.current = setTimeout(() => go(withFilters(state, { query: value.trim() })), KEYWORD_DEBOUNCE_MS);
+    keywordTimer.current = setTimeout(() => go(withFilters(state, { query: value.trim() }), { report: 'pause' }), KEYWORD_DEBOUNCE_MS);
   };
   /** A suggestion chosen, Enter, or "did you mean": search now. */
   const searchNow = (value: string) => {
     clearTimeout(keywordTimer.current);
     setKeyword(value);
-    go(withFilters(state, { query: value.trim() }));
+    go(withFilters(state, { query: value.trim() }), { report: 'submit' });
   };
   const onKeywordFocus = () => {
     client.current ??= createClient(config.search as Search);
+    if (popularOn && !popularAsked.current) {
+      popularAsked.current = true;
+      const c = client.current;
+      loadPopular()
+        .then((m) => m.popularSuggestions(config.apiBase ?? '', (query) => c.then((x) => x.search({ ...EMPTY_STATE, query }))))
+        .then(setPopular)
+        .catch((error: unknown) => console.warn('popular searches unavailable', error));
+    }
     client.current
       .then((c) => {
         c.prepareKeyword?.();
@@ -387,6 +415,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
                 placeholder={s.keyword_placeholder}
                 suggestions={wholeFacets ? suggest(keyword, wholeFacets) : []}
                 pages={suggestPages(keyword, config.pages)}
+                popular={popularFor(keyword, popular)}
                 onPage={(path) => window.location.assign(`/search/${path}/`)}
                 onType={onKeyword}
                 onSubmit={searchNow}

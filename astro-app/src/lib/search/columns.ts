@@ -7,6 +7,12 @@ export interface Column {
   codes: Int32Array;
 }
 
+/** Car `i`'s value of a column ('' when it has none or there is no column). */
+export function valueAt(col: Column | undefined, i: number): string {
+  const c = col?.codes[i] ?? -1;
+  return c < 0 ? '' : col!.values[c]!;
+}
+
 export function column(values: string[], codes: ArrayLike<number>): Column {
   return { values, codes: Int32Array.from(codes) };
 }

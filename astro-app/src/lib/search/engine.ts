@@ -19,7 +19,7 @@
  */
 import type { BaseFilters, SearchIndex, SortOption } from '../../types/site';
 import { matchesBaseFilters } from './base-filters';
-import { column, derived, type Column } from './columns';
+import { column, derived, valueAt, type Column } from './columns';
 import type { Intent } from './intents';
 import { band, PRICE_BANDS, WEEKLY_BANDS } from './price-ranges';
 import type { Planner } from './query-plan';
@@ -75,10 +75,6 @@ export function decodeIndex(index: SearchIndex): Decoded {
   }
   const loc = num.location ?? new Float64Array(n);
   const locAt = (i: number) => index.locations[loc[i]!];
-  const word = (col: Column | undefined, i: number) => {
-    const c = col?.codes[i] ?? -1;
-    return c < 0 ? '' : col!.values[c]!;
-  };
   const count = (attr: string, i: number) => {
     const v = num[attr]?.[i] ?? 0;
     return v > 0 ? String(v) : '';
@@ -88,7 +84,7 @@ export function decodeIndex(index: SearchIndex): Decoded {
     if (attr === 'city') facet[attr] = derived(n, (i) => locAt(i)?.city ?? '');
     else if (attr === 'location_name') facet[attr] = derived(n, (i) => locAt(i)?.name ?? '');
     else if (attr === 'state') facet[attr] = derived(n, (i) => locAt(i)?.state ?? '');
-    else if (attr === 'make_model') facet[attr] = derived(n, (i) => `${word(text.make, i)}|${word(text.model, i)}`);
+    else if (attr === 'make_model') facet[attr] = derived(n, (i) => `${valueAt(text.make, i)}|${valueAt(text.model, i)}`);
     else if (attr === 'year' || attr === 'seats') facet[attr] = derived(n, (i) => count(attr, i));
     else if (attr === 'certified') facet[attr] = derived(n, (i) => (num.certified?.[i] ? 'true' : ''));
     else if (attr === 'price_range') facet[attr] = derived(n, (i) => band(num.price?.[i] ?? 0, PRICE_BANDS));
@@ -106,12 +102,12 @@ export function applyBaseFilters(d: Decoded, rules: BaseFilters, now: number): U
     const sold = d.num.sold_at?.[i] ?? 0;
     keep[i] = matchesBaseFilters(
       {
-        status: status ? (status.values[status.codes[i]!] ?? '') : 'in_stock',
+        status: status ? valueAt(status, i) : 'in_stock',
         sold_at: sold > 0 ? sold : null,
         show_on_dealer_website: true,
         photos_count: d.num.photos_count?.[i] ?? 0,
-        make: d.facet.make!.values[d.facet.make!.codes[i]!] ?? '',
-        car_type: d.facet.car_type!.values[d.facet.car_type!.codes[i]!] ?? '',
+        make: valueAt(d.facet.make, i),
+        car_type: valueAt(d.facet.car_type, i),
         stocknum: d.str.stocknum?.[i] || null,
       },
       rules,
@@ -426,11 +422,7 @@ function tally(values: string[], counts: Int32Array): Record<string, number> {
 
 /** The card fields of car `i`; the new-arrival tag judged at `nowMs` when the dealer has one. */
 export function hitAt(d: Decoded, i: number, newArrivalText?: string, nowMs = Date.now()): Hit {
-  const t = (a: string) => {
-    const col = d.text[a];
-    const c = col?.codes[i] ?? -1;
-    return c < 0 ? '' : col!.values[c]!;
-  };
+  const t = (a: string) => valueAt(d.text[a], i);
   const s = (a: string) => d.str[a]?.[i] ?? '';
   const num = (a: string) => d.num[a]?.[i] ?? 0;
   const loc = d.locations[num('location')];

@@ -47,19 +47,8 @@ interface Num {
 }
 
 const phrases = (list: string[]) => list.map((p) => p.split(' ')).sort((a, b) => b.length - a.length);
-const P = {
-  atMost: phrases(table.at_most),
-  atLeast: phrases(table.at_least),
-  between: phrases(table.between),
-  joiners: phrases(table.joiners),
-  after: phrases(table.year_after),
-  before: phrases(table.year_before),
-  since: phrases(table.year_since),
-  onwards: phrases(table.year_onwards),
-  km: phrases(table.km),
-  thousand: phrases(table.thousand),
-  seats: phrases(table.seats),
-};
+/** Every phrase list of the table (all but `years`), longest phrase first. */
+const P = Object.fromEntries(Object.entries(table).map(([k, v]) => [k, phrases(v.map(String))])) as Record<Exclude<keyof typeof table, 'years'>, string[][]>;
 const [FIRST_YEAR, LAST_YEAR] = table.years as [number, number];
 const NUMBER = /^(\$?)(\d+(?:\.\d+)?)(k|km|kms)?$/;
 
@@ -163,9 +152,9 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
     }
     // "after 2018", "before 2015", "since 2019"
     for (const [list, lo, hi] of [
-      [P.after, 1, undefined],
-      [P.before, undefined, -1],
-      [P.since, 0, undefined],
+      [P.year_after, 1, undefined],
+      [P.year_before, undefined, -1],
+      [P.year_since, 0, undefined],
     ] as const) {
       if ((k = at(i, list)) && (a = num(i + k))?.year) {
         take(i, a.next, 'year', lo === undefined ? undefined : a.value + lo, hi === undefined ? undefined : a.value + hi);
@@ -175,8 +164,8 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
     }
     if (used[i]) continue;
     // "under 30k", "less than 40000", "over 2018", "under 50,000 km"
-    const most = at(i, P.atMost);
-    const least = most ? 0 : at(i, P.atLeast);
+    const most = at(i, P.at_most);
+    const least = most ? 0 : at(i, P.at_least);
     if ((most || least) && (a = num(i + most + least))) {
       const attr = a.year ? 'year' : kindOf(a);
       if (attr) {
@@ -191,7 +180,7 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
       // "7 seater": room for at least 7.
       take(i, a.next + k, 'seats', a.value);
       i = a.next + k - 1;
-    } else if (a.year && (k = at(a.next, P.onwards))) {
+    } else if (a.year && (k = at(a.next, P.year_onwards))) {
       take(i, a.next + k, 'year', a.value);
       i = a.next + k - 1;
     } else if (a.year) {

@@ -9,7 +9,7 @@
  * hits it reports the words it left out and, when nothing matched, a
  * "did you mean".
  */
-import { derived, type Column } from './columns';
+import { derived, valueAt, type Column } from './columns';
 import type { Decoded } from './engine';
 import { understand } from './intents';
 import { field, Matcher, synonyms, vocabulary, type Field, type Term } from './keyword';
@@ -64,14 +64,10 @@ export const WEIGHTS: Array<[string, number]> = [
 /** The keyword planner of a decoded index; `dealerSynonyms` add to the shared table. */
 export function planner(d: Decoded, dealerSynonyms: readonly (readonly string[])[] = []): Planner {
   const n = d.n;
-  const word = (col: Column | undefined, i: number) => {
-    const c = col?.codes[i] ?? -1;
-    return c < 0 ? '' : col!.values[c]!;
-  };
   const extra: Record<string, Column> = {
     model_badge: derived(n, (i) => {
-      const m = word(d.text.model, i).split(/[^A-Za-z0-9]+/).filter(Boolean).pop();
-      const b = word(d.text.badge, i).split(/[^A-Za-z0-9]+/).find(Boolean);
+      const m = valueAt(d.text.model, i).split(/[^A-Za-z0-9]+/).filter(Boolean).pop();
+      const b = valueAt(d.text.badge, i).split(/[^A-Za-z0-9]+/).find(Boolean);
       return m && b ? `${m}${b}` : '';
     }),
     stocknum: derived(n, (i) => d.str.stocknum?.[i] ?? ''),

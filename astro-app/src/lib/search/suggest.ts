@@ -13,7 +13,7 @@ export interface Suggestion {
   query: string;
   /** Cars it finds (over the whole stock). */
   count: number;
-  kind: 'make' | 'model' | 'word' | 'page';
+  kind: 'make' | 'model' | 'word' | 'page' | 'popular';
   /** A search page's path below /search/ ("toyota/hilux"): choosing it goes there. */
   path?: string;
 }
@@ -78,4 +78,14 @@ export function suggestPages(typed: string, pages: SearchPageLink[] | undefined,
     .sort((a, b) => b.count - a.count || a.title.localeCompare(b.title))
     .slice(0, limit)
     .map((p) => ({ query: pageLabel(p.title), count: p.count, kind: 'page', path: p.path }));
+}
+
+/**
+ * The popular searches to offer (lib/search/popular.ts): all of them while
+ * the box is empty, else those that fit what is typed (not what is typed
+ * itself), at most `limit`.
+ */
+export function popularFor(typed: string, popular: Suggestion[], limit = 5): Suggestion[] {
+  const t = wordsOf(typed).join(' ');
+  return (t ? popular.filter((p) => p.query !== t && fits(p.query, typed)) : popular).slice(0, limit);
 }
