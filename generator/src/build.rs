@@ -25,6 +25,8 @@ pub struct BuildOptions {
     pub now: DateTime<Utc>,
     /// Write the Astro project and data but do not run Astro.
     pub skip_astro: bool,
+    /// Rebuild even when the published release has the same build key.
+    pub force: bool,
 }
 
 /// What a successful build did.
@@ -46,6 +48,11 @@ pub struct BuildReport {
     pub pages: usize,
     /// The publish step's figures (links checked, sitemap, CSP), when Astro ran.
     pub publish: Option<crate::publish::PublishReport>,
+    /// The published release (its id under `releases/`), when Astro ran or
+    /// the site was already up to date.
+    pub release: Option<String>,
+    /// The published release already had this build's key: nothing was rebuilt.
+    pub cached: bool,
     pub elapsed: Duration,
 }
 
@@ -106,52 +113,86 @@ pub fn build_dealer(
             ..
         } = generate(&dealer, opts.now)?;
 
-        step("writing project");
         let site_dir = project.site_dir(&dealer.slug);
-        let ctx = TemplateContext {
-            slug: dealer.slug.clone(),
-        };
         let data: Vec<(&str, String)> = files
             .iter()
             .filter(|(name, _)| DATA_FILES.contains(name))
             .map(|(name, text)| (*name, text.clone()))
             .collect();
-        render::write_project(project, &site_dir, &ctx, &data)?;
-        // The worker's config and KV entries; the redirects reach dist/ in the publish step.
-        for (name, text) in files.iter().filter(|(name, _)| name.starts_with("edge-")) {
-            std::fs::write(site_dir.join(name), text)
-                .with_context(|| format!("cannot write {name}"))?;
-        }
-
         // Every page the site data promises (crate::pages), so the page
         // list `dealergen diff` compares is the one Astro really made.
         let must_exist: Vec<String> = page_paths
             .iter()
             .map(|p| crate::pages::dist_file(p))
             .collect();
+
+        let mut cached = false;
+        let mut release = None;
+        let mut pages = 0;
         let (dist, publish) = if opts.skip_astro {
+            step("writing project");
+            write_project(project, &site_dir, &dealer.slug, &data)?;
+            // Not a release: the worker's files of this generation go to
+            // generated/, so the published release's stay as they are.
+            let generated = site_dir.join(GENERATED_DIR);
+            std::fs::create_dir_all(&generated)
+                .with_context(|| format!("cannot create {}", generated.display()))?;
+            for (name, text) in files.iter().filter(|(name, _)| name.starts_with("edge-")) {
+                std::fs::write(generated.join(name), text)
+                    .with_context(|| format!("cannot write {name}"))?;
+            }
             (None, None)
         } else {
-            step("astro build");
-            let report_file = site_dir.join("publish-problems.txt");
-            let slug = dealer.slug.clone();
-            let (dist, report) = crate::astro::build(project, &site_dir, &must_exist, |staged| {
-                // A finance advertisement without its comparison rate
-                // keeps the published site (generator/src/compliance.rs).
-                crate::compliance::check_site(&slug, staged)?.map_err(anyhow::Error::new)?;
-                step("checking links");
-                crate::publish::finish(staged, &plan.plan, &report_file)
-                    .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
-            })?;
-            (Some(dist), Some(report))
-        };
-        let pages = match &dist {
-            Some(d) => walkdir::WalkDir::new(d)
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
-                .count(),
-            None => 0,
+            step("hashing inputs");
+            let shared = crate::cache::SharedKey::of(project)?;
+            let content_dir = dealer.dir().join(&dealer.slug);
+            let key =
+                crate::cache::dealer_key(&shared, dealer_file, &content_dir, &files, &must_exist)?;
+            let published = crate::release::current_info(&site_dir);
+            match published.filter(|info| info.key == key && !opts.force) {
+                Some(info) => {
+                    // Up to date. The project's data is refreshed only if
+                    // something else (a --no-astro run) rewrote it, so the
+                    // project matches the published site.
+                    refresh_data(&site_dir, &data)?;
+                    cached = true;
+                    pages = info.pages;
+                    release = Some(info.release);
+                    (Some(site_dir.join("dist")), None)
+                }
+                None => {
+                    step("writing project");
+                    write_project(project, &site_dir, &dealer.slug, &data)?;
+                    let staged = crate::release::stage(&site_dir)?;
+                    // The worker's config and KV entries; the redirects reach dist/ in the publish step.
+                    for (name, text) in files.iter().filter(|(name, _)| name.starts_with("edge-")) {
+                        std::fs::write(staged.dir().join(name), text)
+                            .with_context(|| format!("cannot write {name}"))?;
+                    }
+                    step("astro build");
+                    let report_file = site_dir.join("publish-problems.txt");
+                    let slug = dealer.slug.clone();
+                    let report = crate::astro::build(
+                        project,
+                        &site_dir,
+                        &staged.dist(),
+                        &must_exist,
+                        |staged| {
+                            // A finance advertisement without its comparison rate
+                            // keeps the published site (generator/src/compliance.rs).
+                            crate::compliance::check_site(&slug, staged)?
+                                .map_err(anyhow::Error::new)?;
+                            step("checking links");
+                            crate::publish::finish(staged, &plan.plan, &report_file)
+                                .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
+                        },
+                    )?;
+                    pages = count_pages(&staged.dist());
+                    step("publishing");
+                    release = Some(staged.publish(&dealer.slug, &key, Utc::now(), pages)?);
+                    (Some(site_dir.join("dist")), Some(report))
+                }
+            }
         };
         let mut warnings: Vec<String> = dealer
             .warnings
@@ -188,10 +229,52 @@ pub fn build_dealer(
             feed_report,
             pages,
             publish,
+            release,
+            cached,
             elapsed: started.elapsed(),
         })
     };
     run().map_err(BuildFailure::Failed)
+}
+
+/// Where `--no-astro` writes the worker's files (edge-config.json,
+/// edge-kv.json): beside the project, outside the published release.
+pub const GENERATED_DIR: &str = "generated";
+
+fn write_project(
+    project: &Project,
+    site_dir: &Path,
+    slug: &str,
+    data: &[(&str, String)],
+) -> Result<()> {
+    let ctx = TemplateContext {
+        slug: slug.to_string(),
+    };
+    render::write_project(project, site_dir, &ctx, data)
+}
+
+/// Rewrites the project's data files whose text differs from `data`.
+fn refresh_data(site_dir: &Path, data: &[(&str, String)]) -> Result<()> {
+    for (name, text) in data {
+        let path = site_dir.join("src/data").join(name);
+        if std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// HTML pages in a built site.
+pub fn count_pages(dist: &Path) -> usize {
+    walkdir::WalkDir::new(dist)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .count()
 }
 
 /// The files of `src/data/` the pages read; the other generated files go next to the project.

@@ -132,6 +132,10 @@ pub struct BuildArgs {
     /// Write the Astro projects and data but do not run Astro.
     #[arg(long)]
     pub no_astro: bool,
+    /// Rebuild every selected dealer, even those whose published release
+    /// was built from the same inputs (same build key).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Subcommand)]

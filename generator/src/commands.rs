@@ -165,6 +165,7 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
     let opts = BuildOptions {
         now: parse_as_of(args.as_of.as_deref())?,
         skip_astro: args.no_astro,
+        force: args.force,
     };
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     let started = Instant::now();
@@ -210,13 +211,16 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
     for (slug, result) in &results {
         match result {
             Ok(r) => {
-                let dist = r
-                    .dist
-                    .as_ref()
-                    .map(|d| format!(" -> {}", d.display()))
-                    .unwrap_or_else(|| " (astro skipped)".into());
+                let dist = match (&r.dist, &r.release) {
+                    (Some(d), Some(id)) => format!(" -> {} (release {id})", d.display()),
+                    (Some(d), None) => format!(" -> {}", d.display()),
+                    (None, _) => " (astro skipped)".into(),
+                };
+                // A cached dealer's published release was built from the
+                // same inputs (the same build key): nothing was rebuilt.
+                let verb = if r.cached { "cached" } else { "built " };
                 println!(
-                    "built  {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages in {:.1}s{dist}",
+                    "{verb} {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages in {:.1}s{dist}",
                     r.cars_visible,
                     r.cars_hidden,
                     plural(r.skipped.len(), "record skipped", "records skipped"),

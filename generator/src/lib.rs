@@ -2,12 +2,14 @@
 //!
 //! `commands` wires the subcommands; `build` runs one dealer end to end;
 //! `stock` reads and filters the feed; `site_data` resolves the config for
-//! the pages; `render` writes the Astro project; `astro` builds and
-//! publishes it; `compliance` checks the built pages' finance figures
-//! before they are published.
+//! the pages; `render` writes the Astro project; `astro` builds it;
+//! `release` publishes it atomically; `cache` decides whether it must be
+//! rebuilt; `compliance` checks the built pages' finance figures before
+//! they are published.
 
 pub mod astro;
 pub mod build;
+pub mod cache;
 pub mod cli;
 pub mod commands;
 pub mod compliance;
@@ -19,6 +21,7 @@ pub mod photos;
 pub mod project;
 pub mod publish;
 pub mod pull;
+pub mod release;
 pub mod render;
 pub mod rich_text;
 pub mod scaffold;

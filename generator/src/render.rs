@@ -30,7 +30,7 @@ pub struct TemplateContext {
 pub const APP_DIR: &str = "app";
 
 /// The parts of astro-app a site build reads.
-const APP_PARTS: [&str; 2] = ["src", "public"];
+pub const APP_PARTS: [&str; 2] = ["src", "public"];
 
 /// The template environment. Its formatter prints every value as a JSON
 /// literal, with the characters that could end a JavaScript comment or an
@@ -185,7 +185,8 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
             .strip_prefix(from)
             .expect("walkdir yields children");
         let target = to.join(rel);
-        if entry.file_type().is_dir() {
+        // A linked folder (the root of `from` may be a symlink) is copied as a folder.
+        if entry.file_type().is_dir() || (entry.path_is_symlink() && entry.path().is_dir()) {
             std::fs::create_dir_all(&target)
                 .with_context(|| format!("cannot create {}", target.display()))?;
         } else {
