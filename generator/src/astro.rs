@@ -35,6 +35,15 @@ pub fn build<T>(
     must_exist: &[String],
     before_publish: impl FnOnce(&Path) -> Result<T>,
 ) -> Result<T> {
+    run(project, site_dir, out_dir)?;
+    check_promised(out_dir, must_exist)?;
+    before_publish(out_dir)
+}
+
+/// Runs `astro build` in `project_dir` with its output in `out_dir` (inside
+/// it); Astro's output goes to `build.log` there, and its last lines into
+/// the error when it fails.
+pub fn run(project: &Project, project_dir: &Path, out_dir: &Path) -> Result<()> {
     let astro = project.node_modules().join("astro/bin/astro.mjs");
     if !astro.is_file() {
         bail!(
@@ -42,14 +51,14 @@ pub fn build<T>(
             astro.display()
         );
     }
-    let relative = out_dir.strip_prefix(site_dir).unwrap_or(out_dir);
+    let relative = out_dir.strip_prefix(project_dir).unwrap_or(out_dir);
     let node = node_binary(project);
-    let log_path = site_dir.join("build.log");
+    let log_path = project_dir.join("build.log");
     let output = Command::new(&node)
         .arg(&astro)
         .arg("build")
         .arg("--silent")
-        .current_dir(site_dir)
+        .current_dir(project_dir)
         .env("DEALERGEN_OUT_DIR", format!("./{}", relative.display()))
         .env("ASTRO_TELEMETRY_DISABLED", "1")
         .env("NODE_ENV", "production")
@@ -80,8 +89,7 @@ pub fn build<T>(
             tail.join("\n")
         );
     }
-    check_promised(out_dir, must_exist)?;
-    before_publish(out_dir)
+    Ok(())
 }
 
 /// Every page the site data promises is in the built site.

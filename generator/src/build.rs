@@ -85,114 +85,255 @@ impl std::fmt::Display for BuildFailure {
     }
 }
 
+/// Builds one dealer on its own: its own Astro run (see
+/// [`crate::batch`] for several dealers in one run).
 pub fn build_dealer(
     project: &Project,
     dealer_file: &Path,
     opts: &BuildOptions,
     step: &dyn Fn(&str),
 ) -> Result<BuildReport, BuildFailure> {
+    let prepared = prepare(project, dealer_file, opts, step)?;
+    build_prepared(project, prepared, step)
+}
+
+/// Builds a prepared dealer in its own Astro run (nothing to do when it
+/// is cached or --no-astro), checks and publishes it.
+pub fn build_prepared(
+    project: &Project,
+    prepared: Prepared,
+    step: &dyn Fn(&str),
+) -> Result<BuildReport, BuildFailure> {
+    let run = || -> Result<Option<Published>> {
+        if !matches!(prepared.state, State::Stale) {
+            return Ok(None);
+        }
+        prepared.write_project(project)?;
+        let staged = crate::release::stage(&prepared.site_dir)?;
+        prepared.write_edge_files(staged.dir())?;
+        step("astro build");
+        crate::astro::run(project, &prepared.site_dir, &staged.dist())?;
+        step("checking links");
+        let report_file = prepared.site_dir.join("publish-problems.txt");
+        let checked = prepared.publish_checks(&staged.dist(), &report_file)?;
+        step("publishing");
+        Ok(Some(prepared.publish(staged, checked)?))
+    };
+    let published = run().map_err(BuildFailure::Failed)?;
+    prepared.report(published).map_err(BuildFailure::Failed)
+}
+
+/// A dealer loaded, generated and keyed, before Astro runs.
+pub struct Prepared {
+    pub slug: String,
+    dealer: dealer_config::LoadedDealer,
+    generated: Generated,
+    pub site_dir: PathBuf,
+    /// Files (relative to dist) every build of this dealer must produce.
+    pub must_exist: Vec<String>,
+    /// The build key (empty with --no-astro).
+    pub key: String,
+    pub state: State,
+    started: Instant,
+}
+
+/// What a prepared dealer still needs.
+pub enum State {
+    /// `--no-astro`: the project is written, nothing is published.
+    NoAstro,
+    /// The current release has this build key.
+    Cached(crate::release::ReleaseInfo),
+    /// Astro must run.
+    Stale,
+}
+
+/// What publishing a newly built release did.
+pub struct Published {
+    pub release: String,
+    pub pages: usize,
+    pub publish: crate::publish::PublishReport,
+}
+
+/// Loads and checks the dealer, generates its data, computes its build
+/// key and compares it with the published release's. With `--no-astro`
+/// the project is written here.
+pub fn prepare(
+    project: &Project,
+    dealer_file: &Path,
+    opts: &BuildOptions,
+    step: &dyn Fn(&str),
+) -> Result<Prepared, BuildFailure> {
     let started = Instant::now();
     step("checking config");
     let loader = Loader::new(project.presets_dir());
     let dealer = loader
         .load(dealer_file)
         .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
-    let cfg = &dealer.config;
-    let run = || -> Result<BuildReport> {
-        step("reading stock");
+    prepare_loaded(project, dealer_file, dealer, opts, step, started).map_err(BuildFailure::Failed)
+}
+
+fn prepare_loaded(
+    project: &Project,
+    dealer_file: &Path,
+    dealer: dealer_config::LoadedDealer,
+    opts: &BuildOptions,
+    step: &dyn Fn(&str),
+    started: Instant,
+) -> Result<Prepared> {
+    step("reading stock");
+    let generated = generate(&dealer, opts.now)?;
+    let site_dir = project.site_dir(&dealer.slug);
+    // Every page the site data promises (crate::pages), so the page
+    // list `dealergen diff` compares is the one Astro really made.
+    let must_exist: Vec<String> = generated
+        .pages
+        .iter()
+        .map(|p| crate::pages::dist_file(p))
+        .collect();
+    let content_dir = dealer.dir().join(&dealer.slug);
+    let mut prepared = Prepared {
+        slug: dealer.slug.clone(),
+        dealer,
+        generated,
+        site_dir,
+        must_exist,
+        key: String::new(),
+        state: State::Stale,
+        started,
+    };
+    if opts.skip_astro {
+        step("writing project");
+        prepared.write_project(project)?;
+        // Not a release: the worker's files of this generation go to
+        // generated/, so the published release's stay as they are.
+        let generated = prepared.site_dir.join(GENERATED_DIR);
+        std::fs::create_dir_all(&generated)
+            .with_context(|| format!("cannot create {}", generated.display()))?;
+        prepared.write_edge_files(&generated)?;
+        prepared.state = State::NoAstro;
+        return Ok(prepared);
+    }
+    step("hashing inputs");
+    let shared = crate::cache::SharedKey::of(project)?;
+    prepared.key = crate::cache::dealer_key(
+        &shared,
+        dealer_file,
+        &content_dir,
+        &prepared.generated.files,
+        &prepared.must_exist,
+    )?;
+    let published = crate::release::current_info(&prepared.site_dir);
+    if let Some(info) = published.filter(|info| info.key == prepared.key && !opts.force) {
+        // Up to date. The project's data is refreshed only if something
+        // else (a --no-astro run) rewrote it, so the project matches the
+        // published site.
+        refresh_data(&prepared.site_dir, &prepared.data())?;
+        prepared.state = State::Cached(info);
+    }
+    Ok(prepared)
+}
+
+impl Prepared {
+    /// The files of `src/data/` the pages read.
+    pub fn data(&self) -> Vec<(&'static str, String)> {
+        self.generated
+            .files
+            .iter()
+            .filter(|(name, _)| DATA_FILES.contains(name))
+            .map(|(name, text)| (*name, text.clone()))
+            .collect()
+    }
+
+    /// Pages Astro will make for this dealer (for sizing batches).
+    pub fn page_count(&self) -> usize {
+        self.must_exist.len()
+    }
+
+    /// Writes the dealer's own Astro project (sites/<slug>/).
+    pub fn write_project(&self, project: &Project) -> Result<()> {
+        write_project(project, &self.site_dir, &self.slug, &self.data())
+    }
+
+    /// The worker's config and KV entries, into `dir`.
+    pub fn write_edge_files(&self, dir: &Path) -> Result<()> {
+        for (name, text) in self
+            .generated
+            .files
+            .iter()
+            .filter(|(name, _)| name.starts_with("edge-"))
+        {
+            std::fs::write(dir.join(name), text).with_context(|| format!("cannot write {name}"))?;
+        }
+        Ok(())
+    }
+
+    /// The checks a built site passes before it is published, on the
+    /// staged `dist`: every promised page, the finance compliance check,
+    /// then the publish step (links, sitemap, headers, redirects).
+    pub fn publish_checks(
+        &self,
+        dist: &Path,
+        report_file: &Path,
+    ) -> Result<crate::publish::PublishReport> {
+        crate::astro::check_promised(dist, &self.must_exist)?;
+        // A finance advertisement without its comparison rate
+        // keeps the published site (generator/src/compliance.rs).
+        crate::compliance::check_site(&self.slug, dist)?.map_err(anyhow::Error::new)?;
+        crate::publish::finish(dist, &self.generated.plan.plan, report_file)
+            .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
+    }
+
+    /// Makes the checked, staged release current.
+    pub fn publish(
+        &self,
+        staged: crate::release::Staged,
+        checked: crate::publish::PublishReport,
+    ) -> Result<Published> {
+        let pages = count_pages(&staged.dist());
+        let release = staged.publish(&self.slug, &self.key, Utc::now(), pages)?;
+        Ok(Published {
+            release,
+            pages,
+            publish: checked,
+        })
+    }
+
+    /// The build's report: warnings, feed report, what was published.
+    pub fn report(self, published: Option<Published>) -> Result<BuildReport> {
+        let Prepared {
+            dealer,
+            generated,
+            site_dir,
+            state,
+            started,
+            ..
+        } = self;
+        let cfg = &dealer.config;
         let Generated {
-            site: _,
             cars,
-            files,
-            plan,
-            pages: page_paths,
             skipped,
             feed_warnings,
             mut build_warnings,
             hidden,
             ..
-        } = generate(&dealer, opts.now)?;
-
-        let site_dir = project.site_dir(&dealer.slug);
-        let data: Vec<(&str, String)> = files
-            .iter()
-            .filter(|(name, _)| DATA_FILES.contains(name))
-            .map(|(name, text)| (*name, text.clone()))
-            .collect();
-        // Every page the site data promises (crate::pages), so the page
-        // list `dealergen diff` compares is the one Astro really made.
-        let must_exist: Vec<String> = page_paths
-            .iter()
-            .map(|p| crate::pages::dist_file(p))
-            .collect();
-
-        let mut cached = false;
-        let mut release = None;
-        let mut pages = 0;
-        let (dist, publish) = if opts.skip_astro {
-            step("writing project");
-            write_project(project, &site_dir, &dealer.slug, &data)?;
-            // Not a release: the worker's files of this generation go to
-            // generated/, so the published release's stay as they are.
-            let generated = site_dir.join(GENERATED_DIR);
-            std::fs::create_dir_all(&generated)
-                .with_context(|| format!("cannot create {}", generated.display()))?;
-            for (name, text) in files.iter().filter(|(name, _)| name.starts_with("edge-")) {
-                std::fs::write(generated.join(name), text)
-                    .with_context(|| format!("cannot write {name}"))?;
-            }
-            (None, None)
-        } else {
-            step("hashing inputs");
-            let shared = crate::cache::SharedKey::of(project)?;
-            let content_dir = dealer.dir().join(&dealer.slug);
-            let key =
-                crate::cache::dealer_key(&shared, dealer_file, &content_dir, &files, &must_exist)?;
-            let published = crate::release::current_info(&site_dir);
-            match published.filter(|info| info.key == key && !opts.force) {
-                Some(info) => {
-                    // Up to date. The project's data is refreshed only if
-                    // something else (a --no-astro run) rewrote it, so the
-                    // project matches the published site.
-                    refresh_data(&site_dir, &data)?;
-                    cached = true;
-                    pages = info.pages;
-                    release = Some(info.release);
-                    (Some(site_dir.join("dist")), None)
-                }
-                None => {
-                    step("writing project");
-                    write_project(project, &site_dir, &dealer.slug, &data)?;
-                    let staged = crate::release::stage(&site_dir)?;
-                    // The worker's config and KV entries; the redirects reach dist/ in the publish step.
-                    for (name, text) in files.iter().filter(|(name, _)| name.starts_with("edge-")) {
-                        std::fs::write(staged.dir().join(name), text)
-                            .with_context(|| format!("cannot write {name}"))?;
-                    }
-                    step("astro build");
-                    let report_file = site_dir.join("publish-problems.txt");
-                    let slug = dealer.slug.clone();
-                    let report = crate::astro::build(
-                        project,
-                        &site_dir,
-                        &staged.dist(),
-                        &must_exist,
-                        |staged| {
-                            // A finance advertisement without its comparison rate
-                            // keeps the published site (generator/src/compliance.rs).
-                            crate::compliance::check_site(&slug, staged)?
-                                .map_err(anyhow::Error::new)?;
-                            step("checking links");
-                            crate::publish::finish(staged, &plan.plan, &report_file)
-                                .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
-                        },
-                    )?;
-                    pages = count_pages(&staged.dist());
-                    step("publishing");
-                    release = Some(staged.publish(&dealer.slug, &key, Utc::now(), pages)?);
-                    (Some(site_dir.join("dist")), Some(report))
-                }
-            }
+        } = generated;
+        let (dist, pages, publish, release, cached) = match (state, published) {
+            (State::NoAstro, _) => (None, 0, None, None, false),
+            (State::Cached(info), _) => (
+                Some(site_dir.join("dist")),
+                info.pages,
+                None,
+                Some(info.release),
+                true,
+            ),
+            (State::Stale, Some(p)) => (
+                Some(site_dir.join("dist")),
+                p.pages,
+                Some(p.publish),
+                Some(p.release),
+                false,
+            ),
+            (State::Stale, None) => anyhow::bail!("{}: built but not published", dealer.slug),
         };
         let mut warnings: Vec<String> = dealer
             .warnings
@@ -233,8 +374,7 @@ pub fn build_dealer(
             cached,
             elapsed: started.elapsed(),
         })
-    };
-    run().map_err(BuildFailure::Failed)
+    }
 }
 
 /// Where `--no-astro` writes the worker's files (edge-config.json,

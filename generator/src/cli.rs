@@ -136,6 +136,11 @@ pub struct BuildArgs {
     /// was built from the same inputs (same build key).
     #[arg(long)]
     pub force: bool,
+    /// Build each dealer in its own Astro run instead of batching several
+    /// dealers into one run (slower; for comparison and for isolating a
+    /// dealer whose build misbehaves).
+    #[arg(long)]
+    pub separate: bool,
 }
 
 #[derive(Debug, Subcommand)]

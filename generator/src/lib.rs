@@ -8,7 +8,9 @@
 //! they are published.
 
 pub mod astro;
+pub mod batch;
 pub mod build;
+pub mod build_all;
 pub mod cache;
 pub mod cli;
 pub mod commands;
@@ -18,6 +20,7 @@ pub mod docs;
 pub mod explain;
 pub mod pages;
 pub mod photos;
+pub mod progress;
 pub mod project;
 pub mod publish;
 pub mod pull;

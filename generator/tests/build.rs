@@ -340,6 +340,14 @@ fn release_of(site: &Path) -> String {
 /// `releases/<id>/` holds the site, the edge files, the key and the
 /// description; the top-level names are links through `current`.
 fn assert_release_layout(site: &Path, id: &str) {
+    assert_release_layout_for(site, id, "tiny-dealer");
+}
+
+fn assert_release_layout_of(site: &Path, slug: &str) {
+    assert_release_layout_for(site, &release_of(site), slug);
+}
+
+fn assert_release_layout_for(site: &Path, id: &str, slug: &str) {
     let dir = site.join("releases").join(id);
     assert!(dir.join("dist/index.html").is_file());
     for f in [
@@ -362,7 +370,7 @@ fn assert_release_layout(site: &Path, id: &str) {
     );
     assert_eq!(&short[1..13], &key[..12], "{id}");
     let info = read_json(dir.join("release.json"));
-    assert_eq!(info["slug"], "tiny-dealer");
+    assert_eq!(info["slug"], slug);
     assert_eq!(info["key"], key);
     assert_eq!(info["release"], id);
     assert!(info["pages"].as_u64().unwrap() > 5, "{info}");
@@ -1183,4 +1191,145 @@ fn a_dead_link_fails_the_publish_step_naming_dealer_page_and_link() {
       /special-offers/ (href) on /about-us/: no page or file at /special-offers/
     every problem is listed in <sites>/tiny-dealer/publish-problems.txt
     ");
+}
+
+/// Page text with what differs between two Astro runs of the same input
+/// taken out: island ids and the search's measured processing time.
+fn normalized(text: &str) -> String {
+    let uid = regex::Regex::new(r#" uid="[^"]*""#).unwrap();
+    let timing = regex::Regex::new(r"processingTimeMS&quot;:\[0,\d+\]").unwrap();
+    timing
+        .replace_all(&uid.replace_all(text, ""), "processingTimeMS")
+        .into_owned()
+}
+
+/// Every file of a built site, by path, normalized.
+fn site_files(dist: &Path) -> std::collections::BTreeMap<String, String> {
+    walkdir::WalkDir::new(dist)
+        .follow_root_links(true)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dist).unwrap().display().to_string();
+            let bytes = std::fs::read(e.path()).unwrap();
+            (rel, normalized(&String::from_utf8_lossy(&bytes)))
+        })
+        .collect()
+}
+
+/// Several dealers in one Astro run: each dealer's site is the one it gets
+/// built alone, file for file; a dealer failing its checks in the batch
+/// fails alone and keeps no release, the others publish.
+#[test]
+fn a_batch_builds_the_same_sites_as_separate_runs_and_a_failing_dealer_fails_alone() {
+    assert!(
+        repo_root().join("node_modules/astro").is_dir(),
+        "Astro is not installed: run scripts/install.sh (the test command does)"
+    );
+    let dealers = dealers_outside();
+    let compliance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compliance");
+    for f in ["rate-motors.yaml", "stock/rate-motors.json"] {
+        std::fs::copy(compliance.join(f), dealers.path().join(f)).unwrap();
+    }
+    // One car's comment states a rate without its comparison rate: the
+    // finance compliance check refuses rate-motors' site.
+    let feed = dealers.path().join("stock/rate-motors.json");
+    let text_before = std::fs::read_to_string(&feed).unwrap();
+    std::fs::write(
+        &feed,
+        text_before.replacen(
+            "Ask about our finance options.",
+            "Finance at 5.99% p.a. available on approved credit.",
+            1,
+        ),
+    )
+    .unwrap();
+    let build = |sites: &Path, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+            .arg("--root")
+            .arg(repo_root())
+            .arg("--dealers-dir")
+            .arg(dealers.path())
+            .arg("--sites-dir")
+            .arg(sites)
+            .args(["build", "--as-of", AS_OF])
+            .args(extra)
+            .current_dir(dealers.path())
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out))
+    };
+    // -j 1: one Astro run at a time, so both dealers share one batch.
+    let batched = sites_dir();
+    let (code, log) = build(batched.path(), &["--all", "-j", "1"]);
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    assert!(log.contains("FAILED rate-motors"), "{log}");
+    assert!(log.contains("without a comparison rate"), "{log}");
+    assert!(
+        !batched.path().join("rate-motors/current").exists(),
+        "no release for the failed dealer"
+    );
+    let left: Vec<_> = std::fs::read_dir(batched.path().join("rate-motors/releases"))
+        .map(|d| d.collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "nothing staged is left behind");
+    // The summary table names both.
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("rate-motors") && l.ends_with("FAILED")),
+        "{log}"
+    );
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("tiny-dealer") && l.ends_with("built")),
+        "{log}"
+    );
+    let tiny = batched.path().join("tiny-dealer");
+    assert_release_layout(&tiny, &release_of(&tiny));
+    assert!(
+        !batched.path().join(".batch-1/out").exists(),
+        "the batch output was moved or removed"
+    );
+
+    // The same dealer built alone (its own Astro run) gives the same site.
+    let separate = sites_dir();
+    let (code, log) = build(separate.path(), &["--dealer", "tiny-dealer"]);
+    assert_eq!(code, Some(0), "{log}");
+    let a = site_files(&tiny.join("dist"));
+    let b = site_files(&separate.path().join("tiny-dealer/dist"));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "the same files"
+    );
+    for (path, text) in &a {
+        assert!(
+            text == &b[path],
+            "{path} differs between batch and separate builds"
+        );
+    }
+    assert!(a.contains_key("404.html") && a.contains_key("cars/car-1/index.html"));
+    let car = &a["cars/car-1/index.html"];
+    assert!(
+        !car.contains("dealergen-batch"),
+        "the batch segment leaked into a page"
+    );
+    assert!(
+        car.contains("href=\"https://www.tinymotors.com.au/cars/car-1/\""),
+        "canonical"
+    );
+
+    // Fixed, and forced: both rebuilt in one batch, both published.
+    std::fs::write(&feed, &text_before).unwrap();
+    let (code, log) = build(batched.path(), &["--all", "-j", "1", "--force"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("built  rate-motors"), "{log}");
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    let rate = batched.path().join("rate-motors");
+    assert_release_layout_of(&rate, "rate-motors");
+    assert!(rate
+        .join("dist/cars/2022-kia-rio-s-501/index.html")
+        .is_file());
 }
