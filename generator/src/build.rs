@@ -127,12 +127,16 @@ pub fn build_prepared(
 pub struct Prepared {
     pub slug: String,
     dealer: dealer_config::LoadedDealer,
-    generated: Generated,
+    /// The generated data (none when the inputs key showed the dealer
+    /// unchanged, so nothing was generated).
+    generated: Option<Generated>,
     pub site_dir: PathBuf,
     /// Files (relative to dist) every build of this dealer must produce.
     pub must_exist: Vec<String>,
     /// The build key (empty with --no-astro).
     pub key: String,
+    /// The inputs key (empty with --no-astro).
+    pub inputs_key: String,
     pub state: State,
     started: Instant,
 }
@@ -143,6 +147,9 @@ pub enum State {
     NoAstro,
     /// The current release has this build key.
     Cached(crate::release::ReleaseInfo),
+    /// The current release was generated from the same inputs: nothing
+    /// was generated, its summary is reported.
+    Unchanged(crate::release::ReleaseInfo, crate::release::Summary),
     /// Astro must run.
     Stale,
 }
@@ -180,9 +187,39 @@ fn prepare_loaded(
     step: &dyn Fn(&str),
     started: Instant,
 ) -> Result<Prepared> {
+    let site_dir = project.site_dir(&dealer.slug);
+    let content_dir = dealer.dir().join(&dealer.slug);
+    let mut inputs_key = String::new();
+    if !opts.skip_astro {
+        step("hashing inputs");
+        let shared = crate::cache::SharedKey::of(project)?;
+        let feed = dealer.dir().join(&dealer.config.stock.feed);
+        inputs_key = crate::cache::inputs_key(
+            &shared,
+            dealer_file,
+            &content_dir,
+            &feed,
+            opts.now.timestamp(),
+        )?;
+        let unchanged = crate::release::current_inputs(&site_dir)
+            .filter(|(key, _)| *key == inputs_key && !opts.force)
+            .and_then(|(_, summary)| Some((crate::release::current_info(&site_dir)?, summary)));
+        if let Some((info, summary)) = unchanged {
+            return Ok(Prepared {
+                slug: dealer.slug.clone(),
+                dealer,
+                generated: None,
+                site_dir,
+                must_exist: Vec::new(),
+                key: info.key.clone(),
+                inputs_key,
+                state: State::Unchanged(info, summary),
+                started,
+            });
+        }
+    }
     step("reading stock");
     let generated = generate(&dealer, opts.now)?;
-    let site_dir = project.site_dir(&dealer.slug);
     // Every page the site data promises (crate::pages), so the page
     // list `dealergen diff` compares is the one Astro really made.
     let must_exist: Vec<String> = generated
@@ -190,14 +227,14 @@ fn prepare_loaded(
         .iter()
         .map(|p| crate::pages::dist_file(p))
         .collect();
-    let content_dir = dealer.dir().join(&dealer.slug);
     let mut prepared = Prepared {
         slug: dealer.slug.clone(),
         dealer,
-        generated,
+        generated: Some(generated),
         site_dir,
         must_exist,
         key: String::new(),
+        inputs_key,
         state: State::Stale,
         started,
     };
@@ -213,15 +250,9 @@ fn prepare_loaded(
         prepared.state = State::NoAstro;
         return Ok(prepared);
     }
-    step("hashing inputs");
     let shared = crate::cache::SharedKey::of(project)?;
-    prepared.key = crate::cache::dealer_key(
-        &shared,
-        dealer_file,
-        &content_dir,
-        &prepared.generated.files,
-        &prepared.must_exist,
-    )?;
+    prepared.key =
+        crate::cache::dealer_key(&shared, &prepared.generated().files, &prepared.must_exist)?;
     let published = crate::release::current_info(&prepared.site_dir);
     if let Some(info) = published.filter(|info| info.key == prepared.key && !opts.force) {
         // Up to date. The project's data is refreshed only if something
@@ -234,9 +265,15 @@ fn prepare_loaded(
 }
 
 impl Prepared {
+    fn generated(&self) -> &Generated {
+        self.generated
+            .as_ref()
+            .expect("a dealer to build has its generated data")
+    }
+
     /// The files of `src/data/` the pages read.
     pub fn data(&self) -> Vec<(&'static str, String)> {
-        self.generated
+        self.generated()
             .files
             .iter()
             .filter(|(name, _)| DATA_FILES.contains(name))
@@ -257,7 +294,7 @@ impl Prepared {
     /// The worker's config and KV entries, into `dir`.
     pub fn write_edge_files(&self, dir: &Path) -> Result<()> {
         for (name, text) in self
-            .generated
+            .generated()
             .files
             .iter()
             .filter(|(name, _)| name.starts_with("edge-"))
@@ -279,7 +316,7 @@ impl Prepared {
         // A finance advertisement without its comparison rate
         // keeps the published site (generator/src/compliance.rs).
         crate::compliance::check_site(&self.slug, dist)?.map_err(anyhow::Error::new)?;
-        crate::publish::finish(dist, &self.generated.plan.plan, report_file)
+        crate::publish::finish(dist, &self.generated().plan.plan, report_file)
             .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
     }
 
@@ -290,7 +327,14 @@ impl Prepared {
         checked: crate::publish::PublishReport,
     ) -> Result<Published> {
         let pages = count_pages(&staged.dist());
-        let release = staged.publish(&self.slug, &self.key, Utc::now(), pages)?;
+        let summary = self.summary();
+        let release = staged.publish_with(
+            &self.slug,
+            &self.key,
+            Utc::now(),
+            pages,
+            Some((&self.inputs_key, &summary)),
+        )?;
         Ok(Published {
             release,
             pages,
@@ -298,74 +342,116 @@ impl Prepared {
         })
     }
 
-    /// The build's report: warnings, feed report, what was published.
-    pub fn report(self, published: Option<Published>) -> Result<BuildReport> {
-        let Prepared {
-            dealer,
-            generated,
-            site_dir,
-            state,
-            started,
-            ..
-        } = self;
-        let cfg = &dealer.config;
-        let Generated {
-            cars,
-            skipped,
-            feed_warnings,
-            mut build_warnings,
-            hidden,
-            ..
-        } = generated;
-        let (dist, pages, publish, release, cached) = match (state, published) {
-            (State::NoAstro, _) => (None, 0, None, None, false),
-            (State::Cached(info), _) => (
-                Some(site_dir.join("dist")),
-                info.pages,
-                None,
-                Some(info.release),
-                true,
-            ),
-            (State::Stale, Some(p)) => (
-                Some(site_dir.join("dist")),
-                p.pages,
-                Some(p.publish),
-                Some(p.release),
-                false,
-            ),
-            (State::Stale, None) => anyhow::bail!("{}: built but not published", dealer.slug),
+    /// Every warning of the build as printed: the dealer file's, missing
+    /// photos, the feed's (skipped records first), the build's own.
+    fn warnings(&self) -> Vec<String> {
+        let Some(generated) = &self.generated else {
+            return Vec::new();
         };
+        let dealer = &self.dealer;
+        let cfg = &dealer.config;
         let mut warnings: Vec<String> = dealer
             .warnings
             .iter()
             .map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message))
             .collect();
-        let public = site_dir.join(render::APP_DIR).join("public");
+        let public = self.site_dir.join(render::APP_DIR).join("public");
         warnings.extend(
-            crate::photos::missing_local_photos(&cars, &cfg.images, &public)
+            crate::photos::missing_local_photos(&generated.cars, &cfg.images, &public)
                 .iter()
                 .map(|m| format!("{}: {m}", dealer.slug)),
         );
-        let feed_lines: Vec<String> = skipped
-            .iter()
-            .map(ToString::to_string)
-            .chain(feed_warnings.iter().map(ToString::to_string))
-            .map(|line| format!("{}: stock feed {}: {line}", dealer.slug, cfg.stock.feed))
-            .collect();
-        let feed_report = write_feed_report(&site_dir, &feed_lines)?;
-        warnings.extend(feed_lines);
+        warnings.extend(self.feed_lines());
         warnings.extend(
-            build_warnings
-                .drain(..)
+            generated
+                .build_warnings
+                .iter()
                 .map(|w| format!("{}: {w}", dealer.slug)),
         );
+        warnings
+    }
+
+    fn feed_lines(&self) -> Vec<String> {
+        let Some(generated) = &self.generated else {
+            return Vec::new();
+        };
+        generated
+            .skipped
+            .iter()
+            .map(ToString::to_string)
+            .chain(generated.feed_warnings.iter().map(ToString::to_string))
+            .map(|line| {
+                format!(
+                    "{}: stock feed {}: {line}",
+                    self.slug, self.dealer.config.stock.feed
+                )
+            })
+            .collect()
+    }
+
+    /// What a later build that finds this dealer unchanged reports.
+    fn summary(&self) -> crate::release::Summary {
+        let generated = self.generated();
+        crate::release::Summary {
+            cars_visible: generated.cars.len(),
+            cars_hidden: generated.hidden,
+            warnings: self.warnings(),
+        }
+    }
+
+    /// The build's report: warnings, feed report, what was published.
+    pub fn report(self, published: Option<Published>) -> Result<BuildReport> {
+        let dist = Some(self.site_dir.join("dist"));
+        if let State::Unchanged(info, summary) = &self.state {
+            // Nothing generated: the release's own summary; the feed
+            // report of its build is still in place.
+            let feed_report =
+                Some(self.site_dir.join("stock-feed-report.txt")).filter(|p| p.is_file());
+            return Ok(BuildReport {
+                slug: self.slug.clone(),
+                dist,
+                cars_visible: summary.cars_visible,
+                cars_hidden: summary.cars_hidden,
+                skipped: Vec::new(),
+                feed_warnings: Vec::new(),
+                warnings: summary.warnings.clone(),
+                feed_report,
+                pages: info.pages,
+                publish: None,
+                release: Some(info.release.clone()),
+                cached: true,
+                elapsed: self.started.elapsed(),
+            });
+        }
+        let warnings = self.warnings();
+        let feed_report = write_feed_report(&self.site_dir, &self.feed_lines())?;
+        if let State::Cached(_) = &self.state {
+            // The build key matched under new inputs: the next build with
+            // these inputs need not generate anything.
+            crate::release::set_current_inputs(&self.site_dir, &self.inputs_key, &self.summary())?;
+        }
+        let Prepared {
+            slug,
+            generated,
+            state,
+            started,
+            ..
+        } = self;
+        let generated = generated.expect("generated unless unchanged");
+        let (dist, pages, publish, release, cached) = match (state, published) {
+            (State::NoAstro, _) => (None, 0, None, None, false),
+            (State::Cached(info), _) => (dist, info.pages, None, Some(info.release), true),
+            (State::Stale, Some(p)) => (dist, p.pages, Some(p.publish), Some(p.release), false),
+            (State::Stale, None) => anyhow::bail!("{slug}: built but not published"),
+            (State::Unchanged(..), _) => unreachable!("returned above"),
+        };
         Ok(BuildReport {
-            slug: dealer.slug.clone(),
+            slug,
             dist,
-            cars_visible: cars.len(),
-            cars_hidden: hidden,
-            skipped,
-            feed_warnings,
+            cars_visible: generated.cars.len(),
+            cars_hidden: generated.hidden,
+            skipped: generated.skipped,
+            feed_warnings: generated.feed_warnings,
             warnings,
             feed_report,
             pages,

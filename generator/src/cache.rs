@@ -8,10 +8,11 @@
 //! the dealer's YAML, its preset, its stock feed, its content folder, the
 //! moment visibility is judged at and the generator's own code, so a
 //! change to any of them that changes a page changes the key. Around it:
-//! the dealer's YAML and content folder as files, the site templates, the
-//! shared app's sources and public files, the lockfile and package.json,
-//! and the versions of dealergen (with the identity of its binary), Node
-//! and Astro. Hashing the output rather than guessing from inputs is what
+//! the site templates, the shared app's sources and public files, the
+//! lockfile and package.json, and the versions of dealergen (with the
+//! identity of its binary), Node and Astro. A second key, the inputs key
+//! ([`inputs_key`]), hashes the files the generator reads, so an unchanged
+//! dealer is found without generating anything. Hashing the output rather than guessing from inputs is what
 //! makes a cached site never stale: whatever changed, if the pages'
 //! inputs are the same bytes, Astro would render the same pages.
 
@@ -28,6 +29,9 @@ use crate::project::Project;
 #[derive(Debug, Clone)]
 pub struct SharedKey {
     digest: [u8; 32],
+    /// The presets folder, for the inputs key only: a preset change that
+    /// does not change a dealer's generated data does not rebuild it.
+    presets: [u8; 32],
 }
 
 static SHARED: OnceLock<std::sync::Mutex<Vec<(std::path::PathBuf, SharedKey)>>> = OnceLock::new();
@@ -65,33 +69,58 @@ impl SharedKey {
         for part in crate::render::APP_PARTS {
             tree(&mut h, part, &project.astro_app_dir().join(part))?;
         }
+        let mut p = Sha256::new();
+        tree(&mut p, "presets", &project.presets_dir())?;
         Ok(SharedKey {
             digest: h.finalize().into(),
+            presets: p.finalize().into(),
         })
     }
 }
 
-/// The build key of one dealer (hex SHA-256): the shared part, the
-/// dealer's YAML and content folder, and every generated file.
+/// The build key of one dealer (hex SHA-256): the shared part and every
+/// generated file, i.e. everything Astro reads to build the dealer's site.
 pub fn dealer_key(
     shared: &SharedKey,
-    dealer_file: &Path,
-    content_dir: &Path,
     generated: &[(&str, String)],
     pages: &[String],
 ) -> Result<String> {
     let mut h = Sha256::new();
     field(&mut h, "shared", &shared.digest);
+    for (name, text) in generated {
+        field(&mut h, name, text.as_bytes());
+    }
+    field(&mut h, "pages", pages.join("\n").as_bytes());
+    Ok(hex(&h.finalize()))
+}
+
+/// The inputs key of one dealer (hex SHA-256): the files the generator
+/// reads for it (its YAML, the presets, its content folder, its stock
+/// feed), the moment its stock is judged at, and the shared part. Equal
+/// inputs give equal generated data, so a dealer whose inputs key equals
+/// its current release's is up to date without generating anything: that
+/// is what makes a no-op `build --all` of hundreds of dealers take well
+/// under a second. When it differs, the build key (from the generated
+/// data) decides, so a change that alters no page rebuilds nothing.
+pub fn inputs_key(
+    shared: &SharedKey,
+    dealer_file: &Path,
+    content_dir: &Path,
+    feed: &Path,
+    judged_at: i64,
+) -> Result<String> {
+    let mut h = Sha256::new();
+    field(&mut h, "inputs-v1", &shared.digest);
+    field(&mut h, "presets", &shared.presets);
+    field(&mut h, "judged-at", &judged_at.to_le_bytes());
     let yaml = std::fs::read(dealer_file)
         .with_context(|| format!("cannot read {}", dealer_file.display()))?;
     field(&mut h, "yaml", &yaml);
     if content_dir.is_dir() {
         tree(&mut h, "content", content_dir)?;
     }
-    for (name, text) in generated {
-        field(&mut h, name, text.as_bytes());
-    }
-    field(&mut h, "pages", pages.join("\n").as_bytes());
+    // A missing feed hashes as empty: the build then fails on it as before.
+    field(&mut h, "feed", &std::fs::read(feed).unwrap_or_default());
     Ok(hex(&h.finalize()))
 }
 
@@ -172,50 +201,95 @@ fn hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    fn key(shared: &SharedKey, dir: &Path, files: &[(&str, String)]) -> String {
-        dealer_key(
-            shared,
-            &dir.join("d.yaml"),
-            &dir.join("d"),
-            files,
-            &["index.html".into()],
-        )
-        .unwrap()
+    fn key(shared: &SharedKey, files: &[(&str, String)]) -> String {
+        dealer_key(shared, files, &["index.html".into()]).unwrap()
     }
 
     #[test]
-    fn any_generated_byte_the_yaml_or_the_content_folder_changes_the_key() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("d.yaml"), "name: A\n").unwrap();
-        let shared = SharedKey { digest: [1; 32] };
+    fn any_generated_byte_or_shared_input_changes_the_key() {
+        let shared = SharedKey {
+            digest: [1; 32],
+            presets: [0; 32],
+        };
         let files = vec![("cars.json", "[{\"price\":1}]".to_string())];
-        let base = key(&shared, dir.path(), &files);
+        let base = key(&shared, &files);
         assert_eq!(base.len(), 64);
-        assert_eq!(base, key(&shared, dir.path(), &files), "stable");
+        assert_eq!(base, key(&shared, &files), "stable");
         let priced = vec![("cars.json", "[{\"price\":2}]".to_string())];
-        assert_ne!(base, key(&shared, dir.path(), &priced));
+        assert_ne!(base, key(&shared, &priced));
         // The same bytes under another file name are another input.
         let renamed = vec![("site.json", "[{\"price\":1}]".to_string())];
-        assert_ne!(base, key(&shared, dir.path(), &renamed));
+        assert_ne!(base, key(&shared, &renamed));
+        let other = SharedKey {
+            digest: [2; 32],
+            presets: [0; 32],
+        };
+        assert_ne!(base, key(&other, &files));
+        let more_pages = dealer_key(
+            &shared,
+            &files,
+            &["index.html".into(), "a/index.html".into()],
+        );
+        assert_ne!(base, more_pages.unwrap());
+    }
+
+    #[test]
+    fn the_inputs_key_follows_the_feed_the_moment_and_the_presets() {
+        let dir = tempfile::tempdir().unwrap();
+        let (yaml, feed) = (dir.path().join("d.yaml"), dir.path().join("f.json"));
+        std::fs::write(&yaml, "name: A\n").unwrap();
+        std::fs::write(&feed, "[{\"price\":1}]").unwrap();
+        let shared = SharedKey {
+            digest: [1; 32],
+            presets: [0; 32],
+        };
+        let content = dir.path().join("d");
+        let base = inputs_key(&shared, &yaml, &content, &feed, 100).unwrap();
+        assert_eq!(
+            base,
+            inputs_key(&shared, &yaml, &content, &feed, 100).unwrap()
+        );
         assert_ne!(
             base,
-            key(&SharedKey { digest: [2; 32] }, dir.path(), &files)
+            inputs_key(&shared, &yaml, &content, &feed, 101).unwrap()
         );
-        std::fs::create_dir_all(dir.path().join("d")).unwrap();
-        std::fs::write(dir.path().join("d/about.md"), "hi").unwrap();
-        let with_content = key(&shared, dir.path(), &files);
-        assert_ne!(base, with_content);
-        std::fs::write(dir.path().join("d/about.md"), "ho").unwrap();
-        assert_ne!(with_content, key(&shared, dir.path(), &files));
-        std::fs::write(dir.path().join("d.yaml"), "name: B\n").unwrap();
-        assert_ne!(with_content, key(&shared, dir.path(), &files));
+        let other_presets = SharedKey {
+            digest: [1; 32],
+            presets: [9; 32],
+        };
+        assert_ne!(
+            base,
+            inputs_key(&other_presets, &yaml, &content, &feed, 100).unwrap()
+        );
+        std::fs::write(&feed, "[{\"price\":2}]").unwrap();
+        let priced = inputs_key(&shared, &yaml, &content, &feed, 100).unwrap();
+        assert_ne!(base, priced);
+        std::fs::create_dir_all(&content).unwrap();
+        std::fs::write(content.join("about.md"), "hi").unwrap();
+        let with_page = inputs_key(&shared, &yaml, &content, &feed, 100).unwrap();
+        assert_ne!(priced, with_page);
+        std::fs::write(content.join("about.md"), "ho").unwrap();
+        assert_ne!(
+            with_page,
+            inputs_key(&shared, &yaml, &content, &feed, 100).unwrap()
+        );
+        std::fs::write(&yaml, "name: A # a comment\n").unwrap();
+        assert_ne!(
+            with_page,
+            inputs_key(&shared, &yaml, &content, &feed, 100).unwrap()
+        );
     }
 
     #[test]
     fn a_template_change_changes_the_shared_key() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        for d in ["templates/site", "astro-app/src", "astro-app/public"] {
+        for d in [
+            "templates/site",
+            "templates/presets",
+            "astro-app/src",
+            "astro-app/public",
+        ] {
             std::fs::create_dir_all(root.join(d)).unwrap();
         }
         std::fs::write(root.join("templates/site/index.astro"), "a").unwrap();
@@ -226,5 +300,8 @@ mod tests {
         assert_ne!(a, b);
         std::fs::write(root.join("astro-app/src/x.ts"), "b").unwrap();
         assert_ne!(b, SharedKey::compute(&project).unwrap().digest);
+        let presets = SharedKey::compute(&project).unwrap().presets;
+        std::fs::write(root.join("templates/presets/p.yaml"), "x: 1").unwrap();
+        assert_ne!(presets, SharedKey::compute(&project).unwrap().presets);
     }
 }

@@ -126,7 +126,9 @@ pub struct BuildArgs {
     /// Dealers built at once (default: fits the machine's cores and memory).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
-    /// Judge sold windows and new arrivals at this moment (RFC 3339) instead of now.
+    /// Judge sold windows, new arrivals and offer windows at this moment
+    /// (RFC 3339 or a date) instead of the start of the current hour (so
+    /// builds within one hour find unchanged dealers up to date).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
     /// Write the Astro projects and data but do not run Astro.

@@ -42,6 +42,19 @@ pub const STABLE: [&str; 3] = ["dist", "edge-config.json", "edge-kv.json"];
 pub const BUILD_KEY: &str = "build-key";
 /// A release's description.
 pub const RELEASE_JSON: &str = "release.json";
+/// The inputs key of the files the release was generated from (crate::cache::inputs_key).
+pub const INPUTS_KEY: &str = "inputs-key";
+/// What the build reported (cars, warnings), for a later build that finds
+/// the release up to date and reports it without generating anything.
+pub const SUMMARY: &str = "build-summary.json";
+
+/// What `build-summary.json` holds.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    pub cars_visible: usize,
+    pub cars_hidden: usize,
+    pub warnings: Vec<String>,
+}
 
 /// What `release.json` says about a release.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -117,12 +130,29 @@ impl Staged {
     /// `current` to it atomically; `previous` then names the release that
     /// was current, and older releases are pruned. Returns the release id.
     pub fn publish(
-        mut self,
+        self,
         slug: &str,
         key: &str,
         built_at: DateTime<Utc>,
         pages: usize,
     ) -> Result<String> {
+        self.publish_with(slug, key, built_at, pages, None)
+    }
+
+    /// [`Staged::publish`], with the inputs key and build summary a later
+    /// no-op build compares and reports.
+    pub fn publish_with(
+        mut self,
+        slug: &str,
+        key: &str,
+        built_at: DateTime<Utc>,
+        pages: usize,
+        inputs: Option<(&str, &Summary)>,
+    ) -> Result<String> {
+        if let Some((inputs_key, summary)) = inputs {
+            std::fs::write(self.dir.join(INPUTS_KEY), format!("{inputs_key}\n"))?;
+            std::fs::write(self.dir.join(SUMMARY), serde_json::to_string(summary)?)?;
+        }
         let releases = self.site_dir.join(RELEASES);
         let base = release_id(built_at, key);
         // Two builds of the same inputs in one second (a forced rebuild):
@@ -205,6 +235,33 @@ pub fn current_info(site_dir: &Path) -> Option<ReleaseInfo> {
     }
     let text = std::fs::read_to_string(dir.join(RELEASE_JSON)).ok()?;
     serde_json::from_str(&text).ok()
+}
+
+/// The current release's inputs key and summary, when it has them.
+pub fn current_inputs(site_dir: &Path) -> Option<(String, Summary)> {
+    let dir = site_dir.join(RELEASES).join(current_release(site_dir)?);
+    let key = std::fs::read_to_string(dir.join(INPUTS_KEY)).ok()?;
+    let summary = serde_json::from_str(&std::fs::read_to_string(dir.join(SUMMARY)).ok()?).ok()?;
+    Some((key.trim_end().to_string(), summary))
+}
+
+/// Records new inputs that generate the current release's very data (its
+/// build key matched), so the next build finds them without generating.
+/// Written under a temporary name and renamed: readers see one or the other.
+pub fn set_current_inputs(site_dir: &Path, inputs_key: &str, summary: &Summary) -> Result<()> {
+    let Some(id) = current_release(site_dir) else {
+        return Ok(());
+    };
+    let dir = site_dir.join(RELEASES).join(id);
+    for (name, text) in [
+        (INPUTS_KEY, format!("{inputs_key}\n")),
+        (SUMMARY, serde_json::to_string(summary)?),
+    ] {
+        let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, dir.join(name))?;
+    }
+    Ok(())
 }
 
 /// Points `site_dir/<link>` at `releases/<id>` in one step: a new symlink
@@ -301,6 +358,33 @@ mod tests {
         std::fs::write(staged.dir().join("edge-config.json"), key)?;
         std::fs::write(staged.dir().join("edge-kv.json"), "[]")?;
         staged.publish("demo", key, at.parse().unwrap(), 1)
+    }
+
+    #[test]
+    fn a_release_keeps_its_inputs_key_and_summary() {
+        let dir = tempfile::tempdir().unwrap();
+        let staged = stage(dir.path()).unwrap();
+        std::fs::create_dir_all(staged.dist()).unwrap();
+        let summary = Summary {
+            cars_visible: 3,
+            cars_hidden: 1,
+            warnings: vec!["w".into()],
+        };
+        staged
+            .publish_with(
+                "demo",
+                &"a".repeat(64),
+                "2026-11-20T01:02:03Z".parse().unwrap(),
+                0,
+                Some(("i1", &summary)),
+            )
+            .unwrap();
+        assert_eq!(
+            current_inputs(dir.path()),
+            Some(("i1".into(), summary.clone()))
+        );
+        set_current_inputs(dir.path(), "i2", &summary).unwrap();
+        assert_eq!(current_inputs(dir.path()).unwrap().0, "i2");
     }
 
     #[test]
