@@ -1349,3 +1349,53 @@ fn a_batch_builds_the_same_sites_as_separate_runs_and_a_failing_dealer_fails_alo
         .join("dist/cars/2022-kia-rio-s-501/index.html")
         .is_file());
 }
+
+/// When a batch's Astro run itself fails, its dealers are built one by one
+/// (so one dealer breaking the run cannot hold the others back); here Node
+/// cannot run at all, so each fails on its own, naming Astro, and nothing
+/// is published or left staged.
+#[test]
+fn a_failed_batch_run_builds_its_dealers_one_by_one() {
+    let dealers = dealers_outside();
+    let compliance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compliance");
+    for f in ["rate-motors.yaml", "stock/rate-motors.json"] {
+        std::fs::copy(compliance.join(f), dealers.path().join(f)).unwrap();
+    }
+    let sites = sites_dir();
+    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+        .arg("--root")
+        .arg(repo_root())
+        .arg("--dealers-dir")
+        .arg(dealers.path())
+        .arg("--sites-dir")
+        .arg(sites.path())
+        .args(["build", "--all", "-j", "1", "--as-of", AS_OF])
+        .env("DEALERGEN_NODE", "/bin/false")
+        .current_dir(dealers.path())
+        .output()
+        .unwrap();
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{log}");
+    for slug in ["rate-motors", "tiny-dealer"] {
+        assert!(
+            log.contains(&format!("FAILED {slug}: astro build failed")),
+            "{log}"
+        );
+        let site = sites.path().join(slug);
+        assert!(!site.join("current").exists());
+        // Each dealer's own run wrote its own log (the one-by-one builds).
+        assert!(
+            site.join("build.log").is_file(),
+            "{slug} was not built alone"
+        );
+        let staged: Vec<_> = std::fs::read_dir(site.join("releases"))
+            .map(|d| d.collect())
+            .unwrap_or_default();
+        assert!(staged.is_empty(), "{slug}: nothing staged is left");
+    }
+    assert!(
+        sites.path().join(".batch-1/build.log").is_file(),
+        "the batch ran first"
+    );
+    assert!(!sites.path().join(".batch-1/out").exists());
+}
