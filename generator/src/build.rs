@@ -25,8 +25,16 @@ pub struct BuildOptions {
     pub now: DateTime<Utc>,
     /// Write the Astro project and data but do not run Astro.
     pub skip_astro: bool,
-    /// Rebuild even when the published release has the same build key.
-    pub force: bool,
+}
+
+/// Whether an up-to-date dealer (same inputs or build key as its current
+/// release) is built anyway (`build --force`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rebuild {
+    /// Only when something changed.
+    IfChanged,
+    /// Always.
+    Force,
 }
 
 /// What a successful build did.
@@ -93,7 +101,7 @@ pub fn build_dealer(
     opts: &BuildOptions,
     step: &dyn Fn(&str),
 ) -> Result<BuildReport, BuildFailure> {
-    let prepared = prepare(project, dealer_file, opts, step)?;
+    let prepared = prepare(project, dealer_file, opts, Rebuild::IfChanged, step)?;
     build_prepared(project, prepared, step)
 }
 
@@ -168,6 +176,7 @@ pub fn prepare(
     project: &Project,
     dealer_file: &Path,
     opts: &BuildOptions,
+    rebuild: Rebuild,
     step: &dyn Fn(&str),
 ) -> Result<Prepared, BuildFailure> {
     let started = Instant::now();
@@ -176,7 +185,8 @@ pub fn prepare(
     let dealer = loader
         .load(dealer_file)
         .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
-    prepare_loaded(project, dealer_file, dealer, opts, step, started).map_err(BuildFailure::Failed)
+    prepare_loaded(project, dealer_file, dealer, opts, rebuild, step, started)
+        .map_err(BuildFailure::Failed)
 }
 
 fn prepare_loaded(
@@ -184,9 +194,11 @@ fn prepare_loaded(
     dealer_file: &Path,
     dealer: dealer_config::LoadedDealer,
     opts: &BuildOptions,
+    rebuild: Rebuild,
     step: &dyn Fn(&str),
     started: Instant,
 ) -> Result<Prepared> {
+    let force = rebuild == Rebuild::Force;
     let site_dir = project.site_dir(&dealer.slug);
     let content_dir = dealer.dir().join(&dealer.slug);
     let mut inputs_key = String::new();
@@ -202,7 +214,7 @@ fn prepare_loaded(
             opts.now.timestamp(),
         )?;
         let unchanged = crate::release::current_inputs(&site_dir)
-            .filter(|(key, _)| *key == inputs_key && !opts.force)
+            .filter(|(key, _)| *key == inputs_key && !force)
             .and_then(|(_, summary)| Some((crate::release::current_info(&site_dir)?, summary)));
         if let Some((info, summary)) = unchanged {
             return Ok(Prepared {
@@ -254,7 +266,7 @@ fn prepare_loaded(
     prepared.key =
         crate::cache::dealer_key(&shared, &prepared.generated().files, &prepared.must_exist)?;
     let published = crate::release::current_info(&prepared.site_dir);
-    if let Some(info) = published.filter(|info| info.key == prepared.key && !opts.force) {
+    if let Some(info) = published.filter(|info| info.key == prepared.key && !force) {
         // Up to date. The project's data is refreshed only if something
         // else (a --no-astro run) rewrote it, so the project matches the
         // published site.

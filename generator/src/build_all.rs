@@ -7,13 +7,15 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use crate::build::{BuildFailure, BuildOptions, BuildReport, Prepared, State};
+use crate::build::{BuildFailure, BuildOptions, BuildReport, Prepared, Rebuild, State};
 use crate::progress::Progress;
 use crate::project::Project;
 
 /// How `build` runs.
 pub struct RunOptions {
     pub build: BuildOptions,
+    /// `--force`: rebuild dealers that are up to date.
+    pub rebuild: Rebuild,
     /// Astro runs at once (the machine's cores and memory decide the default).
     pub jobs: usize,
     /// One Astro run per dealer instead of batches (today's way before
@@ -38,7 +40,7 @@ pub fn run(
         .map(|(file, slug)| {
             (
                 slug.clone(),
-                crate::build::prepare(project, file, &opts.build, &|_| {}),
+                crate::build::prepare(project, file, &opts.build, opts.rebuild, &|_| {}),
             )
         })
         .collect();

@@ -166,7 +166,11 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                 None => judged_now(Utc::now()),
             },
             skip_astro: args.no_astro,
-            force: args.force,
+        },
+        rebuild: if args.force {
+            crate::build::Rebuild::Force
+        } else {
+            crate::build::Rebuild::IfChanged
         },
         jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
         separate: args.separate,
