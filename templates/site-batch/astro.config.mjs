@@ -26,6 +26,9 @@ export default defineConfig({
     },
   ],
   vite: {
+    // Its own dependency cache, not the shared node_modules/.vite (two
+    // builds at once would race on it).
+    cacheDir: fileURLToPath(new URL('./.vite-cache/', import.meta.url)),
     resolve: { alias: { '@app': fileURLToPath(new URL('./app/src', import.meta.url)) } },
     // Page scripts stay files, never inlined (see templates/site/astro.config.mjs.j2).
     build: { assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined) },
