@@ -1,50 +1,136 @@
 #!/usr/bin/env bash
-# Build benchmark (not a test): times `dealergen build` on the demo dealer,
-# on every bundled dealer, and on a synthetic 2,000-car dealer, and prints
-# pages/s, dist size and the JavaScript the site ships (gzip).
-#   bash scripts/bench-build.sh [runs, default 3]
+# Build benchmark (not a test): the platform-scale cases of `dealergen build`,
+# each beside the same pages built the old way (one Astro run per dealer,
+# `--separate`) as a ratio, with peak RSS, the Astro fixed cost amortised per
+# dealer and the Rust stage's share. Prints a table and writes a JSON record
+# to .tmp/bench/build-<UTC time>.json so a later change can be compared.
+#
+#   bash scripts/bench-build.sh [dealers, default 100] [cars per dealer, default 300]
+#
+# Environment:
+#   SEPARATE_SAMPLE=k  build only k of the dealers the old way and scale the
+#                      time by pages (default: all of them; 0 skips the
+#                      comparison). Printed as "extrapolated" when sampled.
+#
+# Generated dealers (scripts/bench-build/gen-dealers.mjs) are copies of the
+# three demo dealers in turn (three presets), with their offers, locations
+# and content, and <cars> cars each with full spec rows and photos.
 set -euo pipefail
 source "$(dirname "$0")/lib/env.sh"
 cd "$DEALERGEN_ROOT"
-runs=${1:-3}
+dealers=${1:-100}
+cars=${2:-300}
+sample=${SEPARATE_SAMPLE:-$dealers}
+as_of=2026-11-20T00:00:00Z
 cargo build --quiet --release -p dealergen
-bin=target/release/dealergen
+bin=$PWD/target/release/dealergen
+work=$PWD/.tmp/bench
+mkdir -p "$work"
 demo=brisbane-motor-group
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-timed() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N); awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", (b - a) / 1e9}'; }
-div() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.0f", a / b}'; }
-js_gzip_kb() { find "$1/_astro" -name '*.js' -exec cat {} + 2>/dev/null | gzip -9 | wc -c | awk '{printf "%.1f", $1/1024}'; }
-pages() { find "$1" -name '*.html' | wc -l; }
+# timed <name> <command...>: wall seconds and peak RSS (MB) of the command
+# and its children, into $work/<name>.time; the command's output to <name>.log.
+timed() {
+  local name=$1; shift
+  /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1 || {
+    echo "FAILED: $* (see $work/$name.log)" >&2; tail -20 "$work/$name.log" >&2; exit 1; }
+}
+wall() { cut -d' ' -f1 "$work/$1.time"; }
+rss_mb() { awk '{printf "%.0f", $2 / 1024}' "$work/$1.time"; }
+pages_of() { local t=0 n; for d in "$1"/*/dist; do n=$(find -L "$d" -name '*.html' | wc -l); t=$((t + n)); done; echo "$t"; }
+calc() { awk "BEGIN {printf \"$1\", $2}"; }
 
-echo "== demo dealer ($demo), $runs runs"
-times=$(for _ in $(seq "$runs"); do timed $bin build --dealer $demo; done | median)
-p=$(pages sites/$demo/dist)
-printf 'build --dealer %s: median %.2fs, %d pages, %s pages/s\n' $demo "$times" "$p" "$(div "$p" "$times")"
-printf 'dist: %s, %d files; all JS in the site: %s KB gzip\n' "$(du -sh sites/$demo/dist | cut -f1)" "$(find sites/$demo/dist -type f | wc -l)" "$(js_gzip_kb sites/$demo/dist)"
-car=$(find sites/$demo/dist/cars -name index.html -print -quit)
-printf 'one car page HTML: %d bytes, %d gzip\n' "$(wc -c < "$car")" "$(gzip -9 < "$car" | wc -c)"
+echo "== generating $dealers dealers x $cars cars"
+node scripts/bench-build/gen-dealers.mjs "$work/dealers" "$dealers" "$cars"
+D=(--dealers-dir "$work/dealers")
 
+echo "== build --all, cold (batched)"
+rm -rf "$work/sites"
+timed all "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
+pages=$(pages_of "$work/sites")
+batches=$(find "$work/sites" -maxdepth 1 -name '.batch-*' | wc -l)
+t_all=$(wall all); rss_all=$(rss_mb all)
+echo "   $pages pages in ${t_all}s, $batches Astro runs, peak RSS ${rss_all} MB"
+
+echo "== no-op rebuild"
+timed noop "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
+grep -q "$dealers unchanged" "$work/noop.log" || { echo "the no-op rebuild rebuilt something:" >&2; tail -5 "$work/noop.log" >&2; exit 1; }
+t_noop=$(wall noop)
+
+echo "== one car's price changed in one dealer"
+feed=$(ls "$work"/dealers/stock/*.json | head -1)
+node -e 'const fs=require("fs"),f=process.argv[1],c=JSON.parse(fs.readFileSync(f));c[0].price=(c[0].price||20000)+1000;fs.writeFileSync(f,JSON.stringify(c))' "$feed"
+timed price "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
+t_price=$(wall price)
+rebuilt=$(grep -c '^built ' "$work/price.log" || true)
+
+echo "== Rust stage (build --all --no-astro: check, stock, data, projects)"
+timed rust "$bin" "${D[@]}" --sites-dir "$work/sites-rust" build --all --no-astro --as-of "$as_of"
+t_rust=$(wall rust)
+
+echo "== one demo dealer, cold"
+rm -rf "$work/demo-sites"
+timed demo "$bin" --sites-dir "$work/demo-sites" build --dealer "$demo" --as-of "$as_of"
+t_demo=$(wall demo)
+demo_pages=$(find -L "$work/demo-sites/$demo/dist" -name '*.html' | wc -l)
+
+echo "== Astro fixed cost (a 1-car dealer, its own run)"
+mkdir -p "$work/fixed/stock"
+sed "s#^\(\s*feed:\s*\).*#\1stock/one.json#" dealers/$demo.yaml > "$work/fixed/one-car.yaml"
+cp -r dealers/$demo "$work/fixed/one-car"
+node -e 'const fs=require("fs");const c=JSON.parse(fs.readFileSync(process.argv[1])).filter(c=>c.status==="in_stock").slice(0,1);fs.writeFileSync(process.argv[2],JSON.stringify(c))' "dealers/stock/$demo.json" "$work/fixed/stock/one.json"
+rm -rf "$work/fixed-sites"
+timed fixed "$bin" --dealers-dir "$work/fixed" --sites-dir "$work/fixed-sites" build --dealer one-car --as-of "$as_of"
+fixed_pages=$(find -L "$work/fixed-sites/one-car/dist" -name '*.html' | wc -l)
+t_fixed=$(wall fixed)
+
+t_sep=null; rss_sep=null; sep_note="skipped"
+if [ "$sample" -gt 0 ]; then
+  echo "== the old way: one Astro run per dealer (--separate), $sample of $dealers dealers"
+  rm -rf "$work/sep-dealers" "$work/sep-sites"; mkdir -p "$work/sep-dealers/stock"
+  cp "$work/dealers/dealer.schema.json" "$work/sep-dealers/"
+  for y in $(ls "$work"/dealers/*.yaml | head -n "$sample"); do
+    s=$(basename "$y" .yaml); cp "$y" "$work/sep-dealers/"; cp "$work/dealers/stock/$s.json" "$work/sep-dealers/stock/"
+    [ -d "$work/dealers/$s" ] && cp -r "$work/dealers/$s" "$work/sep-dealers/$s"
+  done
+  timed sep "$bin" --dealers-dir "$work/sep-dealers" --sites-dir "$work/sep-sites" build --all --separate --as-of "$as_of"
+  sep_pages=$(pages_of "$work/sep-sites")
+  t_sep=$(calc '%.2f' "$(wall sep) * $pages / $sep_pages")
+  rss_sep=$(rss_mb sep)
+  sep_note=$([ "$sample" -eq "$dealers" ] && echo "measured" || echo "extrapolated from $sample dealers, $sep_pages pages in $(wall sep)s")
+fi
+
+rate=$(calc '%.0f' "$pages / $t_all")
+ratio() { [ "$t_sep" = null ] && echo "-" || calc '%.1fx' "$t_sep / $1"; }
+fixed_per_dealer=$(calc '%.3f' "$batches * $t_fixed / $dealers")
+share=$(calc '%.1f' "100 * $t_rust / $t_all")
 echo
-echo "== every bundled dealer"
-t=$(timed $bin build --all)
-total=0; for d in sites/*/dist; do total=$((total + $(pages "$d"))); done
-printf 'build --all: %.2fs, %d pages, %s pages/s\n' "$t" "$total" "$(div "$total" "$t")"
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); old way: $sep_note"
+printf '%-46s %12s %18s %10s %s\n' case result "old way (ratio)" goal met
+row() { printf '%-46s %12s %18s %10s %s\n' "$1" "$2" "$3" "$4" "$5"; }
+row "build --all, $dealers x $cars cars ($pages pages)" "${rate} p/s" "$( [ "$t_sep" = null ] && echo - || calc '%.0f p/s' "$pages / $t_sep") ($(ratio "$t_all"))" ">= 1000 p/s" "$(awk -v r="$rate" 'BEGIN{print (r>=1000)?"yes":"no"}')"
+row "  wall time" "${t_all}s" "$( [ "$t_sep" = null ] && echo - || echo "${t_sep}s")" "" ""
+row "  peak RSS" "${rss_all} MB" "$( [ "$rss_sep" = null ] && echo - || echo "${rss_sep} MB")" "<= 4096 MB" "$(awk -v r="$rss_all" 'BEGIN{print (r<=4096)?"yes":"no"}')"
+row "no-op rebuild" "${t_noop}s" "$( [ "$t_sep" = null ] && echo - || echo "${t_sep}s") ($(ratio "$t_noop"))" "<= 1 s" "$(awk -v t="$t_noop" 'BEGIN{print (t<=1)?"yes":"no"}')"
+row "one car's price changed ($rebuilt rebuilt)" "${t_price}s" "$( [ "$t_sep" = null ] && echo - || echo "${t_sep}s") ($(ratio "$t_price"))" "<= 2 s" "$(awk -v t="$t_price" 'BEGIN{print (t<=2)?"yes":"no"}')"
+row "one demo dealer, cold ($demo_pages pages)" "${t_demo}s" "${t_demo}s (1.0x)" "<= 2.5 s" "$(awk -v t="$t_demo" 'BEGIN{print (t<=2.5)?"yes":"no"}')"
+row "Rust stage share (--no-astro ${t_rust}s)" "${share}%" "" "< 5%" "$(awk -v s="$share" 'BEGIN{print (s<5)?"yes":"no"}')"
+row "Astro fixed cost ($fixed_pages-page run)" "${t_fixed}s" "" "" ""
+row "  amortised per dealer ($batches runs)" "${fixed_per_dealer}s" "${t_fixed}s" "" ""
 
+record="$work/build-$(date -u +%Y%m%dT%H%M%SZ).json"
+cat > "$record" <<JSON
+{
+  "when": "$(date -u +%FT%TZ)", "commit": "$(git rev-parse --short HEAD)", "cores": $(nproc), "load": "$(cut -d' ' -f1-3 /proc/loadavg)",
+  "dealers": $dealers, "cars_per_dealer": $cars, "pages": $pages, "astro_runs": $batches,
+  "build_all_s": $t_all, "pages_per_s": $rate, "peak_rss_mb": $rss_all,
+  "noop_s": $t_noop, "one_price_s": $t_price, "one_price_rebuilt": $rebuilt,
+  "demo_cold_s": $t_demo, "demo_pages": $demo_pages,
+  "rust_stage_s": $t_rust, "rust_share_pct": $share,
+  "astro_fixed_s": $t_fixed, "fixed_per_dealer_s": $fixed_per_dealer,
+  "separate_s": $t_sep, "separate_peak_rss_mb": $rss_sep, "separate_note": "$sep_note"
+}
+JSON
 echo
-echo "== synthetic 2,000-car dealer"
-bench=target/bench
-rm -rf "$bench" && mkdir -p "$bench/dealers/stock" "$bench/sites"
-sed "s#stock/$demo.json#stock/big.json#" dealers/$demo.yaml > "$bench/dealers/big-dealer.yaml"
-node -e '
-  const cars = require(process.argv[1]);
-  const out = [];
-  for (let i = 0; out.length < 2000; i++) {
-    const c = cars[i % cars.length];
-    out.push({ ...c, id: 900000 + i, slug: `${c.slug}-x${i}`, status: "in_stock", show_on_dealer_website: true });
-  }
-  require("fs").writeFileSync(process.argv[2], JSON.stringify(out));
-' "$PWD/dealers/stock/$demo.json" "$bench/dealers/stock/big.json"
-t=$(timed $bin --dealers-dir "$bench/dealers" --sites-dir "$bench/sites" build --dealer big-dealer)
-p=$(pages "$bench/sites/big-dealer/dist")
-printf 'build 2,000 cars: %.2fs, %d pages, %s pages/s\n' "$t" "$p" "$(div "$p" "$t")"
+echo "record: $record"
+echo "demo dist: $(du -shL "$work/demo-sites/$demo/dist" | cut -f1); all JS in the site: $(find -L "$work/demo-sites/$demo/dist/_astro" -name '*.js' -exec cat {} + | gzip -9 | wc -c | awk '{printf "%.1f", $1/1024}') KB gzip"

@@ -1,6 +1,7 @@
-//! Runs `astro build` for a generated project and swaps the new `dist/` in
-//! only when the build succeeded and produced every page the contract
-//! promises (docs/ARCHITECTURE.md, contract 2): a failed build leaves the old site.
+//! Runs `astro build` for a generated project into a staged release
+//! (crate::release) and checks that it produced every page the contract
+//! promises (docs/ARCHITECTURE.md, contract 2) before the caller publishes
+//! it: a failed build leaves the old site.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -8,11 +9,6 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 
 use crate::project::Project;
-
-/// Folder the build writes to before the swap (inside the site, as Astro
-/// wants its outDir under the project).
-const STAGING: &str = ".dist-staging";
-const OLD: &str = ".dist-old";
 
 /// The Node 22 binary: `DEALERGEN_NODE`, else the one npm installed into
 /// node_modules (scripts/setup.sh), else `node` on PATH.
@@ -27,16 +23,27 @@ pub fn node_binary(project: &Project) -> PathBuf {
     PathBuf::from("node")
 }
 
-/// Builds `site_dir` and returns the published `dist/` path.
+/// Builds `site_dir` into `out_dir` (a staged release's `dist/`, inside
+/// the site as Astro wants its outDir under the project).
 /// `must_exist` lists files (relative to dist) that must be there;
-/// `before_swap` checks and completes the staged site (the publish step)
-/// and may refuse it, in which case the previous site stays.
+/// `before_publish` checks and completes the staged site (the publish step)
+/// and may refuse it, in which case the caller keeps the previous site.
 pub fn build<T>(
     project: &Project,
     site_dir: &Path,
+    out_dir: &Path,
     must_exist: &[String],
-    before_swap: impl FnOnce(&Path) -> Result<T>,
-) -> Result<(PathBuf, T)> {
+    before_publish: impl FnOnce(&Path) -> Result<T>,
+) -> Result<T> {
+    run(project, site_dir, out_dir)?;
+    check_promised(out_dir, must_exist)?;
+    before_publish(out_dir)
+}
+
+/// Runs `astro build` in `project_dir` with its output in `out_dir` (inside
+/// it); Astro's output goes to `build.log` there, and its last lines into
+/// the error when it fails.
+pub fn run(project: &Project, project_dir: &Path, out_dir: &Path) -> Result<()> {
     let astro = project.node_modules().join("astro/bin/astro.mjs");
     if !astro.is_file() {
         bail!(
@@ -44,19 +51,15 @@ pub fn build<T>(
             astro.display()
         );
     }
-    let staging = site_dir.join(STAGING);
-    if staging.exists() {
-        std::fs::remove_dir_all(&staging)
-            .with_context(|| format!("cannot clear {}", staging.display()))?;
-    }
+    let relative = out_dir.strip_prefix(project_dir).unwrap_or(out_dir);
     let node = node_binary(project);
-    let log_path = site_dir.join("build.log");
+    let log_path = project_dir.join("build.log");
     let output = Command::new(&node)
         .arg(&astro)
         .arg("build")
         .arg("--silent")
-        .current_dir(site_dir)
-        .env("DEALERGEN_OUT_DIR", format!("./{STAGING}"))
+        .current_dir(project_dir)
+        .env("DEALERGEN_OUT_DIR", format!("./{}", relative.display()))
         .env("ASTRO_TELEMETRY_DISABLED", "1")
         .env("NODE_ENV", "production")
         .output()
@@ -79,7 +82,6 @@ pub fn build<T>(
             .into_iter()
             .rev()
             .collect();
-        let _ = std::fs::remove_dir_all(&staging);
         bail!(
             "astro build failed ({}); last lines of {}:\n{}",
             output.status,
@@ -87,12 +89,16 @@ pub fn build<T>(
             tail.join("\n")
         );
     }
+    Ok(())
+}
+
+/// Every page the site data promises is in the built site.
+pub fn check_promised(dist: &Path, must_exist: &[String]) -> Result<()> {
     let missing: Vec<&String> = must_exist
         .iter()
-        .filter(|f| !staging.join(f).is_file())
+        .filter(|f| !dist.join(f).is_file())
         .collect();
     if !missing.is_empty() {
-        let _ = std::fs::remove_dir_all(&staging);
         bail!(
             "astro build did not produce {} expected page(s), e.g. {}; the previous site was kept",
             missing.len(),
@@ -104,67 +110,5 @@ pub fn build<T>(
                 .join(", ")
         );
     }
-    let checked = match before_swap(&staging) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&staging);
-            return Err(e);
-        }
-    };
-    Ok((swap_in(site_dir, &staging)?, checked))
-}
-
-/// Replaces `dist/` with the staging folder using renames, so a reader
-/// never sees a half-written site.
-pub fn swap_in(site_dir: &Path, staging: &Path) -> Result<PathBuf> {
-    let dist = site_dir.join("dist");
-    let old = site_dir.join(OLD);
-    if old.exists() {
-        std::fs::remove_dir_all(&old)?;
-    }
-    if dist.exists() {
-        std::fs::rename(&dist, &old)
-            .with_context(|| format!("cannot move {} aside", dist.display()))?;
-    }
-    if let Err(e) = std::fs::rename(staging, &dist) {
-        // Put the old site back before reporting.
-        if old.exists() {
-            let _ = std::fs::rename(&old, &dist);
-        }
-        return Err(e).with_context(|| format!("cannot publish {}", dist.display()));
-    }
-    if old.exists() {
-        std::fs::remove_dir_all(&old)?;
-    }
-    Ok(dist)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn swap_replaces_dist_and_leaves_no_temporaries() {
-        let dir = tempfile::tempdir().unwrap();
-        let site = dir.path();
-        std::fs::create_dir_all(site.join("dist")).unwrap();
-        std::fs::write(site.join("dist/old.html"), "old").unwrap();
-        std::fs::create_dir_all(site.join(STAGING)).unwrap();
-        std::fs::write(site.join(STAGING).join("new.html"), "new").unwrap();
-        let dist = swap_in(site, &site.join(STAGING)).unwrap();
-        assert!(dist.join("new.html").is_file());
-        assert!(!dist.join("old.html").exists());
-        assert!(!site.join(STAGING).exists());
-        assert!(!site.join(OLD).exists());
-    }
-
-    #[test]
-    fn failed_swap_keeps_the_old_site() {
-        let dir = tempfile::tempdir().unwrap();
-        let site = dir.path();
-        std::fs::create_dir_all(site.join("dist")).unwrap();
-        std::fs::write(site.join("dist/old.html"), "old").unwrap();
-        assert!(swap_in(site, &site.join("missing-staging")).is_err());
-        assert!(site.join("dist/old.html").is_file());
-    }
+    Ok(())
 }

@@ -27,6 +27,16 @@ pub struct BuildOptions {
     pub skip_astro: bool,
 }
 
+/// Whether an up-to-date dealer (same inputs or build key as its current
+/// release) is built anyway (`build --force`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rebuild {
+    /// Only when something changed.
+    IfChanged,
+    /// Always.
+    Force,
+}
+
 /// What a successful build did.
 #[derive(Debug)]
 pub struct BuildReport {
@@ -46,6 +56,11 @@ pub struct BuildReport {
     pub pages: usize,
     /// The publish step's figures (links checked, sitemap, CSP), when Astro ran.
     pub publish: Option<crate::publish::PublishReport>,
+    /// The published release (its id under `releases/`), when Astro ran or
+    /// the site was already up to date.
+    pub release: Option<String>,
+    /// The published release already had this build's key: nothing was rebuilt.
+    pub cached: bool,
     pub elapsed: Duration,
 }
 
@@ -78,120 +93,426 @@ impl std::fmt::Display for BuildFailure {
     }
 }
 
+/// Builds one dealer on its own: its own Astro run (see
+/// [`crate::batch`] for several dealers in one run).
 pub fn build_dealer(
     project: &Project,
     dealer_file: &Path,
     opts: &BuildOptions,
     step: &dyn Fn(&str),
 ) -> Result<BuildReport, BuildFailure> {
+    let prepared = prepare(project, dealer_file, opts, Rebuild::IfChanged, step)?;
+    build_prepared(project, prepared, step)
+}
+
+/// Builds a prepared dealer in its own Astro run (nothing to do when it
+/// is cached or --no-astro), checks and publishes it.
+pub fn build_prepared(
+    project: &Project,
+    prepared: Prepared,
+    step: &dyn Fn(&str),
+) -> Result<BuildReport, BuildFailure> {
+    let run = || -> Result<Option<Published>> {
+        if !matches!(prepared.state, State::Stale) {
+            return Ok(None);
+        }
+        prepared.write_project(project)?;
+        let staged = crate::release::stage(&prepared.site_dir)?;
+        prepared.write_edge_files(staged.dir())?;
+        step("astro build");
+        crate::astro::run(project, &prepared.site_dir, &staged.dist())?;
+        step("checking links");
+        let report_file = prepared.site_dir.join("publish-problems.txt");
+        let checked = prepared.publish_checks(&staged.dist(), &report_file)?;
+        step("publishing");
+        Ok(Some(prepared.publish(staged, checked)?))
+    };
+    let published = run().map_err(BuildFailure::Failed)?;
+    prepared.report(published).map_err(BuildFailure::Failed)
+}
+
+/// A dealer loaded, generated and keyed, before Astro runs.
+pub struct Prepared {
+    pub slug: String,
+    dealer: dealer_config::LoadedDealer,
+    /// The generated data (none when the inputs key showed the dealer
+    /// unchanged, so nothing was generated).
+    generated: Option<Generated>,
+    pub site_dir: PathBuf,
+    /// Files (relative to dist) every build of this dealer must produce.
+    pub must_exist: Vec<String>,
+    /// The build key (empty with --no-astro).
+    pub key: String,
+    /// The inputs key (empty with --no-astro).
+    pub inputs_key: String,
+    pub state: State,
+    started: Instant,
+}
+
+/// What a prepared dealer still needs.
+pub enum State {
+    /// `--no-astro`: the project is written, nothing is published.
+    NoAstro,
+    /// The current release has this build key.
+    Cached(crate::release::ReleaseInfo),
+    /// The current release was generated from the same inputs: nothing
+    /// was generated, its summary is reported.
+    Unchanged(crate::release::ReleaseInfo, crate::release::Summary),
+    /// Astro must run.
+    Stale,
+}
+
+/// What publishing a newly built release did.
+pub struct Published {
+    pub release: String,
+    pub pages: usize,
+    pub publish: crate::publish::PublishReport,
+}
+
+/// Loads and checks the dealer, generates its data, computes its build
+/// key and compares it with the published release's. With `--no-astro`
+/// the project is written here.
+pub fn prepare(
+    project: &Project,
+    dealer_file: &Path,
+    opts: &BuildOptions,
+    rebuild: Rebuild,
+    step: &dyn Fn(&str),
+) -> Result<Prepared, BuildFailure> {
     let started = Instant::now();
     step("checking config");
     let loader = Loader::new(project.presets_dir());
     let dealer = loader
         .load(dealer_file)
         .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
-    let cfg = &dealer.config;
-    let run = || -> Result<BuildReport> {
-        step("reading stock");
-        let Generated {
-            site: _,
-            cars,
-            files,
-            plan,
-            pages: page_paths,
-            skipped,
-            feed_warnings,
-            mut build_warnings,
-            hidden,
-            ..
-        } = generate(&dealer, opts.now)?;
+    prepare_loaded(project, dealer_file, dealer, opts, rebuild, step, started)
+        .map_err(BuildFailure::Failed)
+}
 
+fn prepare_loaded(
+    project: &Project,
+    dealer_file: &Path,
+    dealer: dealer_config::LoadedDealer,
+    opts: &BuildOptions,
+    rebuild: Rebuild,
+    step: &dyn Fn(&str),
+    started: Instant,
+) -> Result<Prepared> {
+    let force = rebuild == Rebuild::Force;
+    let site_dir = project.site_dir(&dealer.slug);
+    let content_dir = dealer.dir().join(&dealer.slug);
+    let mut inputs_key = String::new();
+    if !opts.skip_astro {
+        step("hashing inputs");
+        let shared = crate::cache::SharedKey::of(project)?;
+        let feed = dealer.dir().join(&dealer.config.stock.feed);
+        inputs_key = crate::cache::inputs_key(
+            &shared,
+            dealer_file,
+            &content_dir,
+            &feed,
+            opts.now.timestamp(),
+        )?;
+        let unchanged = crate::release::current_inputs(&site_dir)
+            .filter(|(key, _)| *key == inputs_key && !force)
+            .and_then(|(_, summary)| Some((crate::release::current_info(&site_dir)?, summary)));
+        if let Some((info, summary)) = unchanged {
+            return Ok(Prepared {
+                slug: dealer.slug.clone(),
+                dealer,
+                generated: None,
+                site_dir,
+                must_exist: Vec::new(),
+                key: info.key.clone(),
+                inputs_key,
+                state: State::Unchanged(info, summary),
+                started,
+            });
+        }
+    }
+    step("reading stock");
+    let generated = generate(&dealer, opts.now)?;
+    // Every page the site data promises (crate::pages), so the page
+    // list `dealergen diff` compares is the one Astro really made.
+    let must_exist: Vec<String> = generated
+        .pages
+        .iter()
+        .map(|p| crate::pages::dist_file(p))
+        .collect();
+    let mut prepared = Prepared {
+        slug: dealer.slug.clone(),
+        dealer,
+        generated: Some(generated),
+        site_dir,
+        must_exist,
+        key: String::new(),
+        inputs_key,
+        state: State::Stale,
+        started,
+    };
+    if opts.skip_astro {
         step("writing project");
-        let site_dir = project.site_dir(&dealer.slug);
-        let ctx = TemplateContext {
-            slug: dealer.slug.clone(),
-        };
-        let data: Vec<(&str, String)> = files
+        prepared.write_project(project)?;
+        // Not a release: the worker's files of this generation go to
+        // generated/, so the published release's stay as they are.
+        let generated = prepared.site_dir.join(GENERATED_DIR);
+        std::fs::create_dir_all(&generated)
+            .with_context(|| format!("cannot create {}", generated.display()))?;
+        prepared.write_edge_files(&generated)?;
+        prepared.state = State::NoAstro;
+        return Ok(prepared);
+    }
+    let shared = crate::cache::SharedKey::of(project)?;
+    prepared.key =
+        crate::cache::dealer_key(&shared, &prepared.generated().files, &prepared.must_exist)?;
+    let published = crate::release::current_info(&prepared.site_dir);
+    if let Some(info) = published.filter(|info| info.key == prepared.key && !force) {
+        // Up to date. The project's data is refreshed only if something
+        // else (a --no-astro run) rewrote it, so the project matches the
+        // published site.
+        refresh_data(&prepared.site_dir, &prepared.data())?;
+        prepared.state = State::Cached(info);
+    }
+    Ok(prepared)
+}
+
+impl Prepared {
+    fn generated(&self) -> &Generated {
+        self.generated
+            .as_ref()
+            .expect("a dealer to build has its generated data")
+    }
+
+    /// The files of `src/data/` the pages read.
+    pub fn data(&self) -> Vec<(&'static str, String)> {
+        self.generated()
+            .files
             .iter()
             .filter(|(name, _)| DATA_FILES.contains(name))
             .map(|(name, text)| (*name, text.clone()))
-            .collect();
-        render::write_project(project, &site_dir, &ctx, &data)?;
-        // The worker's config and KV entries; the redirects reach dist/ in the publish step.
-        for (name, text) in files.iter().filter(|(name, _)| name.starts_with("edge-")) {
-            std::fs::write(site_dir.join(name), text)
-                .with_context(|| format!("cannot write {name}"))?;
-        }
+            .collect()
+    }
 
-        // Every page the site data promises (crate::pages), so the page
-        // list `dealergen diff` compares is the one Astro really made.
-        let must_exist: Vec<String> = page_paths
+    /// Pages Astro will make for this dealer (for sizing batches).
+    pub fn page_count(&self) -> usize {
+        self.must_exist.len()
+    }
+
+    /// Writes the dealer's own Astro project (sites/<slug>/).
+    pub fn write_project(&self, project: &Project) -> Result<()> {
+        write_project(project, &self.site_dir, &self.slug, &self.data())
+    }
+
+    /// The worker's config and KV entries, into `dir`.
+    pub fn write_edge_files(&self, dir: &Path) -> Result<()> {
+        for (name, text) in self
+            .generated()
+            .files
             .iter()
-            .map(|p| crate::pages::dist_file(p))
-            .collect();
-        let (dist, publish) = if opts.skip_astro {
-            (None, None)
-        } else {
-            step("astro build");
-            let report_file = site_dir.join("publish-problems.txt");
-            let slug = dealer.slug.clone();
-            let (dist, report) = crate::astro::build(project, &site_dir, &must_exist, |staged| {
-                // A finance advertisement without its comparison rate
-                // keeps the published site (generator/src/compliance.rs).
-                crate::compliance::check_site(&slug, staged)?.map_err(anyhow::Error::new)?;
-                step("checking links");
-                crate::publish::finish(staged, &plan.plan, &report_file)
-                    .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
-            })?;
-            (Some(dist), Some(report))
+            .filter(|(name, _)| name.starts_with("edge-"))
+        {
+            std::fs::write(dir.join(name), text).with_context(|| format!("cannot write {name}"))?;
+        }
+        Ok(())
+    }
+
+    /// The checks a built site passes before it is published, on the
+    /// staged `dist`: every promised page, the finance compliance check,
+    /// then the publish step (links, sitemap, headers, redirects).
+    pub fn publish_checks(
+        &self,
+        dist: &Path,
+        report_file: &Path,
+    ) -> Result<crate::publish::PublishReport> {
+        crate::astro::check_promised(dist, &self.must_exist)?;
+        // A finance advertisement without its comparison rate
+        // keeps the published site (generator/src/compliance.rs).
+        crate::compliance::check_site(&self.slug, dist)?.map_err(anyhow::Error::new)?;
+        crate::publish::finish(dist, &self.generated().plan.plan, report_file)
+            .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
+    }
+
+    /// Makes the checked, staged release current.
+    pub fn publish(
+        &self,
+        staged: crate::release::Staged,
+        checked: crate::publish::PublishReport,
+    ) -> Result<Published> {
+        let pages = count_pages(&staged.dist());
+        let summary = self.summary();
+        let release = staged.publish_with(
+            &self.slug,
+            &self.key,
+            Utc::now(),
+            pages,
+            Some((&self.inputs_key, &summary)),
+        )?;
+        Ok(Published {
+            release,
+            pages,
+            publish: checked,
+        })
+    }
+
+    /// Every warning of the build as printed: the dealer file's, missing
+    /// photos, the feed's (skipped records first), the build's own.
+    fn warnings(&self) -> Vec<String> {
+        let Some(generated) = &self.generated else {
+            return Vec::new();
         };
-        let pages = match &dist {
-            Some(d) => walkdir::WalkDir::new(d)
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
-                .count(),
-            None => 0,
-        };
+        let dealer = &self.dealer;
+        let cfg = &dealer.config;
         let mut warnings: Vec<String> = dealer
             .warnings
             .iter()
             .map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message))
             .collect();
-        let public = site_dir.join(render::APP_DIR).join("public");
+        let public = self.site_dir.join(render::APP_DIR).join("public");
         warnings.extend(
-            crate::photos::missing_local_photos(&cars, &cfg.images, &public)
+            crate::photos::missing_local_photos(&generated.cars, &cfg.images, &public)
                 .iter()
                 .map(|m| format!("{}: {m}", dealer.slug)),
         );
-        let feed_lines: Vec<String> = skipped
-            .iter()
-            .map(ToString::to_string)
-            .chain(feed_warnings.iter().map(ToString::to_string))
-            .map(|line| format!("{}: stock feed {}: {line}", dealer.slug, cfg.stock.feed))
-            .collect();
-        let feed_report = write_feed_report(&site_dir, &feed_lines)?;
-        warnings.extend(feed_lines);
+        warnings.extend(self.feed_lines());
         warnings.extend(
-            build_warnings
-                .drain(..)
+            generated
+                .build_warnings
+                .iter()
                 .map(|w| format!("{}: {w}", dealer.slug)),
         );
+        warnings
+    }
+
+    fn feed_lines(&self) -> Vec<String> {
+        let Some(generated) = &self.generated else {
+            return Vec::new();
+        };
+        generated
+            .skipped
+            .iter()
+            .map(ToString::to_string)
+            .chain(generated.feed_warnings.iter().map(ToString::to_string))
+            .map(|line| {
+                format!(
+                    "{}: stock feed {}: {line}",
+                    self.slug, self.dealer.config.stock.feed
+                )
+            })
+            .collect()
+    }
+
+    /// What a later build that finds this dealer unchanged reports.
+    fn summary(&self) -> crate::release::Summary {
+        let generated = self.generated();
+        crate::release::Summary {
+            cars_visible: generated.cars.len(),
+            cars_hidden: generated.hidden,
+            warnings: self.warnings(),
+        }
+    }
+
+    /// The build's report: warnings, feed report, what was published.
+    pub fn report(self, published: Option<Published>) -> Result<BuildReport> {
+        let dist = Some(self.site_dir.join("dist"));
+        if let State::Unchanged(info, summary) = &self.state {
+            // Nothing generated: the release's own summary; the feed
+            // report of its build is still in place.
+            let feed_report =
+                Some(self.site_dir.join("stock-feed-report.txt")).filter(|p| p.is_file());
+            return Ok(BuildReport {
+                slug: self.slug.clone(),
+                dist,
+                cars_visible: summary.cars_visible,
+                cars_hidden: summary.cars_hidden,
+                skipped: Vec::new(),
+                feed_warnings: Vec::new(),
+                warnings: summary.warnings.clone(),
+                feed_report,
+                pages: info.pages,
+                publish: None,
+                release: Some(info.release.clone()),
+                cached: true,
+                elapsed: self.started.elapsed(),
+            });
+        }
+        let warnings = self.warnings();
+        let feed_report = write_feed_report(&self.site_dir, &self.feed_lines())?;
+        if let State::Cached(_) = &self.state {
+            // The build key matched under new inputs: the next build with
+            // these inputs need not generate anything.
+            crate::release::set_current_inputs(&self.site_dir, &self.inputs_key, &self.summary())?;
+        }
+        let Prepared {
+            slug,
+            generated,
+            state,
+            started,
+            ..
+        } = self;
+        let generated = generated.expect("generated unless unchanged");
+        let (dist, pages, publish, release, cached) = match (state, published) {
+            (State::NoAstro, _) => (None, 0, None, None, false),
+            (State::Cached(info), _) => (dist, info.pages, None, Some(info.release), true),
+            (State::Stale, Some(p)) => (dist, p.pages, Some(p.publish), Some(p.release), false),
+            (State::Stale, None) => anyhow::bail!("{slug}: built but not published"),
+            (State::Unchanged(..), _) => unreachable!("returned above"),
+        };
         Ok(BuildReport {
-            slug: dealer.slug.clone(),
+            slug,
             dist,
-            cars_visible: cars.len(),
-            cars_hidden: hidden,
-            skipped,
-            feed_warnings,
+            cars_visible: generated.cars.len(),
+            cars_hidden: generated.hidden,
+            skipped: generated.skipped,
+            feed_warnings: generated.feed_warnings,
             warnings,
             feed_report,
             pages,
             publish,
+            release,
+            cached,
             elapsed: started.elapsed(),
         })
+    }
+}
+
+/// Where `--no-astro` writes the worker's files (edge-config.json,
+/// edge-kv.json): beside the project, outside the published release.
+pub const GENERATED_DIR: &str = "generated";
+
+fn write_project(
+    project: &Project,
+    site_dir: &Path,
+    slug: &str,
+    data: &[(&str, String)],
+) -> Result<()> {
+    let ctx = TemplateContext {
+        slug: slug.to_string(),
     };
-    run().map_err(BuildFailure::Failed)
+    render::write_project(project, site_dir, &ctx, data)
+}
+
+/// Rewrites the project's data files whose text differs from `data`.
+fn refresh_data(site_dir: &Path, data: &[(&str, String)]) -> Result<()> {
+    for (name, text) in data {
+        let path = site_dir.join("src/data").join(name);
+        if std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// HTML pages in a built site.
+pub fn count_pages(dist: &Path) -> usize {
+    walkdir::WalkDir::new(dist)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .count()
 }
 
 /// The files of `src/data/` the pages read; the other generated files go next to the project.

@@ -153,12 +153,23 @@ pub struct BuildArgs {
     /// Dealers built at once (default: fits the machine's cores and memory).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
-    /// Judge sold windows and new arrivals at this moment (RFC 3339) instead of now.
+    /// Judge sold windows, new arrivals and offer windows at this moment
+    /// (RFC 3339 or a date) instead of the start of the current hour (so
+    /// builds within one hour find unchanged dealers up to date).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
     /// Write the Astro projects and data but do not run Astro.
     #[arg(long)]
     pub no_astro: bool,
+    /// Rebuild every selected dealer, even those whose published release
+    /// was built from the same inputs (same build key).
+    #[arg(long)]
+    pub force: bool,
+    /// Build each dealer in its own Astro run instead of batching several
+    /// dealers into one run (slower; for comparison and for isolating a
+    /// dealer whose build misbehaves).
+    #[arg(long)]
+    pub separate: bool,
 }
 
 // --- deploy (issue 13) ---

@@ -1,6 +1,5 @@
 //! What each subcommand does. Returns the process exit code.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -8,10 +7,8 @@ use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Utc};
 use dealer_config::diagnostic::{render_github, render_human};
 use dealer_config::{Loader, Severity};
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
-use crate::build::{build_dealer, BuildFailure, BuildOptions};
+use crate::build::{BuildFailure, BuildOptions};
 use crate::cli::{
     BuildArgs, CheckArgs, CheckLinksArgs, Cli, Command, OutputFormat, Selection, StockCommand,
 };
@@ -167,61 +164,42 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
     if let Some((i, n)) = args.shard {
         files.retain(|f| shard_of(&slug_of(f), n) == i - 1);
     }
-    let opts = BuildOptions {
-        now: parse_as_of(args.as_of.as_deref())?,
-        skip_astro: args.no_astro,
+    let opts = crate::build_all::RunOptions {
+        build: BuildOptions {
+            now: match args.as_of.as_deref() {
+                Some(at) => parse_as_of(Some(at))?,
+                None => judged_now(Utc::now()),
+            },
+            skip_astro: args.no_astro,
+        },
+        rebuild: if args.force {
+            crate::build::Rebuild::Force
+        } else {
+            crate::build::Rebuild::IfChanged
+        },
+        jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
+        separate: args.separate,
     };
-    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let jobs = opts.jobs;
     let started = Instant::now();
-
-    let multi = MultiProgress::with_draw_target(if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    });
-    let overall = multi.add(ProgressBar::new(files.len() as u64));
-    overall.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} dealers  {elapsed}")
-            .expect("valid template"),
-    );
-
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    let results: Vec<(String, Result<crate::build::BuildReport, BuildFailure>)> =
-        pool.install(|| {
-            files
-                .par_iter()
-                .map(|file| {
-                    let slug = slug_of(file);
-                    let bar = multi.insert_before(&overall, ProgressBar::new_spinner());
-                    bar.set_style(
-                        ProgressStyle::with_template("{spinner} {prefix:30} {msg}")
-                            .expect("valid template"),
-                    );
-                    bar.set_prefix(slug.clone());
-                    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-                    let result = build_dealer(project, file, &opts, &|msg: &str| {
-                        bar.set_message(msg.to_string())
-                    });
-                    bar.finish_and_clear();
-                    overall.inc(1);
-                    (slug, result)
-                })
-                .collect()
-        });
-    overall.finish_and_clear();
+    let progress = crate::progress::Progress::new(files.len());
+    let results = crate::build_all::run(project, &files, &opts, &progress)?;
 
     let mut failed = 0;
     let (mut skipped, mut left_out) = (0, 0);
     for (slug, result) in &results {
         match result {
             Ok(r) => {
-                let dist = r
-                    .dist
-                    .as_ref()
-                    .map(|d| format!(" -> {}", d.display()))
-                    .unwrap_or_else(|| " (astro skipped)".into());
+                let dist = match (&r.dist, &r.release) {
+                    (Some(d), Some(id)) => format!(" -> {} (release {id})", d.display()),
+                    (Some(d), None) => format!(" -> {}", d.display()),
+                    (None, _) => " (astro skipped)".into(),
+                };
+                // A cached dealer's published release was built from the
+                // same inputs (the same build key): nothing was rebuilt.
+                let verb = if r.cached { "cached" } else { "built " };
                 println!(
-                    "built  {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages in {:.1}s{dist}",
+                    "{verb} {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages in {:.1}s{dist}",
                     r.cars_visible,
                     r.cars_hidden,
                     plural(r.skipped.len(), "record skipped", "records skipped"),
@@ -267,8 +245,15 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
             }
         }
     }
+    if results.len() > 1 {
+        print!("{}", summary_table(&results));
+    }
+    let cached = results
+        .iter()
+        .filter(|(_, r)| r.as_ref().is_ok_and(|r| r.cached))
+        .count();
     println!(
-        "{} built, {failed} failed, in {:.1}s ({} at a time); stock feeds: {}, {}",
+        "{} built, {failed} failed, in {:.1}s ({} at a time; {cached} unchanged, not rebuilt); stock feeds: {}, {}",
         results.len() - failed,
         started.elapsed().as_secs_f64(),
         jobs,
@@ -276,6 +261,58 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
         plural(left_out, "warning", "warnings"),
     );
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// The moment a build without `--as-of` judges the stock at: the start of
+/// the current hour. Every time rule (sold window, new arrivals, offer
+/// windows) is applied at one instant that site.json carries to the pages;
+/// judging at the exact second would make every build's data differ, so no
+/// dealer would ever be found unchanged. Within the hour, an unchanged
+/// dealer is not rebuilt; the first build of the next hour rebuilds it
+/// with the rules applied at that hour.
+fn judged_now(now: DateTime<Utc>) -> DateTime<Utc> {
+    use chrono::Timelike;
+    now.with_nanosecond(0)
+        .and_then(|t| t.with_second(0))
+        .and_then(|t| t.with_minute(0))
+        .unwrap_or(now)
+}
+
+/// Per dealer: pages, warnings, time and whether it was built, cached or failed.
+fn summary_table(results: &[crate::build_all::DealerResult]) -> String {
+    let width = results
+        .iter()
+        .map(|(s, _)| s.len())
+        .max()
+        .unwrap_or(0)
+        .max("dealer".len());
+    let mut out = format!(
+        "{:<width$}  {:>6}  {:>8}  {:>7}  result\n",
+        "dealer", "pages", "warnings", "time"
+    );
+    for (slug, r) in results {
+        let line = match r {
+            Ok(r) => format!(
+                "{slug:<width$}  {:>6}  {:>8}  {:>6.1}s  {}\n",
+                r.pages,
+                r.warnings.len(),
+                r.elapsed.as_secs_f64(),
+                if r.cached {
+                    "cached"
+                } else if r.dist.is_none() {
+                    "generated"
+                } else {
+                    "built"
+                }
+            ),
+            Err(_) => format!(
+                "{slug:<width$}  {:>6}  {:>8}  {:>7}  FAILED\n",
+                "-", "-", "-"
+            ),
+        };
+        out.push_str(&line);
+    }
+    out
 }
 
 /// Warnings printed per dealer; the rest are in its stock-feed-report.txt.
@@ -516,6 +553,25 @@ fn new_dealer(project: &Project, slug: &str, template: &str, name: Option<&str>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Builds without --as-of within one hour judge the stock at one
+    /// instant (so an unchanged dealer keeps its build key).
+    #[test]
+    fn a_build_judges_the_stock_at_the_start_of_the_hour() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        assert_eq!(
+            judged_now(at("2026-11-20T10:59:59.999Z")),
+            at("2026-11-20T10:00:00Z")
+        );
+        assert_eq!(
+            judged_now(at("2026-11-20T10:00:00Z")),
+            at("2026-11-20T10:00:00Z")
+        );
+        assert_ne!(
+            judged_now(at("2026-11-20T11:00:00Z")),
+            at("2026-11-20T10:00:00Z")
+        );
+    }
 
     #[test]
     fn shards_cover_every_dealer_exactly_once() {

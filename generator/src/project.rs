@@ -30,6 +30,10 @@ impl Project {
     pub fn site_templates_dir(&self) -> PathBuf {
         self.root.join("templates/site")
     }
+    /// The Astro project of a batch of dealers built in one run (crate::batch).
+    pub fn batch_templates_dir(&self) -> PathBuf {
+        self.root.join("templates/site-batch")
+    }
     pub fn astro_app_dir(&self) -> PathBuf {
         self.root.join("astro-app")
     }

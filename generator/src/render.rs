@@ -30,7 +30,7 @@ pub struct TemplateContext {
 pub const APP_DIR: &str = "app";
 
 /// The parts of astro-app a site build reads.
-const APP_PARTS: [&str; 2] = ["src", "public"];
+pub const APP_PARTS: [&str; 2] = ["src", "public"];
 
 /// The template environment. Its formatter prints every value as a JSON
 /// literal, with the characters that could end a JavaScript comment or an
@@ -126,16 +126,24 @@ pub fn write_project(
         &site_dir.join("package.json"),
         site_package_json(project)?.as_bytes(),
     )?;
-    for part in APP_PARTS {
-        copy_tree(
-            &project.astro_app_dir().join(part),
-            &site_dir.join(APP_DIR).join(part),
-        )?;
-    }
+    copy_app(project, site_dir)?;
     for (name, json) in data {
         write_file(&site_dir.join("src/data").join(name), json.as_bytes())?;
     }
     link_node_modules(project, site_dir)?;
+    Ok(())
+}
+
+/// The shared app's sources (copied) and public files (hard-linked where
+/// possible) into `<dir>/app`.
+pub(crate) fn copy_app(project: &Project, dir: &Path) -> Result<()> {
+    for part in APP_PARTS {
+        copy_or_link_tree(
+            &project.astro_app_dir().join(part),
+            &dir.join(APP_DIR).join(part),
+            part == "public",
+        )?;
+    }
     Ok(())
 }
 
@@ -144,7 +152,7 @@ pub fn write_project(
 /// it finds in the project's package.json; without one next to a site
 /// outside the checkout, `@astrojs/react`'s renderer stays external and the
 /// build fails with "Received protocol 'astro:'".
-fn site_package_json(project: &Project) -> Result<String> {
+pub(crate) fn site_package_json(project: &Project) -> Result<String> {
     let path = project.root.join("package.json");
     let text = std::fs::read_to_string(&path).with_context(|| {
         format!(
@@ -168,7 +176,7 @@ fn site_package_json(project: &Project) -> Result<String> {
     Ok(serde_json::to_string_pretty(&site)? + "\n")
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
@@ -176,8 +184,11 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Copies the files under `from` to `to`, keeping the folder layout.
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+/// Copies the files under `from` to `to`, keeping the folder layout, with
+/// hard links instead of copies when `link` (and the file system allows):
+/// the shared app's photos are most of a project's bytes, and nothing
+/// writes to them in place.
+pub(crate) fn copy_or_link_tree(from: &Path, to: &Path, link: bool) -> Result<()> {
     for entry in WalkDir::new(from) {
         let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
         let rel = entry
@@ -185,9 +196,12 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
             .strip_prefix(from)
             .expect("walkdir yields children");
         let target = to.join(rel);
-        if entry.file_type().is_dir() {
+        // A linked folder (the root of `from` may be a symlink) is copied as a folder.
+        if entry.file_type().is_dir() || (entry.path_is_symlink() && entry.path().is_dir()) {
             std::fs::create_dir_all(&target)
                 .with_context(|| format!("cannot create {}", target.display()))?;
+        } else if link && std::fs::hard_link(entry.path(), &target).is_ok() {
+            continue;
         } else {
             std::fs::copy(entry.path(), &target).with_context(|| {
                 format!(
@@ -202,7 +216,7 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 }
 
 /// Every site shares the one node_modules at the root (no install per dealer).
-fn link_node_modules(project: &Project, site_dir: &Path) -> Result<()> {
+pub(crate) fn link_node_modules(project: &Project, site_dir: &Path) -> Result<()> {
     let link = site_dir.join("node_modules");
     let target: PathBuf = project.node_modules();
     if std::fs::symlink_metadata(&link).is_ok() {

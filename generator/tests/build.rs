@@ -202,7 +202,11 @@ fn site_data_and_edge_config_come_from_the_yaml() {
     assert_eq!(site["stock_summary"]["total"], 9);
     assert_eq!(site["stock_summary"]["by_type"][0]["car_type"], "used");
 
-    let edge = read_json(sites.path().join("tiny-dealer/edge-config.json"));
+    // --no-astro publishes no release: the worker's files of this
+    // generation wait in generated/.
+    let edge = read_json(sites.path().join("tiny-dealer/generated/edge-config.json"));
+    assert!(!sites.path().join("tiny-dealer/releases").exists());
+    assert!(std::fs::symlink_metadata(sites.path().join("tiny-dealer/dist")).is_err());
     assert_eq!(edge["dealer"], "tiny-dealer");
     assert_eq!(
         edge["origins"],
@@ -298,6 +302,15 @@ fn a_full_build_outside_the_checkout_writes_every_page_and_a_failed_one_keeps_th
     assert_eq!(props.matches("\"test_drive\"").count(), 1, "{props}");
     assert!(!props.contains("card_buttons"), "{props}");
 
+    // The release layout: dist and the edge files through `current`.
+    let site = sites.path().join("tiny-dealer");
+    let first = release_of(&site);
+    assert_release_layout(&site, &first);
+    assert_eq!(
+        read_json(site.join("edge-config.json"))["dealer"],
+        "tiny-dealer"
+    );
+
     // Now Astro fails (Node cannot run): the build fails, dist is untouched.
     let before = std::fs::read_to_string(dist.join("index.html")).unwrap();
     let out = build(Some("/bin/false"));
@@ -308,7 +321,252 @@ fn a_full_build_outside_the_checkout_writes_every_page_and_a_failed_one_keeps_th
         before
     );
     assert!(dist.join("cars/car-1/index.html").is_file());
-    assert!(!sites.path().join("tiny-dealer/.dist-staging").exists());
+    assert_eq!(
+        release_of(&site),
+        first,
+        "the failed build kept the release"
+    );
+    let releases: Vec<_> = std::fs::read_dir(site.join("releases")).unwrap().collect();
+    assert_eq!(releases.len(), 1, "nothing staged is left behind");
+}
+
+/// The release `current` points at.
+fn release_of(site: &Path) -> String {
+    let target = std::fs::read_link(site.join("current"))
+        .unwrap_or_else(|e| panic!("{}/current: {e}", site.display()));
+    target.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// `releases/<id>/` holds the site, the edge files, the key and the
+/// description; the top-level names are links through `current`.
+fn assert_release_layout(site: &Path, id: &str) {
+    assert_release_layout_for(site, id, "tiny-dealer");
+}
+
+fn assert_release_layout_of(site: &Path, slug: &str) {
+    assert_release_layout_for(site, &release_of(site), slug);
+}
+
+fn assert_release_layout_for(site: &Path, id: &str, slug: &str) {
+    let dir = site.join("releases").join(id);
+    assert!(dir.join("dist/index.html").is_file());
+    for f in [
+        "edge-config.json",
+        "edge-kv.json",
+        "build-key",
+        "release.json",
+    ] {
+        assert!(dir.join(f).is_file(), "{id} has no {f}");
+    }
+    let key = std::fs::read_to_string(dir.join("build-key")).unwrap();
+    let key = key.trim_end();
+    assert_eq!(key.len(), 64, "{key}");
+    assert!(key.chars().all(|c| c.is_ascii_hexdigit()));
+    // <UTC yyyymmddThhmmssZ>-<first 12 hex of the key>
+    let (stamp, short) = id.split_at(16);
+    assert!(
+        chrono::NaiveDateTime::parse_from_str(stamp, "%Y%m%dT%H%M%SZ").is_ok(),
+        "{id}"
+    );
+    assert_eq!(&short[1..13], &key[..12], "{id}");
+    let info = read_json(dir.join("release.json"));
+    assert_eq!(info["slug"], slug);
+    assert_eq!(info["key"], key);
+    assert_eq!(info["release"], id);
+    assert!(info["pages"].as_u64().unwrap() > 5, "{info}");
+    assert!(info["built_at"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(info["dealergen_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        std::fs::read_link(site.join("current")).unwrap(),
+        Path::new("releases").join(id)
+    );
+    for (name, target) in [
+        ("dist", "current/dist"),
+        ("edge-config.json", "current/edge-config.json"),
+        ("edge-kv.json", "current/edge-kv.json"),
+    ] {
+        assert_eq!(
+            std::fs::read_link(site.join(name)).unwrap(),
+            Path::new(target),
+            "{name}"
+        );
+    }
+}
+
+/// A checkout to build with whose templates and shared app sources a test
+/// may change: templates/ and astro-app/src copied, the rest linked.
+fn checkout_copy() -> tempfile::TempDir {
+    let dir = sites_dir();
+    let root = repo_root();
+    let copy = |from: &Path, to: &Path| {
+        for entry in walkdir::WalkDir::new(from) {
+            let entry = entry.unwrap();
+            let target = to.join(entry.path().strip_prefix(from).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    };
+    copy(&root.join("templates"), &dir.path().join("templates"));
+    copy(
+        &root.join("astro-app/src"),
+        &dir.path().join("astro-app/src"),
+    );
+    for link in [
+        "astro-app/public",
+        "node_modules",
+        "package.json",
+        "package-lock.json",
+    ] {
+        std::os::unix::fs::symlink(root.join(link), dir.path().join(link)).unwrap();
+    }
+    dir
+}
+
+/// The cache never serves a stale page: an unchanged dealer is not
+/// rebuilt; one car's price change reaches its page and the listings; a
+/// change to the shared layout reaches every page; --force rebuilds.
+#[test]
+fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
+    assert!(
+        repo_root().join("node_modules/astro").is_dir(),
+        "Astro is not installed: run scripts/install.sh (the test command does)"
+    );
+    let root = checkout_copy();
+    let sites = sites_dir();
+    let dealers = dealers_outside();
+    let build = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+            .arg("--root")
+            .arg(root.path())
+            .arg("--dealers-dir")
+            .arg(dealers.path())
+            .arg("--sites-dir")
+            .arg(sites.path())
+            .args(["build", "--all", "--as-of", AS_OF])
+            .args(extra)
+            .current_dir(dealers.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let site = sites.path().join("tiny-dealer");
+    let dist = site.join("dist");
+    let page = |p: &str| std::fs::read_to_string(dist.join(p)).unwrap();
+    let all_pages = || -> Vec<(PathBuf, String)> {
+        walkdir::WalkDir::new(site.join("current/dist"))
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+            .map(|e| {
+                (
+                    e.path().to_path_buf(),
+                    std::fs::read_to_string(e.path()).unwrap(),
+                )
+            })
+            .collect()
+    };
+
+    let log = build(&[]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    let first = release_of(&site);
+    assert!(page("cars/car-9/index.html").contains("$19,990"));
+
+    // Nothing changed: nothing rebuilt, the same release stays.
+    let log = build(&[]);
+    assert!(log.contains("cached tiny-dealer"), "{log}");
+    assert_eq!(release_of(&site), first);
+
+    // A change to the YAML that changes no generated byte (a comment):
+    // the inputs differ, the build key does not, so nothing is rebuilt and
+    // the release records the new inputs for the next build.
+    let inputs = || std::fs::read_to_string(site.join("current/inputs-key")).unwrap();
+    let inputs_before = inputs();
+    let yaml = dealers.path().join("tiny-dealer.yaml");
+    let mut text_yaml = std::fs::read_to_string(&yaml).unwrap();
+    text_yaml.push_str("# a comment changes no page\n");
+    std::fs::write(&yaml, text_yaml).unwrap();
+    let log = build(&[]);
+    assert!(log.contains("cached tiny-dealer"), "{log}");
+    assert_eq!(release_of(&site), first);
+    assert_ne!(inputs(), inputs_before);
+    // The summary of an unchanged dealer still names its cars.
+    assert!(log.contains("cached tiny-dealer: 9 cars shown"), "{log}");
+
+    // One car's price: its page and the listings that show it change.
+    let feed_path = dealers.path().join("stock/tiny.json");
+    let mut feed: Value = read_json(feed_path.clone());
+    let car9 = feed
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["slug"] == "car-9")
+        .unwrap();
+    car9["price"] = 17490.into();
+    std::fs::write(&feed_path, feed.to_string()).unwrap();
+    let log = build(&[]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    let second = release_of(&site);
+    assert_ne!(second, first);
+    assert_eq!(
+        std::fs::read_link(site.join("previous")).unwrap(),
+        Path::new("releases").join(&first),
+        "the release before is kept for rollback"
+    );
+    let car_page = page("cars/car-9/index.html");
+    assert!(car_page.contains("$17,490"), "the car page is stale");
+    let index = std::fs::read_to_string(site.join("src/data/search-index.json")).unwrap();
+    assert!(index.contains("17490"), "the search data is stale");
+    let listings: Vec<String> = all_pages()
+        .into_iter()
+        .filter(|(p, text)| !p.ends_with("cars/car-9/index.html") && text.contains("$17,490"))
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    assert!(
+        !listings.is_empty(),
+        "no listing page shows the new price of car-9"
+    );
+    assert_release_layout(&site, &second);
+
+    // A change to the shared layout: every page changes.
+    let layout = root.path().join("astro-app/src/layouts/BaseLayout.astro");
+    let text_before = std::fs::read_to_string(&layout).unwrap();
+    assert!(text_before.contains("<body>"));
+    std::fs::write(
+        &layout,
+        text_before.replacen("<body>", "<body data-cache-test=\"layout-v2\">", 1),
+    )
+    .unwrap();
+    let log = build(&[]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    let third = release_of(&site);
+    assert_ne!(third, second);
+    let pages = all_pages();
+    assert!(pages.len() > 5);
+    for (path, text) in &pages {
+        if text.contains("<body") {
+            assert!(
+                text.contains("data-cache-test=\"layout-v2\""),
+                "{} is stale after the layout changed",
+                path.display()
+            );
+        }
+    }
+    // Three releases built: the first was pruned, the second kept as previous.
+    assert!(!site.join("releases").join(&first).exists());
+    assert!(site.join("releases").join(&second).is_dir());
+
+    // --force rebuilds the unchanged dealer.
+    let log = build(&["--force"]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    assert_ne!(release_of(&site), third);
+    assert_eq!(
+        std::fs::read_link(site.join("previous")).unwrap(),
+        Path::new("releases").join(&third)
+    );
 }
 
 #[test]
@@ -949,4 +1207,195 @@ fn a_dead_link_fails_the_publish_step_naming_dealer_page_and_link() {
       /special-offers/ (href) on /about-us/: no page or file at /special-offers/
     every problem is listed in <sites>/tiny-dealer/publish-problems.txt
     ");
+}
+
+/// Page text with what differs between two Astro runs of the same input
+/// taken out: island ids and the search's measured processing time.
+fn normalized(text: &str) -> String {
+    let uid = regex::Regex::new(r#" uid="[^"]*""#).unwrap();
+    let timing = regex::Regex::new(r"processingTimeMS&quot;:\[0,\d+\]").unwrap();
+    timing
+        .replace_all(&uid.replace_all(text, ""), "processingTimeMS")
+        .into_owned()
+}
+
+/// Every file of a built site, by path, normalized.
+fn site_files(dist: &Path) -> std::collections::BTreeMap<String, String> {
+    walkdir::WalkDir::new(dist)
+        .follow_root_links(true)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dist).unwrap().display().to_string();
+            let bytes = std::fs::read(e.path()).unwrap();
+            (rel, normalized(&String::from_utf8_lossy(&bytes)))
+        })
+        .collect()
+}
+
+/// Several dealers in one Astro run: each dealer's site is the one it gets
+/// built alone, file for file; a dealer failing its checks in the batch
+/// fails alone and keeps no release, the others publish.
+#[test]
+fn a_batch_builds_the_same_sites_as_separate_runs_and_a_failing_dealer_fails_alone() {
+    assert!(
+        repo_root().join("node_modules/astro").is_dir(),
+        "Astro is not installed: run scripts/install.sh (the test command does)"
+    );
+    let dealers = dealers_outside();
+    let compliance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compliance");
+    for f in ["rate-motors.yaml", "stock/rate-motors.json"] {
+        std::fs::copy(compliance.join(f), dealers.path().join(f)).unwrap();
+    }
+    // One car's comment states a rate without its comparison rate: the
+    // finance compliance check refuses rate-motors' site.
+    let feed = dealers.path().join("stock/rate-motors.json");
+    let text_before = std::fs::read_to_string(&feed).unwrap();
+    std::fs::write(
+        &feed,
+        text_before.replacen(
+            "Ask about our finance options.",
+            "Finance at 5.99% p.a. available on approved credit.",
+            1,
+        ),
+    )
+    .unwrap();
+    let build = |sites: &Path, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+            .arg("--root")
+            .arg(repo_root())
+            .arg("--dealers-dir")
+            .arg(dealers.path())
+            .arg("--sites-dir")
+            .arg(sites)
+            .args(["build", "--as-of", AS_OF])
+            .args(extra)
+            .current_dir(dealers.path())
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out))
+    };
+    // -j 1: one Astro run at a time, so both dealers share one batch.
+    let batched = sites_dir();
+    let (code, log) = build(batched.path(), &["--all", "-j", "1"]);
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    assert!(log.contains("FAILED rate-motors"), "{log}");
+    assert!(log.contains("without a comparison rate"), "{log}");
+    assert!(
+        !batched.path().join("rate-motors/current").exists(),
+        "no release for the failed dealer"
+    );
+    let left: Vec<_> = std::fs::read_dir(batched.path().join("rate-motors/releases"))
+        .map(|d| d.collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "nothing staged is left behind");
+    // The summary table names both.
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("rate-motors") && l.ends_with("FAILED")),
+        "{log}"
+    );
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("tiny-dealer") && l.ends_with("built")),
+        "{log}"
+    );
+    let tiny = batched.path().join("tiny-dealer");
+    assert_release_layout(&tiny, &release_of(&tiny));
+    assert!(
+        !batched.path().join(".batch-1/out").exists(),
+        "the batch output was moved or removed"
+    );
+
+    // The same dealer built alone (its own Astro run) gives the same site.
+    let separate = sites_dir();
+    let (code, log) = build(separate.path(), &["--dealer", "tiny-dealer"]);
+    assert_eq!(code, Some(0), "{log}");
+    let a = site_files(&tiny.join("dist"));
+    let b = site_files(&separate.path().join("tiny-dealer/dist"));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "the same files"
+    );
+    for (path, text) in &a {
+        assert!(
+            text == &b[path],
+            "{path} differs between batch and separate builds"
+        );
+    }
+    assert!(a.contains_key("404.html") && a.contains_key("cars/car-1/index.html"));
+    let car = &a["cars/car-1/index.html"];
+    assert!(
+        !car.contains("dealergen-batch"),
+        "the batch segment leaked into a page"
+    );
+    assert!(
+        car.contains("href=\"https://www.tinymotors.com.au/cars/car-1/\""),
+        "canonical"
+    );
+
+    // Fixed, and forced: both rebuilt in one batch, both published.
+    std::fs::write(&feed, &text_before).unwrap();
+    let (code, log) = build(batched.path(), &["--all", "-j", "1", "--force"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("built  rate-motors"), "{log}");
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    let rate = batched.path().join("rate-motors");
+    assert_release_layout_of(&rate, "rate-motors");
+    assert!(rate
+        .join("dist/cars/2022-kia-rio-s-501/index.html")
+        .is_file());
+}
+
+/// When a batch's Astro run itself fails, its dealers are built one by one
+/// (so one dealer breaking the run cannot hold the others back); here Node
+/// cannot run at all, so each fails on its own, naming Astro, and nothing
+/// is published or left staged.
+#[test]
+fn a_failed_batch_run_builds_its_dealers_one_by_one() {
+    let dealers = dealers_outside();
+    let compliance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compliance");
+    for f in ["rate-motors.yaml", "stock/rate-motors.json"] {
+        std::fs::copy(compliance.join(f), dealers.path().join(f)).unwrap();
+    }
+    let sites = sites_dir();
+    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
+        .arg("--root")
+        .arg(repo_root())
+        .arg("--dealers-dir")
+        .arg(dealers.path())
+        .arg("--sites-dir")
+        .arg(sites.path())
+        .args(["build", "--all", "-j", "1", "--as-of", AS_OF])
+        .env("DEALERGEN_NODE", "/bin/false")
+        .current_dir(dealers.path())
+        .output()
+        .unwrap();
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{log}");
+    for slug in ["rate-motors", "tiny-dealer"] {
+        assert!(
+            log.contains(&format!("FAILED {slug}: astro build failed")),
+            "{log}"
+        );
+        let site = sites.path().join(slug);
+        assert!(!site.join("current").exists());
+        // Each dealer's own run wrote its own log (the one-by-one builds).
+        assert!(
+            site.join("build.log").is_file(),
+            "{slug} was not built alone"
+        );
+        let staged: Vec<_> = std::fs::read_dir(site.join("releases"))
+            .map(|d| d.collect())
+            .unwrap_or_default();
+        assert!(staged.is_empty(), "{slug}: nothing staged is left");
+    }
+    assert!(
+        sites.path().join(".batch-1/build.log").is_file(),
+        "the batch ran first"
+    );
+    assert!(!sites.path().join(".batch-1/out").exists());
 }

@@ -1,0 +1,127 @@
+//! Building many dealers: every dealer is prepared (checked, generated,
+//! keyed) in parallel; the cached ones are done there; the rest are built
+//! in batches (crate::batch), at most `jobs` Astro runs at once, or each in
+//! its own run with `--separate` or when only one dealer needs building.
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use crate::build::{BuildFailure, BuildOptions, BuildReport, Prepared, Rebuild, State};
+use crate::progress::Progress;
+use crate::project::Project;
+
+/// How `build` runs.
+pub struct RunOptions {
+    pub build: BuildOptions,
+    /// `--force`: rebuild dealers that are up to date.
+    pub rebuild: Rebuild,
+    /// Astro runs at once (the machine's cores and memory decide the default).
+    pub jobs: usize,
+    /// One Astro run per dealer instead of batches (today's way before
+    /// batching; the bench compares the two).
+    pub separate: bool,
+}
+
+pub type DealerResult = (String, Result<BuildReport, BuildFailure>);
+
+/// Builds the dealers of `files`; results in the order of `files`.
+pub fn run(
+    project: &Project,
+    files: &[PathBuf],
+    opts: &RunOptions,
+    progress: &Progress,
+) -> anyhow::Result<Vec<DealerResult>> {
+    let slugs: Vec<String> = files.iter().map(|f| slug_of(f)).collect();
+    // The Rust stage uses every core: it is short, and Astro has not started.
+    let prepared: Vec<(String, Result<Prepared, BuildFailure>)> = files
+        .par_iter()
+        .zip(&slugs)
+        .map(|(file, slug)| {
+            (
+                slug.clone(),
+                crate::build::prepare(project, file, &opts.build, opts.rebuild, &|_| {}),
+            )
+        })
+        .collect();
+
+    let mut results: Vec<DealerResult> = Vec::new();
+    let mut stale: Vec<Prepared> = Vec::new();
+    for (slug, p) in prepared {
+        match p {
+            Ok(p) if matches!(p.state, State::Stale) => stale.push(p),
+            Ok(p) => {
+                let r = p.report(None).map_err(BuildFailure::Failed);
+                progress.dealer_done(r.as_ref().map(|r| r.pages).unwrap_or(0), r.is_err());
+                results.push((slug, r));
+            }
+            Err(e) => {
+                progress.dealer_done(0, true);
+                results.push((slug, Err(e)));
+            }
+        }
+    }
+
+    let jobs = opts.jobs.max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    let built: Vec<DealerResult> = if opts.separate || stale.len() <= 1 {
+        pool.install(|| {
+            stale
+                .into_par_iter()
+                .map(|p| {
+                    let slug = p.slug.clone();
+                    let bar = progress.spinner(&slug);
+                    let r = crate::build::build_prepared(project, p, &|m: &str| {
+                        bar.set_message(m.to_string())
+                    });
+                    bar.finish_and_clear();
+                    progress.dealer_done(r.as_ref().map(|r| r.pages).unwrap_or(0), r.is_err());
+                    (slug, r)
+                })
+                .collect()
+        })
+    } else {
+        let pages: Vec<usize> = stale.iter().map(Prepared::page_count).collect();
+        let plan = crate::batch::plan(&pages, jobs);
+        let mut slots: Vec<Option<Prepared>> = stale.into_iter().map(Some).collect();
+        let batches: Vec<(usize, Vec<Prepared>)> = plan
+            .into_iter()
+            .enumerate()
+            .map(|(n, idx)| {
+                (
+                    n + 1,
+                    idx.into_iter()
+                        .map(|i| slots[i].take().expect("each dealer in one batch"))
+                        .collect(),
+                )
+            })
+            .collect();
+        pool.install(|| {
+            batches
+                .into_par_iter()
+                .flat_map_iter(|(n, dealers)| {
+                    let bar = progress.spinner(&format!("batch {n}"));
+                    let out = crate::batch::build(project, n, dealers, &|m: &str| {
+                        bar.set_message(m.to_string())
+                    });
+                    bar.finish_and_clear();
+                    for (_, r) in &out {
+                        progress.dealer_done(r.as_ref().map(|r| r.pages).unwrap_or(0), r.is_err());
+                    }
+                    out
+                })
+                .collect()
+        })
+    };
+    results.extend(built);
+    results.sort_by_key(|(slug, _)| slugs.iter().position(|s| s == slug));
+    progress.finish();
+    Ok(results)
+}
+
+fn slug_of(file: &std::path::Path) -> String {
+    file.file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string()
+}
