@@ -101,7 +101,15 @@ pub fn build_dealer(
     opts: &BuildOptions,
     step: &dyn Fn(&str),
 ) -> Result<BuildReport, BuildFailure> {
-    let prepared = prepare(project, dealer_file, opts, Rebuild::IfChanged, step)?;
+    let shared = crate::cache::SharedKey::compute(project).map_err(BuildFailure::Failed)?;
+    let prepared = prepare(
+        project,
+        dealer_file,
+        opts,
+        Rebuild::IfChanged,
+        &shared,
+        step,
+    )?;
     build_prepared(project, prepared, step)
 }
 
@@ -177,6 +185,7 @@ pub fn prepare(
     dealer_file: &Path,
     opts: &BuildOptions,
     rebuild: Rebuild,
+    shared: &crate::cache::SharedKey,
     step: &dyn Fn(&str),
 ) -> Result<Prepared, BuildFailure> {
     let started = Instant::now();
@@ -185,16 +194,16 @@ pub fn prepare(
     let dealer = loader
         .load(dealer_file)
         .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
-    prepare_loaded(project, dealer_file, dealer, opts, rebuild, step, started)
+    prepare_loaded(project, dealer, opts, rebuild, shared, step, started)
         .map_err(BuildFailure::Failed)
 }
 
 fn prepare_loaded(
     project: &Project,
-    dealer_file: &Path,
     dealer: dealer_config::LoadedDealer,
     opts: &BuildOptions,
     rebuild: Rebuild,
+    shared: &crate::cache::SharedKey,
     step: &dyn Fn(&str),
     started: Instant,
 ) -> Result<Prepared> {
@@ -204,11 +213,10 @@ fn prepare_loaded(
     let mut inputs_key = String::new();
     if !opts.skip_astro {
         step("hashing inputs");
-        let shared = crate::cache::SharedKey::of(project)?;
         let feed = dealer.dir().join(&dealer.config.stock.feed);
         inputs_key = crate::cache::inputs_key(
-            &shared,
-            dealer_file,
+            shared,
+            &dealer.path,
             &content_dir,
             &feed,
             opts.now.timestamp(),
@@ -262,9 +270,8 @@ fn prepare_loaded(
         prepared.state = State::NoAstro;
         return Ok(prepared);
     }
-    let shared = crate::cache::SharedKey::of(project)?;
     prepared.key =
-        crate::cache::dealer_key(&shared, &prepared.generated().files, &prepared.must_exist)?;
+        crate::cache::dealer_key(shared, &prepared.generated().files, &prepared.must_exist)?;
     let published = crate::release::current_info(&prepared.site_dir);
     if let Some(info) = published.filter(|info| info.key == prepared.key && !force) {
         // Up to date. The project's data is refreshed only if something

@@ -33,6 +33,8 @@ pub fn run(
     progress: &Progress,
 ) -> anyhow::Result<Vec<DealerResult>> {
     let slugs: Vec<String> = files.iter().map(|f| slug_of(f)).collect();
+    // Templates, app, presets and tool versions: hashed once for the run.
+    let shared = crate::cache::SharedKey::compute(project)?;
     // The Rust stage uses every core: it is short, and Astro has not started.
     let prepared: Vec<(String, Result<Prepared, BuildFailure>)> = files
         .par_iter()
@@ -40,7 +42,7 @@ pub fn run(
         .map(|(file, slug)| {
             (
                 slug.clone(),
-                crate::build::prepare(project, file, &opts.build, opts.rebuild, &|_| {}),
+                crate::build::prepare(project, file, &opts.build, opts.rebuild, &shared, &|_| {}),
             )
         })
         .collect();

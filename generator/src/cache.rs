@@ -17,7 +17,6 @@
 //! inputs are the same bytes, Astro would render the same pages.
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
@@ -34,23 +33,13 @@ pub struct SharedKey {
     presets: [u8; 32],
 }
 
-static SHARED: OnceLock<std::sync::Mutex<Vec<(std::path::PathBuf, SharedKey)>>> = OnceLock::new();
-
 impl SharedKey {
-    /// Hashes the templates, the shared app, the lockfile and the tool
-    /// versions of `project` (once per process and checkout).
-    pub fn of(project: &Project) -> Result<SharedKey> {
-        let cache = SHARED.get_or_init(Default::default);
-        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, key)) = cache.iter().find(|(root, _)| *root == project.root) {
-            return Ok(key.clone());
-        }
-        let key = SharedKey::compute(project)?;
-        cache.push((project.root.clone(), key.clone()));
-        Ok(key)
-    }
-
-    fn compute(project: &Project) -> Result<SharedKey> {
+    /// Hashes the templates, the shared app, the presets, the lockfile and
+    /// the tool versions of `project`. Not memoised: a run computes it once
+    /// and hands it to every dealer, and a long-running `dealergen dev`
+    /// recomputes it for each rebuild, so an edited template or preset is
+    /// never hidden behind an old key.
+    pub fn compute(project: &Project) -> Result<SharedKey> {
         let mut h = Sha256::new();
         field(&mut h, "dealergen", env!("CARGO_PKG_VERSION").as_bytes());
         field(&mut h, "binary", binary_identity().as_bytes());
