@@ -8,12 +8,8 @@ use serde_json::Value;
 
 const AS_OF: &str = "2026-11-20T00:00:00Z";
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+mod support;
+use support::repo_root;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealers")

@@ -12,12 +12,8 @@ use serde_json::Value;
 const TINY: &str = "tiny-dealer";
 const SECOND: &str = "second-dealer";
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+mod support;
+use support::repo_root;
 
 struct Fixture {
     dir: tempfile::TempDir,

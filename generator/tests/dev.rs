@@ -18,12 +18,8 @@ const AS_OF: &str = "2026-11-20T00:00:00Z";
 /// A build of the tiny dealer takes a few seconds; a loaded machine more.
 const BUILD_WAIT: Duration = Duration::from_secs(180);
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+mod support;
+use support::repo_root;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealers")

@@ -2,15 +2,11 @@
 //! each rule: shown (with each price and tag rule), sold window, hidden
 //! flag, photo rule, excluded make, other dealership, malformed records.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+mod support;
+use support::repo_root;
 
 fn explain(car: &str) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))

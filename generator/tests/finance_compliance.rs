@@ -3,18 +3,14 @@
 //! its build, the message names the dealer, the page and the car, and the
 //! site already published stays as it was.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 const AS_OF: &str = "2026-11-20T00:00:00Z";
 const DEALER: &str = "rate-motors";
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+mod support;
+use support::repo_root;
 
 fn text(o: &Output) -> String {
     format!(

@@ -6,18 +6,14 @@
 //! failure instead of a stuck test run.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+mod support;
+use support::repo_root;
 
 /// The tiny fixture dealer, which passes `check` as it is.
 fn tiny_dealer() -> String {

@@ -5,7 +5,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -18,12 +18,7 @@ use support::feed_server::{FeedServer, Reply};
 
 const SLUG: &str = "tiny-dealer";
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+use support::repo_root;
 
 fn fixture_feed() -> Vec<Value> {
     let text = std::fs::read_to_string(
