@@ -133,6 +133,34 @@ describe('sticky bars', () => {
     scrollTo(60, 375);
     expect(shown.length).toBe(2);
   });
+
+  it('a bar that appears over the focused element moves that element above it', () => {
+    document.body.innerHTML = '<div id="bar" hidden></div><button id="b">Enquire</button><button id="top">Top</button>';
+    const frames: FrameRequestCallback[] = [];
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => (frames.push(cb), frames.length));
+    Object.defineProperty($('#bar'), 'offsetHeight', { value: 64 });
+    Object.defineProperty(window, 'innerHeight', { value: 800, configurable: true });
+    Object.defineProperty(window, 'innerWidth', { value: 1280, configurable: true });
+    const at = (el: HTMLElement, top: number) =>
+      (el.getBoundingClientRect = () => ({ top, bottom: top + 40, left: 0, right: 100, width: 100, height: 40, x: 0, y: top, toJSON() {} }));
+    const moved: string[] = [];
+    for (const el of [$('#b'), $('#top')]) el.scrollIntoView = () => moved.push(el.id);
+    at($('#b'), 750); // its bottom (790) is where the 64 px bar will be
+    at($('#top'), 100);
+    undo.push(initSticky(window, { bar: $('#bar'), footer: null }, { bar: true, footer: false }));
+    const scroll = (y: number) => {
+      Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+      window.dispatchEvent(new Event('scroll'));
+      frames.splice(0).forEach((f) => f(0));
+    };
+    $('#b').focus();
+    scroll(950);
+    expect(moved).toEqual(['b']);
+    // An element well above the bar is left where it is.
+    $('#top').focus();
+    scroll(960);
+    expect(moved).toEqual(['b']);
+  });
 });
 
 describe('share bar', () => {

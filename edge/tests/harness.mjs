@@ -109,30 +109,43 @@ export async function startWorker({ kvSeed, vars = {} }) {
     });
     return stdout;
   };
-  // The port is picked first so that `kvSeed` may be a function of the
-  // worker's own URL (a dealer served on the API's origin).
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   await cmd("d1", "migrations", "apply", "DB", "--local");
-  const seed = join(persistDir, "kv-seed.json");
-  await writeFile(seed, JSON.stringify(typeof kvSeed === "function" ? kvSeed(base) : kvSeed));
-  await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
   // Views reach D1 a second after they are counted (production: 10 s).
   const varArgs = Object.entries({ VIEW_FLUSH_SECS: "1", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const child = spawn(
-    process.execPath,
-    [WRANGLER, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistDir,
-      "--show-interactive-dev-session=false", "--test-scheduled", ...varArgs],
-    { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const worker = { base, log: "", child, persistDir };
-  child.stdout.on("data", (d) => (worker.log += d));
-  child.stderr.on("data", (d) => (worker.log += d));
-  process.once("exit", () => {
-    try {
-      if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  });
+  const worker = { base: "", log: "", child: null, persistDir };
+  // The port is picked before seeding so that `kvSeed` may be a function of
+  // the worker's own URL (a dealer served on the API's origin). A port found
+  // free can be taken before wrangler binds it (the wrangler runs in
+  // between open ports of their own), so a start that fails on "Address
+  // already in use" picks another port, seeds again and starts again.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    worker.base = `http://127.0.0.1:${port}`;
+    worker.log = "";
+    const seed = join(persistDir, "kv-seed.json");
+    await writeFile(seed, JSON.stringify(typeof kvSeed === "function" ? kvSeed(worker.base) : kvSeed));
+    await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
+    const child = spawn(
+      process.execPath,
+      [WRANGLER, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistDir,
+        "--show-interactive-dev-session=false", "--test-scheduled", ...varArgs],
+      { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    worker.child = child;
+    child.stdout.on("data", (d) => (worker.log += d));
+    child.stderr.on("data", (d) => (worker.log += d));
+    process.once("exit", () => {
+      try {
+        if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    });
+    const up = await healthy(worker);
+    if (up) break;
+    const taken = /Address already in use/.test(worker.log);
+    await stop(child);
+    if (!taken || attempt >= 3) throw new Error(`wrangler dev exited early:\n${worker.log}`);
+  }
+  const { base, child } = worker;
 
   /** Rows from the local D1 database, read by a separate wrangler process. */
   worker.d1 = async (sql) => {
@@ -159,17 +172,24 @@ export async function startWorker({ kvSeed, vars = {} }) {
     assert.equal(res.status, 200, `cron: ${res.status}`);
   };
 
+  return worker;
+}
+
+/**
+ * Waits for the worker's /api/health: true once it answers, false when
+ * wrangler exited first (the caller reads why in `worker.log`).
+ */
+async function healthy(worker) {
   const end = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${worker.log}`);
+    if (worker.child.exitCode !== null) return false;
     try {
-      const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) break;
+      const res = await fetch(`${worker.base}/api/health`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return true;
     } catch {}
     if (Date.now() > end) throw new Error(`wrangler dev did not answer /api/health:\n${worker.log}`);
     await sleep(200);
   }
-  return worker;
 }
 
 function groupAlive(pid) {

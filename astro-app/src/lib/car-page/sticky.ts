@@ -4,8 +4,9 @@
  * and on phones a footer with Call Now and Enquire after 50 px
  * (`features.sticky_mobile_footer`), which then takes the bar's place.
  * While one shows, the page keeps room for it (scroll padding and a
- * bottom margin), so it never covers the element that has focus or the
- * end of the page.
+ * bottom margin), and the focused element is moved above a bar that has
+ * just appeared over it, so a bar never covers the element that has focus
+ * or the end of the page.
  */
 
 export const STICKY_BAR_AFTER_PX = 900;
@@ -58,6 +59,15 @@ export function initSticky(win: Window, els: StickyElements, opts: StickyOptions
     }
     doc.documentElement.style.scrollPaddingBottom = room ? `${room + 8}px` : '';
     doc.body.style.paddingBottom = room ? `${room}px` : '';
+    // A Tab that scrolls the page can make a bar appear after the browser
+    // has already brought the focused element into view, with no room kept
+    // for the bar yet: the bar would then cover it. Bring it back above
+    // the bar (scroll padding is set now, so "nearest" leaves room).
+    const focused = doc.activeElement;
+    if (room && focused instanceof win.HTMLElement && focused !== doc.body) {
+      const r = focused.getBoundingClientRect();
+      if (r.bottom > win.innerHeight - room && r.top < win.innerHeight) focused.scrollIntoView({ block: 'nearest' });
+    }
   };
   const onScroll = () => {
     if (!frame) frame = win.requestAnimationFrame(apply);
