@@ -47,6 +47,7 @@ export function initSticky(win: Window, els: StickyElements, opts: StickyOptions
     frame = 0;
     const state = stickyState(win.scrollY, win.innerWidth, opts);
     let room = 0;
+    let appeared = false;
     for (const [el, show] of [
       [els.bar, state.bar],
       [els.footer, state.footer],
@@ -55,19 +56,20 @@ export function initSticky(win: Window, els: StickyElements, opts: StickyOptions
       const was = !el.hidden;
       el.hidden = !show;
       if (show) room = Math.max(room, el.offsetHeight);
-      if (show && !was && el === els.footer) onFooter?.(el);
+      if (show && !was) {
+        appeared = true;
+        if (el === els.footer) onFooter?.(el);
+      }
     }
     doc.documentElement.style.scrollPaddingBottom = room ? `${room + 8}px` : '';
     doc.body.style.paddingBottom = room ? `${room}px` : '';
     // A Tab that scrolls the page can make a bar appear after the browser
-    // has already brought the focused element into view, with no room kept
-    // for the bar yet: the bar would then cover it. Bring it back above
-    // the bar (scroll padding is set now, so "nearest" leaves room).
-    const focused = doc.activeElement;
-    if (room && focused instanceof win.HTMLElement && focused !== doc.body) {
-      const r = focused.getBoundingClientRect();
-      if (r.bottom > win.innerHeight - room && r.top < win.innerHeight) focused.scrollIntoView({ block: 'nearest' });
-    }
+    // brought the focused element into view with no room kept for the bar:
+    // the bar would cover it. Only then is it moved above the bar (scroll
+    // padding is set now), never while the shopper scrolls on their own.
+    const focused = doc.activeElement as HTMLElement | null;
+    const r = appeared && focused && focused !== doc.body ? focused.getBoundingClientRect() : null;
+    if (r && r.top < win.innerHeight && r.bottom > win.innerHeight - room) focused!.scrollIntoView({ block: 'nearest' });
   };
   const onScroll = () => {
     if (!frame) frame = win.requestAnimationFrame(apply);
