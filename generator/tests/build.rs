@@ -229,10 +229,7 @@ fn site_data_and_edge_config_come_from_the_yaml() {
 
 #[test]
 fn a_full_build_outside_the_checkout_writes_every_page_and_a_failed_one_keeps_the_old_site() {
-    assert!(
-        repo_root().join("node_modules/astro").is_dir(),
-        "Astro is not installed: run scripts/install.sh (the test command does)"
-    );
+    support::require_astro();
     // Both the dealers and the sites folder are outside the checkout.
     let sites = sites_dir();
     let dealers = dealers_outside();
@@ -426,10 +423,7 @@ fn checkout_copy() -> tempfile::TempDir {
 /// change to the shared layout reaches every page; --force rebuilds.
 #[test]
 fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
-    assert!(
-        repo_root().join("node_modules/astro").is_dir(),
-        "Astro is not installed: run scripts/install.sh (the test command does)"
-    );
+    support::require_astro();
     let root = checkout_copy();
     let sites = sites_dir();
     let dealers = dealers_outside();
@@ -1235,10 +1229,7 @@ fn site_files(dist: &Path) -> std::collections::BTreeMap<String, String> {
 /// fails alone and keeps no release, the others publish.
 #[test]
 fn a_batch_builds_the_same_sites_as_separate_runs_and_a_failing_dealer_fails_alone() {
-    assert!(
-        repo_root().join("node_modules/astro").is_dir(),
-        "Astro is not installed: run scripts/install.sh (the test command does)"
-    );
+    support::require_astro();
     let dealers = dealers_outside();
     let compliance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compliance");
     for f in ["rate-motors.yaml", "stock/rate-motors.json"] {

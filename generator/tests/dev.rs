@@ -277,10 +277,7 @@ impl Events {
 
 #[test]
 fn dev_serves_the_site_reloads_on_change_and_overlays_problems_over_the_last_good_build() {
-    assert!(
-        repo_root().join("node_modules/astro").is_dir(),
-        "Astro is not installed: run scripts/install.sh (the test command does)"
-    );
+    support::require_astro();
     let project = Project::new();
     let mut dev = Dev::start(&project, &["--no-edge"]);
 

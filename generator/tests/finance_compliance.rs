@@ -54,10 +54,7 @@ fn edit(file: &Path, from: &str, to: &str) {
 
 #[test]
 fn a_rate_without_its_comparison_rate_fails_the_build_and_keeps_the_published_site() {
-    assert!(
-        repo_root().join("node_modules/astro").is_dir(),
-        "Astro is not installed: run scripts/install.sh (the test command does)"
-    );
+    support::require_astro();
     let dealers = dealers();
     let sites = tempfile::tempdir().unwrap();
     let dist = sites.path().join(DEALER).join("dist");

@@ -12,3 +12,11 @@ pub fn repo_root() -> PathBuf {
         .expect("the generator crate sits in the workspace")
         .to_path_buf()
 }
+
+/// Fails the test (never skips it) when Astro is missing, naming the fix.
+pub fn require_astro() {
+    assert!(
+        repo_root().join("node_modules/astro").is_dir(),
+        "Astro is not installed: run scripts/install.sh (the test command does)"
+    );
+}
