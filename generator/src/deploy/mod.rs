@@ -925,22 +925,21 @@ pub fn rollback(project: &Project, args: RollbackArgs) -> Result<i32> {
     };
     let old_kv = entries(&prev.release)?;
     let cur_kv = entries(&current.release)?;
-    let o = wrangler.run(
-        &state_dir,
-        &[
-            "versions",
-            "list",
-            "--name",
-            &worker,
-            "--json",
-            "--config",
-            "wrangler.json",
-        ],
-        None,
-    )?;
-    if !o.ok {
-        bail!("wrangler versions list failed:\n    {}", o.said());
-    }
+    let o = wrangler
+        .run(
+            &state_dir,
+            &[
+                "versions",
+                "list",
+                "--name",
+                &worker,
+                "--json",
+                "--config",
+                "wrangler.json",
+            ],
+            None,
+        )?
+        .checked("versions list")?;
     let versions: Vec<serde_json::Value> = serde_json::from_str(
         o.stdout
             .get(o.stdout.find('[').unwrap_or(0)..)

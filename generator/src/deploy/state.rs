@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use super::release::KvEntry;
@@ -132,10 +132,8 @@ impl Store<'_> {
     /// `wrangler kv key put <key> --path <file>`.
     pub fn put_file(&self, key: &str, file: &Path) -> Result<()> {
         let path = file.to_string_lossy();
-        let o = self.kv(&["key", "put", key, "--path", &path], None)?;
-        if !o.ok {
-            bail!("wrangler kv key put {key} failed:\n    {}", o.said());
-        }
+        self.kv(&["key", "put", key, "--path", &path], None)?
+            .checked(&format!("kv key put {key}"))?;
         Ok(())
     }
 
@@ -148,10 +146,8 @@ impl Store<'_> {
     /// `wrangler kv bulk put <file>`.
     pub fn bulk_put(&self, file: &Path) -> Result<()> {
         let path = file.to_string_lossy();
-        let o = self.kv(&["bulk", "put", &path], None)?;
-        if !o.ok {
-            bail!("wrangler kv bulk put failed:\n    {}", o.said());
-        }
+        self.kv(&["bulk", "put", &path], None)?
+            .checked("kv bulk put")?;
         Ok(())
     }
 
@@ -169,10 +165,8 @@ impl Store<'_> {
         let f = tempfile::NamedTempFile::new_in(&self.dir)?;
         std::fs::write(f.path(), serde_json::to_string(keys)?)?;
         let path = f.path().to_string_lossy().into_owned();
-        let o = self.kv(&["bulk", "delete", &path, "--force"], None)?;
-        if !o.ok {
-            bail!("wrangler kv bulk delete failed:\n    {}", o.said());
-        }
+        self.kv(&["bulk", "delete", &path, "--force"], None)?
+            .checked("kv bulk delete")?;
         Ok(())
     }
 }

@@ -41,6 +41,16 @@ impl Outcome {
         tail.join("\n    ")
     }
 
+    /// This outcome when wrangler succeeded, else the error every step
+    /// that cannot go on reports: "wrangler <what> failed:" and what it said.
+    pub fn checked(self, what: &str) -> anyhow::Result<Outcome> {
+        if self.ok {
+            Ok(self)
+        } else {
+            anyhow::bail!("wrangler {what} failed:\n    {}", self.said())
+        }
+    }
+
     /// The version id wrangler reported for a deploy.
     pub fn version_id(&self) -> Option<String> {
         self.records
