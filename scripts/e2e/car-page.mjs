@@ -343,11 +343,15 @@ async function main() {
       assert(gallery.every((u) => /-\d+\.jpg$/.test(u)), `full-size photos requested: ${gallery.join(', ')}`);
       const distinctAtStart = new Set(gallery).size;
       assert(distinctAtStart <= 2, `${distinctAtStart} photos before the strip was scrolled: ${[...new Set(gallery)].join(', ')}`);
-      requested.length = 0;
+      // Wait for the request itself: the page reached network idle before the
+      // scroll, so waitForLoadState('networkidle') would return at once and
+      // race the lazy loader (the cause of an intermittent failure in CI).
+      const later = page
+        .waitForRequest((r) => r.resourceType() === 'image' && new URL(r.url()).pathname.startsWith('/images/photos/'), { timeout: 10_000 })
+        .then(() => true, () => false);
       await page.locator('.gallery__track').evaluate((el) => el.scrollBy({ left: el.clientWidth * 2 }));
       await page.waitForFunction(() => !document.querySelector('.gallery__track img[data-deferred]'));
-      await page.waitForLoadState('networkidle');
-      assert(requested.some((u) => u.startsWith('/images/photos/')), 'no photo loaded after scrolling the strip');
+      assert(await later, 'no photo loaded within 10 s of scrolling the strip');
       page.off('request', onRequest);
       // Search: only the first card's photo is high priority.
       await page.goto(`${s.origin}/search/`, { waitUntil: 'load' });
