@@ -23,27 +23,12 @@ pub fn node_binary(project: &Project) -> PathBuf {
     PathBuf::from("node")
 }
 
-/// Builds `site_dir` into `out_dir` (a staged release's `dist/`, inside
-/// the site as Astro wants its outDir under the project).
-/// `must_exist` lists files (relative to dist) that must be there;
-/// `before_publish` checks and completes the staged site (the publish step)
-/// and may refuse it, in which case the caller keeps the previous site.
-pub fn build<T>(
-    project: &Project,
-    site_dir: &Path,
-    out_dir: &Path,
-    must_exist: &[String],
-    before_publish: impl FnOnce(&Path) -> Result<T>,
-) -> Result<T> {
-    run(project, site_dir, out_dir)?;
-    check_promised(out_dir, must_exist)?;
-    before_publish(out_dir)
-}
-
 /// Runs `astro build` in `project_dir` with its output in `out_dir` (inside
 /// it); Astro's output goes to `build.log` there, and its last lines into
-/// the error when it fails.
-pub fn run(project: &Project, project_dir: &Path, out_dir: &Path) -> Result<()> {
+/// the error when it fails. `force` makes Astro render every page again
+/// instead of reusing the unchanged ones from its incremental-build cache.
+/// Returns how many pages Astro reused from that cache.
+pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -> Result<usize> {
     let astro = project.node_modules().join("astro/bin/astro.mjs");
     if !astro.is_file() {
         bail!(
@@ -52,15 +37,19 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path) -> Result<()> 
         );
     }
     let relative = out_dir.strip_prefix(project_dir).unwrap_or(out_dir);
+    let cache = PageCache::begin(project_dir)?;
     let node = node_binary(project);
     let log_path = project_dir.join("build.log");
     let output = Command::new(&node)
         .arg(&astro)
         .arg("build")
-        .arg("--silent")
+        .args(force.then_some("--force"))
         .current_dir(project_dir)
         .env("DEALERGEN_OUT_DIR", format!("./{}", relative.display()))
         .env("ASTRO_TELEMETRY_DISABLED", "1")
+        // A plain log: build.log is read by people and by reused_pages.
+        .env("NO_COLOR", "1")
+        .env_remove("FORCE_COLOR")
         .env("NODE_ENV", "production")
         .output()
         .with_context(|| {
@@ -89,7 +78,63 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path) -> Result<()> 
             tail.join("\n")
         );
     }
-    Ok(())
+    cache.finished()?;
+    Ok(reused_pages(&String::from_utf8_lossy(&log)))
+}
+
+/// Astro's incremental-build cache in a project's `.astro-cache/`: the
+/// manifest (path -> cache key) and a copy of each page it rendered. Astro
+/// writes the copies as it renders but the manifest only at the end, so a
+/// run that fails or is killed half-way can leave copies newer than the
+/// manifest says; a later build whose keys match the old manifest would
+/// then restore those newer pages. A marker written before each run and
+/// removed after a successful one shows that a run did not finish: the
+/// next run drops the manifest and renders every page.
+struct PageCache {
+    marker: PathBuf,
+}
+
+impl PageCache {
+    const DIR: &'static str = ".astro-cache";
+    const MANIFEST: &'static str = "incremental-build.json";
+    const MARKER: &'static str = "dealergen-run-unfinished";
+
+    fn begin(project_dir: &Path) -> Result<PageCache> {
+        let dir = project_dir.join(Self::DIR);
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        let marker = dir.join(Self::MARKER);
+        if marker.exists() {
+            let manifest = dir.join(Self::MANIFEST);
+            match std::fs::remove_file(&manifest) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(e).with_context(|| format!("cannot remove {}", manifest.display()))
+                }
+                _ => {}
+            }
+        }
+        std::fs::write(&marker, b"")
+            .with_context(|| format!("cannot write {}", marker.display()))?;
+        Ok(PageCache { marker })
+    }
+
+    fn finished(self) -> Result<()> {
+        std::fs::remove_file(&self.marker)
+            .with_context(|| format!("cannot remove {}", self.marker.display()))
+    }
+}
+
+/// HTML pages an `astro build` log shows as taken from the incremental-build
+/// cache rather than rendered: Astro marks each "(cached)" (already in the
+/// output folder) or "(restored)" (copied from the cache). Other files
+/// (the JSON endpoints) are not counted, as the build's page count is HTML.
+pub fn reused_pages(log: &str) -> usize {
+    log.lines()
+        .filter(|l| {
+            let l = l.trim_end();
+            l.ends_with(".html (cached)") || l.ends_with(".html (restored)")
+        })
+        .count()
 }
 
 /// Every page the site data promises is in the built site.
@@ -111,4 +156,43 @@ pub fn check_promised(dist: &Path, must_exist: &[String]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PageCache;
+
+    #[test]
+    fn an_unfinished_run_drops_the_page_cache_manifest_and_a_finished_one_keeps_it() {
+        let project = tempfile::tempdir().unwrap();
+        let manifest = project.path().join(".astro-cache/incremental-build.json");
+        // A first run: nothing to drop; it finishes and Astro wrote a manifest.
+        let run = PageCache::begin(project.path()).unwrap();
+        std::fs::write(&manifest, "{}").unwrap();
+        run.finished().unwrap();
+        // A run that finishes keeps the manifest for the next.
+        PageCache::begin(project.path())
+            .unwrap()
+            .finished()
+            .unwrap();
+        assert!(manifest.is_file());
+        // A run that fails (never finished) ...
+        let failed = PageCache::begin(project.path()).unwrap();
+        drop(failed);
+        assert!(manifest.is_file());
+        // ... makes the next one start without it: every page is rendered.
+        let next = PageCache::begin(project.path()).unwrap();
+        assert!(!manifest.exists());
+        next.finished().unwrap();
+    }
+
+    #[test]
+    fn reused_pages_counts_the_pages_astro_took_from_its_cache() {
+        let log = "21:20:57   ├─ /search/page/2/index.html (restored)\n\
+                   21:20:57   ├─ /cars/a/index.html (+21ms) \n\
+                   21:20:57   ├─ /cars/b/index.html (cached) \n\
+                   21:20:57   ├─ /cars/b.json (restored)\n\
+                   21:20:57 [build] 3 page(s) built in 3.38s\n";
+        assert_eq!(super::reused_pages(log), 2);
+    }
 }

@@ -93,7 +93,7 @@ pub fn build(
             dealers.len(),
             dealers.iter().map(Prepared::page_count).sum::<usize>()
         ));
-        crate::astro::run(project, &dir, &out)
+        crate::astro::run(project, &dir, &out, false).map(|_| ())
     });
     let results = match ran {
         Ok(()) => {
@@ -225,7 +225,7 @@ fn publish_one(d: &Prepared, out: &Path, shared: &[PathBuf]) -> Result<crate::bu
     }
     let report_file = d.site_dir.join("publish-problems.txt");
     let checked = d.publish_checks(&dist, &report_file)?;
-    d.publish(staged, checked)
+    d.publish(staged, checked, 0)
 }
 
 #[cfg(test)]

@@ -54,6 +54,9 @@ pub struct BuildReport {
     /// All feed problems of this build, one per line (written when there are any).
     pub feed_report: Option<PathBuf>,
     pub pages: usize,
+    /// Pages Astro reused from its page cache (unchanged route code and
+    /// props) instead of rendering them again.
+    pub reused_pages: usize,
     /// The publish step's figures (links checked, sitemap, CSP), when Astro ran.
     pub publish: Option<crate::publish::PublishReport>,
     /// The published release (its id under `releases/`), when Astro ran or
@@ -128,12 +131,13 @@ pub fn build_prepared(
         let staged = crate::release::stage(&prepared.site_dir)?;
         prepared.write_edge_files(staged.dir())?;
         step("astro build");
-        crate::astro::run(project, &prepared.site_dir, &staged.dist())?;
+        let reused =
+            crate::astro::run(project, &prepared.site_dir, &staged.dist(), prepared.force)?;
         step("checking links");
         let report_file = prepared.site_dir.join("publish-problems.txt");
         let checked = prepared.publish_checks(&staged.dist(), &report_file)?;
         step("publishing");
-        Ok(Some(prepared.publish(staged, checked)?))
+        Ok(Some(prepared.publish(staged, checked, reused)?))
     };
     let published = run().map_err(BuildFailure::Failed)?;
     prepared.report(published).map_err(BuildFailure::Failed)
@@ -154,6 +158,8 @@ pub struct Prepared {
     /// The inputs key (empty with --no-astro).
     pub inputs_key: String,
     pub state: State,
+    /// `build --force`: Astro also ignores its page cache (`astro build --force`).
+    force: bool,
     started: Instant,
 }
 
@@ -174,6 +180,8 @@ pub enum State {
 pub struct Published {
     pub release: String,
     pub pages: usize,
+    /// Of those, the pages Astro copied from its page cache, unchanged.
+    pub reused: usize,
     pub publish: crate::publish::PublishReport,
 }
 
@@ -234,6 +242,7 @@ fn prepare_loaded(
                 key: info.key.clone(),
                 inputs_key,
                 state: State::Unchanged(info, summary),
+                force,
                 started,
             });
         }
@@ -256,6 +265,7 @@ fn prepare_loaded(
         key: String::new(),
         inputs_key,
         state: State::Stale,
+        force,
         started,
     };
     if opts.skip_astro {
@@ -344,6 +354,7 @@ impl Prepared {
         &self,
         staged: crate::release::Staged,
         checked: crate::publish::PublishReport,
+        reused: usize,
     ) -> Result<Published> {
         let pages = count_pages(&staged.dist());
         let summary = self.summary();
@@ -357,6 +368,7 @@ impl Prepared {
         Ok(Published {
             release,
             pages,
+            reused,
             publish: checked,
         })
     }
@@ -436,6 +448,7 @@ impl Prepared {
                 warnings: summary.warnings.clone(),
                 feed_report,
                 pages: info.pages,
+                reused_pages: 0,
                 publish: None,
                 release: Some(info.release.clone()),
                 cached: true,
@@ -457,10 +470,17 @@ impl Prepared {
             ..
         } = self;
         let generated = generated.expect("generated unless unchanged");
-        let (dist, pages, publish, release, cached) = match (state, published) {
-            (State::NoAstro, _) => (None, 0, None, None, false),
-            (State::Cached(info), _) => (dist, info.pages, None, Some(info.release), true),
-            (State::Stale, Some(p)) => (dist, p.pages, Some(p.publish), Some(p.release), false),
+        let (dist, pages, reused_pages, publish, release, cached) = match (state, published) {
+            (State::NoAstro, _) => (None, 0, 0, None, None, false),
+            (State::Cached(info), _) => (dist, info.pages, 0, None, Some(info.release), true),
+            (State::Stale, Some(p)) => (
+                dist,
+                p.pages,
+                p.reused,
+                Some(p.publish),
+                Some(p.release),
+                false,
+            ),
             (State::Stale, None) => anyhow::bail!("{slug}: built but not published"),
             (State::Unchanged(..), _) => unreachable!("returned above"),
         };
@@ -474,6 +494,7 @@ impl Prepared {
             warnings,
             feed_report,
             pages,
+            reused_pages,
             publish,
             release,
             cached,

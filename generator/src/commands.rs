@@ -198,8 +198,13 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                 // A cached dealer's published release was built from the
                 // same inputs (the same build key): nothing was rebuilt.
                 let verb = if r.cached { "cached" } else { "built " };
+                let reused = if r.reused_pages > 0 {
+                    format!(" ({} unchanged, from the page cache)", r.reused_pages)
+                } else {
+                    String::new()
+                };
                 println!(
-                    "{verb} {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages in {:.1}s{dist}",
+                    "{verb} {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages{reused} in {:.1}s{dist}",
                     r.cars_visible,
                     r.cars_hidden,
                     plural(r.skipped.len(), "record skipped", "records skipped"),

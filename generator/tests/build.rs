@@ -487,6 +487,7 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     assert!(log.contains("cached tiny-dealer: 9 cars shown"), "{log}");
 
     // One car's price: its page and the listings that show it change.
+    let (_, cars_before) = generated(sites.path());
     let feed_path = dealers.path().join("stock/tiny.json");
     let mut feed: Value = read_json(feed_path.clone());
     let car9 = feed
@@ -520,6 +521,76 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
         "no listing page shows the new price of car-9"
     );
     assert_release_layout(&site, &second);
+    // Astro's page cache. A price shows on other cars' pages too (their
+    // similar cars): the tiny fixture's cars are all similar to car-9, so
+    // every car page was rendered again. A change only car-9's own page
+    // shows (the dealer's comments) re-renders its pages and reuses the
+    // other cars'.
+    let (_, cars_after) = generated(sites.path());
+    assert!(cars_after.iter().all(|c| !cars_before.contains(c)));
+    let mut feed: Value = read_json(feed_path.clone());
+    let car9 = feed
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["slug"] == "car-9")
+        .unwrap();
+    car9["dealercomments"] = "Comments changed for the page-cache test".into();
+    std::fs::write(&feed_path, feed.to_string()).unwrap();
+    let log = build(&[]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    let (_, cars_now) = generated(sites.path());
+    let (changed, unchanged): (Vec<&Value>, Vec<&Value>) =
+        cars_now.iter().partition(|c| !cars_after.contains(c));
+    assert_eq!(
+        changed
+            .iter()
+            .map(|c| c["slug"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["car-9"]
+    );
+    assert!(page("cars/car-9/index.html").contains("Comments changed for the page-cache test"));
+    let figures = regex::Regex::new(r"(\d+) pages \((\d+) unchanged, from the page cache\)")
+        .unwrap()
+        .captures(&log)
+        .map(|c| {
+            (
+                c[1].parse::<usize>().unwrap(),
+                c[2].parse::<usize>().unwrap(),
+            )
+        });
+    let (pages, reused) = figures.unwrap_or_else(|| panic!("no page-cache figure in:\n{log}"));
+    assert!(
+        reused > 0 && reused < pages,
+        "{reused} of {pages} pages reused"
+    );
+    let astro_log = std::fs::read_to_string(site.join("build.log")).unwrap();
+    let line = |page: &str| {
+        astro_log
+            .lines()
+            .find(|l| l.contains(&format!(" /cars/{page}/index.html ")))
+            .unwrap_or_else(|| panic!("{page} not in build.log:\n{astro_log}"))
+            .trim_end()
+            .to_string()
+    };
+    assert!(!line("car-9").ends_with("(restored)"), "{}", line("car-9"));
+    for car in unchanged {
+        let l = line(car["slug"].as_str().unwrap());
+        assert!(
+            l.ends_with("(restored)"),
+            "unchanged car rendered again: {l}"
+        );
+    }
+    // ...and the site is the one a full render makes, file for file.
+    let incremental = site_files(&site.join("current/dist"));
+    let log = build(&["--force"]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    assert!(
+        !log.contains("from the page cache"),
+        "--force reused pages: {log}"
+    );
+    let forced = release_of(&site);
+    assert_eq!(site_files(&site.join("current/dist")), incremental);
 
     // A change to the shared layout: every page changes.
     let layout = root.path().join("astro-app/src/layouts/BaseLayout.astro");
@@ -533,7 +604,7 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     let log = build(&[]);
     assert!(log.contains("built  tiny-dealer"), "{log}");
     let third = release_of(&site);
-    assert_ne!(third, second);
+    assert_ne!(third, forced);
     let pages = all_pages();
     assert!(pages.len() > 5);
     for (path, text) in &pages {
@@ -545,9 +616,10 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
             );
         }
     }
-    // Three releases built: the first was pruned, the second kept as previous.
+    // Only the current release and the one before are kept.
     assert!(!site.join("releases").join(&first).exists());
-    assert!(site.join("releases").join(&second).is_dir());
+    assert!(!site.join("releases").join(&second).exists());
+    assert!(site.join("releases").join(&forced).is_dir());
 
     // --force rebuilds the unchanged dealer.
     let log = build(&["--force"]);

@@ -1,31 +1,45 @@
 /**
- * A Vite plugin for scripts/site-data-reads.mjs: every import of a site's
- * `src/data/site.json` gets the same data wrapped in a Proxy that appends
- * each property path read ("site.locations[].address.street") to a file.
- * A file, not memory: Astro may render pages in another module graph or
- * process than the one that runs its hooks.
+ * A Vite plugin for scripts/site-data-reads.mjs: the pages get a dealer's
+ * data from `app/src/lib/build-data.ts`, which reads `src/data/site.json`;
+ * here that module is replaced by one whose `dealer()` gives the same data
+ * with `site` wrapped in a Proxy that appends each property path read
+ * ("site.locations[].address.street") to a file. Its `keyed` gives no cache
+ * keys: hashing the props would read every field (and this build is thrown
+ * away). A file, not memory: Astro may render pages in another module graph
+ * or process than the one that runs its hooks.
  */
 import fs from 'node:fs';
 
-const VIRTUAL = '\0dealergen-traced-site-json';
+const VIRTUAL = '\0dealergen-traced-build-data';
+const BUILD_DATA = /\/lib\/build-data(\.ts)?$/;
 
 export function traceSiteJson(readsFile) {
-  let sitePath = null;
+  let realId = null;
   return {
     name: 'dealergen-trace-site-json',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (!source.endsWith('data/site.json')) return null;
+      if (importer === VIRTUAL || !BUILD_DATA.test(source)) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       if (!resolved) return null;
-      sitePath = resolved.id;
+      realId = resolved.id;
       return VIRTUAL;
     },
     load(id) {
       if (id !== VIRTUAL) return null;
-      const json = fs.readFileSync(sitePath, 'utf8');
-      return `import { traced } from ${JSON.stringify(new URL('./trace-reads.mjs', import.meta.url).pathname)};
-export default traced(JSON.parse(${JSON.stringify(json)}), 'site', ${JSON.stringify(readsFile)});`;
+      return `import * as real from ${JSON.stringify(realId)};
+import { traced } from ${JSON.stringify(new URL('./trace-reads.mjs', import.meta.url).pathname)};
+export * from ${JSON.stringify(realId)};
+let site;
+export function dealer() {
+  const d = real.dealer();
+  site ??= traced(d.site, 'site', ${JSON.stringify(readsFile)});
+  return { ...d, site };
+}
+export function keyed(paths) {
+  return paths;
+}
+`;
     },
   };
 }

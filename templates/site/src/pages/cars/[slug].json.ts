@@ -3,10 +3,10 @@
 // a shopper compares or keeps.
 import type { Car } from '@app/types/site';
 import { carSummary } from '@app/lib/search/car-summary';
-import carsJson from '../../data/cars.json';
+import { dealer, keyed } from '@app/lib/build-data';
 
 export function getStaticPaths() {
-  return (carsJson as Car[]).map((car) => ({ params: { slug: car.slug }, props: { car } }));
+  return keyed(dealer().cars.map((car) => ({ params: { slug: car.slug }, props: { car } })));
 }
 
 export function GET({ props }: { props: { car: Car } }) {

@@ -1,0 +1,98 @@
+/**
+ * The generated data a dealer's pages are built from (`dealergen build`
+ * writes site.json, cars.json and search-index.json into the project's
+ * src/data/, or src/data/<slug>/ in a batched build), read from disk at
+ * build time and never imported as modules. Two reasons:
+ *
+ * - a batched build shares one bundle among many dealers, which must not
+ *   carry every dealer's data;
+ * - Astro's incremental build (`experimental.incrementalBuild`) skips a page
+ *   only when the hash of its route's module graph is unchanged: an imported
+ *   cars.json is part of that graph, so one car's new price would re-render
+ *   every page of every route that imports it. Read from disk, the data
+ *   reaches a page only through its props, and `keyed` gives each path a
+ *   cache key that is the hash of exactly those props (issue 12).
+ *
+ * The rule that makes the cache sound: a route with `getStaticPaths` reads
+ * the data only inside `getStaticPaths` and hands the page everything it
+ * shows as props (tests/route-data.test.ts checks every route file).
+ * Build-time only: this module uses node:fs and is never shipped.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Car, SearchIndex, SiteData } from '../types/site';
+
+/** One dealer's generated data. */
+export interface DealerData {
+  slug: string;
+  site: SiteData;
+  cars: Car[];
+  index: SearchIndex;
+}
+
+const read = (dir: string, file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+const loaded = new Map<string, DealerData>();
+
+/** The data in `dir` (site.json, cars.json, search-index.json), read once per build. */
+export function readDealer(dir: string): DealerData {
+  let d = loaded.get(dir);
+  if (!d) {
+    const site = read(dir, 'site.json') as SiteData;
+    d = { slug: site.slug, site, cars: read(dir, 'cars.json') as Car[], index: read(dir, 'search-index.json') as SearchIndex };
+    loaded.set(dir, d);
+  }
+  return d;
+}
+
+/** The generated-data folder of the project being built (Astro runs in the project's folder). */
+export const dataDir = (): string => path.join(process.cwd(), 'src/data');
+
+/** A single-dealer project's dealer (src/data/). */
+export const dealer = (): DealerData => readDealer(dataDir());
+
+/** A batched project's dealers, in the order of src/data/dealers.json. */
+export function batchDealers(): DealerData[] {
+  return (read(dataDir(), 'dealers.json') as string[]).map((slug) => ({ ...readDealer(path.join(dataDir(), slug)), slug }));
+}
+
+// Hashes of the data objects already seen. The data is parsed JSON that no
+// page mutates, so an object's hash never changes during a build; sharing it
+// means the 100 KB site object is hashed once, not once per page.
+const hashes = new WeakMap<object, string>();
+
+function hashOf(value: unknown): string {
+  const memo = value !== null && typeof value === 'object';
+  if (memo) {
+    const known = hashes.get(value);
+    if (known) return known;
+  }
+  const h = createHash('sha256')
+    .update(JSON.stringify(value) ?? 'undefined')
+    .digest('hex');
+  if (memo) hashes.set(value, h);
+  return h;
+}
+
+// A page's HTML depends on the runtime as well as on its props: prices and
+// dates are formatted with Node's ICU data in the build's time zone. Astro's
+// own key covers the code, config and lockfile, not these.
+const RUNTIME = [process.versions.node, process.versions.icu, Intl.DateTimeFormat().resolvedOptions().timeZone].join('|');
+
+/** The cache key of a page: the hash of the runtime and of its props, name by name. */
+export function propsKey(props: Record<string, unknown> | undefined): string {
+  const h = createHash('sha256').update(RUNTIME).update('\0');
+  for (const name of Object.keys(props ?? {}).sort()) {
+    h.update(name).update('\0').update(hashOf(props?.[name])).update('\0');
+  }
+  return h.digest('hex');
+}
+
+/**
+ * `getStaticPaths` entries with a `cacheKey` each: the hash of the props,
+ * which (by the rule above) are all the data the page reads. Astro adds the
+ * hash of the route's code, the config and the lockfile.
+ */
+export function keyed<P, T extends Record<string, unknown>>(paths: { params: P; props: T }[]): { params: P; props: T; cacheKey: string }[] {
+  return paths.map((p) => ({ ...p, cacheKey: propsKey(p.props) }));
+}

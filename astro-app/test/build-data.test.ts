@@ -1,0 +1,113 @@
+// The page cache of a dealer's own project (Astro's incremental build,
+// templates/site/astro.config.mjs.j2) reuses a page when its route code and
+// its cache key are unchanged. These tests pin the two things that make
+// that sound: the key is the hash of everything in the props, and a route
+// hands its page everything it shows as props (it reads the dealer's data
+// only inside getStaticPaths).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { keyed, propsKey } from '@app/lib/build-data';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('propsKey', () => {
+  const site = { slug: 'demo', name: 'Demo Motors', finance: { rate: 8.99 } };
+  const car = { slug: 'car-1', price: 19990, detail: { features: ['ABS', 'Cruise'] } };
+
+  it('is the same for the same props, whatever the order of their names', () => {
+    expect(propsKey({ site, car })).toBe(propsKey({ car: structuredClone(car), site: structuredClone(site) }));
+  });
+
+  it('changes with any value a page could show, however deep', () => {
+    const base = propsKey({ site, car });
+    expect(propsKey({ site, car: { ...car, price: 17490 } })).not.toBe(base);
+    expect(propsKey({ site, car: { ...car, detail: { features: ['ABS'] } } })).not.toBe(base);
+    expect(propsKey({ site: { ...site, finance: { rate: 9.49 } }, car })).not.toBe(base);
+    expect(propsKey({ site, car, page: 2 })).not.toBe(base);
+  });
+
+  it('tells a value under one name from the same value under another', () => {
+    expect(propsKey({ a: 1, b: 2 })).not.toBe(propsKey({ a: 2, b: 1 }));
+    expect(propsKey({ model: null })).not.toBe(propsKey({}));
+  });
+
+  it('keyed gives each path the key of its props and keeps params and props', () => {
+    const paths = keyed([{ params: { slug: 'car-1' }, props: { site, car } }]);
+    expect(paths).toEqual([{ params: { slug: 'car-1' }, props: { site, car }, cacheKey: propsKey({ site, car }) }]);
+  });
+});
+
+/** Every route file under `dir`, relative to it. */
+function routes(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? routes(p).map((r) => path.join(name, r)) : [name];
+  });
+}
+
+/** The route's server code: an .astro file's frontmatter and template, or a .ts endpoint. */
+function splitGetStaticPaths(source: string): { inside: string; outside: string } | null {
+  const start = source.indexOf('export function getStaticPaths()');
+  if (start < 0) return null;
+  const open = source.indexOf('{', start);
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    if (source[i] === '{') depth++;
+    if (source[i] === '}' && --depth === 0) {
+      return { inside: source.slice(open, i + 1), outside: source.slice(0, start) + source.slice(i + 1) };
+    }
+  }
+  throw new Error('getStaticPaths has no end');
+}
+
+const DATA_READERS = /\b(dealer|batchDealers|readDealer|dealers|perDealer)\(/;
+
+describe.each([
+  ['templates/site/src/pages', true],
+  ['templates/site-batch/src/pages', false],
+])('route files of %s', (dir, incremental) => {
+  const files = routes(path.join(repo, dir));
+
+  it('has route files', () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  it.each(files)('%s imports no generated data as a module', (file) => {
+    const source = readFileSync(path.join(repo, dir, file), 'utf8');
+    expect(source).not.toMatch(/from '[^']*data\/[^']*\.json'/);
+  });
+
+  it.each(files)('%s reads the data only in getStaticPaths when it has one', (file) => {
+    const source = readFileSync(path.join(repo, dir, file), 'utf8');
+    const split = splitGetStaticPaths(source);
+    if (split === null) {
+      // A route without paths is rendered on every build: it may read the data itself.
+      expect(source).not.toMatch(/cacheKey|keyed\(/);
+      return;
+    }
+    expect(split.inside).toMatch(DATA_READERS);
+    expect(split.outside).not.toMatch(DATA_READERS);
+    if (incremental) expect(split.inside).toMatch(/keyed\(/);
+  });
+});
+
+describe('the runtime in the key', () => {
+  it('a different time zone (dates are formatted in it) gives every page another key', async () => {
+    const props = { car: { slug: 'car-1', price: 19990 } };
+    const here = propsKey(props);
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone === 'Australia/Perth' ? 'Australia/Brisbane' : 'Australia/Perth';
+    const before = process.env.TZ;
+    process.env.TZ = zone;
+    vi.resetModules();
+    try {
+      const fresh = await import('@app/lib/build-data');
+      expect(fresh.propsKey(props)).not.toBe(here);
+    } finally {
+      process.env.TZ = before;
+      if (before === undefined) delete process.env.TZ;
+      vi.resetModules();
+    }
+  });
+});
