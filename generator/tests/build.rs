@@ -489,15 +489,18 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     // One car's price: its page and the listings that show it change.
     let (_, cars_before) = generated(sites.path());
     let feed_path = dealers.path().join("stock/tiny.json");
-    let mut feed: Value = read_json(feed_path.clone());
-    let car9 = feed
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|c| c["slug"] == "car-9")
-        .unwrap();
-    car9["price"] = 17490.into();
-    std::fs::write(&feed_path, feed.to_string()).unwrap();
+    let set_car9 = |field: &str, value: Value| {
+        let mut feed: Value = read_json(feed_path.clone());
+        let car9 = feed
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|c| c["slug"] == "car-9")
+            .unwrap();
+        car9[field] = value;
+        std::fs::write(&feed_path, feed.to_string()).unwrap();
+    };
+    set_car9("price", 17490.into());
     let log = build(&[]);
     assert!(log.contains("built  tiny-dealer"), "{log}");
     let second = release_of(&site);
@@ -528,15 +531,10 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     // other cars'.
     let (_, cars_after) = generated(sites.path());
     assert!(cars_after.iter().all(|c| !cars_before.contains(c)));
-    let mut feed: Value = read_json(feed_path.clone());
-    let car9 = feed
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|c| c["slug"] == "car-9")
-        .unwrap();
-    car9["dealercomments"] = "Comments changed for the page-cache test".into();
-    std::fs::write(&feed_path, feed.to_string()).unwrap();
+    set_car9(
+        "dealercomments",
+        "Comments changed for the page-cache test".into(),
+    );
     let log = build(&[]);
     assert!(log.contains("built  tiny-dealer"), "{log}");
     let (_, cars_now) = generated(sites.path());
