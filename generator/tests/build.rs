@@ -619,13 +619,65 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     assert!(!site.join("releases").join(&second).exists());
     assert!(site.join("releases").join(&forced).is_dir());
 
+    // A change to code that runs only in the browser (the car page's photo
+    // strip script): no page's server code changed, yet every car page must
+    // be rendered again, as it names the script by its new hashed file. No
+    // page may name a script the release does not have.
+    let script_of = |text: &str| -> String {
+        regex::Regex::new(r#"/_astro/CarPage\.astro_astro_type_script[^"]*\.js"#)
+            .unwrap()
+            .find(text)
+            .map(|m| m.as_str().to_string())
+            .expect("a car page names its page script")
+    };
+    let before = script_of(&page("cars/car-9/index.html"));
+    let gallery = root.path().join("astro-app/src/lib/car-page/gallery.ts");
+    let code = std::fs::read_to_string(&gallery).unwrap();
+    assert!(code.contains("img.removeAttribute('data-deferred');"));
+    std::fs::write(
+        &gallery,
+        code.replacen(
+            "img.removeAttribute('data-deferred');",
+            "img.removeAttribute('data-deferred');\n    img.dataset.cacheTest = 'client-v2';",
+            1,
+        ),
+    )
+    .unwrap();
+    let log = build(&[]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    let asset = regex::Regex::new(
+        r#"(?:src|component-url|renderer-url|before-hydration-url)="(/_astro/[^"]+)""#,
+    )
+    .unwrap();
+    let dist_now = site.join("current/dist");
+    for (path, text) in all_pages() {
+        for m in asset.captures_iter(&text) {
+            assert!(
+                dist_now.join(&m[1][1..]).is_file(),
+                "{} names {}, which the release does not have",
+                path.display(),
+                &m[1]
+            );
+        }
+    }
+    for car in &cars_now {
+        let file = format!("cars/{}/index.html", car["slug"].as_str().unwrap());
+        assert_ne!(
+            script_of(&page(&file)),
+            before,
+            "{file} kept the old script"
+        );
+    }
+    let fourth = release_of(&site);
+    assert_ne!(fourth, third);
+
     // --force rebuilds the unchanged dealer.
     let log = build(&["--force"]);
     assert!(log.contains("built  tiny-dealer"), "{log}");
-    assert_ne!(release_of(&site), third);
+    assert_ne!(release_of(&site), fourth);
     assert_eq!(
         std::fs::read_link(site.join("previous")).unwrap(),
-        Path::new("releases").join(&third)
+        Path::new("releases").join(&fourth)
     );
 }
 
