@@ -160,6 +160,9 @@ pub struct Prepared {
     pub state: State,
     /// `build --force`: Astro also ignores its page cache (`astro build --force`).
     force: bool,
+    /// The build's warnings, gathered once (they look for photos on disk)
+    /// for both the release's summary and the report.
+    warnings: std::sync::OnceLock<Vec<String>>,
     started: Instant,
 }
 
@@ -243,6 +246,7 @@ fn prepare_loaded(
                 inputs_key,
                 state: State::Unchanged(info, summary),
                 force,
+                warnings: Default::default(),
                 started,
             });
         }
@@ -266,6 +270,7 @@ fn prepare_loaded(
         inputs_key,
         state: State::Stale,
         force,
+        warnings: Default::default(),
         started,
     };
     if opts.skip_astro {
@@ -281,7 +286,7 @@ fn prepare_loaded(
         return Ok(prepared);
     }
     prepared.key =
-        crate::cache::dealer_key(shared, &prepared.generated().files, &prepared.must_exist)?;
+        crate::cache::dealer_key(shared, &prepared.generated().files, &prepared.must_exist);
     let published = crate::release::current_info(&prepared.site_dir);
     if let Some(info) = published.filter(|info| info.key == prepared.key && !force) {
         // Up to date. The project's data is refreshed only if something
@@ -376,6 +381,10 @@ impl Prepared {
     /// Every warning of the build as printed: the dealer file's, missing
     /// photos, the feed's (skipped records first), the build's own.
     fn warnings(&self) -> Vec<String> {
+        self.warnings.get_or_init(|| self.gather_warnings()).clone()
+    }
+
+    fn gather_warnings(&self) -> Vec<String> {
         let Some(generated) = &self.generated else {
             return Vec::new();
         };
@@ -524,11 +533,7 @@ fn refresh_data(site_dir: &Path, data: &[(&str, String)]) -> Result<()> {
     for (name, text) in data {
         let path = site_dir.join("src/data").join(name);
         if std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)?;
-            }
-            std::fs::write(&path, text)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            render::write_file(&path, text.as_bytes())?;
         }
     }
     Ok(())

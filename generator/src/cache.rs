@@ -8,7 +8,8 @@
 //! the dealer's YAML, its preset, its stock feed, its content folder, the
 //! moment visibility is judged at and the generator's own code, so a
 //! change to any of them that changes a page changes the key. Around it:
-//! the site templates, the shared app's sources and public files, the
+//! the site templates (a dealer's own and the batch routes), the shared
+//! app's sources and public files, the
 //! lockfile and package.json, and the versions of dealergen (with the
 //! identity of its binary), Node and Astro. A second key, the inputs key
 //! ([`inputs_key`]), hashes the files the generator reads, so an unchanged
@@ -55,6 +56,8 @@ impl SharedKey {
             field(&mut h, file, &std::fs::read(&path).unwrap_or_default());
         }
         tree(&mut h, "templates", &project.site_templates_dir())?;
+        // A batched dealer's pages come from the batch routes.
+        tree(&mut h, "batch-templates", &project.batch_templates_dir())?;
         for part in crate::render::APP_PARTS {
             tree(&mut h, part, &project.astro_app_dir().join(part))?;
         }
@@ -69,18 +72,14 @@ impl SharedKey {
 
 /// The build key of one dealer (hex SHA-256): the shared part and every
 /// generated file, i.e. everything Astro reads to build the dealer's site.
-pub fn dealer_key(
-    shared: &SharedKey,
-    generated: &[(&str, String)],
-    pages: &[String],
-) -> Result<String> {
+pub fn dealer_key(shared: &SharedKey, generated: &[(&str, String)], pages: &[String]) -> String {
     let mut h = Sha256::new();
     field(&mut h, "shared", &shared.digest);
     for (name, text) in generated {
         field(&mut h, name, text.as_bytes());
     }
     field(&mut h, "pages", pages.join("\n").as_bytes());
-    Ok(hex(&h.finalize()))
+    format!("{:x}", h.finalize())
 }
 
 /// The inputs key of one dealer (hex SHA-256): the files the generator
@@ -110,7 +109,7 @@ pub fn inputs_key(
     }
     // A missing feed hashes as empty: the build then fails on it as before.
     field(&mut h, "feed", &std::fs::read(feed).unwrap_or_default());
-    Ok(hex(&h.finalize()))
+    Ok(format!("{:x}", h.finalize()))
 }
 
 /// Length-prefixed so no two different sequences of fields hash alike.
@@ -182,16 +181,12 @@ fn package_version(project: &Project, name: &str) -> Vec<u8> {
     std::fs::read(project.node_modules().join(name).join("package.json")).unwrap_or_default()
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn key(shared: &SharedKey, files: &[(&str, String)]) -> String {
-        dealer_key(shared, files, &["index.html".into()]).unwrap()
+        dealer_key(shared, files, &["index.html".into()])
     }
 
     #[test]
@@ -219,7 +214,7 @@ mod tests {
             &files,
             &["index.html".into(), "a/index.html".into()],
         );
-        assert_ne!(base, more_pages.unwrap());
+        assert_ne!(base, more_pages);
     }
 
     #[test]
@@ -275,6 +270,7 @@ mod tests {
         let root = dir.path();
         for d in [
             "templates/site",
+            "templates/site-batch",
             "templates/presets",
             "astro-app/src",
             "astro-app/public",
@@ -288,7 +284,10 @@ mod tests {
         let b = SharedKey::compute(&project).unwrap().digest;
         assert_ne!(a, b);
         std::fs::write(root.join("astro-app/src/x.ts"), "b").unwrap();
-        assert_ne!(b, SharedKey::compute(&project).unwrap().digest);
+        let c = SharedKey::compute(&project).unwrap().digest;
+        assert_ne!(b, c);
+        std::fs::write(root.join("templates/site-batch/index.astro"), "c").unwrap();
+        assert_ne!(c, SharedKey::compute(&project).unwrap().digest);
         let presets = SharedKey::compute(&project).unwrap().presets;
         std::fs::write(root.join("templates/presets/p.yaml"), "x: 1").unwrap();
         assert_ne!(presets, SharedKey::compute(&project).unwrap().presets);
