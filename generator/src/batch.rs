@@ -76,11 +76,12 @@ pub fn build(
     let dir = project.sites_dir.join(format!(".batch-{n}"));
     let out = dir.join("out");
     let started = Instant::now();
-    step(&format!(
-        "{} dealers, {} pages: writing projects",
+    let what = format!(
+        "{} dealers, {} pages",
         dealers.len(),
         dealers.iter().map(Prepared::page_count).sum::<usize>()
-    ));
+    );
+    step(&format!("{what}: writing projects"));
     // The dealers' own projects (sites/<slug>/) are written too: they are
     // what `astro check` and `dealergen dev` use.
     let written: Vec<Result<()>> = dealers
@@ -88,11 +89,7 @@ pub fn build(
         .map(|d| d.write_project(project))
         .collect();
     let ran = write_batch_project(project, &dir, &dealers).and_then(|()| {
-        step(&format!(
-            "{} dealers, {} pages: astro build",
-            dealers.len(),
-            dealers.iter().map(Prepared::page_count).sum::<usize>()
-        ));
+        step(&format!("{what}: astro build"));
         crate::astro::run(project, &dir, &out, false).map(|_| ())
     });
     let results = match ran {
@@ -112,14 +109,13 @@ pub fn build(
                 })
                 .collect()
         }
-        Err(e) if dealers.len() > 1 => {
+        Err(_) if dealers.len() > 1 => {
             // Which dealer broke the run is not known: each is built alone,
             // so the others still publish and the broken one names its error.
             step(&format!(
                 "batch failed after {:.1}s, building its dealers one by one",
                 started.elapsed().as_secs_f64()
             ));
-            let _ = e;
             dealers
                 .into_iter()
                 .map(|d| {

@@ -1,7 +1,8 @@
 //! Building many dealers: every dealer is prepared (checked, generated,
 //! keyed) in parallel; the cached ones are done there; the rest are built
 //! in batches (crate::batch), at most `jobs` Astro runs at once, or each in
-//! its own run with `--separate` or when only one dealer needs building.
+//! its own run with `--separate`, when only one dealer needs building, or
+//! when the plan gives a batch only one dealer.
 
 use std::path::PathBuf;
 
@@ -101,11 +102,21 @@ pub fn run(
         pool.install(|| {
             batches
                 .into_par_iter()
-                .flat_map_iter(|(n, dealers)| {
+                .flat_map_iter(|(n, mut dealers)| {
                     let bar = progress.spinner(&format!("batch {n}"));
-                    let out = crate::batch::build(project, n, dealers, &|m: &str| {
-                        bar.set_message(m.to_string())
-                    });
+                    let step = |m: &str| bar.set_message(m.to_string());
+                    // A batch of one gains nothing from batching, and its
+                    // own project has the page cache (Astro's incremental
+                    // build), so it is built there.
+                    let out = if dealers.len() == 1 {
+                        let d = dealers.pop().expect("one dealer");
+                        vec![(
+                            d.slug.clone(),
+                            crate::build::build_prepared(project, d, &step),
+                        )]
+                    } else {
+                        crate::batch::build(project, n, dealers, &step)
+                    };
                     bar.finish_and_clear();
                     for (_, r) in &out {
                         progress.dealer_done(r.as_ref().map(|r| r.pages).unwrap_or(0), r.is_err());
