@@ -37,14 +37,24 @@ fn dealers_outside() -> tempfile::TempDir {
     dir
 }
 
-fn dealergen(sites: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dealergen"))
-        .arg("--root")
-        .arg(repo_root())
+/// dealergen on a checkout (`root`), a dealers folder and a sites folder.
+fn dealergen_at(
+    root: impl AsRef<Path>,
+    dealers: impl AsRef<Path>,
+    sites: impl AsRef<Path>,
+) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dealergen"));
+    cmd.arg("--root")
+        .arg(root.as_ref())
         .arg("--dealers-dir")
-        .arg(fixtures())
+        .arg(dealers.as_ref())
         .arg("--sites-dir")
-        .arg(sites)
+        .arg(sites.as_ref());
+    cmd
+}
+
+fn dealergen(sites: &Path, args: &[&str]) -> Output {
+    dealergen_at(repo_root(), fixtures(), sites)
         .args(args)
         .current_dir(fixtures())
         .env("NO_COLOR", "1")
@@ -234,14 +244,8 @@ fn a_full_build_outside_the_checkout_writes_every_page_and_a_failed_one_keeps_th
     let sites = sites_dir();
     let dealers = dealers_outside();
     let build = |node: Option<&str>| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_dealergen"));
-        cmd.arg("--root")
-            .arg(repo_root())
-            .arg("--dealers-dir")
-            .arg(dealers.path())
-            .arg("--sites-dir")
-            .arg(sites.path())
-            .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
+        let mut cmd = dealergen_at(repo_root(), dealers.path(), sites.path());
+        cmd.args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
             .current_dir(dealers.path());
         if let Some(node) = node {
             cmd.env("DEALERGEN_NODE", node);
@@ -428,13 +432,7 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     let sites = sites_dir();
     let dealers = dealers_outside();
     let build = |extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
-            .arg("--root")
-            .arg(root.path())
-            .arg("--dealers-dir")
-            .arg(dealers.path())
-            .arg("--sites-dir")
-            .arg(sites.path())
+        let out = dealergen_at(root.path(), dealers.path(), sites.path())
             .args(["build", "--all", "--as-of", AS_OF])
             .args(extra)
             .current_dir(dealers.path())
@@ -1144,13 +1142,7 @@ fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
     )
     .unwrap();
     let sites = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
-        .arg("--root")
-        .arg(repo_root())
-        .arg("--dealers-dir")
-        .arg(dealers.path())
-        .arg("--sites-dir")
-        .arg(sites.path())
+    let out = dealergen_at(repo_root(), dealers.path(), sites.path())
         .args([
             "build",
             "--dealer",
@@ -1371,13 +1363,7 @@ fn a_batch_builds_the_same_sites_as_separate_runs_and_a_failing_dealer_fails_alo
     )
     .unwrap();
     let build = |sites: &Path, extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
-            .arg("--root")
-            .arg(repo_root())
-            .arg("--dealers-dir")
-            .arg(dealers.path())
-            .arg("--sites-dir")
-            .arg(sites)
+        let out = dealergen_at(repo_root(), dealers.path(), sites)
             .args(["build", "--as-of", AS_OF])
             .args(extra)
             .current_dir(dealers.path())
@@ -1471,13 +1457,7 @@ fn a_failed_batch_run_builds_its_dealers_one_by_one() {
         std::fs::copy(compliance.join(f), dealers.path().join(f)).unwrap();
     }
     let sites = sites_dir();
-    let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))
-        .arg("--root")
-        .arg(repo_root())
-        .arg("--dealers-dir")
-        .arg(dealers.path())
-        .arg("--sites-dir")
-        .arg(sites.path())
+    let out = dealergen_at(repo_root(), dealers.path(), sites.path())
         .args(["build", "--all", "-j", "1", "--as-of", AS_OF])
         .env("DEALERGEN_NODE", "/bin/false")
         .current_dir(dealers.path())
