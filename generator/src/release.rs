@@ -264,36 +264,33 @@ pub fn set_current_inputs(site_dir: &Path, inputs_key: &str, summary: &Summary) 
     Ok(())
 }
 
-/// Points `site_dir/<link>` at `releases/<id>` in one step: a new symlink
-/// under a temporary name renamed over the old one.
+/// Points `site_dir/<link>` at `releases/<id>` in one step.
 fn flip(site_dir: &Path, link: &str, id: &str) -> Result<()> {
-    let tmp = site_dir.join(format!(".{link}.tmp-{}", std::process::id()));
-    let _ = std::fs::remove_file(&tmp);
-    symlink(&Path::new(RELEASES).join(id), &tmp)?;
-    std::fs::rename(&tmp, site_dir.join(link)).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot switch {}", site_dir.join(link).display())
-    })
+    replace_link(site_dir, link, &Path::new(RELEASES).join(id))
 }
 
 /// `dist`, `edge-config.json` and `edge-kv.json` at the site's top level,
 /// as links through `current` (so they switch with it).
 fn stable_links(site_dir: &Path) -> Result<()> {
     for name in STABLE {
-        let link = site_dir.join(name);
         let target = Path::new(CURRENT).join(name);
-        if std::fs::read_link(&link).ok().as_deref() == Some(target.as_path()) {
-            continue;
+        if std::fs::read_link(site_dir.join(name)).ok().as_deref() != Some(target.as_path()) {
+            replace_link(site_dir, name, &target)?;
         }
-        let tmp = site_dir.join(format!(".{name}.tmp-{}", std::process::id()));
-        let _ = std::fs::remove_file(&tmp);
-        symlink(&target, &tmp)?;
-        std::fs::rename(&tmp, &link).with_context(|| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("cannot link {}", link.display())
-        })?;
     }
     Ok(())
+}
+
+/// Points `site_dir/<name>` at `target` in one step: a new symlink under a
+/// temporary name renamed over the old one, so readers see one or the other.
+fn replace_link(site_dir: &Path, name: &str, target: &Path) -> Result<()> {
+    let tmp = site_dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    symlink(target, &tmp)?;
+    std::fs::rename(&tmp, site_dir.join(name)).with_context(|| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot switch {}", site_dir.join(name).display())
+    })
 }
 
 /// A site built before releases existed has a real `dist/` folder and edge
