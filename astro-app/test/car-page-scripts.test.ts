@@ -166,6 +166,45 @@ describe('sticky bars', () => {
     scroll(950);
     expect(moved).toEqual(['b']);
   });
+
+  it('a bar that grows while shown (its content filled in later) moves the focused element it now covers', () => {
+    document.body.innerHTML = '<div id="footer" hidden></div><button id="b">Save</button>';
+    const frames: FrameRequestCallback[] = [];
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => (frames.push(cb), frames.length));
+    let resized: (() => void) | undefined;
+    const observed: Element[] = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(cb: () => void) {
+          resized = cb;
+        }
+        observe(el: Element) {
+          observed.push(el);
+        }
+        disconnect() {}
+      },
+    );
+    let height = 48;
+    Object.defineProperty($('#footer'), 'offsetHeight', { get: () => height, configurable: true });
+    Object.defineProperty(window, 'innerHeight', { value: 800, configurable: true });
+    Object.defineProperty(window, 'innerWidth', { value: 375, configurable: true });
+    Object.defineProperty(window, 'scrollY', { value: 300, configurable: true });
+    // Its bottom (750) is clear of the 48 px footer, not of a 64 px one.
+    $('#b').getBoundingClientRect = () => ({ top: 710, bottom: 750, left: 0, right: 100, width: 100, height: 40, x: 0, y: 710, toJSON() {} });
+    const moved: string[] = [];
+    $('#b').scrollIntoView = () => moved.push('b');
+    $('#b').focus();
+    undo.push(initSticky(window, { bar: null, footer: $('#footer') }, { bar: false, footer: true }));
+    expect(observed).toEqual([$('#footer')]);
+    expect([$('#footer').hidden, moved]).toEqual([false, []]);
+    height = 64;
+    resized?.();
+    frames.splice(0).forEach((f) => f(0));
+    expect(document.documentElement.style.scrollPaddingBottom).toBe('72px');
+    expect(moved).toEqual(['b']);
+    vi.unstubAllGlobals();
+  });
 });
 
 describe('share bar', () => {

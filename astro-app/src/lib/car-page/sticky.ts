@@ -5,8 +5,8 @@
  * (`features.sticky_mobile_footer`), which then takes the bar's place.
  * While one shows, the page keeps room for it (scroll padding and a
  * bottom margin), and the focused element is moved above a bar that has
- * just appeared over it, so a bar never covers the element that has focus
- * or the end of the page.
+ * just appeared or grown over it, so a bar never covers the element that
+ * has focus or the end of the page.
  */
 
 export const STICKY_BAR_AFTER_PX = 900;
@@ -43,11 +43,11 @@ export interface StickyElements {
 export function initSticky(win: Window, els: StickyElements, opts: StickyOptions, onFooter?: (footer: HTMLElement) => void): () => void {
   const doc = win.document;
   let frame = 0;
+  let lastRoom = 0;
   const apply = () => {
     frame = 0;
     const state = stickyState(win.scrollY, win.innerWidth, opts);
     let room = 0;
-    let appeared = false;
     for (const [el, show] of [
       [els.bar, state.bar],
       [els.footer, state.footer],
@@ -56,19 +56,19 @@ export function initSticky(win: Window, els: StickyElements, opts: StickyOptions
       const was = !el.hidden;
       el.hidden = !show;
       if (show) room = Math.max(room, el.offsetHeight);
-      if (show && !was) {
-        appeared = true;
-        if (el === els.footer) onFooter?.(el);
-      }
+      if (show && !was && el === els.footer) onFooter?.(el);
     }
     doc.documentElement.style.scrollPaddingBottom = room ? `${room + 8}px` : '';
     doc.body.style.paddingBottom = room ? `${room}px` : '';
-    // A Tab that scrolls the page can make a bar appear after the browser
-    // brought the focused element into view with no room kept for the bar:
-    // the bar would cover it. Only then is it moved above the bar (scroll
-    // padding is set now), never while the shopper scrolls on their own.
+    // A bar that appears, or grows (the footer's Call Now state is filled
+    // in after it shows), after the browser brought the focused element
+    // into view with less room kept would cover it. Only then is it moved
+    // above the bar (the scroll padding is set now), never while the
+    // shopper scrolls on their own.
+    const grew = room > lastRoom;
+    lastRoom = room;
     const focused = doc.activeElement as HTMLElement | null;
-    const r = appeared && focused && focused !== doc.body ? focused.getBoundingClientRect() : null;
+    const r = grew && focused && focused !== doc.body ? focused.getBoundingClientRect() : null;
     if (r && r.top < win.innerHeight && r.bottom > win.innerHeight - room) focused!.scrollIntoView({ block: 'nearest' });
   };
   const onScroll = () => {
@@ -76,9 +76,14 @@ export function initSticky(win: Window, els: StickyElements, opts: StickyOptions
   };
   win.addEventListener('scroll', onScroll, { passive: true });
   win.addEventListener('resize', onScroll, { passive: true });
+  // A bar whose height changes while shown (its content filled in later).
+  const Observer = (win as Window & typeof globalThis).ResizeObserver as typeof ResizeObserver | undefined;
+  const sized = Observer ? new Observer(onScroll) : null;
+  for (const el of [els.bar, els.footer]) if (el) sized?.observe(el);
   apply();
   return () => {
     win.removeEventListener('scroll', onScroll);
     win.removeEventListener('resize', onScroll);
+    sized?.disconnect();
   };
 }
