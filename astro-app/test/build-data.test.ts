@@ -1,14 +1,15 @@
-// The page cache of a dealer's own project (Astro's incremental build,
+// The page cache of a generated project (Astro's incremental build,
 // templates/site/astro.config.mjs.j2) reuses a page when its route code and
 // its cache key are unchanged. These tests pin the two things that make
 // that sound: the key is the hash of everything in the props, and a route
 // hands its page everything it shows as props (it reads the dealer's data
 // only inside getStaticPaths).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { keyed, propsKey } from '@app/lib/build-data';
+import { routeFiles } from '@app/integrations/routes';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -39,14 +40,6 @@ describe('propsKey', () => {
   });
 });
 
-/** Every route file under `dir`, relative to it. */
-function routes(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? routes(p).map((r) => path.join(name, r)) : [name];
-  });
-}
-
 /** The route's server code: an .astro file's frontmatter and template, or a .ts endpoint. */
 function splitGetStaticPaths(source: string): { inside: string; outside: string } | null {
   const start = source.indexOf('export function getStaticPaths()');
@@ -62,34 +55,30 @@ function splitGetStaticPaths(source: string): { inside: string; outside: string 
   throw new Error('getStaticPaths has no end');
 }
 
-const DATA_READERS = /\b(dealer|batchDealers|readDealer|dealers|perDealer)\(/;
+const DATA_READERS = /\b(dealer|batchDealers|readDealer|paths|keyed)\(/;
 
-describe.each([
-  ['templates/site/src/pages', true],
-  ['templates/site-batch/src/pages', false],
-])('route files of %s', (dir, incremental) => {
-  const files = routes(path.join(repo, dir));
+describe('route files (astro-app/src/routes, one set for dealer and batch projects)', () => {
+  const dir = path.join(repo, 'astro-app/src/routes');
+  const files = routeFiles(dir).map((r) => r.file);
 
   it('has route files', () => {
     expect(files.length).toBeGreaterThan(20);
   });
 
   it.each(files)('%s imports no generated data as a module', (file) => {
-    const source = readFileSync(path.join(repo, dir, file), 'utf8');
+    const source = readFileSync(path.join(dir, file), 'utf8');
     expect(source).not.toMatch(/from '[^']*data\/[^']*\.json'/);
   });
 
-  it.each(files)('%s reads the data only in getStaticPaths when it has one', (file) => {
-    const source = readFileSync(path.join(repo, dir, file), 'utf8');
+  // Every route has paths, keyed, in both kinds of build: a route without
+  // them would be rendered on every build, and in a batch would have no
+  // dealer param.
+  it.each(files)('%s reads the data only through paths() in its getStaticPaths', (file) => {
+    const source = readFileSync(path.join(dir, file), 'utf8');
     const split = splitGetStaticPaths(source);
-    if (split === null) {
-      // A route without paths is rendered on every build: it may read the data itself.
-      expect(source).not.toMatch(/cacheKey|keyed\(/);
-      return;
-    }
-    expect(split.inside).toMatch(DATA_READERS);
-    expect(split.outside).not.toMatch(DATA_READERS);
-    if (incremental) expect(split.inside).toMatch(/keyed\(/);
+    expect(split, 'a getStaticPaths').not.toBeNull();
+    expect(split?.inside).toMatch(/\breturn paths\(/);
+    expect(split?.outside).not.toMatch(DATA_READERS);
   });
 });
 

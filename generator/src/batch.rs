@@ -3,9 +3,11 @@
 //! One `astro build` has a fixed start-up cost of about two seconds and
 //! renders a few hundred pages a second; built one dealer at a time, a
 //! platform of hundreds of dealers pays that start-up hundreds of times.
-//! A batch project (`sites/.batch-<n>/`, from `templates/site-batch/`) has
-//! the same routes as a dealer's own project under a dealer segment,
-//! `/dealergen-batch/<slug>/…`, with each dealer's data in `src/data/<slug>/`.
+//! A batch project (`sites/.batch-<n>/`) is written from the same templates
+//! and app as a dealer's own project; its data (`src/data/<slug>/`, listed
+//! in `src/data/dealers.json`) makes the app's one set of routes render
+//! under a dealer segment, `/dealergen-batch/<slug>/…`
+//! (astro-app/src/integrations/routes.ts).
 //! After the run each dealer's folder becomes the `dist/` of a staged
 //! release, with the run's shared files (`_astro/` bundles and the public
 //! files) linked in; the dealer's checks (promised pages, finance
@@ -139,37 +141,28 @@ pub fn build(
     results
 }
 
-/// The batch project: the batch templates, the shared app, each dealer's
-/// data in `src/data/<slug>/` and their list in `src/data/dealers.json`.
+/// The batch project: the same templates and app as a dealer's own project
+/// (crate::render), with each dealer's data in `src/data/<slug>/` and
+/// their list in `src/data/dealers.json`, which makes the app's routes
+/// render under the dealer segment ([`DEALERS_SEGMENT`]).
 fn write_batch_project(project: &Project, dir: &Path, dealers: &[Prepared]) -> Result<()> {
-    for fresh in ["src", crate::render::APP_DIR, "out"] {
-        let path = dir.join(fresh);
-        if path.exists() {
-            std::fs::remove_dir_all(&path)
-                .with_context(|| format!("cannot clear {}", path.display()))?;
-        }
+    let out = dir.join("out");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).with_context(|| format!("cannot clear {}", out.display()))?;
     }
-    let templates = project.batch_templates_dir();
-    crate::render::copy_or_link_tree(&templates, dir, false)?;
-    crate::render::write_file(
-        &dir.join("package.json"),
-        crate::render::site_package_json(project)?.as_bytes(),
-    )?;
-    crate::render::copy_app(project, dir)?;
     let slugs: Vec<&str> = dealers.iter().map(|d| d.slug.as_str()).collect();
-    crate::render::write_file(
-        &dir.join("src/data/dealers.json"),
-        serde_json::to_string(&slugs)?.as_bytes(),
-    )?;
+    let mut data = vec![("dealers.json".to_string(), serde_json::to_string(&slugs)?)];
     for d in dealers {
-        for (name, text) in d.data() {
-            crate::render::write_file(
-                &dir.join("src/data").join(&d.slug).join(name),
-                text.as_bytes(),
-            )?;
-        }
+        data.extend(
+            d.data()
+                .into_iter()
+                .map(|(name, text)| (format!("{}/{name}", d.slug), text)),
+        );
     }
-    crate::render::link_node_modules(project, dir)
+    let ctx = crate::render::TemplateContext {
+        project: format!("a batch of {} dealers", dealers.len()),
+    };
+    crate::render::write_project(project, dir, &ctx, &data)
 }
 
 /// The run's files every dealer's site shares: everything at the top of

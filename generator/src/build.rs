@@ -523,7 +523,7 @@ fn write_project(
     data: &[(&str, String)],
 ) -> Result<()> {
     let ctx = TemplateContext {
-        slug: slug.to_string(),
+        project: slug.to_string(),
     };
     render::write_project(project, site_dir, &ctx, data)
 }

@@ -55,9 +55,9 @@ impl SharedKey {
             let path = project.root.join(file);
             field(&mut h, file, &std::fs::read(&path).unwrap_or_default());
         }
+        // The project templates; the routes of both kinds of project are
+        // in the app (astro-app/src/routes), hashed below.
         tree(&mut h, "templates", &project.site_templates_dir())?;
-        // A batched dealer's pages come from the batch routes.
-        tree(&mut h, "batch-templates", &project.batch_templates_dir())?;
         for part in crate::render::APP_PARTS {
             tree(&mut h, part, &project.astro_app_dir().join(part))?;
         }
@@ -270,7 +270,6 @@ mod tests {
         let root = dir.path();
         for d in [
             "templates/site",
-            "templates/site-batch",
             "templates/presets",
             "astro-app/src",
             "astro-app/public",
@@ -286,7 +285,9 @@ mod tests {
         std::fs::write(root.join("astro-app/src/x.ts"), "b").unwrap();
         let c = SharedKey::compute(&project).unwrap().digest;
         assert_ne!(b, c);
-        std::fs::write(root.join("templates/site-batch/index.astro"), "c").unwrap();
+        // A route (the routes are the app's, for both kinds of project).
+        std::fs::create_dir_all(root.join("astro-app/src/routes")).unwrap();
+        std::fs::write(root.join("astro-app/src/routes/index.astro"), "c").unwrap();
         assert_ne!(c, SharedKey::compute(&project).unwrap().digest);
         let presets = SharedKey::compute(&project).unwrap().presets;
         std::fs::write(root.join("templates/presets/p.yaml"), "x: 1").unwrap();

@@ -26,13 +26,9 @@ impl Project {
     pub fn presets_dir(&self) -> PathBuf {
         self.root.join("templates/presets")
     }
-    /// Minijinja templates of one generated Astro project.
+    /// Minijinja templates of a generated Astro project (a dealer's own or a batch's).
     pub fn site_templates_dir(&self) -> PathBuf {
         self.root.join("templates/site")
-    }
-    /// The Astro project of a batch of dealers built in one run (crate::batch).
-    pub fn batch_templates_dir(&self) -> PathBuf {
-        self.root.join("templates/site-batch")
     }
     pub fn astro_app_dir(&self) -> PathBuf {
         self.root.join("astro-app")

@@ -1,7 +1,9 @@
-//! Writes the generated Astro project of one dealer: the thin files from
-//! `templates/site/` (`*.j2` rendered with minijinja, strict undefined so a
-//! typo is an error; every other file copied as it is), a copy of the
-//! shared app (`app/`), and the data the pages read (`src/data/*.json`).
+//! Writes a generated Astro project, a dealer's own (`sites/<slug>/`) or a
+//! batch of dealers (`sites/.batch-<n>/`, crate::batch): the thin files
+//! from `templates/site/` (`*.j2` rendered with minijinja, strict undefined
+//! so a typo is an error; every other file copied as it is), a copy of the
+//! shared app (`app/`, whose `src/routes/` are the pages of both kinds) and
+//! the data the pages read (`src/data/`).
 //!
 //! Dealer data travels as JSON files, never spliced into code. What a
 //! template does print is written as a JSON literal (see `environment`),
@@ -19,8 +21,9 @@ use crate::project::Project;
 /// Values the site templates may print (each as a JSON literal).
 #[derive(Debug, Serialize)]
 pub struct TemplateContext {
-    /// Dealer slug (the dealer file's name).
-    pub slug: String,
+    /// What the project builds, for the header of its generated files: a
+    /// dealer's slug, or "a batch of N dealers".
+    pub project: String,
 }
 
 /// Folder of the shared app inside each generated project. Astro treats
@@ -69,13 +72,15 @@ fn js_safe(json: &str) -> String {
     out
 }
 
-/// Renders the project into `site_dir`. `src/` and `app/` are written fresh
-/// each time so nothing of an earlier build lingers; `dist/` is not touched here.
-pub fn write_project(
+/// Renders the project into `site_dir`, with `data` (paths under
+/// `src/data/`, and their text). `src/` and `app/` are written fresh each
+/// time so nothing of an earlier build lingers; the output and the page
+/// cache (`.astro-cache/`) are not touched here.
+pub fn write_project<N: AsRef<str>>(
     project: &Project,
     site_dir: &Path,
     ctx: &TemplateContext,
-    data: &[(&str, String)],
+    data: &[(N, String)],
 ) -> Result<()> {
     let templates = project.site_templates_dir();
     let env = environment();
@@ -128,7 +133,10 @@ pub fn write_project(
     )?;
     copy_app(project, site_dir)?;
     for (name, json) in data {
-        write_file(&site_dir.join("src/data").join(name), json.as_bytes())?;
+        write_file(
+            &site_dir.join("src/data").join(name.as_ref()),
+            json.as_bytes(),
+        )?;
     }
     link_node_modules(project, site_dir)?;
     Ok(())

@@ -2,8 +2,9 @@
 /**
  * Builds the hand-made fixture dealer without the Rust generator, for
  * developing the Astro app and the e2e test:
- *   templates/site/ -> .tmp/fixture-site/ (the three template variables
- *   replaced by plain string substitution, ".j2" stripped), fixture data from
+ *   templates/site/ -> .tmp/fixture-site/ (the template variable replaced
+ *   by plain string substitution, ".j2" stripped), astro-app's src/ and
+ *   public/ copied into app/ (as dealergen does), fixture data from
  *   astro-app/test/fixtures/site/, node_modules symlinked, then `astro build`.
  *   Fixture-only photos (test/fixtures/site/public/) are copied into dist.
  *
@@ -19,9 +20,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const siteDir = path.resolve(root, process.argv[2] ?? '.tmp/fixture-site');
 const templates = path.join(root, 'templates/site');
 const fixture = path.join(root, 'astro-app/test/fixtures/site');
-const appDir = path.relative(siteDir, path.join(root, 'astro-app')).split(path.sep).join('/');
-
-const vars = { slug: 'brisbane-motor-group', app_dir: appDir, site_url: 'https://www.brisbanemotorgroup.example.com.au' };
+const vars = { project: 'the fixture dealer' };
 
 fs.rmSync(siteDir, { recursive: true, force: true });
 for (const entry of fs.readdirSync(templates, { recursive: true, withFileTypes: true })) {
@@ -34,6 +33,7 @@ for (const entry of fs.readdirSync(templates, { recursive: true, withFileTypes: 
   fs.mkdirSync(path.dirname(path.join(siteDir, rel)), { recursive: true });
   fs.writeFileSync(path.join(siteDir, rel), text);
 }
+for (const part of ['src', 'public']) fs.cpSync(path.join(root, 'astro-app', part), path.join(siteDir, 'app', part), { recursive: true });
 fs.cpSync(path.join(fixture, 'src/data'), path.join(siteDir, 'src/data'), { recursive: true });
 fs.symlinkSync(path.join(root, 'node_modules'), path.join(siteDir, 'node_modules'), 'dir');
 

@@ -19,7 +19,7 @@
  * Build-time only: this module uses node:fs and is never shipped.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Car, SearchIndex, SiteData } from '../types/site';
 
@@ -54,6 +54,48 @@ export const dealer = (): DealerData => readDealer(dataDir());
 /** A batched project's dealers, in the order of src/data/dealers.json. */
 export function batchDealers(): DealerData[] {
   return (read(dataDir(), 'dealers.json') as string[]).map((slug) => ({ ...readDealer(path.join(dataDir(), slug)), slug }));
+}
+
+/**
+ * Is this build a batch of dealers? The same test as the routes
+ * integration's (integrations/routes.ts), which injects the routes under
+ * `/dealergen-batch/[dealer]` when it holds.
+ */
+export const batched = (): boolean => existsSync(path.join(dataDir(), 'dealers.json'));
+
+/** One path of a route, before `paths` adds the dealer. */
+export interface RoutePath<P, T> {
+  params: P;
+  props: T;
+}
+
+/**
+ * The paths of a route, for a dealer's own build and a batched one alike:
+ * `each(d)` gives one dealer's params and props; every path gets the
+ * dealer's `site` in its props, the `dealer` param in a batch, and a cache
+ * key (`keyed`). The one place a route reads the generated data.
+ */
+export function paths<P extends Record<string, string | undefined>, T extends Record<string, unknown>>(each: (d: DealerData) => RoutePath<P, T>[]) {
+  const batch = batched();
+  return keyed(
+    (batch ? batchDealers() : [dealer()]).flatMap((d) =>
+      each(d).map(({ params, props }) => ({ params: batch ? { ...params, dealer: d.slug } : params, props: { ...props, site: d.site } })),
+    ),
+  );
+}
+
+/**
+ * The props of a route without params of its own (`/`, `/compare/`, an
+ * endpoint): Astro calls its `getStaticPaths` in a batch, where the route
+ * has the `dealer` param, but not in a dealer's own build, where the route
+ * is static and gets no props. There they come from the same
+ * `getStaticPaths`, whose one path is the dealer's.
+ */
+export function routeProps<T>(astro: { props: object }, getStaticPaths: () => { props: T }[]): T {
+  if ('site' in astro.props) return astro.props as T;
+  const [only, ...more] = getStaticPaths();
+  if (!only || more.length > 0) throw new Error(`a route without params has ${more.length + (only ? 1 : 0)} paths: expected 1`);
+  return only.props;
 }
 
 // Hashes of the data objects already seen. The data is parsed JSON that no

@@ -1,0 +1,107 @@
+// One set of routes (astro-app/src/routes) for a dealer's own project and
+// for a batch of dealers: the patterns injected for each, and the paths
+// and props the same route file gives in each.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { paths, propsKey, routeProps } from '@app/lib/build-data';
+import { BATCH_PREFIX, injectedPattern, routeFiles } from '@app/integrations/routes';
+
+describe('routeFiles: the file layout is the page list', () => {
+  const byFile = new Map(routeFiles().map((r) => [r.file, r.pattern]));
+
+  it.each([
+    ['index.astro', '/'],
+    ['404.astro', '/404'],
+    ['search/index.astro', '/search'],
+    ['search/page/[page].astro', '/search/page/[page]'],
+    ['cars/[slug].astro', '/cars/[slug]'],
+    ['cars/[slug].json.ts', '/cars/[slug].json'],
+    ['cars/[slug]/print.astro', '/cars/[slug]/print'],
+    ['search-index.json.ts', '/search-index.json'],
+    ['[...form].astro', '/[...form]'],
+  ])('%s is at %s', (file, pattern) => {
+    expect(byFile.get(file)).toBe(pattern);
+  });
+
+  it('gives every file one pattern, none twice', () => {
+    const patterns = [...byFile.values()];
+    expect(new Set(patterns).size).toBe(patterns.length);
+    expect(patterns.length).toBeGreaterThan(20);
+  });
+
+  it('puts a batch under the dealer segment, the home page at the segment itself', () => {
+    expect(injectedPattern('/cars/[slug]', false)).toBe('/cars/[slug]');
+    expect(injectedPattern('/cars/[slug]', true)).toBe(`${BATCH_PREFIX}/cars/[slug]`);
+    expect(injectedPattern('/', true)).toBe(BATCH_PREFIX);
+    expect(injectedPattern('/', false)).toBe('/');
+  });
+});
+
+/** A generated project's data folder: one dealer's, or a batch's. */
+function writeDealer(dir: string, slug: string, cars: string[]) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'site.json'), JSON.stringify({ slug, name: slug.toUpperCase() }));
+  writeFileSync(path.join(dir, 'cars.json'), JSON.stringify(cars.map((c) => ({ slug: c, price: c.length }))));
+  writeFileSync(path.join(dir, 'search-index.json'), JSON.stringify({ count: cars.length }));
+}
+
+describe('paths and routeProps in each kind of project', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'dealergen-routes-'));
+    vi.spyOn(process, 'cwd').mockReturnValue(root);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  // What cars/[slug].astro and index.astro declare.
+  const carPaths = () => paths((d) => d.cars.map((car) => ({ params: { slug: car.slug }, props: { car } })));
+  const homePaths = () => paths((d) => [{ params: {}, props: { cars: d.cars } }]);
+
+  it("a dealer's own project: its params, its site in every page's props, a key per page", () => {
+    writeDealer(path.join(root, 'src/data'), 'alpha', ['a-1', 'a-22']);
+    const got = carPaths();
+    expect(got.map((p) => p.params)).toEqual([{ slug: 'a-1' }, { slug: 'a-22' }]);
+    expect(got.every((p) => (p.props.site as { slug: string }).slug === 'alpha')).toBe(true);
+    expect(got[0]?.cacheKey).toBe(propsKey(got[0]?.props));
+    expect(got[0]?.cacheKey).not.toBe(got[1]?.cacheKey);
+    // A static route gets no props from Astro here: they come from its paths.
+    const home = routeProps({ props: {} }, homePaths);
+    expect((home.site as { slug: string }).slug).toBe('alpha');
+    expect(home.cars).toHaveLength(2);
+  });
+
+  it('a batch: every dealer, each path with its dealer param and its own site', () => {
+    mkdirSync(path.join(root, 'src/data'), { recursive: true });
+    writeFileSync(path.join(root, 'src/data/dealers.json'), JSON.stringify(['alpha', 'beta']));
+    writeDealer(path.join(root, 'src/data/alpha'), 'alpha', ['a-1']);
+    writeDealer(path.join(root, 'src/data/beta'), 'beta', ['b-1', 'b-2']);
+    const got = carPaths();
+    expect(got.map((p) => p.params)).toEqual([
+      { slug: 'a-1', dealer: 'alpha' },
+      { slug: 'b-1', dealer: 'beta' },
+      { slug: 'b-2', dealer: 'beta' },
+    ]);
+    expect(got.map((p) => (p.props.site as { slug: string }).slug)).toEqual(['alpha', 'beta', 'beta']);
+    // Astro hands a batched static route its dealer's props, used as they are.
+    const beta = homePaths()[1]!;
+    expect(routeProps({ props: beta.props }, homePaths)).toBe(beta.props);
+  });
+
+  it('the same car has the same cache key alone and in a batch', () => {
+    writeDealer(path.join(root, 'src/data'), 'alpha', ['a-1']);
+    const alone = carPaths()[0]?.cacheKey;
+    writeFileSync(path.join(root, 'src/data/dealers.json'), JSON.stringify(['alpha']));
+    writeDealer(path.join(root, 'src/data/alpha'), 'alpha', ['a-1']);
+    expect(carPaths()[0]?.cacheKey).toBe(alone);
+  });
+
+  it('routeProps refuses a static route with more than one path', () => {
+    writeDealer(path.join(root, 'src/data'), 'alpha', ['a-1', 'a-2']);
+    expect(() => routeProps({ props: {} }, carPaths)).toThrow(/2 paths/);
+  });
+});
