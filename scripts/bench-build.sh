@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Build benchmark (not a test): the platform-scale cases of `dealergen build`,
+# Build benchmark (not a test): the platform-scale cases of `dealergen build`
+# (cold, no-op, the hourly refresh of every dealer's stock as a ratio of the
+# cold build measured in the same run, one price),
 # each beside the same pages built the old way (one Astro run per dealer,
 # `--separate`) as a ratio, with peak RSS, the Astro fixed cost amortised per
 # dealer and the Rust stage's share. Prints a table and writes a JSON record
@@ -56,6 +58,16 @@ echo "== no-op rebuild"
 timed noop "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
 grep -q "$dealers unchanged" "$work/noop.log" || { echo "the no-op rebuild rebuilt something:" >&2; tail -5 "$work/noop.log" >&2; exit 1; }
 t_noop=$(wall noop)
+
+# What the platform pays all day: every dealer's feed changed a little.
+echo "== hourly refresh: in every dealer 3% of the cars repriced, one sold, one new"
+node scripts/bench-build/hourly-change.mjs "$work/dealers" 1 > "$work/hourly-change.log"
+timed hourly "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
+t_hourly=$(wall hourly)
+hourly_rebuilt=$(grep -c '^built ' "$work/hourly.log" || true)
+hourly_reused=$(grep -oE '[0-9]+ pages \([0-9]+ unchanged' "$work/hourly.log" | sed -E 's/([0-9]+) pages \(([0-9]+) unchanged/\1 \2/' | awk '{p+=$1; r+=$2} END {printf "%d of %d", r, p}')
+hourly_ratio=$(calc '%.3f' "$t_hourly / $t_all")
+echo "   ${t_hourly}s ($hourly_rebuilt dealers rebuilt, $hourly_reused pages from the page cache), ${hourly_ratio} of the cold build"
 
 echo "== one car's price changed in one dealer"
 feed=$(ls "$work"/dealers/stock/*.json | head -1)
@@ -121,6 +133,7 @@ row() { printf '%-46s %12s %18s %10s %s\n' "$1" "$2" "$3" "$4" "$5"; }
 row "build --all, $dealers x $cars cars ($pages pages)" "${rate} p/s" "$( [ "$t_sep" = null ] && echo - || calc '%.0f p/s' "$pages / $t_sep") ($(ratio "$t_all"))" ">= 1000 p/s" "$(awk -v r="$rate" 'BEGIN{print (r>=1000)?"yes":"no"}')"
 row "  wall time" "${t_all}s" "$( [ "$t_sep" = null ] && echo - || echo "${t_sep}s")" "" ""
 row "  peak RSS" "${rss_all} MB" "$( [ "$rss_sep" = null ] && echo - || echo "${rss_sep} MB")" "<= 4096 MB" "$(awk -v r="$rss_all" 'BEGIN{print (r<=4096)?"yes":"no"}')"
+row "hourly refresh ($hourly_reused reused)" "${t_hourly}s" "" "<= 10% of cold" "$(calc '%.1f%%' "100 * $hourly_ratio") $(awk -v r="$hourly_ratio" -v t="$t_hourly" -v d="$dealers" 'BEGIN{print (r<=0.10 && (d<100 || t<=30))?"yes":"no"}')"
 row "no-op rebuild" "${t_noop}s" "$( [ "$t_sep" = null ] && echo - || echo "${t_sep}s") ($(ratio "$t_noop"))" "<= 1 s" "$(awk -v t="$t_noop" 'BEGIN{print (t<=1)?"yes":"no"}')"
 row "one car's price changed ($rebuilt rebuilt)" "${t_price}s" "$( [ "$t_sep" = null ] && echo - || echo "${t_sep}s") ($(ratio "$t_price"))" "<= 2 s" "$(awk -v t="$t_price" 'BEGIN{print (t<=2)?"yes":"no"}')"
 row "  again, page cache warm ($reused2 reused)" "${t_price2}s" "" "<= 2 s" "$(awk -v t="$t_price2" 'BEGIN{print (t<=2)?"yes":"no"}')"
@@ -135,6 +148,7 @@ cat > "$record" <<JSON
   "when": "$(date -u +%FT%TZ)", "commit": "$(git rev-parse --short HEAD)", "cores": $(nproc), "load": "$(cut -d' ' -f1-3 /proc/loadavg)",
   "dealers": $dealers, "cars_per_dealer": $cars, "pages": $pages, "astro_runs": $batches,
   "build_all_s": $t_all, "pages_per_s": $rate, "peak_rss_mb": $rss_all,
+  "hourly_refresh_s": $t_hourly, "hourly_refresh_ratio": $hourly_ratio, "hourly_rebuilt": $hourly_rebuilt, "hourly_reused": "$hourly_reused",
   "noop_s": $t_noop, "one_price_s": $t_price, "one_price_rebuilt": $rebuilt, "one_price_warm_s": $t_price2, "one_price_warm_reused": "$reused2",
   "demo_cold_s": $t_demo, "demo_pages": $demo_pages,
   "rust_stage_s": $t_rust, "rust_share_pct": $share,

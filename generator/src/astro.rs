@@ -79,7 +79,7 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
         );
     }
     cache.finished()?;
-    Ok(reused_pages(&String::from_utf8_lossy(&log)))
+    Ok(reused_pages(&String::from_utf8_lossy(&log), "/"))
 }
 
 /// Astro's incremental-build cache in a project's `.astro-cache/`: the
@@ -128,11 +128,14 @@ impl PageCache {
 /// cache rather than rendered: Astro marks each "(cached)" (already in the
 /// output folder) or "(restored)" (copied from the cache). Other files
 /// (the JSON endpoints) are not counted, as the build's page count is HTML.
-pub fn reused_pages(log: &str) -> usize {
+/// Only the pages under `under` count (`/` for all, a batched dealer's
+/// `/dealergen-batch/<slug>/` for its own).
+pub fn reused_pages(log: &str, under: &str) -> usize {
     log.lines()
         .filter(|l| {
             let l = l.trim_end();
-            l.ends_with(".html (cached)") || l.ends_with(".html (restored)")
+            (l.ends_with(".html (cached)") || l.ends_with(".html (restored)"))
+                && l.split_whitespace().any(|w| w.starts_with(under))
         })
         .count()
 }
@@ -193,6 +196,11 @@ mod tests {
                    21:20:57   ├─ /cars/b/index.html (cached) \n\
                    21:20:57   ├─ /cars/b.json (restored)\n\
                    21:20:57 [build] 3 page(s) built in 3.38s\n";
-        assert_eq!(super::reused_pages(log), 2);
+        assert_eq!(super::reused_pages(log, "/"), 2);
+        let batch = "21:20:57   ├─ /dealergen-batch/a/cars/x/index.html (restored)\n\
+                     21:20:57   ├─ /dealergen-batch/ab/cars/x/index.html (restored)\n\
+                     21:20:57   ├─ /dealergen-batch/a/cars/y/index.html (+3ms)\n";
+        assert_eq!(super::reused_pages(batch, "/dealergen-batch/a/"), 1);
+        assert_eq!(super::reused_pages(batch, "/"), 2);
     }
 }

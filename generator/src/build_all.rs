@@ -2,7 +2,9 @@
 //! keyed) in parallel; the cached ones are done there; the rest are built
 //! in batches (crate::batch), at most `jobs` Astro runs at once, or each in
 //! its own run with `--separate`, when only one dealer needs building, or
-//! when the plan gives a batch only one dealer.
+//! when only one dealer of its batch does. Which batch a dealer is in is
+//! kept from run to run (`batch::Assignment`), so each batch project's page
+//! cache meets the same dealers again.
 
 use std::path::PathBuf;
 
@@ -50,12 +52,21 @@ pub fn run(
 
     let mut results: Vec<DealerResult> = Vec::new();
     let mut stale: Vec<Prepared> = Vec::new();
+    // Every dealer that builds or is up to date, with its pages: what the
+    // batches are planned over, whatever changed this time.
+    let mut members: Vec<(String, usize)> = Vec::new();
     for (slug, p) in prepared {
         match p {
-            Ok(p) if matches!(p.state, State::Stale) => stale.push(p),
+            Ok(p) if matches!(p.state, State::Stale) => {
+                members.push((slug, p.page_count()));
+                stale.push(p);
+            }
             Ok(p) => {
                 let r = p.report(None).map_err(BuildFailure::Failed);
                 progress.dealer_done(r.as_ref().map(|r| r.pages).unwrap_or(0), r.is_err());
+                if let Ok(report) = &r {
+                    members.push((slug.clone(), report.pages));
+                }
                 results.push((slug, r));
             }
             Err(e) => {
@@ -84,30 +95,43 @@ pub fn run(
                 .collect()
         })
     } else {
-        let pages: Vec<usize> = stale.iter().map(Prepared::page_count).collect();
-        let plan = crate::batch::plan(&pages, jobs);
+        let assignment = crate::batch::Assignment::assign(
+            &crate::batch::Assignment::load(&project.sites_dir),
+            &members,
+            jobs,
+        );
+        assignment.save(&project.sites_dir)?;
         let mut slots: Vec<Option<Prepared>> = stale.into_iter().map(Some).collect();
-        let batches: Vec<(usize, Vec<Prepared>)> = plan
-            .into_iter()
+        let batches: Vec<(usize, Vec<Prepared>, Vec<String>)> = assignment
+            .batches
+            .iter()
             .enumerate()
-            .map(|(n, idx)| {
-                (
-                    n + 1,
-                    idx.into_iter()
-                        .map(|i| slots[i].take().expect("each dealer in one batch"))
-                        .collect(),
-                )
+            .map(|(i, batch)| {
+                let mut changed = Vec::new();
+                let mut unchanged = Vec::new();
+                for m in batch {
+                    match slots
+                        .iter_mut()
+                        .find(|s| s.as_ref().is_some_and(|p| p.slug == m.slug))
+                    {
+                        Some(slot) => changed.push(slot.take().expect("found above")),
+                        None => unchanged.push(m.slug.clone()),
+                    }
+                }
+                (i + 1, changed, unchanged)
             })
+            .filter(|(_, changed, _)| !changed.is_empty())
             .collect();
         pool.install(|| {
             batches
                 .into_par_iter()
-                .flat_map_iter(|(n, mut dealers)| {
+                .flat_map_iter(|(n, mut dealers, unchanged)| {
                     let bar = progress.spinner(&format!("batch {n}"));
                     let step = |m: &str| bar.set_message(m.to_string());
-                    // A batch of one gains nothing from batching, and its
-                    // own project has the page cache (Astro's incremental
-                    // build), so it is built there.
+                    // One changed dealer gains nothing from its batch: it
+                    // is built in its own project, which has a page cache
+                    // of its own, and the batch's cache waits for a run
+                    // that changes more of its dealers.
                     let out = if dealers.len() == 1 {
                         let d = dealers.pop().expect("one dealer");
                         vec![(
@@ -115,7 +139,7 @@ pub fn run(
                             crate::build::build_prepared(project, d, &step),
                         )]
                     } else {
-                        crate::batch::build(project, n, dealers, &step)
+                        crate::batch::build(project, n, dealers, &unchanged, &step)
                     };
                     bar.finish_and_clear();
                     for (_, r) in &out {

@@ -1488,3 +1488,193 @@ fn a_failed_batch_run_builds_its_dealers_one_by_one() {
     );
     assert!(!sites.path().join(".batch-1/out").exists());
 }
+
+/// The page cache of a batch project never serves a stale page either.
+/// Three dealers share one batch (`-j 1`) and keep it from run to run
+/// (`sites/.batches.json`); two change (tiny-dealer and its twin share a
+/// feed), the third does not: the batch renders the changed pages and
+/// restores the others, publishes the two changed dealers and leaves the
+/// third's release alone, and tiny-dealer's site is then the one a fresh
+/// build of it alone makes, file for file. A layout change and a
+/// browser-only script change reach every page of a batched dealer.
+#[test]
+fn a_batch_keeps_its_dealers_and_its_page_cache_and_never_serves_a_stale_page() {
+    support::require_astro();
+    let root = checkout_copy();
+    let sites = sites_dir();
+    let dealers = dealers_outside();
+    let compliance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compliance");
+    for f in ["rate-motors.yaml", "stock/rate-motors.json"] {
+        std::fs::copy(compliance.join(f), dealers.path().join(f)).unwrap();
+    }
+    let tiny_yaml = std::fs::read_to_string(dealers.path().join("tiny-dealer.yaml")).unwrap();
+    std::fs::write(
+        dealers.path().join("tiny-twin.yaml"),
+        tiny_yaml
+            .replace("Tiny Motors", "Tiny Twin Motors")
+            .replace("www.tinymotors.com.au", "www.tinytwin.com.au"),
+    )
+    .unwrap();
+    let build = |extra: &[&str]| {
+        let out = dealergen_at(root.path(), dealers.path(), sites.path())
+            .args(["build", "--all", "-j", "1", "--as-of", AS_OF])
+            .args(extra)
+            .current_dir(dealers.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let batch_log = || std::fs::read_to_string(sites.path().join(".batch-1/build.log")).unwrap();
+    let page_line = |log: &str, dealer: &str, page: &str| -> String {
+        let path = format!(" /dealergen-batch/{dealer}/{page} ");
+        log.lines()
+            .find(|l| l.contains(&path))
+            .unwrap_or_else(|| panic!("{path} not in the batch log:\n{log}"))
+            .trim_end()
+            .to_string()
+    };
+    let tiny = sites.path().join("tiny-dealer");
+    let rate = sites.path().join("rate-motors");
+
+    let log = build(&[]);
+    for slug in ["tiny-dealer", "tiny-twin", "rate-motors"] {
+        assert!(log.contains(&format!("built  {slug}")), "{log}");
+    }
+    let assignment = read_json(sites.path().join(".batches.json"));
+    assert_eq!(
+        assignment["batches"].as_array().unwrap().len(),
+        1,
+        "{assignment}"
+    );
+    assert_eq!(assignment["batches"][0].as_array().unwrap().len(), 3);
+    let rate_release = release_of(&rate);
+
+    // car-9's comments, shown on its own pages only.
+    let feed_path = dealers.path().join("stock/tiny.json");
+    let mut feed: Value = read_json(feed_path.clone());
+    let car9 = feed
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["slug"] == "car-9")
+        .unwrap();
+    car9["dealercomments"] = "Comments changed for the batch page-cache test".into();
+    std::fs::write(&feed_path, feed.to_string()).unwrap();
+    let log = build(&[]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    assert!(log.contains("built  tiny-twin"), "{log}");
+    assert!(log.contains("cached rate-motors"), "{log}");
+    assert_eq!(
+        release_of(&rate),
+        rate_release,
+        "the unchanged dealer kept its release"
+    );
+    assert!(
+        std::fs::read_to_string(tiny.join("dist/cars/car-9/index.html"))
+            .unwrap()
+            .contains("Comments changed for the batch page-cache test"),
+        "car-9's page is stale"
+    );
+    let astro = batch_log();
+    assert!(!page_line(&astro, "tiny-dealer", "cars/car-9/index.html").ends_with("(restored)"));
+    assert!(page_line(&astro, "tiny-dealer", "cars/car-1/index.html").ends_with("(restored)"));
+    // The unchanged member was rendered only from the cache.
+    let rate_pages: Vec<&str> = astro
+        .lines()
+        .filter(|l| l.contains(" /dealergen-batch/rate-motors/") && l.contains(".html"))
+        .collect();
+    assert!(!rate_pages.is_empty(), "{astro}");
+    assert!(
+        rate_pages
+            .iter()
+            .all(|l| l.trim_end().ends_with("(restored)")),
+        "{rate_pages:#?}"
+    );
+    let figures = regex::Regex::new(
+        r"built  tiny-dealer: .*?(\d+) pages \((\d+) unchanged, from the page cache\)",
+    )
+    .unwrap()
+    .captures(&log)
+    .map(|c| {
+        (
+            c[1].parse::<usize>().unwrap(),
+            c[2].parse::<usize>().unwrap(),
+        )
+    })
+    .unwrap_or_else(|| panic!("no page-cache figure for tiny-dealer in:\n{log}"));
+    assert!(figures.1 > 0 && figures.1 < figures.0, "{figures:?}");
+    // ...and the site is the one tiny-dealer gets built alone, fresh.
+    let alone = sites_dir();
+    let out = dealergen_at(root.path(), dealers.path(), alone.path())
+        .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
+        .current_dir(dealers.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        site_files(&tiny.join("dist")),
+        site_files(&alone.path().join("tiny-dealer/dist")),
+        "the batched incremental build differs from a fresh build alone"
+    );
+
+    // A layout change: every page of every changed dealer is rendered.
+    let layout = root.path().join("astro-app/src/layouts/BaseLayout.astro");
+    let text_before = std::fs::read_to_string(&layout).unwrap();
+    std::fs::write(
+        &layout,
+        text_before.replacen("<body>", "<body data-cache-test=\"batch-layout-v2\">", 1),
+    )
+    .unwrap();
+    // A browser-only change: every car page names the new script file.
+    let gallery = root.path().join("astro-app/src/lib/car-page/gallery.ts");
+    let code = std::fs::read_to_string(&gallery).unwrap();
+    assert!(code.contains("img.removeAttribute('data-deferred');"));
+    std::fs::write(
+        &gallery,
+        code.replacen(
+            "img.removeAttribute('data-deferred');",
+            "img.removeAttribute('data-deferred');\n    img.dataset.cacheTest = 'batch-client-v2';",
+            1,
+        ),
+    )
+    .unwrap();
+    let log = build(&[]);
+    for slug in ["tiny-dealer", "tiny-twin", "rate-motors"] {
+        assert!(log.contains(&format!("built  {slug}")), "{log}");
+    }
+    let asset = regex::Regex::new(
+        r#"(?:src|component-url|renderer-url|before-hydration-url)="(/_astro/[^"]+)""#,
+    )
+    .unwrap();
+    for site in [&tiny, &rate] {
+        let dist = site.join("current/dist");
+        let mut pages = 0;
+        for entry in walkdir::WalkDir::new(&dist)
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            if entry.path().extension().is_none_or(|x| x != "html") {
+                continue;
+            }
+            let html = std::fs::read_to_string(entry.path()).unwrap();
+            if html.contains("<body") {
+                pages += 1;
+                assert!(
+                    html.contains("data-cache-test=\"batch-layout-v2\""),
+                    "{} is stale after the layout changed",
+                    entry.path().display()
+                );
+            }
+            for m in asset.captures_iter(&html) {
+                assert!(
+                    dist.join(&m[1][1..]).is_file(),
+                    "{} names {}, which the release does not have",
+                    entry.path().display(),
+                    &m[1]
+                );
+            }
+        }
+        assert!(pages > 5, "{}", dist.display());
+    }
+}
