@@ -1235,7 +1235,9 @@ fn hostile_values_cannot_inject_code_into_the_generated_project() {
     write_project(
         &Project::new(repo_root()),
         &site_dir,
-        &TemplateContext { slug: slug.into() },
+        &TemplateContext {
+            project: slug.into(),
+        },
         &[("site.json", site_json)],
     )
     .unwrap();

@@ -3,8 +3,9 @@
  * data from `app/src/lib/build-data.ts`, which reads `src/data/site.json`;
  * here that module is replaced by one whose `dealer()` gives the same data
  * with `site` wrapped in a Proxy that appends each property path read
- * ("site.locations[].address.street") to a file. Its `keyed` gives no cache
- * keys: hashing the props would read every field (and this build is thrown
+ * ("site.locations[].address.street") to a file. Its `paths` (the routes'
+ * one way to the data) gives that dealer's paths without cache keys:
+ * hashing the props would read every field (and this build is thrown
  * away). A file, not memory: Astro may render pages in another module graph
  * or process than the one that runs its hooks.
  */
@@ -36,8 +37,8 @@ export function dealer() {
   site ??= traced(d.site, 'site', ${JSON.stringify(readsFile)});
   return { ...d, site };
 }
-export function keyed(paths) {
-  return paths;
+export function paths(each) {
+  return real.pathsOf([dealer()], false, each);
 }
 `;
     },

@@ -77,10 +77,17 @@ export interface RoutePath<P, T> {
  */
 export function paths<P extends Record<string, string | undefined>, T extends Record<string, unknown>>(each: (d: DealerData) => RoutePath<P, T>[]) {
   const batch = batched();
-  return keyed(
-    (batch ? batchDealers() : [dealer()]).flatMap((d) =>
-      each(d).map(({ params, props }) => ({ params: batch ? { ...params, dealer: d.slug } : params, props: { ...props, site: d.site } })),
-    ),
+  return keyed(pathsOf(batch ? batchDealers() : [dealer()], batch, each));
+}
+
+/** `paths` of the given dealers, without cache keys (scripts/lib/trace-reads.mjs builds with these). */
+export function pathsOf<P extends Record<string, string | undefined>, T extends Record<string, unknown>>(
+  dealers: DealerData[],
+  batch: boolean,
+  each: (d: DealerData) => RoutePath<P, T>[],
+) {
+  return dealers.flatMap((d) =>
+    each(d).map(({ params, props }) => ({ params: batch ? { ...params, dealer: d.slug } : params, props: { ...props, site: d.site } })),
   );
 }
 
