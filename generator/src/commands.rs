@@ -184,6 +184,7 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
     let started = Instant::now();
     let progress = crate::progress::Progress::new(files.len());
     let results = crate::build_all::run(project, &files, &opts, &progress)?;
+    let plan = crate::deploy::configured_plan(project);
 
     let mut failed = 0;
     let (mut skipped, mut left_out) = (0, 0);
@@ -214,7 +215,7 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                 );
                 if let Some(p) = &r.publish {
                     println!(
-                        "       links: {} internal checked ({} exempt) on {} pages and {} stylesheets in {:.0} ms, 0 dead; sitemap {} URLs, CSP {} script hash(es), {} redirect(s)",
+                        "       links: {} internal checked ({} exempt) on {} pages and {} stylesheets in {:.0} ms, 0 dead; sitemap {} URLs, CSP {} script hash(es), {} redirect(s); {} files",
                         p.links.checked,
                         p.links.exempt,
                         p.links.pages,
@@ -222,8 +223,16 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                         p.links.elapsed.as_secs_f64() * 1000.0,
                         p.sitemap_urls,
                         p.script_hashes,
-                        p.redirects
+                        p.redirects,
+                        p.assets.files
                     );
+                    // Published here, but Cloudflare would refuse it: said
+                    // now, not at the deployment.
+                    for problem in p.assets.problems(plan) {
+                        println!(
+                            "       warning: the site does not fit Cloudflare's limits: {problem}"
+                        );
+                    }
                 }
                 skipped += r.skipped.len();
                 left_out += r.feed_warnings.len();

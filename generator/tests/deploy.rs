@@ -940,3 +940,52 @@ fn unreadable_deploy_state_is_changed_for_a_dry_run_and_stops_a_deployment() {
     );
     assert!(uploads(&f.calls()).is_empty());
 }
+
+/// A site Cloudflare would refuse (here a file over 25 MiB; or more files
+/// than the plan allows: deploy::limits) stops the deployment before any
+/// upload, naming the dealer and the file; the dry run says so and fails.
+#[test]
+fn a_site_over_the_platform_limits_is_named_and_nothing_is_uploaded() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    f.release(SECOND, R3, K3, "v1");
+    let huge = f
+        .sites()
+        .join(TINY)
+        .join("releases")
+        .join(R1)
+        .join("dist/brochure.pdf");
+    // 25 MiB and one byte, sparse: nothing is written to disk.
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(25 * 1024 * 1024 + 1)
+        .unwrap();
+    let (code, out, err) = f.run(&["deploy", "--all", "--dry-run"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains(
+            "  OVER THE LIMITS: brochure.pdf is 25.0 MiB, over the 25 MiB a static asset may be"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "a deployment would stop now: over the Workers free plan's limits: tiny-dealer"
+        ),
+        "{out}"
+    );
+    let (code, out, err) = f.run(&["deploy", "--all"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains(
+            "FAILED: over the Workers free plan's limits: tiny-dealer; nothing was uploaded"
+        ),
+        "{out}"
+    );
+    let calls = f.calls();
+    assert!(uploads(&calls).is_empty(), "{calls:#?}");
+    // Without the file, the same deployment goes out.
+    std::fs::remove_file(&huge).unwrap();
+    let (code, out, err) = f.run(&["deploy", "--all"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

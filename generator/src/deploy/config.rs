@@ -52,6 +52,9 @@ pub struct SitesTarget {
     pub name_prefix: String,
     /// Compatibility date of the site workers.
     pub compatibility_date: String,
+    /// The account's Workers plan, whose limits a site must fit (files per
+    /// site, bytes per file: deploy::limits). Default free.
+    pub plan: super::limits::Plan,
 }
 
 /// A problem in the deploy configuration, with where it is.
@@ -95,6 +98,8 @@ struct RawSites {
     name_prefix: Option<Spanned<String>>,
     #[serde(default)]
     compatibility_date: Option<Spanned<String>>,
+    #[serde(default)]
+    plan: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -260,8 +265,12 @@ impl DeployConfig {
             .wrangler_toml
             .map(|w| PathBuf::from(w.into_inner()))
             .unwrap_or_else(|| PathBuf::from("wrangler.toml"));
-        let (name_prefix, compatibility_date) = match raw.sites {
-            None => ("dealergen-site-".to_string(), DEFAULT_COMPAT.to_string()),
+        let (name_prefix, compatibility_date, plan) = match raw.sites {
+            None => (
+                "dealergen-site-".to_string(),
+                DEFAULT_COMPAT.to_string(),
+                super::limits::Plan::default(),
+            ),
             Some(s) => {
                 let s = s.into_inner();
                 let prefix = match s.name_prefix {
@@ -293,7 +302,21 @@ impl DeployConfig {
                         v
                     }
                 };
-                (prefix, date)
+                let plan = match s.plan {
+                    None => super::limits::Plan::default(),
+                    Some(p) => {
+                        let v = p.get_ref().trim().to_string();
+                        super::limits::Plan::parse(&v).unwrap_or_else(|| {
+                            c.err(
+                                p.span(),
+                                "sites.plan",
+                                format!("`{v}` is not a Workers plan: \"free\" or \"paid\""),
+                            );
+                            super::limits::Plan::default()
+                        })
+                    }
+                };
+                (prefix, date, plan)
             }
         };
         let zones_span = raw.zones.span();
@@ -336,6 +359,7 @@ impl DeployConfig {
             sites: SitesTarget {
                 name_prefix,
                 compatibility_date,
+                plan,
             },
             kv_namespace_id,
             d1_database_name,
@@ -433,6 +457,23 @@ database_id = "0b0f0c3e-1111-2222-3333-444455556666"
         );
         assert_eq!(c.zone_of("example.com.au"), Some("example.com.au"));
         assert_eq!(c.zone_of("notexample.com.au"), None);
+        assert_eq!(c.sites.plan, super::super::limits::Plan::Free);
+    }
+
+    #[test]
+    fn the_workers_plan_is_free_or_paid() {
+        let paid = format!("{GOOD}\n[sites]\nplan = \"paid\"\n");
+        assert_eq!(
+            parse(&paid).unwrap().sites.plan,
+            super::super::limits::Plan::Paid
+        );
+        let e = parse(&paid.replace("\"paid\"", "\"business\""))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("config/deploy.toml:15: sites.plan: `business` is not a Workers plan"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@
 
 pub mod config;
 pub mod configs;
+pub mod limits;
 pub mod release;
 pub mod secrets;
 pub mod state;
@@ -50,6 +51,15 @@ fn load_config(project: &Project, file: Option<&Path>) -> Result<DeployConfig> {
         .display()
         .to_string();
     DeployConfig::load(&file, &shown)
+}
+
+/// The Workers plan of config/deploy.toml, whose limits `build` warns
+/// about; the free plan's when the file is missing or has problems
+/// (`deploy` names those).
+pub fn configured_plan(project: &Project) -> limits::Plan {
+    load_config(project, None)
+        .map(|c| c.sites.plan)
+        .unwrap_or_default()
 }
 
 fn refuse_placeholders(cfg: &DeployConfig) -> Result<()> {
@@ -163,6 +173,8 @@ struct DealerPlan {
     previous_kv: Option<Vec<KvEntry>>,
     new_kv: Vec<KvEntry>,
     secrets: BTreeMap<String, String>,
+    /// Why the site does not fit the Workers plan's limits (limits.rs).
+    over_limits: Vec<String>,
 }
 
 fn decide(
@@ -307,6 +319,8 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
         };
         let new_kv = release::kv_entries(&r.kv_file())?;
         let secrets = secrets::required(&r.edge);
+        let over_limits = limits::AssetCount::of(files.iter().map(|f| (f.path.as_str(), f.size)))
+            .problems(cfg.sites.plan);
         plans.push(DealerPlan {
             worker: cfg.site_worker(&r.slug),
             release: r,
@@ -318,6 +332,7 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
             previous_kv,
             new_kv,
             secrets,
+            over_limits,
         });
     }
     let to_deploy: Vec<&DealerPlan> = plans.iter().filter(|p| p.decision.is_ok()).collect();
@@ -503,26 +518,45 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
         println!("dealer {s}: skip (no build in this checkout; only built dealers are compared)");
     }
 
-    let blocked = !missing.is_empty();
+    // A site over the plan's limits would be refused by Cloudflare half-way
+    // through a deployment: nothing goes out.
+    let oversized: Vec<&str> = to_deploy
+        .iter()
+        .filter(|p| !p.over_limits.is_empty())
+        .map(|p| p.release.slug.as_str())
+        .collect();
+    let blocked = match (missing.is_empty(), oversized.is_empty()) {
+        (true, true) => None,
+        (false, true) => Some("secrets missing".to_string()),
+        (true, false) => Some(format!(
+            "over the Workers {} plan's limits: {}",
+            cfg.sites.plan.name(),
+            oversized.join(", ")
+        )),
+        (false, false) => Some(format!(
+            "secrets missing; over the Workers {} plan's limits: {}",
+            cfg.sites.plan.name(),
+            oversized.join(", ")
+        )),
+    };
     if args.dry_run {
         println!(
             "dry run: {} dealer(s) would be deployed, {} skipped{}",
             to_deploy.len(),
             plans.len() - to_deploy.len() + not_built.len(),
-            if blocked {
-                "; a deployment would stop now: secrets missing"
-            } else {
-                ""
-            }
+            blocked
+                .as_ref()
+                .map(|why| format!("; a deployment would stop now: {why}"))
+                .unwrap_or_default()
         );
-        return Ok(if blocked || edge_unbuilt.is_some() {
+        return Ok(if blocked.is_some() || edge_unbuilt.is_some() {
             1
         } else {
             0
         });
     }
-    if blocked {
-        println!("FAILED: secrets missing; nothing was uploaded");
+    if let Some(why) = &blocked {
+        println!("FAILED: {why}; nothing was uploaded");
         return Ok(1);
     }
     if let Err(why) = &secret_state {
@@ -693,6 +727,9 @@ fn print_dealer(p: &DealerPlan, project: &Project) {
         p.files.len(),
         show(&p.dir.join("assets.tsv"))
     );
+    for problem in &p.over_limits {
+        println!("  OVER THE LIMITS: {problem}");
+    }
     for route in &p.routes {
         println!("  route {} (zone {})", route.pattern, route.zone_name);
     }

@@ -44,6 +44,8 @@ pub struct PublishReport {
     /// Distinct inline scripts allowed by hash.
     pub script_hashes: usize,
     pub redirects: usize,
+    /// The site's files as Cloudflare counts them (deploy::limits).
+    pub assets: crate::deploy::limits::AssetCount,
     pub elapsed: Duration,
 }
 
@@ -149,6 +151,7 @@ pub fn finish(dist: &Path, plan: &PublishPlan, report_file: &Path) -> Result<Pub
         sitemap_urls: urls.len(),
         script_hashes: csp.script_hashes.len(),
         redirects: plan.redirects.len(),
+        assets: crate::deploy::limits::AssetCount::scan(dist)?,
         links: link_report,
         elapsed: started.elapsed(),
     })
