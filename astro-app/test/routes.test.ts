@@ -40,9 +40,15 @@ describe('routeFiles: the file layout is the page list', () => {
 });
 
 /** A generated project's data folder: one dealer's, or a batch's. */
-function writeDealer(dir: string, slug: string, cars: string[]) {
+function writeDealer(dir: string, slug: string, cars: string[], sold = 0) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'site.json'), JSON.stringify({ slug, name: slug.toUpperCase() }));
+  const site = {
+    slug,
+    name: slug.toUpperCase(),
+    stock_summary: { by_type: [{ type: 'used', count: cars.length - sold }] },
+    search: { page_size: 21, landing_pages: [{ path: 'used-cars', count: cars.length - sold }] },
+  };
+  writeFileSync(path.join(dir, 'site.json'), JSON.stringify(site));
   writeFileSync(path.join(dir, 'cars.json'), JSON.stringify(cars.map((c) => ({ slug: c, price: c.length }))));
   writeFileSync(path.join(dir, 'search-index.json'), JSON.stringify({ count: cars.length }));
 }
@@ -98,6 +104,28 @@ describe('paths and routeProps in each kind of project', () => {
     writeFileSync(path.join(root, 'src/data/dealers.json'), JSON.stringify(['alpha']));
     writeDealer(path.join(root, 'src/data/alpha'), 'alpha', ['a-1']);
     expect(carPaths()[0]?.cacheKey).toBe(alone);
+  });
+
+  it('a page gets the stock-derived site fields only when its route declares them, and its key ignores them otherwise', () => {
+    writeDealer(path.join(root, 'src/data'), 'alpha', ['a-1', 'a-2']);
+    const [car] = carPaths();
+    const site = car!.props.site as { stock_summary: unknown; search: { landing_pages: unknown; page_size: number } };
+    expect(() => site.stock_summary).toThrow(/site\.stock_summary, which moves with the stock: declare it with paths\(each, \{ stock: true \}\)/);
+    expect(() => site.search.landing_pages).toThrow(/site\.search\.landing_pages/);
+    expect(site.search.page_size).toBe(21);
+    expect(JSON.stringify(site)).not.toMatch(/landing_pages|stock_summary/);
+    const home = paths((d) => [{ params: {}, props: { cars: d.cars } }], { stock: true })[0]!;
+    expect((home.props.site as { stock_summary: unknown }).stock_summary).toEqual({ by_type: [{ type: 'used', count: 2 }] });
+    // A car sold elsewhere moves the counts: the car page keeps its key, the home page does not.
+    const other = mkdtempSync(path.join(os.tmpdir(), 'dealergen-routes-'));
+    try {
+      vi.spyOn(process, 'cwd').mockReturnValue(other);
+      writeDealer(path.join(other, 'src/data'), 'alpha', ['a-1', 'a-2'], 1);
+      expect(carPaths()[0]!.cacheKey).toBe(car!.cacheKey);
+      expect(paths((d) => [{ params: {}, props: { cars: d.cars } }], { stock: true })[0]!.cacheKey).not.toBe(home.cacheKey);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('routeProps refuses a static route with more than one path', () => {

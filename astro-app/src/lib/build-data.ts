@@ -70,14 +70,51 @@ export interface RoutePath<P, T> {
 }
 
 /**
+ * What a route's pages read of the dealer's stock through `site`:
+ * `stock_summary` (counts per type and make) and `search.landing_pages`
+ * (the stock's search pages, with their counts). Both move with every car
+ * sold or added; a page whose props include them gets a new cache key on
+ * every stock refresh. So only a route that declares `{ stock: true }`
+ * gets them; every other page's `site` has them as properties that throw
+ * when read (and that hashing skips), so a page that reads them without
+ * declaring it fails the build instead of being served stale.
+ */
+export interface PathsOptions {
+  stock?: boolean;
+}
+
+/** Site fields derived from the stock (see `PathsOptions`). */
+export const STOCK_FIELDS = ['stock_summary', 'search.landing_pages'] as const;
+
+const withoutStock = new WeakMap<SiteData, SiteData>();
+
+/** `site` with the stock fields guarded (one object per site, so its hash is computed once). */
+export function siteWithoutStock(site: SiteData): SiteData {
+  let guarded = withoutStock.get(site);
+  if (!guarded) {
+    const refuse = (field: string) => () => {
+      throw new Error(`a page read site.${field}, which moves with the stock: declare it with paths(each, { stock: true }) in its route (lib/build-data.ts)`);
+    };
+    const search = Object.defineProperty({ ...site.search }, 'landing_pages', { get: refuse('search.landing_pages'), enumerable: false });
+    guarded = Object.defineProperty({ ...site, search }, 'stock_summary', { get: refuse('stock_summary'), enumerable: false }) as SiteData;
+    withoutStock.set(site, guarded);
+  }
+  return guarded;
+}
+
+/**
  * The paths of a route, for a dealer's own build and a batched one alike:
  * `each(d)` gives one dealer's params and props; every path gets the
- * dealer's `site` in its props, the `dealer` param in a batch, and a cache
- * key (`keyed`). The one place a route reads the generated data.
+ * dealer's `site` in its props (without the stock fields unless
+ * `opts.stock`), the `dealer` param in a batch, and a cache key (`keyed`).
+ * The one place a route reads the generated data.
  */
-export function paths<P extends Record<string, string | undefined>, T extends Record<string, unknown>>(each: (d: DealerData) => RoutePath<P, T>[]) {
+export function paths<P extends Record<string, string | undefined>, T extends Record<string, unknown>>(
+  each: (d: DealerData) => RoutePath<P, T>[],
+  opts: PathsOptions = {},
+) {
   const batch = batched();
-  return keyed(pathsOf(batch ? batchDealers() : [dealer()], batch, each));
+  return keyed(pathsOf(batch ? batchDealers() : [dealer()], batch, each, opts));
 }
 
 /** `paths` of the given dealers, without cache keys (scripts/lib/trace-reads.mjs builds with these). */
@@ -85,10 +122,12 @@ export function pathsOf<P extends Record<string, string | undefined>, T extends 
   dealers: DealerData[],
   batch: boolean,
   each: (d: DealerData) => RoutePath<P, T>[],
+  opts: PathsOptions = {},
 ) {
-  return dealers.flatMap((d) =>
-    each(d).map(({ params, props }) => ({ params: batch ? { ...params, dealer: d.slug } : params, props: { ...props, site: d.site } })),
-  );
+  return dealers.flatMap((d) => {
+    const site = opts.stock ? d.site : siteWithoutStock(d.site);
+    return each(d).map(({ params, props }) => ({ params: batch ? { ...params, dealer: d.slug } : params, props: { ...props, site } }));
+  });
 }
 
 /**

@@ -56,7 +56,7 @@ pub struct NavItem {
     pub menu: Option<NavMenu>,
 }
 
-/// Makes listed in the Pre-owned menu, most cars first.
+/// Makes listed in the Pre-owned menu: those with the most used cars.
 const PRE_OWNED_MAKES: usize = 8;
 
 /// The footer.
@@ -155,17 +155,23 @@ fn search_href(landings: &[LandingPage], landing: &str, refinements: &[(&str, &s
     format!("/search/?{}", query.join("&"))
 }
 
-/// All used cars, used cars per make (most first) and demo cars, with counts.
+/// All used cars, used cars of the makes with the most of them (by name)
+/// and demo cars. No counts, and the makes in name order: the menu is in
+/// the header of every page, so a figure that moves with each car sold
+/// would change every page of the site (rendered again, uploaded again)
+/// on every stock refresh. The counts are on the search pages the links
+/// lead to. The menu changes only when a make enters or leaves the top
+/// [`PRE_OWNED_MAKES`], or the dealer has no used or no demo car left.
 fn pre_owned(cars: &[Car], landings: &[LandingPage]) -> Vec<Link> {
     let used: Vec<&Car> = cars
         .iter()
         .filter(|c| c.car_type == CarType::Used)
         .collect();
-    let demo = cars.iter().filter(|c| c.car_type == CarType::Demo).count();
+    let demo = cars.iter().any(|c| c.car_type == CarType::Demo);
     let mut links = Vec::new();
     if !used.is_empty() {
         links.push(Link::new(
-            &format!("All pre-owned ({})", used.len()),
+            "All pre-owned",
             &search_href(landings, "used-cars", &[("car_type", "used")]),
         ));
         let mut makes: std::collections::BTreeMap<&str, usize> = Default::default();
@@ -174,17 +180,19 @@ fn pre_owned(cars: &[Car], landings: &[LandingPage]) -> Vec<Link> {
         }
         let mut makes: Vec<(&str, usize)> = makes.into_iter().collect();
         makes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        for (make, n) in makes.into_iter().take(PRE_OWNED_MAKES) {
+        makes.truncate(PRE_OWNED_MAKES);
+        makes.sort_by(|a, b| a.0.cmp(b.0));
+        for (make, _) in makes {
             // No landing page combines a type and a make: the search page, refined.
             links.push(Link::new(
-                &format!("Used {make} ({n})"),
+                &format!("Used {make}"),
                 &search_href(&[], "", &[("car_type", "used"), ("make", make)]),
             ));
         }
     }
-    if demo > 0 {
+    if demo {
         links.push(Link::new(
-            &format!("Demo vehicles ({demo})"),
+            "Demo vehicles",
             &search_href(landings, "demo-cars", &[("car_type", "demo")]),
         ));
     }
@@ -260,11 +268,11 @@ mod tests {
     }
 
     #[test]
-    fn the_pre_owned_menu_lists_used_cars_by_make_and_demo_cars_with_counts() {
+    fn the_pre_owned_menu_lists_used_cars_by_make_and_demo_cars_without_counts() {
         use crate::site_data::test_support::cars;
         let stock = cars(&[
-            ("Kia", "used"),
             ("Mazda", "used"),
+            ("Kia", "used"),
             ("Kia", "used"),
             ("Kia", "demo"),
             ("Kia", "new"),
@@ -282,16 +290,69 @@ mod tests {
         assert_eq!(
             links,
             [
-                ("All pre-owned (3)", "/search/used-cars/"),
-                ("Used Kia (2)", "/search/?refinementList%5Bcar_type%5D%5B0%5D=used&refinementList%5Bmake%5D%5B0%5D=Kia"),
-                ("Used Mazda (1)", "/search/?refinementList%5Bcar_type%5D%5B0%5D=used&refinementList%5Bmake%5D%5B0%5D=Mazda"),
-                ("Demo vehicles (1)", "/search/demo-cars/"),
+                ("All pre-owned", "/search/used-cars/"),
+                ("Used Kia", "/search/?refinementList%5Bcar_type%5D%5B0%5D=used&refinementList%5Bmake%5D%5B0%5D=Kia"),
+                ("Used Mazda", "/search/?refinementList%5Bcar_type%5D%5B0%5D=used&refinementList%5Bmake%5D%5B0%5D=Mazda"),
+                ("Demo vehicles", "/search/demo-cars/"),
             ]
         );
         assert_eq!(nav[0].menu, Some(NavMenu::PreOwned));
+        // A car sold or added changes no label: the header of every page
+        // stays the same.
+        let fewer = cars(&[
+            ("Mazda", "used"),
+            ("Kia", "used"),
+            ("Kia", "demo"),
+            ("Kia", "demo"),
+        ]);
+        assert_eq!(
+            serde_json::to_value(navigation(&cfg, &fewer, &landings)).unwrap(),
+            serde_json::to_value(&nav).unwrap()
+        );
         // Only new cars: no pre-owned menu at all rather than an empty one.
         let new_only = cars(&[("Kia", "new")]);
         assert!(navigation(&cfg, &new_only, &[]).is_empty());
+    }
+
+    #[test]
+    fn the_pre_owned_menu_keeps_the_makes_with_most_used_cars_in_name_order() {
+        use crate::site_data::test_support::cars;
+        let mut list: Vec<(&str, &str)> = Vec::new();
+        // Nine makes; "Audi" has the fewest used cars and is left out.
+        for (make, n) in [
+            ("Volvo", 5),
+            ("Audi", 1),
+            ("Kia", 4),
+            ("Mazda", 3),
+            ("Ford", 2),
+            ("Holden", 2),
+            ("Isuzu", 2),
+            ("Jeep", 2),
+            ("Tesla", 2),
+        ] {
+            for _ in 0..n {
+                list.push((make, "used"));
+            }
+        }
+        let cfg = config_with(
+            json!({"navigation": [{"label": "Pre-owned Vehicles", "menu": "pre_owned"}]}),
+        );
+        let nav = navigation(&cfg, &cars(&list), &[]);
+        let labels: Vec<&str> = nav[0].children.iter().map(|l| l.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "All pre-owned",
+                "Used Ford",
+                "Used Holden",
+                "Used Isuzu",
+                "Used Jeep",
+                "Used Kia",
+                "Used Mazda",
+                "Used Tesla",
+                "Used Volvo"
+            ]
+        );
     }
 
     #[test]
