@@ -47,6 +47,7 @@ function writeDealer(dir: string, slug: string, cars: string[], sold = 0) {
     name: slug.toUpperCase(),
     stock_summary: { by_type: [{ type: 'used', count: cars.length - sold }] },
     search: { page_size: 21, landing_pages: [{ path: 'used-cars', count: cars.length - sold }] },
+    content: { offers: { items: [] }, models: [{ slug: 'corolla', stock_count: cars.length - sold }] },
   };
   writeFileSync(path.join(dir, 'site.json'), JSON.stringify(site));
   writeFileSync(path.join(dir, 'cars.json'), JSON.stringify(cars.map((c) => ({ slug: c, price: c.length }))));
@@ -112,8 +113,10 @@ describe('paths and routeProps in each kind of project', () => {
     const site = car!.props.site as { stock_summary: unknown; search: { landing_pages: unknown; page_size: number } };
     expect(() => site.stock_summary).toThrow(/site\.stock_summary, which moves with the stock: declare it with paths\(each, \{ stock: true \}\)/);
     expect(() => site.search.landing_pages).toThrow(/site\.search\.landing_pages/);
+    expect(() => (site as unknown as { content: { models: unknown } }).content.models).toThrow(/site\.content\.models/);
+    expect((site as unknown as { content: { offers: unknown } }).content.offers).toEqual({ items: [] });
     expect(site.search.page_size).toBe(21);
-    expect(JSON.stringify(site)).not.toMatch(/landing_pages|stock_summary/);
+    expect(JSON.stringify(site)).not.toMatch(/landing_pages|stock_summary|stock_count/);
     const home = paths((d) => [{ params: {}, props: { cars: d.cars } }], { stock: true })[0]!;
     expect((home.props.site as { stock_summary: unknown }).stock_summary).toEqual({ by_type: [{ type: 'used', count: 2 }] });
     // A car sold elsewhere moves the counts: the car page keeps its key, the home page does not.

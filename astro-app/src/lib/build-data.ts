@@ -71,8 +71,9 @@ export interface RoutePath<P, T> {
 
 /**
  * What a route's pages read of the dealer's stock through `site`:
- * `stock_summary` (counts per type and make) and `search.landing_pages`
- * (the stock's search pages, with their counts). Both move with every car
+ * `stock_summary` (counts per type and make), `search.landing_pages`
+ * (the stock's search pages, with their counts) and `content.models`
+ * (each model's cars in stock). They move with every car
  * sold or added; a page whose props include them gets a new cache key on
  * every stock refresh. So only a route that declares `{ stock: true }`
  * gets them; every other page's `site` has them as properties that throw
@@ -84,7 +85,7 @@ export interface PathsOptions {
 }
 
 /** Site fields derived from the stock (see `PathsOptions`). */
-export const STOCK_FIELDS = ['stock_summary', 'search.landing_pages'] as const;
+export const STOCK_FIELDS = ['stock_summary', 'search.landing_pages', 'content.models'] as const;
 
 const withoutStock = new WeakMap<SiteData, SiteData>();
 
@@ -96,7 +97,8 @@ export function siteWithoutStock(site: SiteData): SiteData {
       throw new Error(`a page read site.${field}, which moves with the stock: declare it with paths(each, { stock: true }) in its route (lib/build-data.ts)`);
     };
     const search = Object.defineProperty({ ...site.search }, 'landing_pages', { get: refuse('search.landing_pages'), enumerable: false });
-    guarded = Object.defineProperty({ ...site, search }, 'stock_summary', { get: refuse('stock_summary'), enumerable: false }) as SiteData;
+    const content = Object.defineProperty({ ...site.content }, 'models', { get: refuse('content.models'), enumerable: false });
+    guarded = Object.defineProperty({ ...site, search, content }, 'stock_summary', { get: refuse('stock_summary'), enumerable: false }) as SiteData;
     withoutStock.set(site, guarded);
   }
   return guarded;
