@@ -208,13 +208,13 @@ describe('FinanceCalculator', () => {
     expect(screen.getByText('Finance Enquiry')).toBeTruthy();
     // The form is loaded lazily (its chunk on the first open): Vitest transforms its module graph on
     // demand, which took over 10 s on a 2-core machine busy with a build.
-    expect(((await screen.findByLabelText(/^Message/, undefined, { timeout: 15_000 })) as HTMLTextAreaElement).value).toBe("I'm interested in finance at about $147/wk over 5 years.");
-    expect(screen.queryByLabelText(/^Preferred date/)).toBeNull();
     // The multi-step form: details first, then the enquiry.
-    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Sam Citizen' } });
+    fireEvent.change(await screen.findByLabelText(/^Name/, undefined, { timeout: 15_000 }), { target: { value: 'Sam Citizen' } });
     fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'sam@example.com.au' } });
     fireEvent.change(screen.getByLabelText(/^Phone/), { target: { value: '0412 345 678' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(((await screen.findByLabelText(/^Message/)) as HTMLTextAreaElement).value).toBe("I'm interested in finance at about $147/wk over 5 years.");
+    expect(screen.queryByLabelText(/^Preferred date/)).toBeNull();
     fireEvent.click(await screen.findByRole('checkbox', { name: /terms of use/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=finance&car_type=used'));

@@ -19,7 +19,7 @@
  * handles the success itself (`onSent`).
  */
 import '../../styles/forms.css';
-import { useEffect, useId, useMemo, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
 import { apiUrl } from '../../lib/api';
 import { leadAttributes } from '../../lib/forms/attribution';
 import { sendEvent, type EventId } from '../../lib/events';
@@ -118,8 +118,46 @@ export default function LeadForm(props: LeadFormProps) {
     [settings.captchaSiteKey, formId],
   );
 
-  useEffect(() => {
+  const formRef = useRef<HTMLFormElement>(null);
+  /** Fields the shopper has filled in (typed before hydration or changed since): later initial values leave them alone. */
+  const edited = useRef(new Set<string>());
+  // Layout effect: runs in the hydration's commit, before the next key can
+  // land. React keeps what the shopper typed into the server-rendered
+  // inputs but not in the state, so the next render would wipe it: take it
+  // into the state first, and stay on the step of the field that has focus.
+  useLayoutEffect(() => {
+    const typed = typedValues(formRef.current, fields, values);
+    for (const name of Object.keys(typed)) edited.current.add(name);
+    if (Object.keys(typed).length > 0) setValues((v) => ({ ...v, ...typed }));
+    const focused = fields.find((f) => f.name === fieldNameOf(formRef.current, document.activeElement));
+    if ((steps?.length ?? 0) > 1 && focused?.step) setStep(focused.step);
     setHydrated(true);
+  }, []);
+  // Initial values that change after hydration (a link's values read from
+  // the query string): into the fields the shopper has not filled in, in
+  // place (a new form would drop what was typed and the focus).
+  const initialKey = JSON.stringify(props.initialValues ?? {});
+  const appliedInitial = useRef(initialKey);
+  useEffect(() => {
+    if (initialKey === appliedInitial.current) return;
+    appliedInitial.current = initialKey;
+    const later = props.initialValues ?? {};
+    setValues((v) => {
+      const next = { ...v };
+      for (const [k, val] of Object.entries(later)) if (!edited.current.has(k)) next[k] = val;
+      return next;
+    });
+  }, [initialKey]);
+  // Fields that join later (a choice that asks for more, a link's kind of
+  // enquiry) start from their empty values, as at the start.
+  const fieldKey = fields.map((f) => f.name).join(' ');
+  useEffect(() => {
+    setValues((v) => {
+      const missing = Object.entries(initialFrom(fields)).filter(([k]) => !(k in v));
+      return missing.length === 0 ? v : { ...Object.fromEntries(missing), ...v };
+    });
+  }, [fieldKey]);
+  useEffect(() => {
     // Details kept from an earlier form fill the empty fields (read after
     // hydration: the server-rendered HTML has none).
     const saved = loadCustomer();
@@ -141,6 +179,7 @@ export default function LeadForm(props: LeadFormProps) {
   const last = !multi || step === LAST_STEP(steps);
 
   function change(name: string, value: string | boolean) {
+    edited.current.add(name);
     setValues((v) => ({ ...v, [name]: value }));
     // A field's message goes as soon as the shopper edits it.
     if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
@@ -283,6 +322,7 @@ export default function LeadForm(props: LeadFormProps) {
 
   return (
     <form
+      ref={formRef}
       method="post"
       action={apiUrl(settings.apiBase, '/api/leads')}
       // The browser's own checks help a shopper without JavaScript; once
@@ -356,6 +396,39 @@ function initialFrom(fields: FieldSpec[]): FormValues {
     if (f.input === 'checkbox' || f.input === 'terms') out[f.name] = false;
     else if (f.input === 'select' && f.emptyOption === undefined) out[f.name] = f.options?.[0]?.value ?? '';
     else out[f.name] = '';
+  }
+  return out;
+}
+
+/** The shopper-facing controls of a field in a form (not the hidden inputs of the same name). */
+function controlsOf(form: HTMLFormElement, name: string): (HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement)[] {
+  return [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('input, select, textarea')].filter(
+    (c) => c.name === name && c.type !== 'hidden',
+  );
+}
+
+/** The field name of a control of the form, or undefined. */
+function fieldNameOf(form: HTMLFormElement | null, el: Element | null): string | undefined {
+  if (!form || !el || !form.contains(el)) return undefined;
+  return el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement ? el.name : undefined;
+}
+
+/**
+ * What the server-rendered controls hold that the state does not: what the
+ * shopper typed, ticked or chose before the form hydrated.
+ */
+export function typedValues(form: HTMLFormElement | null, fields: FieldSpec[], values: FormValues): FormValues {
+  const out: FormValues = {};
+  if (!form) return out;
+  for (const f of fields) {
+    const controls = controlsOf(form, f.name);
+    if (controls.length === 0) continue;
+    let current: string | boolean;
+    if (f.input === 'checkbox' || f.input === 'terms') current = (controls[0] as HTMLInputElement).checked;
+    else if (f.input === 'radio') current = (controls.find((c) => (c as HTMLInputElement).checked)?.value ?? '') as string;
+    else current = controls[0]!.value;
+    const had = values[f.name] ?? (f.input === 'checkbox' || f.input === 'terms' ? false : '');
+    if (current !== had) out[f.name] = current;
   }
   return out;
 }
