@@ -15,10 +15,14 @@
  * share (X hidden per dealer, the 550 x 400 window, "Copied" for 1.5 s),
  * the print page, the sticky bar after 900 px, the phone footer after 50 px
  * with Call Now by the location's hours, JSON-LD and Open Graph, photo
- * sizes and priorities, the not-found photo, and axe on every variant.
+ * sizes and priorities, the not-found photo, axe on every variant, and the
+ * page with JavaScript off under the site's own _headers (its CSP): every
+ * photo, tab panel, row and comment shows, nothing is refused.
  * Nothing leaves 127.0.0.1 (share targets are answered in the browser).
  */
 import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
@@ -306,6 +310,47 @@ async function main() {
       const one = need(find((c) => c.images.length === 1), 'a car with exactly one photo');
       await open(one.site, one.car);
       assertJsonEqual(await page.locator('[data-viewer-open], dialog[data-viewer]').count(), 0, 'viewer parts with one photo');
+    });
+
+    await test("with JavaScript off, under the site's real _headers (CSP): every photo, tab panel, spec and feature row and the whole comment show; the Show more toggles go; the policy refuses nothing", async () => {
+      const { site: s, car } = need(
+        find((c) => c.images.length >= 4 && c.specs.length > 4 && c.detail.features.length > 8),
+        'a car with four or more photos, more than 4 spec rows and 8 features',
+      );
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+        const p = await ctx.newPage();
+        const refused = [];
+        p.on('console', (m) => {
+          if (/Content Security Policy/i.test(m.text())) refused.push(m.text().slice(0, 160));
+        });
+        const res = await p.goto(carUrl(s, car), { waitUntil: 'load' });
+        assert(/style-src /.test(res.headers()['content-security-policy'] ?? ''), 'the car page was served without its Content-Security-Policy (_headers)');
+        const shown = await p.evaluate(() => {
+          const visible = (el) => getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().height > 0;
+          // A blank box: a picture shown without a photo (no address, or the deferred photo's 1x1 stand-in).
+          const blankPhotos = [...document.querySelectorAll('.gallery__item')]
+            .map((li, i) => ({ i, imgs: [...li.querySelectorAll('img')].filter(visible) }))
+            .filter(({ imgs }) => imgs.length === 0 || imgs.some((img) => !img.getAttribute('src') || img.getAttribute('src').startsWith('data:')))
+            .map(({ i }) => i + 1);
+          return {
+            blankPhotos,
+            hiddenPanels: [...document.querySelectorAll('.tabs__panel')].filter((el) => !visible(el)).length,
+            hiddenRows: [...document.querySelectorAll('.spec-grid__row[data-extra], li[data-extra]')].filter((el) => !visible(el)).length,
+            toggles: [...document.querySelectorAll('[data-disclosure-toggle]')].filter(visible).length,
+            panels: document.querySelectorAll('.tabs__panel').length,
+          };
+        });
+        assert(shown.panels > 1, 'the car page has no tab panels');
+        assertJsonEqual(
+          { blankPhotos: shown.blankPhotos, hiddenPanels: shown.hiddenPanels, hiddenRows: shown.hiddenRows, toggles: shown.toggles, refused },
+          { blankPhotos: [], hiddenPanels: 0, hiddenRows: 0, toggles: 0, refused: [] },
+          `${car.slug} without JavaScript`,
+        );
+      } finally {
+        await browser.close();
+      }
     });
 
     await test('photo viewer by swipe on a phone', async () => {
