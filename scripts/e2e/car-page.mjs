@@ -11,7 +11,7 @@
  *
  * Sidebar buttons in the dealer's order, badges and the certified dialog,
  * the SOLD panel, Show More / Show All, the comment cut, caravan metres,
- * rego text, tabs with the keyboard, the photo viewer with the keyboard,
+ * rego text, tabs with the keyboard, the photo strip and the photo viewer with the keyboard,
  * share (X hidden per dealer, the 550 x 400 window, "Copied" for 1.5 s),
  * the print page, the sticky bar after 900 px, the phone footer after 50 px
  * with Call Now by the location's hours, JSON-LD and Open Graph, photo
@@ -280,7 +280,7 @@ async function main() {
     });
 
     // ---------------------------------------------------------- photos
-    await test('photo viewer with the keyboard: opens at the photo, arrows move, Tab stays inside, Escape closes and focus returns', async () => {
+    await test('photo viewer with the keyboard: opens at the photo, arrows move, Tab stays inside, Escape closes and focus returns to the photo last shown', async () => {
       const { site: s, car } = need(find((c) => c.images.length >= 3), 'a car with three or more photos');
       await open(s, car);
       const first = page.locator('[data-viewer-open="0"]');
@@ -305,11 +305,68 @@ async function main() {
       assertJsonEqual(violations.length, 0, `axe with the viewer open: ${violations.join('; ')}`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
-      assert(await first.evaluate((el) => el === document.activeElement), 'focus back on the photo');
+      // Back on the strip's photo last shown in the viewer (the last one here).
+      const last = page.locator(`[data-viewer-open="${car.images.length - 1}"]`);
+      assert(await last.evaluate((el) => el === document.activeElement), 'focus back on the photo last shown');
       // A car with one photo has no viewer.
       const one = need(find((c) => c.images.length === 1), 'a car with exactly one photo');
       await open(one.site, one.car);
       assertJsonEqual(await page.locator('[data-viewer-open], dialog[data-viewer]').count(), 0, 'viewer parts with one photo');
+    });
+
+    await test('photo strip with the keyboard: one Tab stop; arrows, Home and End move focus along the strip with the photo in view; Enter opens the photo shown; closed, focus is on the photo last shown, in view', async () => {
+      const { site: s, car } = need(find((c) => c.images.length >= 4), 'a car with four or more photos');
+      const n = car.images.length;
+      /** The focused photo's index, once it is fully inside the strip and the window (the strip may still be scrolling). */
+      const focusedInView = (index) =>
+        page
+          .waitForFunction(
+            (i) => {
+              const el = document.activeElement;
+              const track = el?.closest('.gallery__track');
+              if (!track || el.dataset.viewerOpen !== String(i)) return false;
+              const r = el.getBoundingClientRect();
+              const t = track.getBoundingClientRect();
+              return r.left >= t.left - 1 && r.right <= t.right + 1 && r.top >= 0 && r.bottom <= innerHeight;
+            },
+            index,
+            { timeout: 3000 },
+          )
+          .then(
+            () => true,
+            () => false,
+          );
+      const where = () => page.evaluate(() => `${document.activeElement?.outerHTML.slice(0, 60)} at ${Math.round(document.activeElement?.getBoundingClientRect().left)}`);
+      for (const width of [375, 1280]) {
+        await open(s, car, { width, height: 900 });
+        const tabStops = () => page.locator('.gallery__track [data-viewer-open]:not([tabindex="-1"])').count();
+        assertJsonEqual(await tabStops(), 1, `${width}px: Tab stops in the strip`);
+        await page.locator('[data-viewer-open="0"]').focus();
+        const scrollY = await page.evaluate(() => scrollY);
+        await page.keyboard.press('ArrowRight');
+        assert(await focusedInView(1), `${width}px: ArrowRight: focus is ${await where()}, not photo 2 in view`);
+        await page.keyboard.press('End');
+        assert(await focusedInView(n - 1), `${width}px: End: focus is ${await where()}, not the last photo in view`);
+        await page.keyboard.press('Home');
+        assert(await focusedInView(0), `${width}px: Home: focus is ${await where()}, not photo 1 in view`);
+        assertJsonEqual(await page.evaluate(() => scrollY), scrollY, `${width}px: the page scrolled with Home/End`);
+        await page.keyboard.press('ArrowRight');
+        await page.keyboard.press('ArrowRight');
+        assert(await focusedInView(2), `${width}px: focus is ${await where()}, not photo 3 in view`);
+        // The strip keeps one Tab stop, the photo shown: Shift+Tab out and Tab back reach it.
+        assertJsonEqual(await tabStops(), 1, `${width}px: Tab stops in the strip after moving`);
+        await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Tab');
+        assert(await focusedInView(2), `${width}px: Tab back into the strip: focus is ${await where()}, not photo 3`);
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: `Photos of ${car.name}` });
+        await dialog.getByText(`Photo 3 of ${n}`).waitFor();
+        await page.keyboard.press('ArrowRight');
+        await dialog.getByText(`Photo 4 of ${n}`).waitFor();
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        assert(await focusedInView(3), `${width}px: after the viewer, focus is ${await where()}, not photo 4 in view`);
+      }
     });
 
     await test("with JavaScript off, under the site's real _headers (CSP): every photo, tab panel, spec and feature row and the whole comment show; the Show more toggles go; the policy refuses nothing", async () => {
