@@ -83,16 +83,13 @@ export function showPopup(doc: Document, nowMs: number): boolean {
  * so the next Tab starts from the top (the skip link).
  */
 export function returnFocus(doc: Document, before: HTMLElement | null): void {
-  if (before?.isConnected) {
-    before.focus({ preventScroll: true });
-    return;
-  }
-  const body = doc.body;
-  const had = body.getAttribute('tabindex');
-  body.setAttribute('tabindex', '-1');
-  body.focus({ preventScroll: true });
-  if (had === null) body.removeAttribute('tabindex');
-  else body.setAttribute('tabindex', had);
+  const to = before?.isConnected ? before : doc.body;
+  // <body> takes focus only with a tabindex, given for the moment.
+  if (to === doc.body && !to.hasAttribute('tabindex')) {
+    to.tabIndex = -1;
+    to.focus({ preventScroll: true });
+    to.removeAttribute('tabindex');
+  } else to.focus({ preventScroll: true });
 }
 
 /** How far the shopper scrolls down before the popup opens, in screen heights. */
@@ -101,13 +98,7 @@ export const POPUP_SCROLL_SCREENS = 0.5;
 export const POPUP_DELAY_MS = 15_000;
 
 /** Whether the shopper is typing or choosing in a field (the popup waits until they leave it). */
-function editing(doc: Document): boolean {
-  const el = doc.activeElement;
-  if (!el) return false;
-  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
-  if (el instanceof HTMLInputElement) return !['button', 'submit', 'reset', 'checkbox', 'radio', 'image', 'range', 'color', 'file'].includes(el.type);
-  return (el as HTMLElement).isContentEditable === true;
-}
+const editing = (doc: Document): boolean => !!doc.activeElement?.matches('textarea, select, [contenteditable], input:not([type=button], [type=submit], [type=reset], [type=checkbox], [type=radio], [type=image], [type=range], [type=color], [type=file])');
 
 /**
  * Opens the popup (when due) once the shopper has scrolled
@@ -125,7 +116,6 @@ export function armPopup(doc: Document, now: () => number = Date.now, delayMs: n
     done = true;
     win.removeEventListener('scroll', onScroll);
     doc.removeEventListener('focusout', onLeave);
-    win.clearTimeout(timer);
     showPopup(doc, now());
   };
   const onScroll = () => {
@@ -135,7 +125,7 @@ export function armPopup(doc: Document, now: () => number = Date.now, delayMs: n
   const onLeave = () => {
     if (wanted) win.setTimeout(open, 0);
   };
-  const timer = win.setTimeout(open, delayMs);
+  win.setTimeout(open, delayMs);
   win.addEventListener('scroll', onScroll, { passive: true });
   doc.addEventListener('focusout', onLeave);
 }
