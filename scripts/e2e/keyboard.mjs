@@ -5,9 +5,11 @@
  *
  *   node scripts/e2e/keyboard.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
  *
- * - Layout: every page type at 375, 768, 1280, 1440 and 1920 px: no
- *   sideways scrolling, no interactive element outside the viewport (nav
- *   dropdowns opened too). Prints scrollWidth per page and width.
+ * - Layout: every page type at 320, 375, 768, 1280, 1440 and 1920 px: no
+ *   sideways scrolling, no element of the page's content whose content is
+ *   wider than its box (a squeezed card in a scrolling row), no interactive
+ *   element outside the viewport (nav dropdowns opened too). Prints
+ *   scrollWidth per page and width.
  * - Keyboard walks of home, search, car and contact at 375 and 1280 px: Tab
  *   through the whole page; every stop shows a focus ring of at least 2 px
  *   whose colours reach 3:1 against the element's background and the
@@ -206,7 +208,21 @@ function layoutInfo() {
       return r.left < -1 || r.right > width + 1;
     })
     .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(el.getBoundingClientRect().left)}–${Math.round(el.getBoundingClientRect().right)}`);
-  return { scrollWidth: document.documentElement.scrollWidth, width, outside };
+  // Content wider than its own box (a card squeezed narrower than its words):
+  // the page need not scroll sideways for the layout to be broken, e.g. inside
+  // a scrolling row. Scrollers and clipping boxes show part of their content
+  // by design; only boxes whose overflow is visible count.
+  const describe = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+  const spills = [];
+  // The page's content (the header's menus have their own tests, open and closed).
+  for (const el of document.querySelectorAll('main *')) {
+    if (!(el instanceof HTMLElement) || el.closest('dialog:not([open]), [hidden], [inert], noscript, template') || !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    const cs = getComputedStyle(el);
+    if (cs.overflowX !== 'visible' || cs.display === 'inline' || cs.display === 'contents' || cs.display === 'none' || el.clientWidth === 0 || hidden(el)) continue;
+    const over = el.scrollWidth - el.clientWidth;
+    if (over > 1) spills.push(`${describe(el)} "${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30)}": content ${over}px wider than its ${el.clientWidth}px box`);
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, width, outside, spills };
 }
 
 // ------------------------------------------------------------------ main --
@@ -268,7 +284,7 @@ async function main() {
     const active = () => page.evaluate(focusInfo);
 
     // ------------------------------------------------------------ layout
-    await test(`no sideways scrolling and nothing interactive off screen: ${types.length} page types at ${VIEWPORTS.map((v) => v.width).join(', ')} px`, async () => {
+    await test(`no sideways scrolling, no content wider than its box, nothing interactive off screen: ${types.length} page types at ${VIEWPORTS.map((v) => v.width).join(', ')} px`, async () => {
       const problems = [];
       const table = [];
       for (const { width, height } of VIEWPORTS) {
@@ -280,6 +296,7 @@ async function main() {
           row.push(`${t.name} ${info.scrollWidth}`);
           if (info.scrollWidth > width) problems.push(`${width}px ${t.path}: ${info.scrollWidth - width}px wider than the viewport`);
           for (const o of info.outside) problems.push(`${width}px ${t.path}: ${o}`);
+          for (const o of info.spills) problems.push(`${width}px ${t.path}: ${o}`);
         }
         table.push(`${String(width).padStart(4)} px: ${row.join(', ')}`);
       }
