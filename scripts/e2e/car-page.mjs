@@ -541,6 +541,21 @@ async function main() {
       await bar.waitFor({ state: 'hidden' });
     });
 
+    await test("the sticky bar's Enquire Now (#enquire) takes focus to the enquiry, not to <body>; the next Tab is in the form", async () => {
+      const { site: s, car } = need(find((c, st) => st.site.detail_page.sticky_sidebar && c.in_stock), 'a dealer with detail_page.sticky_sidebar');
+      await open(s, car);
+      const bar = page.locator('[data-sticky-bar]');
+      await page.evaluate(() => window.scrollTo(0, 950));
+      await bar.waitFor({ state: 'visible' });
+      await bar.getByRole('link', { name: 'Enquire Now' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/#enquire$/);
+      const focus = await page.evaluate(() => (document.activeElement === document.body ? 'body' : (document.activeElement?.closest('#enquire') ? 'enquiry' : document.activeElement?.outerHTML.slice(0, 80))));
+      assertJsonEqual(focus, 'enquiry', 'focus after Enquire Now');
+      await page.keyboard.press('Tab');
+      assert(await page.evaluate(() => !!document.activeElement?.closest('#enquire form')), `Tab after Enquire Now went to ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`);
+    });
+
     await test('phone footer after 50 px: Call Now works only while the car\'s location is open, in its own time zone', async () => {
       const { site: s, car } = need(find((c, st) => st.site.detail_page.sticky_mobile_footer && c.in_stock && st.site.locations.find((l) => l.id === c.location.id)?.hours.some((h) => h.department === 'sales')), 'a dealer with features.sticky_mobile_footer and a car at a location with sales hours');
       const none = sites.find((st) => !st.site.detail_page.sticky_mobile_footer);

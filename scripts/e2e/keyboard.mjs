@@ -471,7 +471,7 @@ async function main() {
         assertEqual((await active()).id, 'search-results', 'focus after the skip link');
       });
 
-      await test(`${width}px search: after paging, focus is on the results heading and the live region says the page`, async () => {
+      await test(`${width}px search: after paging and after Back, focus is on the results heading and the live region says the page`, async () => {
         await open('/search/', width);
         await searchHydrated();
         const link = page.locator('nav.pagination a', { hasText: /^Page\s*2$/ });
@@ -482,6 +482,20 @@ async function main() {
         assertEqual(info.id, 'search-results', 'focus after paging');
         assert(info.rect.top - (await page.evaluate(() => scrollY)) < 900, 'the results heading is not in view');
         await page.locator('.search__range[role="status"]', { hasText: `page 2 of` }).waitFor();
+        // Back shows page 1 again: focus goes to its results, in view (not left on a control off screen).
+        await page.goBack();
+        await page.waitForURL(`${origin}/search/`);
+        const back = await page
+          .waitForFunction(() => {
+            const el = document.activeElement;
+            const r = el?.getBoundingClientRect();
+            return el?.id === 'search-results' && r.top >= 0 && r.bottom <= innerHeight;
+          })
+          .then(
+            () => 'ok',
+            async () => (await active())?.what ?? 'the page',
+          );
+        assertEqual(back, 'ok', 'focus after Back (the results heading, in view)');
       });
 
       await test(`${width}px search: a filter's new count is announced; "Clear all filters" puts focus on the results`, async () => {

@@ -20,12 +20,12 @@
  */
 import '../../styles/forms.css';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
-import { apiUrl } from '../../lib/api';
+import { apiUrl, UNEXPECTED_ERROR } from '../../lib/api';
 import { leadAttributes } from '../../lib/forms/attribution';
 import { sendEvent, type EventId } from '../../lib/events';
 import { IdempotencyKeys } from '../../lib/forms/idempotency';
 import { buildLeadPayload, type Defaults } from '../../lib/forms/payload';
-import { FORM_ERROR_TITLE, checkFields, type FormErrors, type FormValues } from '../../lib/forms/rules';
+import { FORM_ERROR_TITLE, NOT_SENT_MESSAGE, checkFields, type FormErrors, type FormValues } from '../../lib/forms/rules';
 import { loadCustomer, saveCustomer, saveLastLead, type LastLead } from '../../lib/forms/storage';
 import { postLead, type LeadResult } from '../../lib/forms/submit';
 import { CAPTCHA_FAILED, TurnstileWidget } from '../../lib/forms/turnstile';
@@ -44,6 +44,8 @@ export interface FormSettings {
   /** `site.features.analytics`: events also go to the edge's sink. */
   analyticsSink: boolean;
   termsLinks?: TermsLinks;
+  /** The dealer's main phone (`site.contact.phone`): offered when a form cannot be sent. */
+  phone?: string;
 }
 
 export interface LeadFormProps {
@@ -104,6 +106,8 @@ export default function LeadForm(props: LeadFormProps) {
   const [honeypot, setHoneypot] = useState('');
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | undefined>();
+  // The lead could not reach the dealer (no network, the service down): the panel offers the phone.
+  const [unsent, setUnsent] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [status, setStatus] = useState<Status>('idle');
   const [step, setStep] = useState(0);
@@ -185,9 +189,10 @@ export default function LeadForm(props: LeadFormProps) {
     if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
   }
 
-  function fail(found: FormErrors, message?: string) {
+  function fail(found: FormErrors, message?: string, outage = false) {
     setErrors(found);
     setFormError(message);
+    setUnsent(outage);
     setAttempt((n) => n + 1);
   }
 
@@ -286,6 +291,8 @@ export default function LeadForm(props: LeadFormProps) {
       if (first) reveal(first.name);
       // The worker's 400 says "Please fix the following errors:", the panel's own title.
       const general = result.error === FORM_ERROR_TITLE && Object.keys(known).length > 0 ? '' : result.error;
+      // No answer, or the service failed: say what happened and how else to reach the dealer.
+      if (result.status === 0 || result.status >= 500) return fail(known, general && general !== UNEXPECTED_ERROR ? general : NOT_SENT_MESSAGE, true);
       return fail(known, [general, ...other].filter(Boolean).join(' ') || undefined);
     }
     saveCustomer(values);
@@ -339,7 +346,14 @@ export default function LeadForm(props: LeadFormProps) {
       <p className="form__required-note" aria-hidden="true">
         Fields marked <span className="field__mark">*</span> are required.
       </p>
-      <ErrorPanel id={`${uid}-${formId}-panel`} formError={formError} errors={panelErrors} attempt={attempt} reveal={reveal} />
+      <ErrorPanel
+        id={`${uid}-${formId}-panel`}
+        formError={formError}
+        errors={panelErrors}
+        attempt={attempt}
+        reveal={reveal}
+        callUs={unsent && settings.phone ? settings.phone : undefined}
+      />
       {multi && steps && (
         <h3 className="form__step" tabIndex={-1} ref={stepHeading}>
           Step {step + 1} of {steps.length}: {steps[step]}

@@ -228,6 +228,16 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
       setState(s);
       setKeyword(s.query);
       run(s);
+      // Back or Forward shows other results: focus goes to them, scrolled to as
+      // after paging, not left on a control the shopper may no longer see (the
+      // Sort select, off screen). After the browser has restored the entry's
+      // old scroll position (a frame later), which would take them away again.
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          top.current?.scrollIntoView({ block: 'start' });
+          resultsHeading.current?.focus({ preventScroll: true });
+        }),
+      );
     };
     addEventListener('popstate', onPop);
     return () => {
