@@ -56,7 +56,11 @@
  * 7. The home page's own script (no island: the content windows, the
  *    sliders' buttons, the popup; lib/content/home.ts) and everything it
  *    imports (the windows chunk it shares with the offer pages). 1.2 KB
- *    when set; 1.5 KB. The New Vehicles mega-menu adds
+ *    when set; 1.5 KB, raised to 1.7 KB for issue 25 (item 2): the popup
+ *    now opens on scrolling or after a delay, waits while a field has
+ *    focus, and gives focus back where it was when closed (1.58 KB
+ *    measured); a popup that takes the first key press is the bug it
+ *    fixes. The New Vehicles mega-menu adds
  *    nothing to any page until it is opened (its cards are fetched then;
  *    its code is in the header menus' script, capped by
  *    scripts/e2e/keyboard.mjs, as is the hours tables' script).
@@ -81,7 +85,7 @@ const PLANNER_JS = { setAt: 4.4, budget: 5.5 };
 const ENGINE_GOAL_KB = 6;
 const HOME_WIDGET_JS = { setAt: 8.0, budget: 10 };
 const INDEX_2000 = { setAt: 58.3, budget: 72 };
-const HOME_CONTENT_JS = { setAt: 1.2, budget: 1.5 };
+const HOME_CONTENT_JS = { setAt: 1.2, budget: 1.7 };
 const CARS = 2000;
 // 81 -> 82 KB at stop 18: the sticky bar's focus fix (a bar that appears
 // over the focused element moves it above the bar; WCAG 2.4.11) added

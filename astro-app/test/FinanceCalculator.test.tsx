@@ -100,9 +100,12 @@ describe('FinanceCalculator', () => {
     fireEvent.blur(c.input('Purchase Price'));
     // Non-numeric characters (the minus) are stripped.
     expect(c.input('Purchase Price').value).toBe('20');
+    // Text with no number is not read as 0: it stays, marked, with its message.
     c.type('Purchase Price', 'abc');
     fireEvent.blur(c.input('Purchase Price'));
-    expect(c.input('Purchase Price').value).toBe('0');
+    expect(c.input('Purchase Price').value).toBe('abc');
+    expect(c.input('Purchase Price').getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(c.input('Purchase Price').getAttribute('aria-describedby')!)!.textContent).toBe('Enter the purchase price in dollars, e.g. 30000.');
   });
 
   it('clamps term, rate, deposit and residual to their limits', () => {
@@ -117,9 +120,88 @@ describe('FinanceCalculator', () => {
     c.type('Deposit or trade-in (optional)', '999999');
     fireEvent.blur(c.input('Deposit or trade-in (optional)'));
     expect(c.input('Deposit or trade-in (optional)').value).toBe('250000');
+    // An empty term is not 1 year: it stays empty and says so.
     c.type('Loan term in years', '');
     fireEvent.blur(c.input('Loan term in years'));
-    expect(c.input('Loan term in years').value).toBe('1');
+    expect(c.input('Loan term in years').value).toBe('');
+    expect(c.input('Loan term in years').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  /** The message a field's aria-describedby names (its hint left out). */
+  const messageOf = (el: HTMLElement) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .filter((i) => i.endsWith('-error') || i.endsWith('-help'))
+      .map((i) => document.getElementById(i)?.textContent)
+      .join(' ');
+
+  it('a term that is not a number is no year: the field is invalid with its message and no repayment shows (issue 25, item 6)', () => {
+    const c = setup();
+    c.type('Loan term in years', 'abc');
+    const term = c.input('Loan term in years');
+    expect(term.getAttribute('aria-invalid')).toBe('true');
+    expect(messageOf(term)).toBe('Enter a loan term of 1 to 7 years, e.g. 5.');
+    expect(c.result()).toBe('Enter a loan term of 1 to 7 years, e.g. 5.');
+    expect(c.summary('Repayments')).toBe('–');
+    expect(c.summary('Total repayments')).toBe('');
+    fireEvent.blur(term);
+    expect(term.value).toBe('abc');
+  });
+
+  it('a term beyond 7 says that 7 is used, before it is corrected on leaving the field', () => {
+    const c = setup();
+    c.type('Loan term in years', '99');
+    const term = c.input('Loan term in years');
+    expect(term.getAttribute('aria-invalid')).toBe('true');
+    expect(messageOf(term)).toBe('A loan term is 1 to 7 years: 7 years is used.');
+    expect(c.summary('Loan Term')).toBe('7 years');
+    fireEvent.blur(term);
+    expect(term.value).toBe('7');
+    expect(term.getAttribute('aria-invalid')).toBeNull();
+    expect(messageOf(term)).toBe('');
+  });
+
+  it('an empty price shows no old result; a deposit above the price says why there is no repayment', () => {
+    const c = setup();
+    expect(c.result()).toBe('$147/wk*');
+    c.type('Purchase Price', '');
+    expect(c.result()).toBe('Enter the purchase price.');
+    expect(c.input('Purchase Price').getAttribute('aria-invalid')).toBe('true');
+    expect(c.summary('Total repayments')).toBe('');
+    c.type('Purchase Price', '30000');
+    c.type('Deposit or trade-in (optional)', '40000');
+    const deposit = c.input('Deposit or trade-in (optional)');
+    expect(deposit.getAttribute('aria-invalid')).toBe('true');
+    expect(messageOf(deposit)).toBe('The deposit or trade-in covers the purchase price: there is nothing to finance.');
+    expect(c.result()).toBe('The deposit or trade-in covers the purchase price: there is nothing to finance.');
+    c.type('Deposit or trade-in (optional)', '10000');
+    expect(deposit.getAttribute('aria-invalid')).toBeNull();
+    expect(c.result()).toMatch(/^\$\d+\/wk\*$/);
+  });
+
+  it('screen readers hear the headline once the figures settle, not on every keystroke', async () => {
+    vi.useFakeTimers();
+    try {
+      const c = setup();
+      const live = c.view.container.querySelector('[aria-live]')!;
+      expect(c.view.container.querySelectorAll('[aria-live]')).toHaveLength(1);
+      expect(live.contains(c.view.container.querySelector('[data-finance="repayment"]'))).toBe(false);
+      expect(live.textContent).toBe('');
+      for (const typed of ['6', '6.2', '6.29']) {
+        c.type('Interest rate in %', typed);
+        await act(async () => {
+          vi.advanceTimersByTime(200);
+        });
+        expect(live.textContent).toBe('');
+      }
+      expect(c.result()).toBe('$135/wk*');
+      await act(async () => {
+        vi.advanceTimersByTime(800);
+      });
+      expect(live.textContent).toBe('Your weekly repayment is calculated to be $135/wk*');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('arrow keys step the term and rate by 0.5', () => {
@@ -208,13 +290,13 @@ describe('FinanceCalculator', () => {
     expect(screen.getByText('Finance Enquiry')).toBeTruthy();
     // The form is loaded lazily (its chunk on the first open): Vitest transforms its module graph on
     // demand, which took over 10 s on a 2-core machine busy with a build.
-    expect(((await screen.findByLabelText(/^Message/, undefined, { timeout: 15_000 })) as HTMLTextAreaElement).value).toBe("I'm interested in finance at about $147/wk over 5 years.");
-    expect(screen.queryByLabelText(/^Preferred date/)).toBeNull();
     // The multi-step form: details first, then the enquiry.
-    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Sam Citizen' } });
+    fireEvent.change(await screen.findByLabelText(/^Name/, undefined, { timeout: 15_000 }), { target: { value: 'Sam Citizen' } });
     fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'sam@example.com.au' } });
     fireEvent.change(screen.getByLabelText(/^Phone/), { target: { value: '0412 345 678' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(((await screen.findByLabelText(/^Message/)) as HTMLTextAreaElement).value).toBe("I'm interested in finance at about $147/wk over 5 years.");
+    expect(screen.queryByLabelText(/^Preferred date/)).toBeNull();
     fireEvent.click(await screen.findByRole('checkbox', { name: /terms of use/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=finance&car_type=used'));

@@ -110,6 +110,32 @@ describe('search island', () => {
     expect(location.search).toBe('?query=toyota');
   });
 
+  it('a search with no results keeps the sliders\' last bounds and steps; an arrow key stays inside them (issue 25, item 5)', async () => {
+    vi.useFakeTimers();
+    const all = engine.search(EMPTY_STATE);
+    const year = all.facets_stats['year']!;
+    const km = all.facets_stats['km']!;
+    const slider = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
+    history.replaceState(null, '', '/search/?refinementList[make][0]=Toyota&range[price]=1000:2000');
+    render(<SearchApp {...props} />);
+    await act(async () => {});
+    const last = calls.at(-1)!;
+    expect(last.range['price']).toEqual({ min: 1000, max: 2000 });
+    expect(engine.search(last).nbHits, 'the case: no car matches').toBe(0);
+    expect(countText()).toMatch(/^0\b/);
+    expect([slider('Minimum year').min, slider('Minimum year').max]).toEqual([String(year.min), String(year.max)]);
+    expect(Number(slider('Minimum year').step)).toBeLessThan(100);
+    expect(Number(slider('Minimum kilometres').max)).toBeGreaterThanOrEqual(km.max);
+    expect(slider('Minimum year').getAttribute('aria-valuetext')).toBe(String(year.min));
+    // ArrowRight on the minimum year: one step up from its bound, not 3000.
+    const step = Number(slider('Minimum year').step);
+    fireEvent.change(slider('Minimum year'), { target: { value: String(year.min + step) } });
+    await act(async () => {
+      vi.advanceTimersByTime(400);
+    });
+    expect(decodeURIComponent(location.search)).toContain(`range[year]=${year.min + step}:`);
+  });
+
   it('shows an active promo tile and hides an expired one', () => {
     render(<SearchApp {...props} />);
     expect(screen.getByRole('img', { name: 'Finance offer: 4.99% p.a.' })).toBeTruthy();

@@ -6,12 +6,12 @@
  * ratings (at most 4 full stars plus a partial), content windows judged at
  * view time, the popup (once, inside its window), the sliders' stepping.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { collapse, paragraphs } from '../src/lib/content/collapse';
 import { ALL_VEHICLES_LIMIT, groupModels, menuCategories, menuOrder, SCROLL_ABOVE } from '../src/lib/content/models';
 import { ratingLabel, starFills } from '../src/lib/content/stars';
 import { applyWindows, inWindow } from '../src/lib/content/windows';
-import { armPopup, markShown, popupDue, showPopup } from '../src/lib/content/popup';
+import { armPopup, markShown, POPUP_DELAY_MS, POPUP_SCROLL_SCREENS, popupDue, showPopup } from '../src/lib/content/popup';
 import { step } from '../src/lib/content/slider';
 import type { ModelCard } from '../src/types/site';
 
@@ -178,7 +178,9 @@ describe('the popup', () => {
       this.open = true;
     };
     HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+      if (!this.open) return;
       this.open = false;
+      this.dispatchEvent(new Event('close'));
     };
   });
 
@@ -208,17 +210,66 @@ describe('the popup', () => {
     expect(dialog.open).toBe(false);
   });
 
-  it('waits for the shopper\'s first touch, key or scroll before it opens (never the largest paint of a page at load)', () => {
-    localStorage.clear();
+  const scrollTo = (y: number) => {
+    Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+    window.dispatchEvent(new Event('scroll'));
+  };
+  afterEach(() => {
+    vi.useRealTimers();
+    scrollTo(0);
+  });
+
+  it('is not opened by a key press, a click or a touch (meant for the page), only by half a screen of scrolling', () => {
     const dialog = document.querySelector('dialog')!;
     armPopup(document, () => 2_000_000);
     expect(dialog.open).toBe(false);
-    window.dispatchEvent(new Event('scroll'));
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
+    window.dispatchEvent(new Event('pointerdown'));
+    window.dispatchEvent(new Event('touchstart'));
+    window.dispatchEvent(new Event('wheel'));
+    expect(dialog.open).toBe(false);
+    scrollTo(window.innerHeight * POPUP_SCROLL_SCREENS - 10);
+    expect(dialog.open).toBe(false);
+    scrollTo(window.innerHeight * POPUP_SCROLL_SCREENS);
     expect(dialog.open).toBe(true);
     dialog.close();
-    // Armed once: a later key press does not open it again.
-    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'a' }));
+    // Armed once: more scrolling does not open it again.
+    scrollTo(window.innerHeight * 3);
     expect(dialog.open).toBe(false);
+  });
+
+  it('opens after POPUP_DELAY_MS without scrolling, but not while the shopper is typing in a field: when they leave it', () => {
+    vi.useFakeTimers();
+    document.body.insertAdjacentHTML('beforeend', '<input id="q" type="text"><a id="next" href="#x">Next</a>');
+    const dialog = document.querySelector('dialog')!;
+    armPopup(document, () => 2_000_000);
+    vi.advanceTimersByTime(POPUP_DELAY_MS - 1);
+    expect(dialog.open).toBe(false);
+    document.getElementById('q')!.focus();
+    vi.advanceTimersByTime(1);
+    expect(dialog.open).toBe(false);
+    document.getElementById('next')!.focus();
+    vi.runAllTimers();
+    expect(dialog.open).toBe(true);
+  });
+
+  it('gives focus back where it was when closed; with nothing focused before, to the page (the next Tab starts at the top)', () => {
+    document.body.insertAdjacentHTML('afterbegin', '<a id="skip" href="#main">Skip to content</a>');
+    const dialog = document.querySelector('dialog')!;
+    const skip = document.getElementById('skip')!;
+    skip.focus();
+    expect(showPopup(document, 2_000_000)).toBe(true);
+    dialog.querySelector<HTMLButtonElement>('[data-popup-close]')!.focus();
+    dialog.querySelector<HTMLButtonElement>('[data-popup-close]')!.click();
+    expect(document.activeElement).toBe(skip);
+
+    localStorage.clear();
+    skip.blur();
+    expect(showPopup(document, 2_000_000)).toBe(true);
+    dialog.querySelector<HTMLButtonElement>('[data-popup-close]')!.focus();
+    dialog.close();
+    expect(document.activeElement).toBe(document.body);
+    expect(document.body.hasAttribute('tabindex')).toBe(false);
   });
 });
 

@@ -156,9 +156,39 @@ describe('the enquiry, step by step', () => {
     press('Send enquiry');
     expect(document.activeElement).toBe(screen.getByRole('alert'));
     const items = [...screen.getByRole('alert').querySelectorAll('li')].map((li) => li.textContent);
-    // The terms message's leading "*" belongs under the box only.
     expect(items).toEqual(['Please enter a message.', 'You must agree to the terms of use before submitting.']);
   });
+
+  it('the terms message under the box is a sentence, without the older platform\'s leading "*" (issue 25, item 8)', async () => {
+    setup();
+    await toStep2();
+    press('Send enquiry');
+    const terms = screen.getByRole('checkbox', { name: /terms of use/ });
+    const message = document.getElementById(terms.getAttribute('aria-describedby')!.split(' ').find((i) => i.endsWith('-error'))!)!;
+    expect(message.textContent).toBe('You must agree to the terms of use before submitting.');
+  });
+
+  for (const [what, answer] of [
+    ['the enquiry service down (503, no message)', { status: 503, body: {} }],
+    ['no network', 'offline'],
+  ] as const) {
+    it(`${what}: the panel says it was not sent and offers the dealer's phone as a link (issue 25, item 8)`, async () => {
+      const api =
+        answer === 'offline'
+          ? { fetchImpl: (async () => Promise.reject(new TypeError('Failed to fetch'))) as unknown as typeof fetch }
+          : mockApi({ 'POST /api/leads': answer });
+      render(<EnquiryForm config={{ ...config, phone: '(07) 3555 0100' }} car={car} fetchImpl={api.fetchImpl} navigate={vi.fn()} />);
+      await toStep2();
+      type('Message', 'Hi');
+      fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
+      press('Send enquiry');
+      await waitFor(() => expect(screen.getByRole('alert').querySelector('h3')!.textContent).toBe('Your form was not sent'));
+      const panel = screen.getByRole('alert');
+      expect(panel.textContent).not.toContain('An unexpected error occurred');
+      expect(panel.textContent).toContain('call us on (07) 3555 0100');
+      expect(panel.querySelector('a[href^="tel:"]')!.textContent).toBe('(07) 3555 0100');
+    });
+  }
 
   it('sends the spec’s lead payload, records event 15 (a used car) and goes to the success page', async () => {
     const { calls, navigate } = setup();

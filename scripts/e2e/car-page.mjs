@@ -11,14 +11,18 @@
  *
  * Sidebar buttons in the dealer's order, badges and the certified dialog,
  * the SOLD panel, Show More / Show All, the comment cut, caravan metres,
- * rego text, tabs with the keyboard, the photo viewer with the keyboard,
+ * rego text, tabs with the keyboard, the photo strip and the photo viewer with the keyboard,
  * share (X hidden per dealer, the 550 x 400 window, "Copied" for 1.5 s),
  * the print page, the sticky bar after 900 px, the phone footer after 50 px
  * with Call Now by the location's hours, JSON-LD and Open Graph, photo
- * sizes and priorities, the not-found photo, and axe on every variant.
+ * sizes and priorities, the not-found photo, axe on every variant, and the
+ * page with JavaScript off under the site's own _headers (its CSP): every
+ * photo, tab panel, row and comment shows, nothing is refused.
  * Nothing leaves 127.0.0.1 (share targets are answered in the browser).
  */
 import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
@@ -276,7 +280,7 @@ async function main() {
     });
 
     // ---------------------------------------------------------- photos
-    await test('photo viewer with the keyboard: opens at the photo, arrows move, Tab stays inside, Escape closes and focus returns', async () => {
+    await test('photo viewer with the keyboard: opens at the photo, arrows move, Tab stays inside, Escape closes and focus returns to the photo last shown', async () => {
       const { site: s, car } = need(find((c) => c.images.length >= 3), 'a car with three or more photos');
       await open(s, car);
       const first = page.locator('[data-viewer-open="0"]');
@@ -301,11 +305,109 @@ async function main() {
       assertJsonEqual(violations.length, 0, `axe with the viewer open: ${violations.join('; ')}`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
-      assert(await first.evaluate((el) => el === document.activeElement), 'focus back on the photo');
+      // Back on the strip's photo last shown in the viewer (the last one here).
+      const last = page.locator(`[data-viewer-open="${car.images.length - 1}"]`);
+      assert(await last.evaluate((el) => el === document.activeElement), 'focus back on the photo last shown');
       // A car with one photo has no viewer.
       const one = need(find((c) => c.images.length === 1), 'a car with exactly one photo');
       await open(one.site, one.car);
       assertJsonEqual(await page.locator('[data-viewer-open], dialog[data-viewer]').count(), 0, 'viewer parts with one photo');
+    });
+
+    await test('photo strip with the keyboard: one Tab stop; arrows, Home and End move focus along the strip with the photo in view; Enter opens the photo shown; closed, focus is on the photo last shown, in view', async () => {
+      const { site: s, car } = need(find((c) => c.images.length >= 4), 'a car with four or more photos');
+      const n = car.images.length;
+      /** The focused photo's index, once it is fully inside the strip and the window (the strip may still be scrolling). */
+      const focusedInView = (index) =>
+        page
+          .waitForFunction(
+            (i) => {
+              const el = document.activeElement;
+              const track = el?.closest('.gallery__track');
+              if (!track || el.dataset.viewerOpen !== String(i)) return false;
+              const r = el.getBoundingClientRect();
+              const t = track.getBoundingClientRect();
+              return r.left >= t.left - 1 && r.right <= t.right + 1 && r.top >= 0 && r.bottom <= innerHeight;
+            },
+            index,
+            { timeout: 3000 },
+          )
+          .then(
+            () => true,
+            () => false,
+          );
+      const where = () => page.evaluate(() => `${document.activeElement?.outerHTML.slice(0, 60)} at ${Math.round(document.activeElement?.getBoundingClientRect().left)}`);
+      for (const width of [375, 1280]) {
+        await open(s, car, { width, height: 900 });
+        const tabStops = () => page.locator('.gallery__track [data-viewer-open]:not([tabindex="-1"])').count();
+        assertJsonEqual(await tabStops(), 1, `${width}px: Tab stops in the strip`);
+        await page.locator('[data-viewer-open="0"]').focus();
+        const scrollY = await page.evaluate(() => scrollY);
+        await page.keyboard.press('ArrowRight');
+        assert(await focusedInView(1), `${width}px: ArrowRight: focus is ${await where()}, not photo 2 in view`);
+        await page.keyboard.press('End');
+        assert(await focusedInView(n - 1), `${width}px: End: focus is ${await where()}, not the last photo in view`);
+        await page.keyboard.press('Home');
+        assert(await focusedInView(0), `${width}px: Home: focus is ${await where()}, not photo 1 in view`);
+        assertJsonEqual(await page.evaluate(() => scrollY), scrollY, `${width}px: the page scrolled with Home/End`);
+        await page.keyboard.press('ArrowRight');
+        await page.keyboard.press('ArrowRight');
+        assert(await focusedInView(2), `${width}px: focus is ${await where()}, not photo 3 in view`);
+        // The strip keeps one Tab stop, the photo shown: Shift+Tab out and Tab back reach it.
+        assertJsonEqual(await tabStops(), 1, `${width}px: Tab stops in the strip after moving`);
+        await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Tab');
+        assert(await focusedInView(2), `${width}px: Tab back into the strip: focus is ${await where()}, not photo 3`);
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: `Photos of ${car.name}` });
+        await dialog.getByText(`Photo 3 of ${n}`).waitFor();
+        await page.keyboard.press('ArrowRight');
+        await dialog.getByText(`Photo 4 of ${n}`).waitFor();
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        assert(await focusedInView(3), `${width}px: after the viewer, focus is ${await where()}, not photo 4 in view`);
+      }
+    });
+
+    await test("with JavaScript off, under the site's real _headers (CSP): every photo, tab panel, spec and feature row and the whole comment show; the Show more toggles go; the policy refuses nothing", async () => {
+      const { site: s, car } = need(
+        find((c) => c.images.length >= 4 && c.specs.length > 4 && c.detail.features.length > 8),
+        'a car with four or more photos, more than 4 spec rows and 8 features',
+      );
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+        const p = await ctx.newPage();
+        const refused = [];
+        p.on('console', (m) => {
+          if (/Content Security Policy/i.test(m.text())) refused.push(m.text().slice(0, 160));
+        });
+        const res = await p.goto(carUrl(s, car), { waitUntil: 'load' });
+        assert(/style-src /.test(res.headers()['content-security-policy'] ?? ''), 'the car page was served without its Content-Security-Policy (_headers)');
+        const shown = await p.evaluate(() => {
+          const visible = (el) => getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().height > 0;
+          // A blank box: a picture shown without a photo (no address, or the deferred photo's 1x1 stand-in).
+          const blankPhotos = [...document.querySelectorAll('.gallery__item')]
+            .map((li, i) => ({ i, imgs: [...li.querySelectorAll('img')].filter(visible) }))
+            .filter(({ imgs }) => imgs.length === 0 || imgs.some((img) => !img.getAttribute('src') || img.getAttribute('src').startsWith('data:')))
+            .map(({ i }) => i + 1);
+          return {
+            blankPhotos,
+            hiddenPanels: [...document.querySelectorAll('.tabs__panel')].filter((el) => !visible(el)).length,
+            hiddenRows: [...document.querySelectorAll('.spec-grid__row[data-extra], li[data-extra]')].filter((el) => !visible(el)).length,
+            toggles: [...document.querySelectorAll('[data-disclosure-toggle]')].filter(visible).length,
+            panels: document.querySelectorAll('.tabs__panel').length,
+          };
+        });
+        assert(shown.panels > 1, 'the car page has no tab panels');
+        assertJsonEqual(
+          { blankPhotos: shown.blankPhotos, hiddenPanels: shown.hiddenPanels, hiddenRows: shown.hiddenRows, toggles: shown.toggles, refused },
+          { blankPhotos: [], hiddenPanels: 0, hiddenRows: 0, toggles: 0, refused: [] },
+          `${car.slug} without JavaScript`,
+        );
+      } finally {
+        await browser.close();
+      }
     });
 
     await test('photo viewer by swipe on a phone', async () => {
@@ -437,6 +539,21 @@ async function main() {
       assertJsonEqual(await bar.locator('.sticky-bar__price').innerText(), car.price_text, 'price in the bar');
       await page.evaluate(() => window.scrollTo(0, 0));
       await bar.waitFor({ state: 'hidden' });
+    });
+
+    await test("the sticky bar's Enquire Now (#enquire) takes focus to the enquiry, not to <body>; the next Tab is in the form", async () => {
+      const { site: s, car } = need(find((c, st) => st.site.detail_page.sticky_sidebar && c.in_stock), 'a dealer with detail_page.sticky_sidebar');
+      await open(s, car);
+      const bar = page.locator('[data-sticky-bar]');
+      await page.evaluate(() => window.scrollTo(0, 950));
+      await bar.waitFor({ state: 'visible' });
+      await bar.getByRole('link', { name: 'Enquire Now' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/#enquire$/);
+      const focus = await page.evaluate(() => (document.activeElement === document.body ? 'body' : (document.activeElement?.closest('#enquire') ? 'enquiry' : document.activeElement?.outerHTML.slice(0, 80))));
+      assertJsonEqual(focus, 'enquiry', 'focus after Enquire Now');
+      await page.keyboard.press('Tab');
+      assert(await page.evaluate(() => !!document.activeElement?.closest('#enquire form')), `Tab after Enquire Now went to ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`);
     });
 
     await test('phone footer after 50 px: Call Now works only while the car\'s location is open, in its own time zone', async () => {

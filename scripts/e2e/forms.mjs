@@ -170,6 +170,53 @@ async function main() {
       await context.close();
     });
 
+    await test('typing into a form before it hydrates: the text and the focus stay through hydration (finance, contact, trade-in, car page)', async () => {
+      const formPages = [
+        [pagePath('finance'), 'FinanceEnquiry', '#finance-form form'],
+        ['/contact-us/', 'GeneralEnquiry', '.contact-form form'],
+        ...(forms.trade_in ? [[pagePath('trade_in'), 'TradeIn', 'form[data-form="trade-in"]']] : []),
+        [`/cars/${plain.slug}/`, 'EnquiryForm', '#enquire form'],
+      ];
+      need(formPages.length === 4, 'the trade-in page (features.trade_in)');
+      const lost = [];
+      for (const [where, component, selector] of formPages) {
+        const { context, page, errors } = await apiContext(browser, site);
+        // The island's script is held until the shopper has typed: what a
+        // slow phone does between the form coming into view and hydrating.
+        const script = new RegExp(`/_astro/${component}\\.[\\w-]+\\.js$`);
+        let release;
+        const typed = new Promise((resolve) => (release = resolve));
+        await context.route(script, async (route) => {
+          await typed;
+          await route.continue();
+        });
+        const asked = page.waitForRequest(script);
+        await page.goto(`${origin}${where}`);
+        const name = page.locator(`${selector} input[name="name"]`);
+        // Focus scrolls the form into view, which asks for the island (client:visible).
+        await name.focus();
+        await asked;
+        await page.keyboard.type('Sam');
+        release();
+        await page.locator(`${selector}[data-hydrated]`).waitFor({ state: 'attached' });
+        // Whatever the hydration re-rendered has been painted.
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await page.keyboard.type(' Citizen');
+        const nameNow = () => page.evaluate((sel) => document.querySelector(`${sel} input[name="name"]`)?.value, selector);
+        const typedIn = await nameNow();
+        const focus = await page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.tagName);
+        if (typedIn !== 'Sam Citizen') lost.push(`${where}: Name is ${JSON.stringify(typedIn)}, not "Sam Citizen"`);
+        if (focus !== 'name') lost.push(`${where}: focus on ${focus}, not Name`);
+        // The next field's render keeps it (the state has it, not only the DOM).
+        await page.locator(`${selector} input[name="email"]`).fill('sam@example.com.au');
+        const later = await nameNow();
+        if (later !== typedIn) lost.push(`${where}: Name became ${JSON.stringify(later)} once Email was filled`);
+        assertJsonEqual(errors, [], `page errors on ${where}`);
+        await context.close();
+      }
+      assertJsonEqual(lost, [], 'what was typed');
+    });
+
     await test('car enquiry: two steps, the car form defaults and visit in the lead, then the success page names the car', async () => {
       const { context, page, leads, errors } = await apiContext(browser, site);
       await page.goto(`${origin}/search/`);

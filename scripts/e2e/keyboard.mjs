@@ -5,9 +5,11 @@
  *
  *   node scripts/e2e/keyboard.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
  *
- * - Layout: every page type at 375, 768, 1280, 1440 and 1920 px: no
- *   sideways scrolling, no interactive element outside the viewport (nav
- *   dropdowns opened too). Prints scrollWidth per page and width.
+ * - Layout: every page type at 320, 375, 768, 1280, 1440 and 1920 px: no
+ *   sideways scrolling, no element of the page's content whose content is
+ *   wider than its box (a squeezed card in a scrolling row), no interactive
+ *   element outside the viewport (nav dropdowns opened too). Prints
+ *   scrollWidth per page and width.
  * - Keyboard walks of home, search, car and contact at 375 and 1280 px: Tab
  *   through the whole page; every stop shows a focus ring of at least 2 px
  *   whose colours reach 3:1 against the element's background and the
@@ -26,7 +28,8 @@
  *   thank-you gets it after; axe finds nothing in those states.
  * - Content pages: the location page's department selector from the
  *   keyboard; an offer's View more, its form island's errors and the thank-you; the popup
- *   (focus inside, Escape closes, once).
+ *   (not opened by the first Tab, which reaches the skip link; opened by
+ *   scrolling; focus inside; Escape or Close returns focus where it was; once).
  * - The header menus' and the hours tables' scripts: their sizes (gzip) on
  *   a page with no islands, and that nothing else loads there.
  *
@@ -205,7 +208,21 @@ function layoutInfo() {
       return r.left < -1 || r.right > width + 1;
     })
     .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(el.getBoundingClientRect().left)}–${Math.round(el.getBoundingClientRect().right)}`);
-  return { scrollWidth: document.documentElement.scrollWidth, width, outside };
+  // Content wider than its own box (a card squeezed narrower than its words):
+  // the page need not scroll sideways for the layout to be broken, e.g. inside
+  // a scrolling row. Scrollers and clipping boxes show part of their content
+  // by design; only boxes whose overflow is visible count.
+  const describe = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+  const spills = [];
+  // The page's content (the header's menus have their own tests, open and closed).
+  for (const el of document.querySelectorAll('main *')) {
+    if (!(el instanceof HTMLElement) || el.closest('dialog:not([open]), [hidden], [inert], noscript, template') || !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    const cs = getComputedStyle(el);
+    if (cs.overflowX !== 'visible' || cs.display === 'inline' || cs.display === 'contents' || cs.display === 'none' || el.clientWidth === 0 || hidden(el)) continue;
+    const over = el.scrollWidth - el.clientWidth;
+    if (over > 1) spills.push(`${describe(el)} "${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30)}": content ${over}px wider than its ${el.clientWidth}px box`);
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, width, outside, spills };
 }
 
 // ------------------------------------------------------------------ main --
@@ -267,7 +284,7 @@ async function main() {
     const active = () => page.evaluate(focusInfo);
 
     // ------------------------------------------------------------ layout
-    await test(`no sideways scrolling and nothing interactive off screen: ${types.length} page types at ${VIEWPORTS.map((v) => v.width).join(', ')} px`, async () => {
+    await test(`no sideways scrolling, no content wider than its box, nothing interactive off screen: ${types.length} page types at ${VIEWPORTS.map((v) => v.width).join(', ')} px`, async () => {
       const problems = [];
       const table = [];
       for (const { width, height } of VIEWPORTS) {
@@ -279,6 +296,7 @@ async function main() {
           row.push(`${t.name} ${info.scrollWidth}`);
           if (info.scrollWidth > width) problems.push(`${width}px ${t.path}: ${info.scrollWidth - width}px wider than the viewport`);
           for (const o of info.outside) problems.push(`${width}px ${t.path}: ${o}`);
+          for (const o of info.spills) problems.push(`${width}px ${t.path}: ${o}`);
         }
         table.push(`${String(width).padStart(4)} px: ${row.join(', ')}`);
       }
@@ -453,7 +471,7 @@ async function main() {
         assertEqual((await active()).id, 'search-results', 'focus after the skip link');
       });
 
-      await test(`${width}px search: after paging, focus is on the results heading and the live region says the page`, async () => {
+      await test(`${width}px search: after paging and after Back, focus is on the results heading and the live region says the page`, async () => {
         await open('/search/', width);
         await searchHydrated();
         const link = page.locator('nav.pagination a', { hasText: /^Page\s*2$/ });
@@ -464,6 +482,20 @@ async function main() {
         assertEqual(info.id, 'search-results', 'focus after paging');
         assert(info.rect.top - (await page.evaluate(() => scrollY)) < 900, 'the results heading is not in view');
         await page.locator('.search__range[role="status"]', { hasText: `page 2 of` }).waitFor();
+        // Back shows page 1 again: focus goes to its results, in view (not left on a control off screen).
+        await page.goBack();
+        await page.waitForURL(`${origin}/search/`);
+        const back = await page
+          .waitForFunction(() => {
+            const el = document.activeElement;
+            const r = el?.getBoundingClientRect();
+            return el?.id === 'search-results' && r.top >= 0 && r.bottom <= innerHeight;
+          })
+          .then(
+            () => 'ok',
+            async () => (await active())?.what ?? 'the page',
+          );
+        assertEqual(back, 'ok', 'focus after Back (the results heading, in view)');
       });
 
       await test(`${width}px search: a filter's new count is announced; "Clear all filters" puts focus on the results`, async () => {
@@ -671,19 +703,36 @@ async function main() {
       assertEqual(problems.length, 0, `axe after sending:\n${problems.join('\n')}`);
     });
 
-    await test(`${DESKTOP}px popup: focus goes into it, Tab never reaches the page behind it, Escape closes it`, async () => {
+    await test(`${DESKTOP}px popup: the first Tab goes to the skip link, not the popup; it opens on scrolling, keeps Tab inside, and Escape or Close returns focus where it was`, async () => {
       assert(site.content.popup, 'the demo dealer has no popup');
-      await page.goto(`${origin}/`);
-      await page.evaluate(() => {
-        localStorage.clear();
-        localStorage.setItem('dealergen:e2e:show-popup', '1');
-      });
-      await open('/', DESKTOP);
+      const firstVisit = async () => {
+        await page.goto(`${origin}/`);
+        await page.evaluate(() => {
+          localStorage.clear();
+          localStorage.setItem('dealergen:e2e:show-popup', '1');
+        });
+        await open('/', DESKTOP);
+      };
+      // Scrolls down by a screen; resolves once the page has handled the scroll (the popup's listener runs first).
+      const scrollDown = () =>
+        page.evaluate(
+          () =>
+            new Promise((resolve) => {
+              addEventListener('scroll', () => requestAnimationFrame(() => resolve()), { once: true });
+              scrollBy(0, innerHeight);
+            }),
+        );
       const dialog = page.getByRole('dialog', { name: site.content.popup.title });
-      // The popup opens at the shopper's first key, touch or scroll (lib/content/popup.ts armPopup).
-      await page.keyboard.press('Shift');
+      const inDialog = () => dialog.evaluate((d) => d.contains(document.activeElement));
+      await firstVisit();
+      // A key press is meant for the page: the first Tab reaches the skip link, the popup stays closed.
+      await page.keyboard.press('Tab');
+      assertEqual((await active())?.text, 'Skip to content', 'the first Tab stop on a first visit');
+      assert(!(await dialog.isVisible()), 'the popup opened on the first key press');
+      // It opens once the shopper has scrolled (lib/content/popup.ts armPopup).
+      await scrollDown();
       await dialog.waitFor();
-      assert(await dialog.evaluate((d) => d.contains(document.activeElement)), 'focus is not in the popup');
+      assert(await inDialog(), 'focus is not in the popup');
       // A modal dialog makes the page inert: Tab goes round the dialog (and the browser's own controls).
       for (let i = 0; i < 4; i++) {
         await page.keyboard.press('Tab');
@@ -692,10 +741,20 @@ async function main() {
       }
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
+      assertEqual((await active())?.text, 'Skip to content', 'focus after Escape (where it was when the popup opened)');
+
+      // Nothing focused when it opened: closed with its button, the next Tab starts from the top again.
+      await firstVisit();
+      await scrollDown();
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Close' }).press('Enter');
+      await dialog.waitFor({ state: 'hidden' });
+      await page.keyboard.press('Tab');
+      assertEqual((await active())?.text, 'Skip to content', 'the first Tab stop after the popup was closed');
+
       // Seen: it does not show again, and the rest of the run is a returning shopper again.
       await open('/', DESKTOP);
-      await page.keyboard.press('Shift');
-      await page.waitForTimeout(300);
+      await scrollDown();
       assertEqual(await page.getByRole('dialog').count(), 0, 'the popup showed twice');
       await page.evaluate(() => localStorage.removeItem('dealergen:e2e:show-popup'));
     });

@@ -327,7 +327,9 @@ async function main() {
       await page.getByLabel('Phone', { exact: true }).fill('0412 345 678');
       await form.getByRole('button', { name: 'Continue' }).click();
       await form.getByRole('button', { name: 'Send enquiry' }).click();
-      await page.getByText('*You must agree to the terms of use before submitting.').waitFor();
+      // The message under the box is a sentence: no leading "*" (issue 25, item 8).
+      await form.locator('.field__error', { hasText: 'You must agree to the terms of use before submitting.' }).waitFor();
+      assertEqual(await form.locator('.field__error', { hasText: 'You must agree' }).innerText(), 'You must agree to the terms of use before submitting.', 'the terms message');
       assertEqual(leads.length, 0, 'leads sent with an invalid form');
       await page.getByLabel('Message', { exact: true }).fill('Is this car still available?');
       await form.getByRole('checkbox', { name: /terms of use/ }).check();

@@ -22,6 +22,8 @@
  * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
  */
 import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { assert, AXE_OPTIONS, assertEqual, createRunner, need, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
@@ -339,6 +341,24 @@ async function main() {
         for (const v of violations) problems.push(`${p}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
       }
       assertEqual(problems.length, 0, `violations:\n${problems.slice(0, 8).join('\n')}`);
+    });
+
+    await test("with JavaScript off, under the site's real _headers: a ?query= in the address says it was not applied, and the policy refuses nothing", async () => {
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const ctx = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block' });
+        const p = await ctx.newPage();
+        const refused = [];
+        p.on('console', (m) => {
+          if (/Content Security Policy/i.test(m.text())) refused.push(m.text().slice(0, 160));
+        });
+        const res = await p.goto(`${origin}/search/?query=corolla`, { waitUntil: 'load' });
+        assert(/style-src /.test(res.headers()['content-security-policy'] ?? ''), 'the search page was served without its Content-Security-Policy (_headers)');
+        await p.getByRole('note').filter({ hasText: 'Keyword search and the filters need JavaScript' }).waitFor();
+        assertEqual(refused.join('\n'), '', 'CSP refusals');
+      } finally {
+        await browser.close();
+      }
     });
 
     await test('no request leaves 127.0.0.1 and no console errors', async () => {

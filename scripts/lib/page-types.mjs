@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Phone, tablet, laptop, desktop, wide desktop (issue 8). */
+/** Small phone (issue 25: a row of cards overflowed at 320 px), phone, tablet, laptop, desktop, wide desktop (issue 8). */
 export const VIEWPORTS = [
+  { width: 320, height: 640 },
   { width: 375, height: 812 },
   { width: 768, height: 1024 },
   { width: 1280, height: 900 },

@@ -209,7 +209,10 @@ pub fn render(csp: &Csp) -> String {
          # The sitemap is data: no policy, so a browser's XML viewer can style it.\n\
          /sitemap.xml\n  ! Content-Security-Policy\n\
          # Astro's bundles carry a content hash in their names: cache them for a year.\n\
-         /_astro/*\n  Cache-Control: public, max-age=31536000, immutable\n",
+         /_astro/*\n  Cache-Control: public, max-age=31536000, immutable\n\
+         # Photos, logos and icons keep their names when replaced: a week, then\n\
+         # checked again in the background (a replaced logo shows within a week).\n\
+         /images/*\n  Cache-Control: public, max-age=604800, stale-while-revalidate=86400\n",
         csp.header()
     )
 }
@@ -293,6 +296,10 @@ mod tests {
         assert!(!header.contains("script-src 'self' 'unsafe"), "{header}");
         assert!(render(&csp)
             .contains("/_astro/*\n  Cache-Control: public, max-age=31536000, immutable"));
+        // Photos and logos (public/images): cached, not immutable (their names stay when replaced).
+        assert!(render(&csp).contains(
+            "/images/*\n  Cache-Control: public, max-age=604800, stale-while-revalidate=86400\n"
+        ));
     }
 
     #[test]

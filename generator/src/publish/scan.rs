@@ -226,6 +226,23 @@ pub fn scan(html: &str) -> Result<PageFacts> {
         }
         Ok(())
     };
+    // A <noscript> is read as text (as by a browser running scripts), but a
+    // browser without JavaScript parses it as markup: its <style> needs its
+    // hash in the policy, its photos their origin, so it is scanned too.
+    let noscript = RefCell::new(String::new());
+    let on_noscript_text = |t: &mut TextChunk| -> lol_html::HandlerResult {
+        let mut s = noscript.borrow_mut();
+        s.push_str(t.as_str());
+        if t.last_in_text_node() {
+            let text = std::mem::take(&mut *s);
+            let inner = scan(&text)?;
+            let mut f = facts.borrow_mut();
+            f.inline_styles.extend(inner.inline_styles);
+            f.style_attributes |= inner.style_attributes;
+            f.refs.extend(inner.refs);
+        }
+        Ok(())
+    };
     let on_title_text = |t: &mut TextChunk| -> lol_html::HandlerResult {
         if *in_title.borrow() {
             title.borrow_mut().push_str(t.as_str());
@@ -249,6 +266,7 @@ pub fn scan(html: &str) -> Result<PageFacts> {
                     element!("*", on_element),
                     text!("script", on_script_text),
                     text!("style", on_style_text),
+                    text!("noscript", on_noscript_text),
                     text!("head > title", on_title_text),
                 ],
                 ..Settings::new()
@@ -403,6 +421,29 @@ mod tests {
         assert_eq!(page.json_ld, [r#"{"@type":"AutoDealer"}"#]);
         assert_eq!(page.inline_styles, ["a{color:red}"]);
         assert!(page.noindex);
+    }
+
+    #[test]
+    fn a_noscript_style_and_photo_are_scanned_as_a_browser_without_javascript_reads_them() {
+        let page = scan(
+            r#"<head><noscript><style>
+        .tabs__panel[hidden] { display: block !important; }
+      </style></noscript></head><body><noscript><img src="https://cdn.example/p-640.jpg" alt=""></noscript></body>"#,
+        )
+        .unwrap();
+        assert_eq!(
+            page.inline_styles,
+            ["\n        .tabs__panel[hidden] { display: block !important; }\n      "]
+        );
+        assert_eq!(page.refs.len(), 1);
+        assert_eq!(
+            (
+                page.refs[0].kind,
+                page.refs[0].url.as_str(),
+                page.refs[0].tag.as_str()
+            ),
+            (RefKind::Src, "https://cdn.example/p-640.jpg", "img")
+        );
     }
 
     #[test]

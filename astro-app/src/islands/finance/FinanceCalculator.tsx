@@ -6,11 +6,17 @@
  * - Inputs: purchase price, loan term in years, interest rate in %,
  *   repayment frequency (not for the lender variant), deposit or trade-in
  *   and residual (both optional). Typed text is read with non-numeric
- *   characters stripped; a term, rate, deposit or residual outside its
- *   limits counts as the nearest limit and is corrected when the field is
- *   left; a price at or beyond its limits shows the red help.
- * - Every change recomputes the repayment and the total; the first change
- *   sends analytics event 26 once.
+ *   characters stripped; text with no number in it is never read as 0 or
+ *   a limit: the field is marked invalid with its message and no repayment
+ *   is shown until it is fixed. A term, rate, deposit or residual outside
+ *   its limits counts as the nearest limit, says so under the field, and is
+ *   corrected when the field is left; a price at or beyond its limits shows
+ *   the red help; a deposit or residual that leaves nothing to borrow says
+ *   why (calculatorProblems).
+ * - Every change recomputes the repayment and the total at once; screen
+ *   readers hear the headline once the figures have stayed unchanged for
+ *   ANNOUNCE_AFTER_MS (not on every keystroke). The first change sends
+ *   analytics event 26 once.
  * - A comparison rate (the car's lender's, else the dealer's range) sits
  *   beside the figures, as large as the repayment, with the warning. With
  *   none to show, the interest rate starts empty: a pre-filled rate without
@@ -22,9 +28,12 @@
  *   (islands/forms/EnquiryForm, loaded on first open), its message naming
  *   the repayment worked out here.
  */
-import { Suspense, lazy, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { Suspense, lazy, useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { track } from '../../lib/analytics';
 import {
+  ANNOUNCE_AFTER_MS,
+  blockingProblem,
+  calculatorProblems,
   DEFAULT_AMOUNT,
   EVENT_FINANCE_CALCULATOR,
   FREQUENCIES,
@@ -33,6 +42,7 @@ import {
   TERM,
   clamp,
   frequencyInfo,
+  hasNumber,
   money,
   priceHelp,
   readNumber,
@@ -41,6 +51,7 @@ import {
   repaymentLabel,
   showsAmount,
   total,
+  type CalculatorField,
   type Frequency,
   type Loan,
 } from '../../lib/finance/calculator';
@@ -85,7 +96,7 @@ export interface FinanceCalculatorProps {
   navigate?: (url: string) => void;
 }
 
-type Field = 'amount' | 'term' | 'rate' | 'deposit' | 'residual';
+type Field = CalculatorField;
 
 const text = (n: number | null | undefined) => (n === null || n === undefined || n === 0 ? '' : String(n));
 
@@ -113,9 +124,19 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
   const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
     firstUse();
     const value = event.currentTarget.value;
+    setChanged((c) => (c.has(field) ? c : new Set([...c, field])));
     setValues((v) => ({ ...v, [field]: value }));
   };
 
+  // Only what the shopper changed is judged: the figures the page starts from
+  // (the lender's) are used as they are, clamped, without a message.
+  const [changed, setChanged] = useState<ReadonlySet<Field>>(() => new Set());
+  const problems = Object.fromEntries(
+    Object.entries(calculatorProblems(values, settings)).filter(
+      ([f]) => changed.has(f as Field) || ((f === 'deposit' || f === 'residual') && ['amount', 'deposit', 'residual'].some((m) => changed.has(m as Field))),
+    ),
+  ) as ReturnType<typeof calculatorProblems>;
+  const blocked = blockingProblem(problems);
   const amount = readNumber(values.amount);
   const term = readTerm(values.term);
   const rate = values.rate.trim() === '' ? null : clamp(readNumber(values.rate), settings.min_interest_rate, settings.max_interest_rate);
@@ -123,7 +144,7 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
   const residual = clamp(readNumber(values.residual), MONEY.min, MONEY.max);
   const freq = settings.show_frequency ? frequency : 'week';
   const loan: Loan | null =
-    rate === null
+    rate === null || blocked
       ? null
       : {
           amount,
@@ -138,11 +159,14 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
   const rep = loan ? repayment(loan) : 0;
   const shown = loan !== null && showsAmount(rep);
   const totalValue = loan ? total(loan) : null;
-  const help = priceHelp(amount, settings.min_price, settings.max_price);
+  const help = problems.amount?.message ?? priceHelp(amount, settings.min_price, settings.max_price);
 
-  /** Leaving a field writes back what the calculation used (clamped, stripped). */
+  /** Leaving a field writes back what the calculation used (clamped, stripped); text with no number stays, with its message. */
   const settle = (field: Field) => () => {
     setValues((v) => {
+      // Only the optional fields may be left empty; anything else without a number stays as typed.
+      const optional = field === 'rate' || field === 'deposit' || field === 'residual';
+      if (!hasNumber(v[field]) && !(optional && v[field].trim() === '')) return v;
       switch (field) {
         case 'amount':
           return { ...v, amount: String(amount) };
@@ -169,26 +193,42 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
     setValues((v) => ({ ...v, [field]: String(next) }));
   };
   const fieldId = (f: Field | 'frequency') => `${id}-${f}`;
-  const numberField = (field: Field, label: string, hint: string, extra: Record<string, unknown> = {}) => (
-    <div className="field">
-      <label htmlFor={fieldId(field)}>{label}</label>
-      <input
-        id={fieldId(field)}
-        name={field}
-        type="text"
-        inputMode="decimal"
-        autoComplete="off"
-        value={values[field]}
-        onChange={change(field)}
-        onBlur={settle(field)}
-        aria-describedby={`${fieldId(field)}-hint`}
-        {...extra}
-      />
-      <p className="field__hint" id={`${fieldId(field)}-hint`}>
-        {hint}
+  /** A field's invalid mark, its hint and message ids, and the message. */
+  const checked = (field: Field, hint: boolean) => {
+    const problem = problems[field]?.message;
+    const describedBy = [hint ? `${fieldId(field)}-hint` : '', problem ? `${fieldId(field)}-error` : ''].filter(Boolean).join(' ') || undefined;
+    const error = problem ? (
+      <p className="field__error" id={`${fieldId(field)}-error`}>
+        {problem}
       </p>
-    </div>
-  );
+    ) : null;
+    return { aria: { 'aria-invalid': problem ? true : undefined, 'aria-describedby': describedBy }, error };
+  };
+  const numberField = (field: Field, label: string, hint: string, extra: Record<string, unknown> = {}) => {
+    const { aria, error } = checked(field, true);
+    return (
+      <div className="field">
+        <label htmlFor={fieldId(field)}>{label}</label>
+        <input
+          id={fieldId(field)}
+          name={field}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          value={values[field]}
+          onChange={change(field)}
+          onBlur={settle(field)}
+          {...aria}
+          {...extra}
+        />
+        <p className="field__hint" id={`${fieldId(field)}-hint`}>
+          {hint}
+        </p>
+        {error}
+      </div>
+    );
+  };
+  const rateChecked = checked('rate', true);
 
   const enquiryHref = props.financePage
     ? car
@@ -209,6 +249,15 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
   };
 
   const adjective = frequencyInfo(freq).adjective;
+  // What a screen reader hears: the headline, once it has stayed the same for a moment.
+  const headline = blocked ?? (loan === null ? 'Enter an interest rate to see your repayment.' : shown ? `Your ${adjective} repayment is calculated to be ${repaymentLabel(loan)}` : repaymentLabel(loan));
+  const [announced, setAnnounced] = useState('');
+  const firstHeadline = useRef(headline);
+  useEffect(() => {
+    if (headline === firstHeadline.current && announced === '') return;
+    const timer = setTimeout(() => setAnnounced(headline), ANNOUNCE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [headline]);
   return (
     <div className="finance-calc" data-finance-block>
       <form className="finance-calc__form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Finance calculator">
@@ -247,11 +296,12 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
             value={values.rate}
             onChange={change('rate')}
             onBlur={settle('rate')}
-            aria-describedby={`${fieldId('rate')}-hint`}
+            {...rateChecked.aria}
           />
           <p className="field__hint" id={`${fieldId('rate')}-hint`}>
             {settings.min_interest_rate} to {settings.max_interest_rate}
           </p>
+          {rateChecked.error}
         </div>
         {settings.show_frequency && (
           <div className="field">
@@ -277,10 +327,13 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
         {numberField('residual', 'Residual repayment (optional)', 'A final payment at the end of the loan, in dollars')}
       </form>
       <div className="finance-calc__result">
-        <p className="finance-calc__headline" aria-live="polite" aria-atomic="true">
+        <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-calc-announce>
+          {announced}
+        </p>
+        <p className="finance-calc__headline">
           {loan === null ? (
             <span data-finance="repayment" className="fin-size-lg">
-              Enter an interest rate to see your repayment.
+              {blocked ?? 'Enter an interest rate to see your repayment.'}
             </span>
           ) : shown ? (
             <>
@@ -310,9 +363,7 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
           </div>
           <div>
             <dt>Loan Term</dt>
-            <dd>
-              {term} {term === 1 ? 'year' : 'years'}
-            </dd>
+            <dd>{problems.term?.blocks ? '–' : `${term} ${term === 1 ? 'year' : 'years'}`}</dd>
           </div>
           <div>
             <dt>Total repayments</dt>

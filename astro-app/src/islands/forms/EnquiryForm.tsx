@@ -121,8 +121,8 @@ export default function EnquiryForm(props: EnquiryFormProps) {
     <section className="enquiry" aria-labelledby={headingId} data-enquiry={type.kind}>
       <h2 id={headingId}>{title}</h2>
       <LeadForm
-        // A new kind is a new form (its fields and message).
-        key={type.kind}
+        // A link's kind (read after hydration) changes the fields and the
+        // message in place: a new form would drop what was typed and the focus.
         formId={`enquiry-${type.kind}`}
         settings={config}
         fields={fields}

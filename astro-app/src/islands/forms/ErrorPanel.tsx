@@ -6,6 +6,7 @@
  * error is a link that puts the caret in its field.
  */
 import { useEffect, useRef, type MouseEvent } from 'react';
+import { telHref } from '../../lib/format';
 import { FORM_ERROR_TITLE, NOT_SENT_TITLE } from '../../lib/forms/rules';
 
 export interface PanelError {
@@ -24,12 +25,14 @@ export interface ErrorPanelProps {
   attempt: number;
   /** Brings a field into view first (a multi-step form shows its step). */
   reveal?: (field: string) => void;
+  /** The dealer's phone, offered when the form could not be sent (the service down). */
+  callUs?: string;
 }
 
-/** The list shows sentences: the terms message's leading "*" belongs under the box only. */
-const sentence = (message: string) => message.replace(/^\*\s*/, '');
+/** A message as a sentence: the worker's terms message starts with a "*" (the older platform's), never shown. */
+export const sentence = (message: string) => message.replace(/^\*\s*/, '');
 
-export default function ErrorPanel({ id, formError, errors, attempt, reveal }: ErrorPanelProps) {
+export default function ErrorPanel({ id, formError, errors, attempt, reveal, callUs }: ErrorPanelProps) {
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (attempt > 0) panel.current?.focus();
@@ -53,6 +56,11 @@ export default function ErrorPanel({ id, formError, errors, attempt, reveal }: E
         {errors.length > 0 ? FORM_ERROR_TITLE : NOT_SENT_TITLE}
       </h3>
       {formError && <p className="form-error">{formError}</p>}
+      {callUs && (
+        <p className="form-error">
+          Please try again in a moment, or call us on <a href={telHref(callUs)}>{callUs}</a>.
+        </p>
+      )}
       {errors.length > 0 && (
         <ul className="error-summary__list">
           {errors.map((e) => (

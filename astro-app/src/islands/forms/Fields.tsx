@@ -8,6 +8,7 @@
 import type { ChangeEvent, ReactNode } from 'react';
 import { POSTCODE_MAX_LENGTH, REGO_MAX_LENGTH, TERMS_LABEL, type FieldRule, type FieldValue } from '../../lib/forms/rules';
 import { HONEYPOT_FIELD, type Defaults } from '../../lib/forms/payload';
+import { sentence } from './ErrorPanel';
 
 export type InputKind =
   | 'text'
@@ -91,7 +92,7 @@ export function Field({ spec, id, value, error, onChange, termsLinks }: FieldPro
   ) : null;
   const err = error ? (
     <p className="field__error" id={errorId(id)}>
-      {error}
+      {sentence(error)}
     </p>
   ) : null;
 

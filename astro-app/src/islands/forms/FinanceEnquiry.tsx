@@ -70,14 +70,13 @@ export default function FinanceEnquiry({ config, locations, fetchImpl, navigate 
         </p>
       )}
       <LeadForm
-        // The link's values arrive after hydration: the form starts again with them.
-        key={link ? 'link' : 'plain'}
         formId="finance-enquiry"
         settings={config}
         fields={financeFields(config, locations)}
         category="finance"
         subcategory="Finance Enquiry"
         defaults={defaults}
+        // The link's values arrive after hydration: they fill the fields the shopper has not (the form stays, with its focus).
         initialValues={link?.values}
         submitLabel="Send finance enquiry"
         event={{ id: link?.carId ? vehicleEnquiryEvent({ carType: link.carType }) : EVENTS.form_enquiry, ...(link?.carId ? { carId: link.carId } : {}) }}

@@ -64,21 +64,18 @@ export interface GeneralEnquiryProps {
 export default function GeneralEnquiry({ config, locations, heading = 'Send us an enquiry', fetchImpl, navigate }: GeneralEnquiryProps) {
   const [choice, setChoice] = useState<Choice>(ENQUIRY_CATEGORIES[0]);
   const [initial, setInitial] = useState<FormValues | undefined>(undefined);
-  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     const asked = new URLSearchParams(window.location.search).get('enquiry');
     const found = ENQUIRY_CATEGORIES.find((c) => c.choice === asked);
     if (found && found !== ENQUIRY_CATEGORIES[0]) {
       setChoice(found);
       setInitial({ subcategory: found.subcategory });
-      setGeneration((g) => g + 1);
     }
   }, []);
   return (
     <section className="enquiry" aria-labelledby="general-enquiry-heading">
       <h2 id="general-enquiry-heading">{heading}</h2>
       <LeadForm
-        key={generation}
         formId="general-enquiry"
         settings={config}
         fields={generalFields(config, locations, choice)}

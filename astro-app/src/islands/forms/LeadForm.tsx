@@ -19,13 +19,13 @@
  * handles the success itself (`onSent`).
  */
 import '../../styles/forms.css';
-import { useEffect, useId, useMemo, useRef, useState, type SubmitEvent } from 'react';
-import { apiUrl } from '../../lib/api';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
+import { apiUrl, UNEXPECTED_ERROR } from '../../lib/api';
 import { leadAttributes } from '../../lib/forms/attribution';
 import { sendEvent, type EventId } from '../../lib/events';
 import { IdempotencyKeys } from '../../lib/forms/idempotency';
 import { buildLeadPayload, type Defaults } from '../../lib/forms/payload';
-import { FORM_ERROR_TITLE, checkFields, type FormErrors, type FormValues } from '../../lib/forms/rules';
+import { FORM_ERROR_TITLE, NOT_SENT_MESSAGE, checkFields, type FormErrors, type FormValues } from '../../lib/forms/rules';
 import { loadCustomer, saveCustomer, saveLastLead, type LastLead } from '../../lib/forms/storage';
 import { postLead, type LeadResult } from '../../lib/forms/submit';
 import { CAPTCHA_FAILED, TurnstileWidget } from '../../lib/forms/turnstile';
@@ -44,6 +44,8 @@ export interface FormSettings {
   /** `site.features.analytics`: events also go to the edge's sink. */
   analyticsSink: boolean;
   termsLinks?: TermsLinks;
+  /** The dealer's main phone (`site.contact.phone`): offered when a form cannot be sent. */
+  phone?: string;
 }
 
 export interface LeadFormProps {
@@ -104,6 +106,8 @@ export default function LeadForm(props: LeadFormProps) {
   const [honeypot, setHoneypot] = useState('');
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | undefined>();
+  // The lead could not reach the dealer (no network, the service down): the panel offers the phone.
+  const [unsent, setUnsent] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [status, setStatus] = useState<Status>('idle');
   const [step, setStep] = useState(0);
@@ -118,8 +122,46 @@ export default function LeadForm(props: LeadFormProps) {
     [settings.captchaSiteKey, formId],
   );
 
-  useEffect(() => {
+  const formRef = useRef<HTMLFormElement>(null);
+  /** Fields the shopper has filled in (typed before hydration or changed since): later initial values leave them alone. */
+  const edited = useRef(new Set<string>());
+  // Layout effect: runs in the hydration's commit, before the next key can
+  // land. React keeps what the shopper typed into the server-rendered
+  // inputs but not in the state, so the next render would wipe it: take it
+  // into the state first, and stay on the step of the field that has focus.
+  useLayoutEffect(() => {
+    const typed = typedValues(formRef.current, fields, values);
+    for (const name of Object.keys(typed)) edited.current.add(name);
+    if (Object.keys(typed).length > 0) setValues((v) => ({ ...v, ...typed }));
+    const focused = fields.find((f) => f.name === fieldNameOf(formRef.current, document.activeElement));
+    if ((steps?.length ?? 0) > 1 && focused?.step) setStep(focused.step);
     setHydrated(true);
+  }, []);
+  // Initial values that change after hydration (a link's values read from
+  // the query string): into the fields the shopper has not filled in, in
+  // place (a new form would drop what was typed and the focus).
+  const initialKey = JSON.stringify(props.initialValues ?? {});
+  const appliedInitial = useRef(initialKey);
+  useEffect(() => {
+    if (initialKey === appliedInitial.current) return;
+    appliedInitial.current = initialKey;
+    const later = props.initialValues ?? {};
+    setValues((v) => {
+      const next = { ...v };
+      for (const [k, val] of Object.entries(later)) if (!edited.current.has(k)) next[k] = val;
+      return next;
+    });
+  }, [initialKey]);
+  // Fields that join later (a choice that asks for more, a link's kind of
+  // enquiry) start from their empty values, as at the start.
+  const fieldKey = fields.map((f) => f.name).join(' ');
+  useEffect(() => {
+    setValues((v) => {
+      const missing = Object.entries(initialFrom(fields)).filter(([k]) => !(k in v));
+      return missing.length === 0 ? v : { ...Object.fromEntries(missing), ...v };
+    });
+  }, [fieldKey]);
+  useEffect(() => {
     // Details kept from an earlier form fill the empty fields (read after
     // hydration: the server-rendered HTML has none).
     const saved = loadCustomer();
@@ -141,14 +183,16 @@ export default function LeadForm(props: LeadFormProps) {
   const last = !multi || step === LAST_STEP(steps);
 
   function change(name: string, value: string | boolean) {
+    edited.current.add(name);
     setValues((v) => ({ ...v, [name]: value }));
     // A field's message goes as soon as the shopper edits it.
     if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
   }
 
-  function fail(found: FormErrors, message?: string) {
+  function fail(found: FormErrors, message?: string, outage = false) {
     setErrors(found);
     setFormError(message);
+    setUnsent(outage);
     setAttempt((n) => n + 1);
   }
 
@@ -247,6 +291,8 @@ export default function LeadForm(props: LeadFormProps) {
       if (first) reveal(first.name);
       // The worker's 400 says "Please fix the following errors:", the panel's own title.
       const general = result.error === FORM_ERROR_TITLE && Object.keys(known).length > 0 ? '' : result.error;
+      // No answer, or the service failed: say what happened and how else to reach the dealer.
+      if (result.status === 0 || result.status >= 500) return fail(known, general && general !== UNEXPECTED_ERROR ? general : NOT_SENT_MESSAGE, true);
       return fail(known, [general, ...other].filter(Boolean).join(' ') || undefined);
     }
     saveCustomer(values);
@@ -283,6 +329,7 @@ export default function LeadForm(props: LeadFormProps) {
 
   return (
     <form
+      ref={formRef}
       method="post"
       action={apiUrl(settings.apiBase, '/api/leads')}
       // The browser's own checks help a shopper without JavaScript; once
@@ -299,7 +346,14 @@ export default function LeadForm(props: LeadFormProps) {
       <p className="form__required-note" aria-hidden="true">
         Fields marked <span className="field__mark">*</span> are required.
       </p>
-      <ErrorPanel id={`${uid}-${formId}-panel`} formError={formError} errors={panelErrors} attempt={attempt} reveal={reveal} />
+      <ErrorPanel
+        id={`${uid}-${formId}-panel`}
+        formError={formError}
+        errors={panelErrors}
+        attempt={attempt}
+        reveal={reveal}
+        callUs={unsent && settings.phone ? settings.phone : undefined}
+      />
       {multi && steps && (
         <h3 className="form__step" tabIndex={-1} ref={stepHeading}>
           Step {step + 1} of {steps.length}: {steps[step]}
@@ -356,6 +410,39 @@ function initialFrom(fields: FieldSpec[]): FormValues {
     if (f.input === 'checkbox' || f.input === 'terms') out[f.name] = false;
     else if (f.input === 'select' && f.emptyOption === undefined) out[f.name] = f.options?.[0]?.value ?? '';
     else out[f.name] = '';
+  }
+  return out;
+}
+
+/** The shopper-facing controls of a field in a form (not the hidden inputs of the same name). */
+function controlsOf(form: HTMLFormElement, name: string): (HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement)[] {
+  return [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('input, select, textarea')].filter(
+    (c) => c.name === name && c.type !== 'hidden',
+  );
+}
+
+/** The field name of a control of the form, or undefined. */
+function fieldNameOf(form: HTMLFormElement | null, el: Element | null): string | undefined {
+  if (!form || !el || !form.contains(el)) return undefined;
+  return el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement ? el.name : undefined;
+}
+
+/**
+ * What the server-rendered controls hold that the state does not: what the
+ * shopper typed, ticked or chose before the form hydrated.
+ */
+export function typedValues(form: HTMLFormElement | null, fields: FieldSpec[], values: FormValues): FormValues {
+  const out: FormValues = {};
+  if (!form) return out;
+  for (const f of fields) {
+    const controls = controlsOf(form, f.name);
+    if (controls.length === 0) continue;
+    let current: string | boolean;
+    if (f.input === 'checkbox' || f.input === 'terms') current = (controls[0] as HTMLInputElement).checked;
+    else if (f.input === 'radio') current = (controls.find((c) => (c as HTMLInputElement).checked)?.value ?? '') as string;
+    else current = controls[0]!.value;
+    const had = values[f.name] ?? (f.input === 'checkbox' || f.input === 'terms' ? false : '');
+    if (current !== had) out[f.name] = current;
   }
   return out;
 }

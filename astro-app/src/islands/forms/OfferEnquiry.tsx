@@ -88,7 +88,6 @@ export default function OfferEnquiry({ config, offer, locations, heading = 'Enqu
   const ask = offerSubcategory(offer);
   const [category, setCategory] = useState<'general' | 'test_drive'>('general');
   const [initial, setInitial] = useState<FormValues>({ subcategory: ask });
-  const [generation, setGeneration] = useState(0);
   const [sent, setSent] = useState(false);
   const thanksHeading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -96,7 +95,6 @@ export default function OfferEnquiry({ config, offer, locations, heading = 'Enqu
     if (new URLSearchParams(window.location.search).get('enquiry') === 'test-drive') {
       setInitial({ subcategory: OFFER_TEST_DRIVE });
       setCategory('test_drive');
-      setGeneration((g) => g + 1);
     }
   }, []);
   useEffect(() => {
@@ -123,7 +121,6 @@ export default function OfferEnquiry({ config, offer, locations, heading = 'Enqu
         </div>
       ) : (
         <LeadForm
-          key={generation}
           formId={`offer-${offer.id}`}
           settings={config}
           fields={offerEnquiryFields(config, locations, offer, category)}

@@ -31,6 +31,7 @@ export function formConfig(site: SiteData): FormConfig {
     messageRequired: site.forms.message_required,
     termsRequired: site.forms.terms_required,
     defaultState: site.forms.default_state,
+    phone: site.contact.phone,
   };
 }
 

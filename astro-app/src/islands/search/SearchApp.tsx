@@ -14,8 +14,8 @@ import { popularFor, suggest, suggestPages, type SearchPageLink, type Suggestion
 import { track } from '../../lib/analytics';
 import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
 import { layoutResults, tileActive } from '../../lib/search/promo';
-import { sliderBounds } from '../../lib/search/range';
-import { EMPTY_STATE, type Hit, type RangeRefinement, type SearchClient, type SearchResponse, type SearchState } from '../../lib/search/types';
+import { keptStats, sliderBounds } from '../../lib/search/range';
+import { EMPTY_STATE, type FacetStatsValue, type Hit, type RangeRefinement, type SearchClient, type SearchResponse, type SearchState } from '../../lib/search/types';
 import { parseSearchState, SCROLL_FLAG, serialiseSearchState, toggleRefinement, withFilters } from '../../lib/search/url';
 import type { CardSettings } from '../../lib/search/cards';
 import { COMPARE_LIMIT, loadCompared, loadFavourites, onSavedChange, setCompared, toggleCompared, toggleFavourite, type Compared, type Favourite } from '../../lib/search/saved';
@@ -103,6 +103,8 @@ const quoteAll = (words: string[]) => words.map((w) => `‘${w}’`).join(', ');
 export default function SearchApp({ config, initialState, initial, renderedAt, title, siteName = '' }: Props) {
   const [state, setState] = useState(initialState);
   const [response, setResponse] = useState(initial);
+  // The sliders' last meaningful statistics: a search with no results has none (keptStats).
+  const sliderStats = useRef<Record<string, FacetStatsValue>>({});
   const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
   const [keyword, setKeyword] = useState(initialState.query);
   const [now, setNow] = useState(renderedAt);
@@ -226,6 +228,16 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
       setState(s);
       setKeyword(s.query);
       run(s);
+      // Back or Forward shows other results: focus goes to them, scrolled to as
+      // after paging, not left on a control the shopper may no longer see (the
+      // Sort select, off screen). After the browser has restored the entry's
+      // old scroll position (a frame later), which would take them away again.
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          top.current?.scrollIntoView({ block: 'start' });
+          resultsHeading.current?.focus({ preventScroll: true });
+        }),
+      );
     };
     addEventListener('popstate', onPop);
     return () => {
@@ -433,7 +445,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
               onToggle={toggle}
             />
             {ranges.map(([attr, label]) => (
-              <RangeSlider key={attr} attr={attr} label={label} bounds={sliderBounds(response.facets_stats[attr], attr)} value={state.range[attr]} onCommit={commitRange} />
+              <RangeSlider key={attr} attr={attr} label={label} bounds={sliderBounds(keptStats(attr, response.facets_stats[attr], sliderStats.current), attr)} value={state.range[attr]} onCommit={commitRange} />
             ))}
             <Dropdown attr="body" title="Body type" entries={facetEntries('body', facets.body, refined('body'))} onSelect={select} />
             <Dropdown attr="fuel" title="Fuel" entries={facetEntries('fuel', facets.fuel, refined('fuel'))} onSelect={select} />

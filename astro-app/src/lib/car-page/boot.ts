@@ -2,12 +2,12 @@
  * The car page's one up-front script, kept small: the sticky bars' scroll
  * listener, the share buttons (a share window or the clipboard is allowed
  * only straight from the click), the not-found photo and the photo strip's
- * deferred photos. Everything else
+ * deferred photos and keys. Everything else
  * loads on the first interaction that needs it (lib/car-page/interact.ts:
  * Show more toggles, tabs, dialogs, the photo viewer), and the opening-hours
  * check when the phone footer first appears.
  */
-import { deferGalleryPhotos } from './gallery';
+import { deferGalleryPhotos, initGalleryKeys } from './gallery';
 import { installPhotoFallback } from './photo-fallback';
 import { copyLink, openShareWindow } from './share';
 import { initSticky } from './sticky';
@@ -20,6 +20,7 @@ export function initCarPage(win: Window): void {
   const doc = win.document;
   installPhotoFallback(doc);
   deferGalleryPhotos(doc);
+  initGalleryKeys(doc);
 
   const bar = doc.querySelector<HTMLElement>('[data-sticky-bar]');
   const footer = doc.querySelector<HTMLElement>('[data-mobile-footer]');

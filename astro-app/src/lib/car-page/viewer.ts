@@ -3,9 +3,10 @@
  * dialog over the page, opened from a photo of the strip. Arrow keys, Home
  * and End, the on-screen buttons and a sideways swipe move between photos;
  * Escape or Close closes it. Focus stays inside while it is open (Tab
- * wraps) and goes back to the photo that opened it. Loaded on the first
- * click of a photo, never before.
+ * wraps) and goes back to the strip's photo last shown (scrolled into
+ * view there). Loaded on the first click of a photo, never before.
  */
+import { rovePhoto } from './gallery';
 
 export interface Photo {
   src: string;
@@ -81,8 +82,10 @@ export class PhotoViewer {
     });
     dialog.addEventListener('keydown', (e) => this.onKey(e));
     // Escape (the dialog's cancel) and close() both end here.
+    // Focus goes to the strip's link of the photo last shown, scrolled into view.
     dialog.addEventListener('close', () => {
-      this.opener?.focus();
+      const track = this.opener?.closest('.gallery__track');
+      if (!(track && rovePhoto(track, this.index, true))) this.opener?.focus();
       this.opener = null;
     });
     const stage = dialog.querySelector<HTMLElement>('[data-viewer-stage]') ?? dialog;

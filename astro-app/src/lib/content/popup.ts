@@ -5,10 +5,15 @@
  * hidden). Once shown, a mark on the shopper's device (localStorage, by the
  * popup's key, so a changed popup shows again) keeps it from showing again.
  *
- * It opens at the shopper's first touch, click, key or scroll rather than at
- * load (`armPopup`): a modal image over a page nobody has started to use
- * would be the page's largest paint (LCP), and Lighthouse measured the
- * Brisbane home page at 86-93 with it (95 without).
+ * It opens when the shopper has scrolled half a screen down, or a while
+ * after the page loaded (`armPopup`), never at load: a modal image over a
+ * page nobody has started to use would be the page's largest paint (LCP),
+ * and Lighthouse measured the Brisbane home page at 86-93 with it (95
+ * without). Never on a key press or click either: the key or click was
+ * meant for the page (the first Tab goes to the skip link, not into the
+ * popup), and never while the shopper is typing in a field. Closed, focus
+ * goes back where it was (with nothing focused before, the next Tab starts
+ * from the top of the page again).
  */
 import { inWindow, type Window } from './windows';
 
@@ -60,6 +65,8 @@ export function showPopup(doc: Document, nowMs: number): boolean {
   const storage = storageOf(win);
   if (!info.key || !popupDue(info, nowMs, storage)) return false;
   markShown(info.key, storage);
+  const before = doc.activeElement instanceof win.HTMLElement && doc.activeElement !== doc.body ? doc.activeElement : null;
+  dialog.addEventListener('close', () => returnFocus(doc, before), { once: true });
   for (const close of dialog.querySelectorAll('[data-popup-close]')) close.addEventListener('click', () => dialog.close());
   // A click on the backdrop (the dialog itself, outside its content) dismisses it too.
   dialog.addEventListener('click', (event) => {
@@ -69,16 +76,56 @@ export function showPopup(doc: Document, nowMs: number): boolean {
   return true;
 }
 
-/** What counts as the shopper starting to use the page. */
-export const FIRST_USE_EVENTS = ['pointerdown', 'keydown', 'touchstart', 'scroll', 'wheel'] as const;
+/**
+ * Focus back where it was before the popup opened. With nothing focused
+ * before, the browser would leave the next Tab's start at the closed
+ * dialog (the footer follows it): the page itself takes focus and lets go,
+ * so the next Tab starts from the top (the skip link).
+ */
+export function returnFocus(doc: Document, before: HTMLElement | null): void {
+  const to = before?.isConnected ? before : doc.body;
+  // <body> takes focus only with a tabindex, given for the moment.
+  if (to === doc.body && !to.hasAttribute('tabindex')) {
+    to.tabIndex = -1;
+    to.focus({ preventScroll: true });
+    to.removeAttribute('tabindex');
+  } else to.focus({ preventScroll: true });
+}
 
-/** Opens the popup (when due) at the shopper's first use of the page. */
-export function armPopup(doc: Document, now: () => number = Date.now): void {
+/** How far the shopper scrolls down before the popup opens, in screen heights. */
+export const POPUP_SCROLL_SCREENS = 0.5;
+/** Or how long after the page's script ran, in milliseconds. */
+export const POPUP_DELAY_MS = 15_000;
+
+/** Whether the shopper is typing or choosing in a field (the popup waits until they leave it). */
+const editing = (doc: Document): boolean => !!doc.activeElement?.matches('textarea, select, [contenteditable], input:not([type=button], [type=submit], [type=reset], [type=checkbox], [type=radio], [type=image], [type=range], [type=color], [type=file])');
+
+/**
+ * Opens the popup (when due) once the shopper has scrolled
+ * POPUP_SCROLL_SCREENS down or POPUP_DELAY_MS have passed, whichever is
+ * first; while a field has focus, when the shopper leaves it.
+ */
+export function armPopup(doc: Document, now: () => number = Date.now, delayMs: number = POPUP_DELAY_MS): void {
   const win = doc.defaultView;
   if (!win || !doc.querySelector('dialog[data-popup]')) return;
+  let wanted = false;
+  let done = false;
   const open = () => {
-    for (const type of FIRST_USE_EVENTS) win.removeEventListener(type, open, true);
+    wanted = true;
+    if (done || editing(doc)) return;
+    done = true;
+    win.removeEventListener('scroll', onScroll);
+    doc.removeEventListener('focusout', onLeave);
     showPopup(doc, now());
   };
-  for (const type of FIRST_USE_EVENTS) win.addEventListener(type, open, { capture: true, passive: true });
+  const onScroll = () => {
+    if (win.scrollY >= win.innerHeight * POPUP_SCROLL_SCREENS) open();
+  };
+  // focusout comes before the next element has focus: look once it has.
+  const onLeave = () => {
+    if (wanted) win.setTimeout(open, 0);
+  };
+  win.setTimeout(open, delayMs);
+  win.addEventListener('scroll', onScroll, { passive: true });
+  doc.addEventListener('focusout', onLeave);
 }

@@ -149,3 +149,74 @@ export function readTerm(text: string): number {
 export function rangeText(range: { from: number; to: number }): string {
   return range.from === range.to ? `${range.from.toFixed(2)}% p.a.` : `${range.from.toFixed(2)}% to ${range.to.toFixed(2)}% p.a.`;
 }
+
+/** The calculator's typed fields. */
+export type CalculatorField = 'amount' | 'term' | 'rate' | 'deposit' | 'residual';
+
+/** Whether typed text holds a number once stripped (digits, at most one point). */
+export function hasNumber(text: string): boolean {
+  return /\d/.test(stripNumber(text));
+}
+
+/** How long the figures must stay unchanged before a screen reader hears them, in milliseconds. */
+export const ANNOUNCE_AFTER_MS = 800;
+
+/** A field's problem: its message, and whether it leaves no repayment to show (a limit used instead does not). */
+export interface FieldProblem {
+  message: string;
+  blocks: boolean;
+}
+
+/**
+ * What is wrong with the calculator's inputs, field by field (none:
+ * nothing). Text that is not a number is never read as 0 or the nearest
+ * limit: the field says so and no repayment is worked out from it. A value
+ * beyond its limits says which limit is used (the field is set to it when
+ * left); a deposit or residual that leaves nothing to borrow says why.
+ */
+export function calculatorProblems(
+  values: Record<CalculatorField, string>,
+  limits: { min_interest_rate: number; max_interest_rate: number },
+): Partial<Record<CalculatorField, FieldProblem>> {
+  const out: Partial<Record<CalculatorField, FieldProblem>> = {};
+  const blocking = (message: string) => ({ message, blocks: true });
+  const limited = (message: string) => ({ message, blocks: false });
+  const empty = (f: CalculatorField) => values[f].trim() === '';
+  if (!hasNumber(values.amount)) out.amount = blocking(empty('amount') ? 'Enter the purchase price.' : 'Enter the purchase price in dollars, e.g. 30000.');
+  if (!hasNumber(values.term)) out.term = blocking(`Enter a loan term of ${TERM.min} to ${TERM.max} years, e.g. 5.`);
+  else {
+    const years = readNumber(values.term);
+    if (years < TERM.min || years > TERM.max) out.term = limited(`A loan term is ${TERM.min} to ${TERM.max} years: ${readTerm(values.term)} years is used.`);
+  }
+  const { min_interest_rate: lo, max_interest_rate: hi } = limits;
+  if (!empty('rate')) {
+    if (!hasNumber(values.rate)) out.rate = blocking(`Enter the interest rate as a number from ${lo} to ${hi}.`);
+    else {
+      const rate = readNumber(values.rate);
+      // No "%" after a number here: a rate without its comparison rate is for the figures only.
+      if (rate < lo || rate > hi) out.rate = limited(`The interest rate can be ${lo} to ${hi}: ${clamp(rate, lo, hi)} is used.`);
+    }
+  }
+  for (const [f, what] of [
+    ['deposit', 'deposit or trade-in'],
+    ['residual', 'residual'],
+  ] as const) {
+    if (empty(f)) continue;
+    if (!hasNumber(values[f])) out[f] = blocking(`Enter the ${what} in dollars, or leave it empty.`);
+    else if (readNumber(values[f]) > MONEY.max) out[f] = limited(`The ${what} is at most $250,000: $250,000 is used.`);
+  }
+  if (!out.amount && !out.deposit?.blocks) {
+    const price = readNumber(values.amount);
+    const deposit = clamp(readNumber(values.deposit), MONEY.min, MONEY.max);
+    const residual = clamp(readNumber(values.residual), MONEY.min, MONEY.max);
+    if (deposit > 0 && deposit >= price) out.deposit = blocking('The deposit or trade-in covers the purchase price: there is nothing to finance.');
+    else if (!out.residual?.blocks && residual > 0 && residual >= price - deposit) out.residual = blocking('The residual is as much as the amount borrowed: make it smaller to see a repayment.');
+  }
+  return out;
+}
+
+/** The first problem that leaves no repayment to show, or null. */
+export function blockingProblem(problems: Partial<Record<CalculatorField, FieldProblem>>): string | null {
+  for (const f of ['amount', 'term', 'rate', 'deposit', 'residual'] as const) if (problems[f]?.blocks) return problems[f]!.message;
+  return null;
+}

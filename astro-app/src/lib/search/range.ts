@@ -18,9 +18,24 @@ export const SLIDER_DEBOUNCE_MS = 400;
  * slider lands on a value the snapping keeps (see sliderStep).
  */
 export function sliderBounds(stats: FacetStatsValue | undefined, attr = ''): FacetStatsValue {
-  const b = stats && Number.isFinite(stats.min) && Number.isFinite(stats.max) && stats.min <= stats.max ? stats : DEFAULT_BOUNDS;
+  const b = meaningful(stats) ? stats : DEFAULT_BOUNDS;
   if (!SNAPPED.has(attr)) return b;
   return { min: Math.floor(b.min / SNAP) * SNAP, max: Math.max(Math.ceil(b.max / SNAP) * SNAP, Math.floor(b.min / SNAP) * SNAP + SNAP) };
+}
+
+/** Statistics a slider can be built on: both ends finite, the minimum not above the maximum. */
+export function meaningful(stats: FacetStatsValue | undefined): stats is FacetStatsValue {
+  return !!stats && Number.isFinite(stats.min) && Number.isFinite(stats.max) && stats.min <= stats.max;
+}
+
+/**
+ * The statistics a slider shows: this search's; when it has none (no car
+ * matched), the last meaningful ones (`kept`, updated here), so a search
+ * with no results keeps the sliders it had instead of 0 to 100,000.
+ */
+export function keptStats(attr: string, stats: FacetStatsValue | undefined, kept: Record<string, FacetStatsValue>): FacetStatsValue | undefined {
+  if (meaningful(stats)) kept[attr] = stats;
+  return kept[attr];
 }
 
 /**
