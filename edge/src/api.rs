@@ -5,7 +5,9 @@
 use dealer_edge_core::counters::{GateAnswer, GateRequest, Refusal};
 use dealer_edge_core::input::FieldErrors;
 use dealer_edge_core::lead::FORM_ERROR;
-use dealer_edge_core::rate_limit::{decide, Check, Counter, Decision, Route, Store, D1_HIT};
+use dealer_edge_core::rate_limit::{
+    retry_after, Check, Counter, Route, Store, D1_ADMIT, D1_READ, D1_UNDO,
+};
 use dealer_edge_core::session::client_key;
 use serde::Deserialize;
 use serde_json::Value;
@@ -242,35 +244,66 @@ struct CounterRow {
     prev_count: u64,
 }
 
-/// One atomic upsert per check, client first; stops at the first refusal.
+impl CounterRow {
+    fn counter(self) -> Counter {
+        Counter {
+            window_start: self.window_start,
+            count: self.count,
+            prev_count: self.prev_count,
+        }
+    }
+}
+
+/// One atomic conditional upsert per check, client first; stops at the
+/// first refusal, which counts nowhere: a check admitted before it is
+/// taken back, and the refusing counter was not written.
 async fn limit_in_d1(env: &Env, checks: &[Check]) -> Result<Option<Refusal>, String> {
     let db = env.d1("DB").map_err(|e| e.to_string())?;
     let now = now();
+    let mut admitted: Vec<(&Check, u64)> = Vec::new();
     for check in checks {
         let window = check.limit.window_secs;
         let row = db
-            .prepare(D1_HIT)
+            .prepare(D1_ADMIT)
             .bind(&[
                 check.key.as_str().into(),
                 (check.limit.window_start(now) as f64).into(),
                 (window as f64).into(),
+                (now as f64).into(),
+                (check.limit.max as f64).into(),
             ])
             .map_err(|e| e.to_string())?
             .first::<CounterRow>(None)
             .await
-            .map_err(|e| e.to_string())?
-            .ok_or("the counter upsert returned no row")?;
-        let counter = Counter {
-            window_start: row.window_start,
-            count: row.count,
-            prev_count: row.prev_count,
-        };
-        if let Decision::Deny { retry_after } = decide(check.limit, &counter, now) {
-            return Ok(Some(Refusal {
-                message: check.message.to_string(),
-                retry_after,
-            }));
+            .map_err(|e| e.to_string())?;
+        if let Some(row) = row {
+            admitted.push((check, row.window_start));
+            continue;
         }
+        let stored = db
+            .prepare(D1_READ)
+            .bind(&[check.key.as_str().into()])
+            .map_err(|e| e.to_string())?
+            .first::<CounterRow>(None)
+            .await
+            .map_err(|e| e.to_string())?
+            .map(CounterRow::counter);
+        let standing = Counter::at(stored, check.limit, now);
+        for (earlier, window_start) in admitted {
+            let undone = db
+                .prepare(D1_UNDO)
+                .bind(&[earlier.key.as_str().into(), (window_start as f64).into()])
+                .map_err(|e| e.to_string())?
+                .run()
+                .await;
+            if let Err(e) = undone {
+                console_error!("rate limit: taking back {} failed: {e}", earlier.key);
+            }
+        }
+        return Ok(Some(Refusal {
+            message: check.message.to_string(),
+            retry_after: retry_after(check.limit, &standing, now),
+        }));
     }
     Ok(None)
 }

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use dealer_rules::edge_config::RouteLimit;
 use serde::{Deserialize, Serialize};
 
-use crate::rate_limit::{decide, Check, Counter, Decision, Limit, Route};
+use crate::rate_limit::{Check, Counter, Limit, Route};
 
 /// Seconds between two flushes of a dealer's views to D1.
 pub const FLUSH_SECS: u64 = 10;
@@ -62,20 +62,26 @@ pub struct DealerCounters {
 }
 
 impl DealerCounters {
-    /// Counts one call against `checks` in order; the first refusal wins
-    /// and the checks after it are not counted.
+    /// Counts one call against `checks` in order when every one of them
+    /// admits it; the first refusal wins and nothing is counted (a refused
+    /// call spends no budget and does not push a client's wait out).
     pub fn limit(&mut self, checks: &[Check], now: u64) -> Result<(), Refusal> {
+        let mut admitted = Vec::with_capacity(checks.len());
         for check in checks {
             let before = self.limits.get(&check.key).map(|(c, _)| *c);
-            let counter = Counter::hit(before, check.limit, now);
+            match Counter::admit(before, check.limit, now) {
+                Ok(counter) => admitted.push((check, counter)),
+                Err(retry_after) => {
+                    return Err(Refusal {
+                        message: check.message.to_string(),
+                        retry_after,
+                    })
+                }
+            }
+        }
+        for (check, counter) in admitted {
             self.limits
                 .insert(check.key.clone(), (counter, check.limit));
-            if let Decision::Deny { retry_after } = decide(check.limit, &counter, now) {
-                return Err(Refusal {
-                    message: check.message.to_string(),
-                    retry_after,
-                });
-            }
         }
         Ok(())
     }
@@ -267,8 +273,8 @@ mod tests {
         assert_eq!(answers, [true, true, true, false]);
         let refused = c.handle(&req("x", None, 3, 5), 1000).refused.unwrap();
         assert!(refused.retry_after > 0 && refused.retry_after <= 120);
-        // x's refused calls did not use the dealer's budget: 2 more clients
-        // get the 2 left of 5, then the dealer is full.
+        // x's calls used 3 of the dealer's 5 (its refused ones none): 2
+        // more clients get the 2 left, then the dealer is full.
         assert!(c.handle(&req("y", None, 3, 5), 1000).refused.is_none());
         assert!(c.handle(&req("z", None, 3, 5), 1000).refused.is_none());
         let full = c.handle(&req("w", None, 3, 5), 1000).refused.unwrap();
@@ -276,6 +282,11 @@ mod tests {
             full.message.contains("too many requests just now"),
             "{}",
             full.message
+        );
+        assert_eq!(
+            c.counters(),
+            4,
+            "x, y, z and the dealer: w's refused call is in no counter"
         );
         // A refused call counts no view.
         assert_eq!(c.handle(&req("x", Some("car"), 3, 5), 1000).views, None);

@@ -9,9 +9,12 @@
 //! per counter, updated in one atomic statement (D1) or one single-threaded
 //! step (the per-dealer Durable Object): [`Counter::hit`] is that update.
 //!
-//! A refused call still counts, so a client that keeps hammering stays
-//! refused; [`retry_after`] is the real time until one more call would be
-//! allowed, which the worker sends as `Retry-After`.
+//! Only admitted calls count: a refused call changes no counter, so a
+//! client that retries before `Retry-After` does not push its own wait
+//! further out, and junk that is turned away spends nobody's budget.
+//! [`retry_after`] is the real time until one more call would be admitted
+//! (if no other call comes first), which the worker sends as `Retry-After`;
+//! it stays true for a client that retries early.
 
 use dealer_rules::edge_config::{EdgeRateLimits, RouteLimit};
 
@@ -244,19 +247,58 @@ impl Counter {
     pub fn expired(&self, limit: Limit, now: u64) -> bool {
         now >= self.window_start + 2 * limit.window_secs
     }
+
+    /// The counter as it stands at `now` without a new hit: rolled into
+    /// `now`'s window when that window has begun.
+    pub fn at(before: Option<Counter>, limit: Limit, now: u64) -> Counter {
+        let hit = Counter::hit(before, limit, now);
+        Counter {
+            count: hit.count - 1,
+            ..hit
+        }
+    }
+
+    /// One call at `now`: the counter with it counted when it is within
+    /// the limit, or the wait before one more call would be admitted. A
+    /// refused call changes nothing. The D1 statement [`D1_ADMIT`] does
+    /// exactly this.
+    pub fn admit(before: Option<Counter>, limit: Limit, now: u64) -> Result<Counter, u64> {
+        let hit = Counter::hit(before, limit, now);
+        match decide(limit, &hit, now) {
+            Decision::Allow => Ok(hit),
+            Decision::Deny { retry_after } => Err(retry_after),
+        }
+    }
 }
 
-/// One atomic upsert per hit: ?1 key, ?2 window start, ?3 window length.
-/// Mirrors [`Counter::hit`] (SQLite evaluates every SET expression against
-/// the old row).
-pub const D1_HIT: &str = "INSERT INTO rate_counters (key, window_start, count, prev_count, expires_at) \
+/// One atomic upsert per call: ?1 key, ?2 window start, ?3 window length,
+/// ?4 now, ?5 the limit's max. Mirrors [`Counter::admit`]: the row after
+/// the hit is written only when it is within the limit (the upsert's
+/// `WHERE`; SQLite evaluates it and every SET expression against the old
+/// row). A row back means admitted; no row means refused, and nothing
+/// changed ([`D1_READ`] then reads the counter for `Retry-After`). A new
+/// key is always admitted (a limit is at least one call).
+pub const D1_ADMIT: &str = "INSERT INTO rate_counters (key, window_start, count, prev_count, expires_at) \
      VALUES (?1, ?2, 1, 0, ?2 + 2 * ?3) \
      ON CONFLICT (key) DO UPDATE SET \
      prev_count = CASE WHEN window_start >= ?2 THEN prev_count WHEN window_start + ?3 = ?2 THEN count ELSE 0 END, \
      count = CASE WHEN window_start >= ?2 THEN count + 1 ELSE 1 END, \
      expires_at = MAX(window_start, ?2) + 2 * ?3, \
      window_start = MAX(window_start, ?2) \
+     WHERE (CASE WHEN window_start >= ?2 THEN prev_count WHEN window_start + ?3 = ?2 THEN count ELSE 0 END) \
+     * (?3 - MIN(MAX(?4 - MAX(window_start, ?2), 0), ?3)) \
+     + (CASE WHEN window_start >= ?2 THEN count + 1 ELSE 1 END) * ?3 <= ?5 * ?3 \
      RETURNING window_start, count, prev_count";
+
+/// A counter as stored: ?1 key.
+pub const D1_READ: &str =
+    "SELECT window_start, count, prev_count FROM rate_counters WHERE key = ?1";
+
+/// Takes back one admitted call (?1 key, ?2 the window it was counted in):
+/// a call admitted by the client's counter and refused by the dealer's
+/// was not made, so it must not count.
+pub const D1_UNDO: &str = "UPDATE rate_counters SET count = count - 1 \
+     WHERE key = ?1 AND window_start = ?2 AND count > 0";
 
 /// Whether `count` hits now and `prev` in the previous window, `elapsed`
 /// seconds into the current one, are within the limit. Integer arithmetic:
@@ -271,27 +313,35 @@ fn within(limit: Limit, prev: u64, count: u64, elapsed: u64) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
     Allow,
-    /// Refused; one more call would be allowed after this many seconds.
+    /// Refused (and not counted); one more call would be admitted after
+    /// this many seconds.
     Deny {
         retry_after: u64,
     },
 }
 
+/// Whether the call that produced `counter` (counted in it) is within
+/// `limit`; if not, the wait computed from the counter without it.
 pub fn decide(limit: Limit, counter: &Counter, now: u64) -> Decision {
     let elapsed = now.saturating_sub(counter.window_start);
     if within(limit, counter.prev_count, counter.count, elapsed) {
         Decision::Allow
     } else {
+        let without = Counter {
+            count: counter.count.saturating_sub(1),
+            ..*counter
+        };
         Decision::Deny {
-            retry_after: retry_after(limit, counter, now),
+            retry_after: retry_after(limit, &without, now),
         }
     }
 }
 
-/// Seconds from `now` until one more hit would be allowed, if no other
-/// hit comes first (at least 1). Either later in the current window, once
-/// enough of the previous window has slid out, or in the next one, once
-/// enough of this one has.
+/// Seconds from `now` until one more call would be admitted by a counter
+/// that stands at `counter` (rolled to `now`'s window; refused calls are
+/// not in it), if no other call comes first (at least 1). Either later in
+/// the current window, once enough of the previous window has slid out,
+/// or in the next one, once enough of this one has.
 pub fn retry_after(limit: Limit, counter: &Counter, now: u64) -> u64 {
     let w = limit.window_secs;
     let (start, count, prev, max) = (
@@ -300,20 +350,21 @@ pub fn retry_after(limit: Limit, counter: &Counter, now: u64) -> u64 {
         counter.prev_count,
         limit.max,
     );
-    // Later in this window: prev × (w − e) ≤ (max − count − 1) × w.
-    let same_window = if count < max && prev > 0 {
-        let room = (max - count - 1) * w / prev; // floor: e ≥ w − room
-        Some(start + w.saturating_sub(room))
-    } else if count < max {
+    // Later in this window, e seconds in: prev × (w − e) ≤ (max − count − 1) × w.
+    let same_window = if count >= max {
+        None
+    } else if prev == 0 {
         Some(now)
     } else {
-        None
+        let room = (max - count - 1) * w / prev; // floor: e ≥ w − room
+        Some(start + w.saturating_sub(room))
     };
     let at = match same_window {
         Some(t) if t < start + w => t,
-        // Next window: count × (w − e) + w ≤ max × w, the new hit alone
-        // in that window.
-        _ => start + w + w.saturating_sub((max - 1) * w / count.max(1)),
+        // Next window, e seconds in, the call alone in it:
+        // count × (w − e) ≤ (max − 1) × w.
+        _ if count == 0 => start + w,
+        _ => start + w + w.saturating_sub((max - 1) * w / count),
     };
     at.saturating_sub(now).max(1)
 }
@@ -413,21 +464,20 @@ mod tests {
         assert!(matches!(decide(l, &burst, 1001), Decision::Deny { .. }));
     }
 
-    /// Simulates the next hit at `now + secs` on a copy of the counter.
+    /// Whether a call at `now + secs` is admitted by the counter `c`.
     fn allowed_after(l: Limit, c: Counter, now: u64, secs: u64) -> bool {
-        let t = now + secs;
-        decide(l, &Counter::hit(Some(c), l, t), t) == Decision::Allow
+        Counter::admit(Some(c), l, now + secs).is_ok()
     }
 
     #[test]
     fn retry_after_is_the_exact_wait() {
-        // Every refused state of small limits: waiting `retry_after` makes
-        // the next call pass, waiting one second less does not.
+        // Every refused state of small limits: waiting `retry_after` gets
+        // the call admitted, waiting one second less does not.
         let mut checked = 0;
         for max in 1..=6 {
             for w in [1, 2, 7, 60, 3600] {
                 for prev in 0..=9 {
-                    for count in 1..=9 {
+                    for count in 0..=9 {
                         for e in [0, 1, w / 3, w / 2, w - 1] {
                             if e >= w {
                                 continue;
@@ -439,9 +489,10 @@ mod tests {
                                 prev_count: prev,
                             };
                             let now = c.window_start + e;
-                            let Decision::Deny { retry_after } = decide(l, &c, now) else {
+                            let Err(retry_after) = Counter::admit(Some(c), l, now) else {
                                 continue;
                             };
+                            assert_eq!(retry_after, self::retry_after(l, &c, now));
                             assert!(retry_after >= 1);
                             assert!(
                                 allowed_after(l, c, now, retry_after),
@@ -463,19 +514,74 @@ mod tests {
     }
 
     #[test]
+    fn early_retries_do_not_push_the_wait_out() {
+        // A client at its limit that retries every second is admitted at
+        // the moment its first refusal named, and never counted before.
+        for (max, w) in [(3, 60), (20, 3600), (1, 10)] {
+            let l = lim(max, w);
+            let mut c = None;
+            let mut now = 5 * w + 3;
+            for _ in 0..max {
+                c = Some(Counter::admit(c, l, now).expect("within the limit"));
+            }
+            now += 1;
+            let first = Counter::admit(c, l, now).expect_err("over the limit");
+            let admitted_at = now + first;
+            let mut t = now;
+            loop {
+                match Counter::admit(c, l, t) {
+                    Ok(after) => {
+                        assert_eq!(t, admitted_at, "max {max} w {w}");
+                        assert!(decide(l, &after, t) == Decision::Allow);
+                        break;
+                    }
+                    Err(wait) => {
+                        assert_eq!(t + wait, admitted_at, "Retry-After stays true at {t}");
+                        t += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn refused_calls_change_nothing_and_the_d1_statement_says_so() {
+        let l = lim(2, 60);
+        let c = Counter::admit(None, l, 600).unwrap();
+        let c = Counter::admit(Some(c), l, 601).unwrap();
+        assert_eq!(
+            Counter::admit(Some(c), l, 602),
+            Err(88),
+            "two in this minute: half the next one"
+        );
+        assert_eq!(
+            Counter::at(Some(c), l, 661),
+            Counter {
+                window_start: 660,
+                count: 0,
+                prev_count: 2
+            },
+            "rolled, with nothing of its own"
+        );
+        // The statement writes only under its WHERE, and reads its limit.
+        assert!(D1_ADMIT.contains("WHERE") && D1_ADMIT.contains("?5"));
+    }
+
+    #[test]
     fn an_hour_limit_asks_for_most_of_an_hour_not_a_minute() {
-        // 21 reveals in the first minute of an hour with 20 allowed.
+        // 20 reveals in the first minute of an hour with 20 allowed; the
+        // 21st is refused.
         let l = Limit::new(20, 3600);
         let c = Counter {
             window_start: 7200,
-            count: 21,
+            count: 20,
             prev_count: 0,
         };
-        let Decision::Deny { retry_after } = decide(l, &c, 7260) else {
+        let Err(retry_after) = Counter::admit(Some(c), l, 7260) else {
             panic!("21 > 20")
         };
         // The rest of this hour, plus until enough of it has slid out.
-        assert_eq!(retry_after, 3540 + 3600 - 19 * 3600 / 21);
+        assert_eq!(retry_after, 3540 + 3600 - 19 * 3600 / 20);
     }
 
     #[test]
