@@ -9,6 +9,7 @@ use dealer_edge_core::rate_limit::{
     retry_after, Check, Counter, Route, Store, D1_ADMIT, D1_READ, D1_UNDO,
 };
 use dealer_edge_core::session::client_key;
+use dealer_rules::edge_config::EdgeRateLimits;
 use serde::Deserialize;
 use serde_json::Value;
 use std::future::Future;
@@ -210,7 +211,14 @@ pub async fn limit(
     let outcome = match route.store() {
         Store::D1 => {
             let checks = route.checks(config, &tenant.config.dealer, &client);
-            limit_in_d1(env, &checks).await
+            // A route that holds calls over the dealer's budget counts them
+            // there later ([`within_dealer_budget`]).
+            let up_front = if route.holds_over_budget() {
+                &checks[..1]
+            } else {
+                &checks[..]
+            };
+            limit_in_d1(env, up_front).await
         }
         Store::DurableObject => {
             let request = GateRequest {
@@ -234,6 +242,48 @@ pub async fn limit(
             );
             Ok(())
         }
+    }
+}
+
+/// Counts one call against the dealer's budget of `route` (one that
+/// [`Route::holds_over_budget`]): whether it was within it. A call over it
+/// counts nowhere. A limiter that cannot be reached says within (logged).
+pub async fn within_dealer_budget(
+    env: &Env,
+    dealer: &str,
+    limits: &EdgeRateLimits,
+    route: Route,
+) -> bool {
+    let [_, budget] = route.checks(route.config(limits), dealer, "");
+    match limit_in_d1(env, &[budget]).await {
+        Ok(refused) => refused.is_none(),
+        Err(e) => {
+            console_error!(
+                "rate limiter unavailable for {dealer} {}: {e}",
+                route.name()
+            );
+            true
+        }
+    }
+}
+
+/// Takes back one call [`within_dealer_budget`] admitted in this window
+/// (the cron admitted a release and found nothing held).
+pub async fn return_dealer_budget(env: &Env, dealer: &str, limits: &EdgeRateLimits, route: Route) {
+    let [_, budget] = route.checks(route.config(limits), dealer, "");
+    let window_start = budget.limit.window_start(now()) as f64;
+    let undone = match env.d1("DB") {
+        Ok(db) => match db
+            .prepare(D1_UNDO)
+            .bind(&[budget.key.as_str().into(), window_start.into()])
+        {
+            Ok(stmt) => stmt.run().await.map(|_| ()),
+            Err(e) => Err(e),
+        },
+        Err(e) => Err(e),
+    };
+    if let Err(e) = undone {
+        console_error!("rate limit: taking back {} failed: {e}", budget.key);
     }
 }
 

@@ -15,11 +15,11 @@ use dealer_edge_core::delivery::{
 };
 use dealer_edge_core::lead::Lead;
 use dealer_edge_core::rate_limit::Route;
-use dealer_rules::edge_config::dealer_key;
+use dealer_rules::edge_config::{dealer_key, EdgeConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use worker::{
-    console_error, console_log, Env, Fetch, Headers, MessageBatch, MessageExt, Method,
+    console_error, console_log, D1Database, Env, Fetch, Headers, MessageBatch, MessageExt, Method,
     QueueRetryOptionsBuilder, Request, RequestInit, Response, RouteContext,
 };
 
@@ -102,7 +102,7 @@ async fn try_deliver(env: &Env, lead_id: &str) -> Result<Outcome, String> {
     let claimed = db
         .prepare(
             "UPDATE leads SET lease_until = ?2, attempts = attempts + 1 \
-             WHERE id = ?1 AND delivery_status NOT IN ('delivered', 'no_route') AND lease_until < ?3 \
+             WHERE id = ?1 AND delivery_status NOT IN ('delivered', 'no_route', 'held') AND lease_until < ?3 \
              RETURNING dealer, payload, created_at, attempts",
         )
         .bind(&[lead_id.into(), ((now + LEASE_SECS) as f64).into(), (now as f64).into()])
@@ -114,20 +114,7 @@ async fn try_deliver(env: &Env, lead_id: &str) -> Result<Outcome, String> {
         return Ok(Outcome::Done);
     };
     let lead: Lead = serde_json::from_str(&lead_row.payload).map_err(|e| e.to_string())?;
-    let config_json = env
-        .kv("CONFIG")
-        .map_err(|e| e.to_string())?
-        .get(&dealer_key(&lead_row.dealer))
-        .text()
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no config for dealer {}", lead_row.dealer))?;
-    let config = parse_edge_config(&lead_row.dealer, &config_json).map_err(|fault| {
-        format!(
-            "dealer {}: edge config unreadable: {fault}",
-            lead_row.dealer
-        )
-    })?;
+    let config = dealer_config(env, &lead_row.dealer).await?;
 
     let all = targets(&config, &lead);
     if all.is_empty() {
@@ -308,6 +295,7 @@ pub async fn redrive(env: &Env) {
             console_error!("cron: queueing {} failed: {e}", lead.id);
         }
     }
+    release_held(env, &db).await;
     let now = api::now() as f64;
     for sql in [
         "DELETE FROM rate_counters WHERE expires_at < ?1",
@@ -323,6 +311,97 @@ pub async fn redrive(env: &Env) {
     }
     if !due.is_empty() {
         console_log!("cron: re-queued {} lead(s)", due.len());
+    }
+}
+
+/// Dealer `dealer`'s edge configuration from KV.
+async fn dealer_config(env: &Env, dealer: &str) -> Result<EdgeConfig, String> {
+    let json = env
+        .kv("CONFIG")
+        .map_err(|e| e.to_string())?
+        .get(&dealer_key(dealer))
+        .text()
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no config for dealer {dealer}"))?;
+    parse_edge_config(dealer, &json)
+        .map_err(|fault| format!("dealer {dealer}: edge config unreadable: {fault}"))
+}
+
+#[derive(Deserialize)]
+struct Holding {
+    dealer: String,
+}
+
+/// Most held leads one cron run releases per dealer (each costs a counter
+/// write and a queue message; the rest wait for the next minute).
+const RELEASE_PER_RUN: usize = 100;
+
+/// Cron: releases held leads (stored over the dealer's lead budget; see
+/// [`crate::leads`]), oldest first, as far as the dealer's budget admits
+/// them now: each released lead is counted against that budget like a new
+/// one, so the dealer's CRM never receives more than the budget, and
+/// every held lead is delivered once the flood is over.
+pub async fn release_held(env: &Env, db: &D1Database) {
+    let dealers = match db
+        .prepare("SELECT DISTINCT dealer FROM leads WHERE delivery_status = 'held'")
+        .all()
+        .await
+        .and_then(|r| r.results::<Holding>())
+    {
+        Ok(rows) => rows,
+        Err(e) => {
+            console_error!("cron: held leads: {e}");
+            return;
+        }
+    };
+    for Holding { dealer } in dealers {
+        let config = match dealer_config(env, &dealer).await {
+            Ok(config) => config,
+            Err(e) => {
+                console_error!("cron: held leads of {dealer} stay held: {e}");
+                continue;
+            }
+        };
+        let mut released = 0;
+        while released < RELEASE_PER_RUN
+            && api::within_dealer_budget(env, &dealer, &config.rate_limits, Route::Leads).await
+        {
+            let next = db
+                .prepare(
+                    "UPDATE leads SET delivery_status = 'pending' WHERE id = \
+                     (SELECT id FROM leads WHERE dealer = ?1 AND delivery_status = 'held' \
+                      ORDER BY created_at, id LIMIT 1) RETURNING id",
+                )
+                .bind(&[dealer.as_str().into()])
+                .map(|s| async move { s.first::<Due>(None).await });
+            let next = match next {
+                Ok(fut) => fut.await,
+                Err(e) => Err(e),
+            };
+            match next {
+                Ok(Some(lead)) => {
+                    released += 1;
+                    if let Err(e) = enqueue(env, &lead.id).await {
+                        // Pending now: the next re-drive queues it.
+                        console_error!("cron: queueing released {} failed: {e}", lead.id);
+                    }
+                }
+                Ok(None) => {
+                    // Admitted but nothing left: give the budget back.
+                    api::return_dealer_budget(env, &dealer, &config.rate_limits, Route::Leads)
+                        .await;
+                    break;
+                }
+                Err(e) => {
+                    console_error!("cron: releasing a held lead of {dealer}: {e}");
+                    break;
+                }
+            }
+        }
+        if released > 0 {
+            console_log!("cron: released {released} held lead(s) of {dealer}");
+        }
     }
 }
 

@@ -2,20 +2,27 @@
 //! forms posted without JavaScript (urlencoded; answered with a 303 to the
 //! dealer's success page or an HTML page listing the problems).
 //!
-//! In order: the honeypot (a bot gets a fake success, nothing is stored),
-//! validation, the flow's first lead (`lead_id`), an idempotent retry, the
-//! captcha, the vehicle from the dealer's published stock, then the lead
-//! is written to D1 before anything else happens and handed to the
-//! delivery queue ([`crate::delivery`]). If that hand-over fails the lead
-//! is still stored as 'pending' and the cron re-drive picks it up: a stored
-//! lead is never lost.
+//! In order: the client's own rate limit (before the body is read), the
+//! honeypot (a bot gets a fake success, nothing is stored), validation,
+//! the flow's first lead (`lead_id`), an idempotent retry, the captcha,
+//! the vehicle from the dealer's published stock, and only then the
+//! dealer's lead budget: junk turned away by the honeypot or the captcha
+//! spends none of it, and a verified lead (captcha passed, or a later step
+//! of a verified flow) never counts against it. A lead over the budget is
+//! not refused: it is stored 'held' and the cron releases held leads at
+//! the budget's rate, so a flood can neither close the form nor flood the
+//! dealer's CRM (docs/deploy.md, "How leads are protected"). The lead is
+//! written to D1 before anything else happens and handed to the delivery
+//! queue ([`crate::delivery`]). If that hand-over fails the lead is still
+//! stored as 'pending' and the cron re-drive picks it up: a stored lead is
+//! never lost.
 
 use dealer_edge_core::form_post;
 use dealer_edge_core::html::success_location;
 use dealer_edge_core::input::FieldErrors;
 use dealer_edge_core::lead::{
-    clean_user_agent, is_honeypot_hit, same_request, validate_lead, Lead, LeadCategory,
-    KEY_REUSED_MESSAGE,
+    clean_user_agent, is_honeypot_hit, same_request, validate_lead, CaptchaCheck, Lead,
+    LeadCategory, KEY_REUSED_MESSAGE,
 };
 use dealer_edge_core::rate_limit::Route;
 use dealer_edge_core::vehicle;
@@ -153,8 +160,22 @@ async fn accept(
         )
         .await?,
     );
-    let (status, lead_id) = store(&db, &dealer, &lead).await?;
-    if status == 201 {
+    // Past the honeypot and the captcha: only now does the lead count
+    // against the dealer's budget, and a verified one never does (a flood
+    // of unverified posts cannot hold it back). Over the budget the lead
+    // is stored held, not refused; the cron releases held leads at the
+    // budget's rate ([`crate::delivery::release_held`]).
+    let verified = matches!(
+        lead.captcha,
+        Some(CaptchaCheck::Verified | CaptchaCheck::NotRequired)
+    );
+    let held = !verified
+        && !api::within_dealer_budget(&ctx.env, &dealer, &tenant.config.rate_limits, Route::Leads)
+            .await;
+    let (status, lead_id) = store(&db, &dealer, &lead, held).await?;
+    if held && status == 201 {
+        console_log!("dealer {dealer}: lead {lead_id} held (over the dealer's lead budget)");
+    } else if status == 201 {
         queue(&ctx.env, &lead_id).await;
     }
     Ok(stored(
@@ -248,14 +269,22 @@ async fn keyed(
 /// instead of 201; another request under that key gets 422, as the IETF
 /// Idempotency-Key draft asks (a reused key must not silently answer for a
 /// different enquiry).
-pub async fn store(db: &D1Database, dealer: &str, lead: &Lead) -> Result<(u16, String), ApiError> {
+///
+/// `held`: over the dealer's budget, stored as 'held' for the cron to
+/// release at the budget's rate instead of 'pending'.
+pub async fn store(
+    db: &D1Database,
+    dealer: &str,
+    lead: &Lead,
+    held: bool,
+) -> Result<(u16, String), ApiError> {
     let payload = serde_json::to_string(lead).map_err(internal("lead payload JSON"))?;
     let inserted = sql::first(
         db,
         "insert lead",
         stmt(
-            "INSERT INTO leads (id, dealer, category, payload, idempotency_key, subcategory, car_id) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+            "INSERT INTO leads (id, dealer, category, payload, idempotency_key, subcategory, car_id, delivery_status) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
              ON CONFLICT (dealer, idempotency_key) DO NOTHING RETURNING id",
             vec![
                 random_uuid().into(),
@@ -265,6 +294,7 @@ pub async fn store(db: &D1Database, dealer: &str, lead: &Lead) -> Result<(u16, S
                 opt(lead.idempotency_key.as_deref()),
                 opt(lead.subcategory.as_deref()),
                 opt(lead.car_id.as_deref()),
+                if held { "held" } else { "pending" }.into(),
             ],
         ),
     )

@@ -203,7 +203,8 @@ impl Tenant {
             .map_err(internal("KV dealer lookup"))?;
         let Some(config) = config else {
             console_error!("origin {origin} maps to dealer {slug}, which has no config");
-            return Err(ApiError::forbidden_origin());
+            // Ours to mend (a half-finished deploy), not the caller's fault.
+            return Err(ApiError::dealer_unavailable());
         };
         let config = parse_config(&slug, &config)?;
         // Defence in depth: the origin map and the dealer's own list must agree.

@@ -72,6 +72,26 @@ mod tests {
     }
 
     #[test]
+    fn openapi_states_both_content_security_policies() {
+        let (_, json) = dealer_edge_core::http::SECURITY_HEADERS
+            .into_iter()
+            .find(|(name, _)| *name == "Content-Security-Policy")
+            .unwrap();
+        assert!(
+            OPENAPI.contains(&format!("Content-Security-Policy: {json}.")),
+            "the JSON answers' policy"
+        );
+        let form = dealer_edge_core::html::content_security_policy();
+        let start = form.find("'sha256-").unwrap() + "'sha256-".len();
+        let end = start + form[start..].find('\'').unwrap();
+        let documented = format!("{}HASH{}", &form[..start], &form[end..]);
+        assert!(
+            OPENAPI.contains(&format!("Content-Security-Policy: {documented}\n")),
+            "the form error page's policy, as sent: {documented}"
+        );
+    }
+
+    #[test]
     fn openapi_documents_every_route_and_nothing_else() {
         let routes = router_routes();
         let docs = documented();

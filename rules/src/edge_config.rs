@@ -387,6 +387,62 @@ pub struct EdgeRateLimits {
     pub code_cooldown_secs: u32,
 }
 
+/// The ranges a configured limit must be in (the dealer YAML's schema
+/// states the same).
+pub const PER_CLIENT_MAX: u32 = 1_000_000;
+pub const PER_DEALER_MAX: u32 = 100_000_000;
+pub const WINDOW_SECS_MAX: u32 = 86_400;
+pub const CODE_COOLDOWN_SECS: std::ops::RangeInclusive<u32> = 10..=900;
+
+impl EdgeRateLimits {
+    /// Every limit with its name, as in the YAML.
+    pub fn routes(&self) -> [(&'static str, RouteLimit); 14] {
+        [
+            ("leads", self.leads),
+            ("miscellaneous", self.miscellaneous),
+            ("events", self.events),
+            ("views", self.views),
+            ("quotes", self.quotes),
+            ("phone_reveal", self.phone_reveal),
+            ("sign_in", self.sign_in),
+            ("verify", self.verify),
+            ("watchlist", self.watchlist),
+            ("lead_status", self.lead_status),
+            ("checkout", self.checkout),
+            ("car_status", self.car_status),
+            ("valuation", self.valuation),
+            ("payment_webhook", self.payment_webhook),
+        ]
+    }
+
+    /// The first limit out of range, named (`leads.per_client is 0; ...`):
+    /// a stored configuration with one is refused rather than read as
+    /// something else (0 calls is not "one call", 0 s is not "1 s").
+    pub fn out_of_range(&self) -> Option<String> {
+        for (name, l) in self.routes() {
+            for (field, value, max) in [
+                ("per_client", l.per_client, PER_CLIENT_MAX),
+                ("per_dealer", l.per_dealer, PER_DEALER_MAX),
+                ("window_secs", l.window_secs, WINDOW_SECS_MAX),
+            ] {
+                if !(1..=max).contains(&value) {
+                    return Some(format!(
+                        "rate_limits.{name}.{field} is {value}; it must be 1 to {max}"
+                    ));
+                }
+            }
+        }
+        (!CODE_COOLDOWN_SECS.contains(&self.code_cooldown_secs)).then(|| {
+            format!(
+                "rate_limits.code_cooldown_secs is {}; it must be {} to {}",
+                self.code_cooldown_secs,
+                CODE_COOLDOWN_SECS.start(),
+                CODE_COOLDOWN_SECS.end()
+            )
+        })
+    }
+}
+
 impl Default for EdgeRateLimits {
     fn default() -> Self {
         EdgeRateLimits {

@@ -6,11 +6,11 @@ use dealer_rules::edge_config::{EdgeRateLimits, RouteLimit};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// How often shoppers (and scripts) may call the dealer's edge API. Each call is counted against the calling connection (`per_client`) and against the whole dealer (`per_dealer`), over a sliding window; a call over either limit is answered 429 with the seconds to wait. The defaults are far above what a shopper or a busy dealer does: change them only for a dealer whose traffic is unusual (a big group behind one office connection, a load test).
+/// How often shoppers (and scripts) may call the dealer's edge API. Each call is counted against the calling connection (`per_client`) and against the whole dealer (`per_dealer`), over a sliding window; a call over either limit is answered 429 with the seconds to wait, except an enquiry over the dealer's limit, which is stored and delivered later (see `leads`). The defaults are far above what a shopper or a busy dealer does: change them only for a dealer whose traffic is unusual (a big group behind one office connection, a load test).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RateLimits {
-    /// Enquiries sent (`POST /api/leads`). Each one is also delivered to the dealer (e-mail, webhook), so this also caps those. Default: 20 per client and 1,000 per dealer an hour.
+    /// Enquiries sent (`POST /api/leads`). `per_client` refuses a connection that sends more (429). `per_dealer` is the most enquiries delivered to the dealer (e-mail, webhook) in the window without a passed captcha: an enquiry over it is not refused but stored and delivered once the window has room, so a flood can neither close the form nor flood the dealer's CRM. Enquiries that passed the captcha are delivered at once and never count; posts caught by the honeypot or refused by the captcha count nowhere. Default: 20 per client and 1,000 per dealer an hour.
     pub leads: RouteLimitOverride,
     /// Trade-in valuations attached to enquiries. Default: 20 per client and 1,000 per dealer an hour.
     pub miscellaneous: RouteLimitOverride,

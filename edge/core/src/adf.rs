@@ -164,20 +164,10 @@ fn vehicle_comments(lead: &Lead, vehicle: &LeadVehicle) -> Vec<String> {
         }
     }
     if lead.vehicle.is_some() && !vehicle.verified {
-        let mut line = String::from("This car is no longer in the published stock");
-        if let Some(c) = &lead.claimed_vehicle {
-            let named: Vec<&str> = [&c.year, &c.make, &c.model]
-                .into_iter()
-                .filter_map(|v| v.as_deref())
-                .collect();
-            if !named.is_empty() {
-                line.push_str(&format!("; the shopper's page named: {}", named.join(" ")));
-            }
-            if let Some(stock) = &c.stock_number {
-                line.push_str(&format!(" (stock {stock})"));
-            }
-        }
-        lines.push(line);
+        // Only the id the form sent (in <id>) and this line: what the page
+        // claimed of the car (year, make, stock number) is the sender's own
+        // text, and the dealer's CRM must not show it as a vehicle's facts.
+        lines.push("This car is no longer in the published stock".into());
     }
     if let Some(price_text) = vehicle
         .price_text
@@ -569,7 +559,16 @@ Opt-in: marketing yes</comments>
             xml.contains("<year></year>\n      <make></make>\n      <model></model>"),
             "{xml}"
         );
-        assert!(xml.contains("no longer in the published stock; the shopper&apos;s page named: 2020 Kia Rio (stock K9)"), "{xml}");
+        assert!(
+            xml.contains("<comments>This car is no longer in the published stock</comments>"),
+            "{xml}"
+        );
+        for claimed in ["Kia", "Rio", "2020", "K9"] {
+            assert!(
+                !xml.contains(claimed),
+                "the sender's own {claimed} is not a vehicle fact: {xml}"
+            );
+        }
     }
 
     #[test]

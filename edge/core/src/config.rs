@@ -16,6 +16,9 @@ pub fn parse_edge_config(slug: &str, json: &str) -> Result<EdgeConfig, String> {
             config.dealer
         ));
     }
+    if let Some(fault) = config.rate_limits.out_of_range() {
+        return Err(fault);
+    }
     Ok(config)
 }
 
@@ -29,6 +32,39 @@ mod tests {
     #[test]
     fn a_good_config_reads() {
         assert_eq!(parse_edge_config("d", GOOD).unwrap().dealer, "d");
+    }
+
+    #[test]
+    fn limits_out_of_range_are_refused_not_bent() {
+        let with = |limits: &str| {
+            GOOD.replace(
+                "\"features\"",
+                &format!("\"rate_limits\":{limits},\"features\""),
+            )
+        };
+        let zero = with(r#"{"leads":{"per_client":0,"per_dealer":5,"window_secs":60}}"#);
+        assert_eq!(
+            parse_edge_config("d", &zero).unwrap_err(),
+            "rate_limits.leads.per_client is 0; it must be 1 to 1000000"
+        );
+        let instant = with(r#"{"verify":{"per_client":5,"per_dealer":5,"window_secs":0}}"#);
+        assert_eq!(
+            parse_edge_config("d", &instant).unwrap_err(),
+            "rate_limits.verify.window_secs is 0; it must be 1 to 86400"
+        );
+        let cooldown = with(r#"{"code_cooldown_secs":0}"#);
+        assert!(parse_edge_config("d", &cooldown)
+            .unwrap_err()
+            .contains("code_cooldown_secs is 0"));
+        let fine = with(r#"{"leads":{"per_client":1,"per_dealer":5,"window_secs":86400}}"#);
+        assert_eq!(
+            parse_edge_config("d", &fine)
+                .unwrap()
+                .rate_limits
+                .leads
+                .per_dealer,
+            5
+        );
     }
 
     #[test]

@@ -157,6 +157,17 @@ impl Route {
         }
     }
 
+    /// Whether the dealer's budget of this route holds calls over it
+    /// instead of refusing them. A lead over the budget is stored and
+    /// delivered later at the budget's rate (`crate::lead` and the worker's
+    /// `leads` module): a flood cannot close the dealer's lead form, and
+    /// the dealer's CRM never receives more than the budget. The worker
+    /// counts such a call against the client's budget up front and against
+    /// the dealer's only once it has passed the honeypot and the captcha.
+    pub fn holds_over_budget(self) -> bool {
+        matches!(self, Route::Leads)
+    }
+
     /// The two checks of one call, client first: a client over its own
     /// limit is refused before the dealer's counter is touched, so one
     /// client's flood cannot use up the budget of the dealer's shoppers.

@@ -21,11 +21,12 @@ pub enum CarRef {
     Id(String),
 }
 
-/// The car the lead names, if any: its slug when it is one, else its id.
+/// The car the lead names, if any: its id when sent, else its slug (the
+/// OpenAPI contract: the slug is used only without an id).
 pub fn car_ref(lead: &Lead) -> Option<CarRef> {
-    match (&lead.car_slug, &lead.car_id) {
-        (Some(slug), _) if is_car_slug(slug) => Some(CarRef::Slug(slug.clone())),
-        (_, Some(id)) => Some(CarRef::Id(id.clone())),
+    match (&lead.car_id, &lead.car_slug) {
+        (Some(id), _) => Some(CarRef::Id(id.clone())),
+        (None, Some(slug)) if is_car_slug(slug) => Some(CarRef::Slug(slug.clone())),
         _ => None,
     }
 }
@@ -197,9 +198,14 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_slug_is_looked_up_first_then_the_id() {
+    fn the_id_is_looked_up_first_then_the_slug() {
         assert_eq!(
             car_ref(&lead(json!({"car_id": 9, "car_slug": "a-9"}))),
+            Some(CarRef::Id("9".into())),
+            "the slug is used only without an id"
+        );
+        assert_eq!(
+            car_ref(&lead(json!({"car_slug": "a-9"}))),
             Some(CarRef::Slug("a-9".into()))
         );
         assert_eq!(
