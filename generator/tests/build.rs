@@ -1321,17 +1321,18 @@ fn a_photo_the_site_does_not_have_is_left_out_with_a_warning_and_the_site_publis
     for w in [&gone_1, &gone_9] {
         assert!(log.contains(&format!("warning: {w}")), "{w}\n{log}");
     }
+    // The fixture feed's two skipped records, and the two photos.
     assert!(
-        log.contains("stock feed: 0 records skipped, 2 warnings;"),
+        log.contains("stock feed: 2 records skipped, 2 warnings;"),
         "{log}"
     );
     assert!(
-        log.contains("stock feeds: 0 records skipped, 2 warnings"),
+        log.contains("stock feeds: 2 records skipped, 2 warnings"),
         "{log}"
     );
     let report =
         std::fs::read_to_string(sites.path().join("tiny-dealer/stock-feed-report.txt")).unwrap();
-    assert_eq!(report.lines().count(), 2, "{report}");
+    assert_eq!(report.lines().count(), 4, "{report}");
     for w in [&gone_1, &gone_9] {
         let line = w.split_once("stock/tiny.json: ").unwrap().1;
         assert!(report.contains(line), "{line}\n{report}");
@@ -1437,13 +1438,14 @@ fn with_an_image_host_a_missing_site_photo_is_left_out_once_and_the_host_sizes_a
         log.contains("warning: tiny-dealer: stock feed stock/tiny.json: record 1 (id 1, slug car-1): `images` is \"/images/stock/gone-1.jpg\", a file the site's public files do not have"),
         "{log}"
     );
+    // The fixture feed's two skipped records, and the photo.
     assert!(
-        log.contains("stock feeds: 0 records skipped, 1 warning"),
+        log.contains("stock feeds: 2 records skipped, 1 warning"),
         "{log}"
     );
     let report =
         std::fs::read_to_string(sites.path().join("tiny-dealer/stock-feed-report.txt")).unwrap();
-    assert_eq!(report.lines().count(), 1, "{report}");
+    assert_eq!(report.lines().count(), 3, "{report}");
     assert!(report.contains("/images/stock/gone-1.jpg"), "{report}");
     let (_, cars) = generated(sites.path());
     assert_eq!(
