@@ -224,10 +224,10 @@ pub fn build(
                 .zip(written)
                 .map(|(d, written)| {
                     let slug = d.slug.clone();
-                    let result = written
-                        .and_then(|()| publish_one(&d, &out, &shared, &log))
-                        .and_then(|published| d.report(Some(published)))
-                        .map_err(BuildFailure::Failed);
+                    let result = match written.and_then(|()| publish_one(&d, &out, &shared, &log)) {
+                        Ok(published) => d.report(Some(published)).map_err(BuildFailure::Failed),
+                        Err(e) => Err(d.unpublished(e)),
+                    };
                     (slug, result)
                 })
                 .collect()
@@ -250,12 +250,7 @@ pub fn build(
         }
         Err(e) => dealers
             .into_iter()
-            .map(|d| {
-                (
-                    d.slug.clone(),
-                    Err(BuildFailure::Failed(anyhow::anyhow!("{e:#}"))),
-                )
-            })
+            .map(|d| (d.slug.clone(), Err(d.unpublished(anyhow::anyhow!("{e:#}")))))
             .collect(),
     };
     let _ = std::fs::remove_dir_all(&out);

@@ -44,15 +44,7 @@ pub struct BuildReport {
     pub dist: Option<PathBuf>,
     pub cars_visible: usize,
     pub cars_hidden: usize,
-    /// Feed records skipped for lack of a car page's essentials, with the reason.
-    pub skipped: Vec<feed::SkippedRecord>,
-    /// Fields left out of cars that were kept.
-    pub feed_warnings: Vec<feed::FeedWarning>,
-    /// Every warning as printed: the dealer file's, then the feed's
-    /// (skipped records first), each naming the dealer.
-    pub warnings: Vec<String>,
-    /// All feed problems of this build, one per line (written when there are any).
-    pub feed_report: Option<PathBuf>,
+    pub warnings: Warnings,
     pub pages: usize,
     /// Pages Astro reused from its page cache (unchanged route code and
     /// props) instead of rendering them again.
@@ -67,13 +59,39 @@ pub struct BuildReport {
     pub elapsed: Duration,
 }
 
+/// What a build that read the stock warns about, whether the site was
+/// published or not: counted and printed per dealer, the feed's part also
+/// written to `stock-feed-report.txt`.
+#[derive(Debug, Default)]
+pub struct Warnings {
+    /// Feed records skipped for lack of a car page's essentials.
+    pub skipped: usize,
+    /// Fields (and photos) left out of cars that were kept.
+    pub feed_warnings: usize,
+    /// Every warning as printed: the dealer file's, then the feed's
+    /// (skipped records first), then the build's own, each naming the dealer.
+    pub lines: Vec<String>,
+    /// All feed problems of this build, one per line (written when there are any).
+    pub feed_report: Option<PathBuf>,
+}
+
 /// Why a dealer did not build.
 #[derive(Debug)]
 pub enum BuildFailure {
     /// The dealer file has problems (all of them are listed).
     Invalid(Box<Rejected>),
-    /// Anything after validation: the feed, templates, Astro, the disk.
+    /// Anything after validation, before the stock was read and the
+    /// site's data generated: the feed file itself, the inputs, the disk.
     Failed(anyhow::Error),
+    /// The stock was read and the data generated, but the site was not
+    /// published (Astro, a check before publishing, the disk); the
+    /// previous site stays. The feed's problems are reported all the
+    /// same: a dealer fixing their feed needs them most when nothing
+    /// publishes.
+    Unpublished {
+        error: anyhow::Error,
+        warnings: Box<Warnings>,
+    },
 }
 
 impl std::fmt::Display for BuildFailure {
@@ -91,7 +109,9 @@ impl std::fmt::Display for BuildFailure {
                     r.slug
                 )
             }
-            BuildFailure::Failed(e) => write!(f, "{e:#}"),
+            BuildFailure::Failed(e) | BuildFailure::Unpublished { error: e, .. } => {
+                write!(f, "{e:#}")
+            }
         }
     }
 }
@@ -139,8 +159,10 @@ pub fn build_prepared(
         step("publishing");
         Ok(Some(prepared.publish(staged, checked, reused)?))
     };
-    let published = run().map_err(BuildFailure::Failed)?;
-    prepared.report(published).map_err(BuildFailure::Failed)
+    match run() {
+        Ok(published) => prepared.report(published).map_err(BuildFailure::Failed),
+        Err(e) => Err(prepared.unpublished(e)),
+    }
 }
 
 /// A dealer loaded, generated and keyed, before Astro runs.
@@ -160,9 +182,6 @@ pub struct Prepared {
     pub state: State,
     /// `build --force`: Astro also ignores its page cache (`astro build --force`).
     force: bool,
-    /// The build's warnings, gathered once (they look for photos on disk)
-    /// for both the release's summary and the report.
-    warnings: std::sync::OnceLock<Vec<String>>,
     started: Instant,
 }
 
@@ -206,7 +225,6 @@ pub fn prepare(
         .load(dealer_file)
         .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
     prepare_loaded(project, dealer, opts, rebuild, shared, step, started)
-        .map_err(BuildFailure::Failed)
 }
 
 fn prepare_loaded(
@@ -217,7 +235,7 @@ fn prepare_loaded(
     shared: &crate::cache::SharedKey,
     step: &dyn Fn(&str),
     started: Instant,
-) -> Result<Prepared> {
+) -> Result<Prepared, BuildFailure> {
     let force = rebuild == Rebuild::Force;
     let site_dir = project.site_dir(&dealer.slug);
     let content_dir = dealer.dir().join(&dealer.slug);
@@ -231,7 +249,8 @@ fn prepare_loaded(
             &content_dir,
             &feed,
             opts.now.timestamp(),
-        )?;
+        )
+        .map_err(BuildFailure::Failed)?;
         let unchanged = crate::release::current_inputs(&site_dir)
             .filter(|(key, _)| *key == inputs_key && !force)
             .and_then(|(_, summary)| Some((crate::release::current_info(&site_dir)?, summary)));
@@ -246,13 +265,13 @@ fn prepare_loaded(
                 inputs_key,
                 state: State::Unchanged(info, summary),
                 force,
-                warnings: Default::default(),
                 started,
             });
         }
     }
     step("reading stock");
-    let generated = generate(&dealer, opts.now)?;
+    let generated =
+        generate(&dealer, &project.public_dir(), opts.now).map_err(BuildFailure::Failed)?;
     // Every page the site data promises (crate::pages), so the page
     // list `dealergen diff` compares is the one Astro really made.
     let must_exist: Vec<String> = generated
@@ -270,32 +289,38 @@ fn prepare_loaded(
         inputs_key,
         state: State::Stale,
         force,
-        warnings: Default::default(),
         started,
     };
-    if opts.skip_astro {
-        step("writing project");
-        prepared.write_project(project)?;
-        // Not a release: the worker's files of this generation go to
-        // generated/, so the published release's stay as they are.
-        let generated = prepared.site_dir.join(GENERATED_DIR);
-        std::fs::create_dir_all(&generated)
-            .with_context(|| format!("cannot create {}", generated.display()))?;
-        prepared.write_edge_files(&generated)?;
-        prepared.state = State::NoAstro;
-        return Ok(prepared);
+    // From here on a failure still reports the feed's problems.
+    let finish = |prepared: &mut Prepared| -> Result<()> {
+        if opts.skip_astro {
+            step("writing project");
+            prepared.write_project(project)?;
+            // Not a release: the worker's files of this generation go to
+            // generated/, so the published release's stay as they are.
+            let generated = prepared.site_dir.join(GENERATED_DIR);
+            std::fs::create_dir_all(&generated)
+                .with_context(|| format!("cannot create {}", generated.display()))?;
+            prepared.write_edge_files(&generated)?;
+            prepared.state = State::NoAstro;
+            return Ok(());
+        }
+        prepared.key =
+            crate::cache::dealer_key(shared, &prepared.generated().files, &prepared.must_exist);
+        let published = crate::release::current_info(&prepared.site_dir);
+        if let Some(info) = published.filter(|info| info.key == prepared.key && !force) {
+            // Up to date. The project's data is refreshed only if something
+            // else (a --no-astro run) rewrote it, so the project matches the
+            // published site.
+            refresh_data(&prepared.site_dir, &prepared.data())?;
+            prepared.state = State::Cached(info);
+        }
+        Ok(())
+    };
+    match finish(&mut prepared) {
+        Ok(()) => Ok(prepared),
+        Err(e) => Err(prepared.unpublished(e)),
     }
-    prepared.key =
-        crate::cache::dealer_key(shared, &prepared.generated().files, &prepared.must_exist);
-    let published = crate::release::current_info(&prepared.site_dir);
-    if let Some(info) = published.filter(|info| info.key == prepared.key && !force) {
-        // Up to date. The project's data is refreshed only if something
-        // else (a --no-astro run) rewrote it, so the project matches the
-        // published site.
-        refresh_data(&prepared.site_dir, &prepared.data())?;
-        prepared.state = State::Cached(info);
-    }
-    Ok(prepared)
 }
 
 impl Prepared {
@@ -378,29 +403,19 @@ impl Prepared {
         })
     }
 
-    /// Every warning of the build as printed: the dealer file's, missing
-    /// photos, the feed's (skipped records first), the build's own.
+    /// Every warning of the build as printed: the dealer file's, the
+    /// feed's (skipped records first, photos left out among them), the
+    /// build's own.
     fn warnings(&self) -> Vec<String> {
-        self.warnings.get_or_init(|| self.gather_warnings()).clone()
-    }
-
-    fn gather_warnings(&self) -> Vec<String> {
         let Some(generated) = &self.generated else {
             return Vec::new();
         };
         let dealer = &self.dealer;
-        let cfg = &dealer.config;
         let mut warnings: Vec<String> = dealer
             .warnings
             .iter()
             .map(|d| format!("{}:{}: {}", d.file.display(), d.line, d.message))
             .collect();
-        let public = self.site_dir.join(render::APP_DIR).join("public");
-        warnings.extend(
-            crate::photos::missing_local_photos(&generated.cars, &cfg.images, &public)
-                .iter()
-                .map(|m| format!("{}: {m}", dealer.slug)),
-        );
         warnings.extend(self.feed_lines());
         warnings.extend(
             generated
@@ -429,12 +444,38 @@ impl Prepared {
             .collect()
     }
 
+    /// The failure of a build that did not publish after generating:
+    /// the feed report is written and the warnings go with the error.
+    pub fn unpublished(self, error: anyhow::Error) -> BuildFailure {
+        if self.generated.is_none() {
+            return BuildFailure::Failed(error);
+        }
+        let mut lines = self.warnings();
+        let feed_report =
+            write_feed_report(&self.site_dir, &self.feed_lines()).unwrap_or_else(|e| {
+                lines.push(format!("{}: {e:#}", self.slug));
+                None
+            });
+        let generated = self.generated.expect("checked above");
+        BuildFailure::Unpublished {
+            error,
+            warnings: Box::new(Warnings {
+                skipped: generated.skipped.len(),
+                feed_warnings: generated.feed_warnings.len(),
+                lines,
+                feed_report,
+            }),
+        }
+    }
+
     /// What a later build that finds this dealer unchanged reports.
     fn summary(&self) -> crate::release::Summary {
         let generated = self.generated();
         crate::release::Summary {
             cars_visible: generated.cars.len(),
             cars_hidden: generated.hidden,
+            skipped: generated.skipped.len(),
+            feed_warnings: generated.feed_warnings.len(),
             warnings: self.warnings(),
         }
     }
@@ -452,10 +493,12 @@ impl Prepared {
                 dist,
                 cars_visible: summary.cars_visible,
                 cars_hidden: summary.cars_hidden,
-                skipped: Vec::new(),
-                feed_warnings: Vec::new(),
-                warnings: summary.warnings.clone(),
-                feed_report,
+                warnings: Warnings {
+                    skipped: summary.skipped,
+                    feed_warnings: summary.feed_warnings,
+                    lines: summary.warnings.clone(),
+                    feed_report,
+                },
                 pages: info.pages,
                 reused_pages: 0,
                 publish: None,
@@ -498,10 +541,12 @@ impl Prepared {
             dist,
             cars_visible: generated.cars.len(),
             cars_hidden: generated.hidden,
-            skipped: generated.skipped,
-            feed_warnings: generated.feed_warnings,
-            warnings,
-            feed_report,
+            warnings: Warnings {
+                skipped: generated.skipped.len(),
+                feed_warnings: generated.feed_warnings.len(),
+                lines: warnings,
+                feed_report,
+            },
             pages,
             reused_pages,
             publish,
@@ -587,7 +632,14 @@ impl Generated {
 }
 
 /// Reads the stock and resolves everything the site and the worker get.
-pub fn generate(dealer: &dealer_config::LoadedDealer, now: DateTime<Utc>) -> Result<Generated> {
+/// `public` holds the site's public files (`astro-app/public`, see
+/// [`Project::public_dir`]): a shown car's photo named by a site path that
+/// is not there is left out of the car, with a feed warning.
+pub fn generate(
+    dealer: &dealer_config::LoadedDealer,
+    public: &Path,
+    now: DateTime<Utc>,
+) -> Result<Generated> {
     let cfg = &dealer.config;
     let feed_path = dealer.dir().join(&cfg.stock.feed);
     if !feed_path.exists() && cfg.stock.source.is_some() {
@@ -603,6 +655,12 @@ pub fn generate(dealer: &dealer_config::LoadedDealer, now: DateTime<Utc>) -> Res
     let mut selection = stock::select(feed, cfg, now);
     let mut build_warnings: Vec<String> = Vec::new();
     feed_warnings.append(&mut selection.warnings);
+    // Before any page or the search index names them (crate::photos).
+    feed_warnings.extend(crate::photos::drop_missing_local_photos(
+        &mut selection.visible,
+        &cfg.images,
+        public,
+    ));
     let mut cars: Vec<present::Car> = selection
         .visible
         .iter()

@@ -205,11 +205,10 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                     String::new()
                 };
                 println!(
-                    "{verb} {slug}: {} cars shown, {} hidden; stock feed: {}, {}; {} pages{reused} in {:.1}s{dist}",
+                    "{verb} {slug}: {} cars shown, {} hidden; stock feed: {}; {} pages{reused} in {:.1}s{dist}",
                     r.cars_visible,
                     r.cars_hidden,
-                    plural(r.skipped.len(), "record skipped", "records skipped"),
-                    plural(r.feed_warnings.len(), "warning", "warnings"),
+                    feed_counts(&r.warnings),
                     r.pages,
                     r.elapsed.as_secs_f64()
                 );
@@ -234,27 +233,26 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                         );
                     }
                 }
-                skipped += r.skipped.len();
-                left_out += r.feed_warnings.len();
-                for w in r.warnings.iter().take(MAX_PRINTED_WARNINGS) {
-                    println!("       warning: {w}");
-                }
-                if let Some(more) = r.warnings.len().checked_sub(MAX_PRINTED_WARNINGS) {
-                    if more > 0 {
-                        let report = r
-                            .feed_report
-                            .as_ref()
-                            .map(|p| format!(": all of them are in {}", p.display()))
-                            .unwrap_or_default();
-                        println!("       ... and {more} more warning(s){report}");
-                    }
-                }
+                skipped += r.warnings.skipped;
+                left_out += r.warnings.feed_warnings;
+                print_warnings(&r.warnings);
             }
             Err(e) => {
                 failed += 1;
                 println!("FAILED {slug}: {e}");
-                if let BuildFailure::Invalid(rej) = e {
-                    eprint!("{}", render_human(&rej.diagnostics, &rej.files));
+                match e {
+                    BuildFailure::Invalid(rej) => {
+                        eprint!("{}", render_human(&rej.diagnostics, &rej.files))
+                    }
+                    // The feed was read: its problems count and print as
+                    // for a published site (they may be why it failed).
+                    BuildFailure::Unpublished { warnings, .. } => {
+                        println!("       stock feed: {}", feed_counts(warnings));
+                        skipped += warnings.skipped;
+                        left_out += warnings.feed_warnings;
+                        print_warnings(warnings);
+                    }
+                    BuildFailure::Failed(_) => {}
                 }
             }
         }
@@ -309,7 +307,7 @@ fn summary_table(results: &[crate::build_all::DealerResult]) -> String {
             Ok(r) => format!(
                 "{slug:<width$}  {:>6}  {:>8}  {:>6.1}s  {}\n",
                 r.pages,
-                r.warnings.len(),
+                r.warnings.lines.len(),
                 r.elapsed.as_secs_f64(),
                 if r.cached {
                     "cached"
@@ -319,9 +317,14 @@ fn summary_table(results: &[crate::build_all::DealerResult]) -> String {
                     "built"
                 }
             ),
-            Err(_) => format!(
+            Err(e) => format!(
                 "{slug:<width$}  {:>6}  {:>8}  {:>7}  FAILED\n",
-                "-", "-", "-"
+                "-",
+                match e {
+                    BuildFailure::Unpublished { warnings, .. } => warnings.lines.len().to_string(),
+                    _ => "-".into(),
+                },
+                "-"
             ),
         };
         out.push_str(&line);
@@ -331,6 +334,32 @@ fn summary_table(results: &[crate::build_all::DealerResult]) -> String {
 
 /// Warnings printed per dealer; the rest are in its stock-feed-report.txt.
 const MAX_PRINTED_WARNINGS: usize = 25;
+
+/// "2 records skipped, 19 warnings".
+fn feed_counts(w: &crate::build::Warnings) -> String {
+    format!(
+        "{}, {}",
+        plural(w.skipped, "record skipped", "records skipped"),
+        plural(w.feed_warnings, "warning", "warnings")
+    )
+}
+
+/// A dealer's warnings, the first [`MAX_PRINTED_WARNINGS`] of them.
+fn print_warnings(w: &crate::build::Warnings) {
+    for line in w.lines.iter().take(MAX_PRINTED_WARNINGS) {
+        println!("       warning: {line}");
+    }
+    if let Some(more) = w.lines.len().checked_sub(MAX_PRINTED_WARNINGS) {
+        if more > 0 {
+            let report = w
+                .feed_report
+                .as_ref()
+                .map(|p| format!(": all of them are in {}", p.display()))
+                .unwrap_or_default();
+            println!("       ... and {more} more warning(s){report}");
+        }
+    }
+}
 
 /// "1 record skipped", "0 warnings".
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -367,7 +396,11 @@ fn check_links(project: &Project, args: CheckLinksArgs) -> Result<i32> {
     if !dist.join("index.html").is_file() {
         bail!("{} is not a built site (no index.html)", dist.display());
     }
-    let generated = crate::build::generate(&dealer, parse_as_of(args.as_of.as_deref())?)?;
+    let generated = crate::build::generate(
+        &dealer,
+        &project.public_dir(),
+        parse_as_of(args.as_of.as_deref())?,
+    )?;
     let report_file = project.site_dir(&dealer.slug).join("publish-problems.txt");
     std::fs::create_dir_all(project.site_dir(&dealer.slug))?;
     match crate::publish::finish(&dist, &generated.plan.plan, &report_file) {

@@ -1,124 +1,247 @@
-//! The build's check of photos served by the site itself (a feed's photo
-//! URL that is a site path, such as the demo dealers'): every size the
-//! pages ask for (the photo as it is, the `src` width and each `srcset`
-//! width of `images.url_template`) must be one of the site's public files,
-//! or the shopper gets the not-found placeholder. Photos on an image host
-//! are the host's business and are not checked.
+//! Photos served by the site itself (a feed's photo URL that is a site
+//! path, such as the demo dealers'). Every size the pages ask for (the
+//! photo as it is, and with `images.url_template` the `src` width and each
+//! `srcset` width) that is a site path must be one of the site's public
+//! files: the publish step refuses a site with a dead link, so one missing
+//! file would keep the whole site (every car, every price) from
+//! publishing. A shown car's photo that the site cannot serve is therefore
+//! left out of the car, with a feed warning naming the car and the file,
+//! before any page or the search index is made; the car keeps its page
+//! (with the site's no-photo placeholder when it has no photo left).
+//!
+//! Sizes on an image host (a template such as
+//! `https://img.example.com{url}?w={width}`) are the host's business and
+//! are not looked for among the public files. The photo itself is still a
+//! site path there: the host resizes the site's file, and the pages name
+//! it as it is (Open Graph, JSON-LD), so it must exist all the same.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::Path;
 
 use dealer_config::images::photo_url;
 use dealer_config::model::ImagesConfig;
 
-use crate::stock::present::Car;
+use crate::publish::links::percent_decode;
+use crate::stock::feed::decode::Shape;
+use crate::stock::feed::{Effect, FeedCar, FeedWarning, FieldProblem};
 
-/// A photo file the pages would ask for that the site does not have.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MissingPhoto {
-    /// Site path, e.g. "/images/photos/suv-1-480.jpg".
-    pub path: String,
-    /// The first car showing it.
-    pub car: String,
-    /// How many cars show it.
-    pub cars: usize,
-}
+/// What a photo left out of a car was expected to be.
+const SITE_PHOTO: Shape = Shape(
+    "a site path of a file in the site's public files (astro-app/public), in every size `images.url_template` makes of it, or a photo URL on an image host",
+);
 
-impl std::fmt::Display for MissingPhoto {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let others = match self.cars {
-            1 => String::new(),
-            n => format!(" and {} other car(s)", n - 1),
-        };
-        write!(
-            f,
-            "photo `{}` (car {}{others}) is not in the site's public files; the page would show the not-found placeholder",
-            self.path, self.car
-        )
-    }
-}
-
-/// Every size of every site-path photo of `cars` missing under `public`.
-pub fn missing_local_photos(
-    cars: &[Car],
+/// Leaves out of `cars` every photo the pages would ask the site for that
+/// is not under `public` (in one of its sizes), and says so per photo.
+/// `photos_count` is left as the feed gave it: the visibility rules and
+/// the browser's search judged the car by it, and a missing file must not
+/// hide a car the dealer listed.
+pub fn drop_missing_local_photos(
+    cars: &mut [FeedCar],
     images: &ImagesConfig,
     public: &Path,
-) -> Vec<MissingPhoto> {
-    let template = images.url_template.as_deref();
+) -> Vec<FeedWarning> {
     let mut widths: Vec<u32> = images.srcset_widths.clone();
     widths.push(images.width);
-    let mut found: BTreeMap<String, bool> = BTreeMap::new();
-    let mut missing: BTreeMap<String, MissingPhoto> = BTreeMap::new();
+    widths.sort_unstable();
+    widths.dedup();
+    let mut exists: HashMap<String, bool> = HashMap::new();
+    let mut warnings = Vec::new();
     for car in cars {
-        let mut seen_here = std::collections::HashSet::new();
-        for url in &car.images {
-            if !url.starts_with('/') || url.starts_with("//") {
-                continue;
-            }
-            let mut sizes = vec![url.clone()];
-            sizes.extend(
-                widths
-                    .iter()
-                    .map(|w| photo_url(template, url, *w, images.quality)),
-            );
-            for size in sizes {
-                let path = size.split(['?', '#']).next().unwrap_or(&size).to_string();
-                let exists = *found
-                    .entry(path.clone())
-                    .or_insert_with(|| public.join(path.trim_start_matches('/')).is_file());
-                if exists || !seen_here.insert(path.clone()) {
-                    continue;
-                }
-                missing
-                    .entry(path.clone())
-                    .and_modify(|m| m.cars += 1)
-                    .or_insert(MissingPhoto {
-                        path,
-                        car: car.slug.clone(),
-                        cars: 1,
-                    });
-            }
-        }
+        car.images.retain(|url| {
+            let Some(missing) = missing_size(url, images, &widths, public, &mut exists) else {
+                return true;
+            };
+            let found = match missing {
+                Missing::Photo => format!("\"{url}\", a file the site's public files do not have"),
+                Missing::Size { width, path } => format!(
+                    "\"{url}\", whose {width} px size {path} (images.url_template) the site's public files do not have"
+                ),
+            };
+            warnings.push(FeedWarning {
+                record: car.record.clone(),
+                problem: FieldProblem {
+                    field: "images".into(),
+                    found,
+                    expected: SITE_PHOTO,
+                    effect: Effect::PhotoLeftOut,
+                },
+            });
+            false
+        });
     }
-    missing.into_values().collect()
+    warnings
+}
+
+/// Which file of a photo the site does not have.
+#[derive(Debug, PartialEq, Eq)]
+enum Missing {
+    /// The photo as the feed names it.
+    Photo,
+    /// One of the sizes `images.url_template` makes of it.
+    Size { width: u32, path: String },
+}
+
+/// The first file of `url` the pages would ask the site for that `public`
+/// does not have; None for a photo on an image host or one that is complete.
+fn missing_size(
+    url: &str,
+    images: &ImagesConfig,
+    widths: &[u32],
+    public: &Path,
+    exists: &mut HashMap<String, bool>,
+) -> Option<Missing> {
+    if !is_site_path(url) {
+        return None;
+    }
+    let mut has = |size: &str| -> bool {
+        let path = size.split(['?', '#']).next().unwrap_or(size);
+        *exists
+            .entry(path.to_string())
+            .or_insert_with(|| public_file(public, path))
+    };
+    if !has(url) {
+        return Some(Missing::Photo);
+    }
+    let template = images.url_template.as_deref();
+    widths.iter().find_map(|&width| {
+        let size = photo_url(template, url, width, images.quality);
+        (is_site_path(&size) && !has(&size)).then(|| Missing::Size {
+            path: size.split(['?', '#']).next().unwrap_or(&size).to_string(),
+            width,
+        })
+    })
+}
+
+/// A path of the site ("/images/a.jpg"), not an address on another host
+/// ("https://…", "//cdn…") or a data URL.
+fn is_site_path(url: &str) -> bool {
+    url.starts_with('/') && !url.starts_with("//")
+}
+
+/// Whether the site path (no query or fragment) is a file under `public`,
+/// decoded as the link check decodes it; a path climbing out is not.
+fn public_file(public: &Path, path: &str) -> bool {
+    let Some(decoded) = percent_decode(path) else {
+        return false;
+    };
+    if decoded.split('/').any(|seg| seg == "..") {
+        return false;
+    }
+    public.join(decoded.trim_start_matches('/')).is_file()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::site_data::test_support::cars;
+    use crate::stock::feed;
+    use serde_json::json;
+
+    fn feed_cars(images: &[&[&str]]) -> Vec<FeedCar> {
+        let records: Vec<_> = images
+            .iter()
+            .enumerate()
+            .map(|(i, photos)| {
+                json!({"id": i + 1, "slug": format!("c-{i}"), "stocknum": format!("S{i}"),
+                    "make": "Kia", "model": "Rio", "year": 2020, "car_type": "used",
+                    "status": "in_stock", "images": photos})
+            })
+            .collect();
+        feed::parse(&serde_json::to_string(&records).unwrap(), "f.json")
+            .unwrap()
+            .cars
+    }
+
+    fn public_with(files: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for f in files {
+            let path = dir.path().join(f);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, b"x").unwrap();
+        }
+        dir
+    }
 
     #[test]
-    fn every_size_the_pages_ask_for_must_be_a_public_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let public = dir.path();
-        std::fs::create_dir_all(public.join("images/photos")).unwrap();
-        for f in ["suv-1.jpg", "suv-1-480.jpg", "suv-1-640.jpg"] {
-            std::fs::write(public.join("images/photos").join(f), b"x").unwrap();
-        }
-        let mut shown = cars(&[("Kia", "used"), ("Kia", "new")]);
-        for c in &mut shown {
-            c.images = vec![
-                "/images/photos/suv-1.jpg".into(),
-                "https://cdn.example.com/a.jpg".into(),
-            ];
-        }
-        let images = ImagesConfig {
+    fn photos_not_in_the_public_files_are_left_out_with_a_warning_naming_car_and_path() {
+        let public = public_with(&["images/photos/here.jpg", "images/my photo.jpg"]);
+        let mut cars = feed_cars(&[
+            &[
+                "/images/photos/here.jpg",
+                "/images/photos/gone.jpg",
+                "https://cdn.example.com/a.jpg",
+                "/images/my%20photo.jpg",
+                "/images/../../etc/hostname",
+            ],
+            &["/images/photos/gone.jpg"],
+        ]);
+        let warnings =
+            drop_missing_local_photos(&mut cars, &ImagesConfig::default(), public.path());
+        assert_eq!(
+            cars[0].images,
+            [
+                "/images/photos/here.jpg",
+                "https://cdn.example.com/a.jpg",
+                "/images/my%20photo.jpg"
+            ]
+        );
+        // A car left without photos is kept (the pages show the placeholder).
+        assert!(cars[1].images.is_empty());
+        let lines: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(lines.len(), 3, "{lines:#?}");
+        assert_eq!(
+            lines[0],
+            "stock number S0 (record 1, id 1, slug c-0): `images` is \"/images/photos/gone.jpg\", a file the site's public files do not have; expected a site path of a file in the site's public files (astro-app/public), in every size `images.url_template` makes of it, or a photo URL on an image host. The car is shown without that photo."
+        );
+        assert!(
+            lines[1].contains("\"/images/../../etc/hostname\""),
+            "{}",
+            lines[1]
+        );
+        assert!(lines[2].starts_with("stock number S1 (record 2, id 2, slug c-1)"));
+    }
+
+    #[test]
+    fn with_a_template_every_size_on_the_site_must_be_a_public_file_and_host_sizes_are_not_looked_for(
+    ) {
+        let public = public_with(&[
+            "images/photos/suv-1.jpg",
+            "images/photos/suv-1-480.jpg",
+            "images/photos/suv-1-640.jpg",
+            "images/photos/suv-2.jpg",
+            "images/photos/suv-2-480.jpg",
+            "images/photos/suv-2-640.jpg",
+            "images/photos/suv-2-960.jpg",
+        ]);
+        let sized = ImagesConfig {
             url_template: Some("{base}-{width}.{ext}".into()),
             width: 640,
             quality: 75,
             srcset_widths: vec![480, 960],
         };
-        let missing = missing_local_photos(&shown, &images, public);
-        assert_eq!(missing.len(), 1, "{missing:?}");
-        assert_eq!(missing[0].path, "/images/photos/suv-1-960.jpg");
-        assert_eq!((missing[0].car.as_str(), missing[0].cars), ("c-0", 2));
-        assert!(missing[0].to_string().contains("and 1 other car(s)"));
-        // Without a template only the photo itself is asked for.
-        let plain = ImagesConfig {
-            url_template: None,
-            ..images
+        let mut cars = feed_cars(&[&["/images/photos/suv-1.jpg", "/images/photos/suv-2.jpg"]]);
+        let warnings = drop_missing_local_photos(&mut cars, &sized, public.path());
+        assert_eq!(cars[0].images, ["/images/photos/suv-2.jpg"]);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].to_string().contains(
+                "`images` is \"/images/photos/suv-1.jpg\", whose 960 px size /images/photos/suv-1-960.jpg (images.url_template) the site's public files do not have"
+            ),
+            "{}",
+            warnings[0]
+        );
+
+        // An image host resizes the site's photo: its sizes are not public
+        // files, but the photo itself must be one.
+        let host = ImagesConfig {
+            url_template: Some("https://img.example.com{url}?w={width}&q={quality}".into()),
+            ..sized
         };
-        assert!(missing_local_photos(&shown, &plain, public).is_empty());
+        let mut cars = feed_cars(&[&["/images/photos/suv-1.jpg", "/images/photos/gone.jpg"]]);
+        let warnings = drop_missing_local_photos(&mut cars, &host, public.path());
+        assert_eq!(cars[0].images, ["/images/photos/suv-1.jpg"]);
+        assert_eq!(warnings.len(), 1, "one warning per photo, not per size");
+        assert!(warnings[0]
+            .to_string()
+            .contains("\"/images/photos/gone.jpg\", a file"));
     }
 }

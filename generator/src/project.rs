@@ -33,6 +33,11 @@ impl Project {
     pub fn astro_app_dir(&self) -> PathBuf {
         self.root.join("astro-app")
     }
+    /// The site's public files (every site's `app/public`): photos a feed
+    /// names by site path must be here.
+    pub fn public_dir(&self) -> PathBuf {
+        self.astro_app_dir().join("public")
+    }
     pub fn node_modules(&self) -> PathBuf {
         self.root.join("node_modules")
     }

@@ -53,6 +53,12 @@ pub const SUMMARY: &str = "build-summary.json";
 pub struct Summary {
     pub cars_visible: usize,
     pub cars_hidden: usize,
+    /// Feed records skipped (none in a summary written before they were counted).
+    #[serde(default)]
+    pub skipped: usize,
+    /// Feed fields and photos left out of kept cars.
+    #[serde(default)]
+    pub feed_warnings: usize,
     pub warnings: Vec<String>,
 }
 
@@ -365,6 +371,8 @@ mod tests {
         let summary = Summary {
             cars_visible: 3,
             cars_hidden: 1,
+            skipped: 0,
+            feed_warnings: 1,
             warnings: vec!["w".into()],
         };
         staged

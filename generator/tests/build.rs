@@ -1246,6 +1246,271 @@ fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
     assert!(cars.iter().all(|c| c["slug"] != "unreadable-visibility-7"));
 }
 
+/// Sets `field` of the car with `slug` in the feed at `feed_path`.
+fn set_car(feed_path: &Path, slug: &str, field: &str, value: Value) {
+    let mut feed: Value = read_json(feed_path.to_path_buf());
+    let car = feed
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["slug"] == slug)
+        .unwrap_or_else(|| panic!("no {slug} in {}", feed_path.display()));
+    car[field] = value;
+    std::fs::write(feed_path, feed.to_string()).unwrap();
+}
+
+/// Every file of the built site `dist` (HTML, JSON, scripts...) that
+/// names `needle`.
+fn files_naming(dist: &Path, needle: &str) -> Vec<String> {
+    walkdir::WalkDir::new(dist)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter(|e| {
+            std::fs::read(e.path())
+                .map(|b| String::from_utf8_lossy(&b).contains(needle))
+                .unwrap_or(false)
+        })
+        .map(|e| e.path().strip_prefix(dist).unwrap().display().to_string())
+        .collect()
+}
+
+/// Issue 22, item 6: one photo path the site does not have (a dead link
+/// on every page showing the car) kept the whole dealer's site from
+/// publishing. The photo is left out of the car before any page names it,
+/// with a feed warning naming car and path; the site publishes, and a car
+/// left without photos keeps its page with the no-photo placeholder.
+#[test]
+fn a_photo_the_site_does_not_have_is_left_out_with_a_warning_and_the_site_publishes() {
+    support::require_astro();
+    let sites = sites_dir();
+    let dealers = dealers_outside();
+    let feed = dealers.path().join("stock/tiny.json");
+    let hatch = "/images/stock/hatch-1.svg";
+    set_car(
+        &feed,
+        "car-1",
+        "images",
+        serde_json::json!([hatch, "/images/stock/gone-1.jpg", hatch, hatch]),
+    );
+    // car-9 keeps the feed's photos_count (4), so the min_photos rule
+    // still shows it: a missing file must not hide a car.
+    set_car(
+        &feed,
+        "car-9",
+        "images",
+        serde_json::json!(["/images/stock/gone-9.jpg"]),
+    );
+    let out = dealergen_at(repo_root(), dealers.path(), sites.path())
+        .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
+        .current_dir(dealers.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let log = text(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(log.contains("1 built, 0 failed"), "{log}");
+    let warning = |slug: &str, path: &str| {
+        format!(
+            "tiny-dealer: stock feed stock/tiny.json: record {n} (id {n}, slug {slug}): `images` is \"{path}\", a file the site's public files do not have",
+            n = slug.trim_start_matches("car-")
+        )
+    };
+    let gone_1 = warning("car-1", "/images/stock/gone-1.jpg");
+    let gone_9 = warning("car-9", "/images/stock/gone-9.jpg");
+    for w in [&gone_1, &gone_9] {
+        assert!(log.contains(&format!("warning: {w}")), "{w}\n{log}");
+    }
+    // The fixture feed's two skipped records, and the two photos.
+    assert!(
+        log.contains("stock feed: 2 records skipped, 2 warnings;"),
+        "{log}"
+    );
+    assert!(
+        log.contains("stock feeds: 2 records skipped, 2 warnings"),
+        "{log}"
+    );
+    let report =
+        std::fs::read_to_string(sites.path().join("tiny-dealer/stock-feed-report.txt")).unwrap();
+    assert_eq!(report.lines().count(), 4, "{report}");
+    for w in [&gone_1, &gone_9] {
+        let line = w.split_once("stock/tiny.json: ").unwrap().1;
+        assert!(report.contains(line), "{line}\n{report}");
+    }
+
+    let dist = sites.path().join("tiny-dealer/dist");
+    assert!(dist.join("cars/car-1/index.html").is_file());
+    let car_9 = std::fs::read_to_string(dist.join("cars/car-9/index.html")).unwrap();
+    assert!(car_9.contains("gallery--empty"), "the placeholder");
+    assert!(car_9.contains("Photos coming soon"));
+    // No page, search data or script names the missing files.
+    for gone in ["gone-1.jpg", "gone-9.jpg"] {
+        assert_eq!(files_naming(&dist, gone), Vec::<String>::new(), "{gone}");
+    }
+    let (_, cars) = generated(sites.path());
+    assert_eq!(
+        car(&cars, "car-1")["images"],
+        serde_json::json!([hatch, hatch, hatch])
+    );
+    assert_eq!(car(&cars, "car-9")["images"], serde_json::json!([]));
+}
+
+/// A checkout at a temporary root whose public files are a copy of the
+/// app's with `extra` added (the app's own hold only drawings, which are
+/// never resized); the rest is linked to the real checkout.
+fn checkout_with_public(extra: &[&str]) -> tempfile::TempDir {
+    let dir = sites_dir();
+    let root = repo_root();
+    for link in [
+        "templates",
+        "astro-app/src",
+        "node_modules",
+        "package.json",
+        "package-lock.json",
+    ] {
+        let to = dir.path().join(link);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(root.join(link), to).unwrap();
+    }
+    let from = root.join("astro-app/public");
+    let public = dir.path().join("astro-app/public");
+    for entry in walkdir::WalkDir::new(&from) {
+        let entry = entry.unwrap();
+        let target = public.join(entry.path().strip_prefix(&from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    for f in extra {
+        std::fs::write(public.join(f.trim_start_matches('/')), b"jpeg").unwrap();
+    }
+    dir
+}
+
+/// Issue 22, item 7: with an image host (`images.url_template` an address
+/// on another host), the build warned once per size that the host's
+/// photos were "not in the site's public files", in neither the count nor
+/// the report. The host resizes the site's own photo: a missing one is
+/// left out once, counted and reported; the host's sizes are not looked for.
+#[test]
+fn with_an_image_host_a_missing_site_photo_is_left_out_once_and_the_host_sizes_are_not_looked_for()
+{
+    let root = checkout_with_public(&["/images/stock/photo-1.jpg"]);
+    let dealers = dealers_outside();
+    let sites = sites_dir();
+    let yaml = dealers.path().join("tiny-dealer.yaml");
+    let mut text_yaml = std::fs::read_to_string(&yaml).unwrap();
+    text_yaml.push_str(
+        "images:\n  url_template: \"https://img.example.com{url}?w={width}&q={quality}\"\n",
+    );
+    std::fs::write(&yaml, text_yaml).unwrap();
+    let feed = dealers.path().join("stock/tiny.json");
+    set_car(
+        &feed,
+        "car-1",
+        "images",
+        serde_json::json!([
+            "/images/stock/photo-1.jpg",
+            "/images/stock/gone-1.jpg",
+            "/images/stock/photo-1.jpg"
+        ]),
+    );
+    let out = dealergen_at(root.path(), dealers.path(), sites.path())
+        .args([
+            "build",
+            "--dealer",
+            "tiny-dealer",
+            "--no-astro",
+            "--as-of",
+            AS_OF,
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let log = text(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(!log.contains("not in the site's public files"), "{log}");
+    assert!(!log.contains("img.example.com"), "{log}");
+    assert_eq!(log.matches("gone-1.jpg").count(), 1, "{log}");
+    assert!(
+        log.contains("warning: tiny-dealer: stock feed stock/tiny.json: record 1 (id 1, slug car-1): `images` is \"/images/stock/gone-1.jpg\", a file the site's public files do not have"),
+        "{log}"
+    );
+    // The fixture feed's two skipped records, and the photo.
+    assert!(
+        log.contains("stock feeds: 2 records skipped, 1 warning"),
+        "{log}"
+    );
+    let report =
+        std::fs::read_to_string(sites.path().join("tiny-dealer/stock-feed-report.txt")).unwrap();
+    assert_eq!(report.lines().count(), 3, "{report}");
+    assert!(report.contains("/images/stock/gone-1.jpg"), "{report}");
+    let (_, cars) = generated(sites.path());
+    assert_eq!(
+        car(&cars, "car-1")["images"],
+        serde_json::json!(["/images/stock/photo-1.jpg", "/images/stock/photo-1.jpg"])
+    );
+}
+
+/// Issue 22, item 7: a build that failed after reading the feed printed
+/// "stock feeds: 0 records skipped, 0 warnings" and wrote no
+/// stock-feed-report.txt. The feed's problems are counted, printed and
+/// reported whether the site publishes or not.
+#[test]
+fn a_build_that_fails_after_reading_the_feed_still_counts_prints_and_reports_its_problems() {
+    let dealers = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dealers.path().join("stock")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/feeds/malformed.json"),
+        dealers.path().join("stock/malformed.json"),
+    )
+    .unwrap();
+    let tiny = std::fs::read_to_string(fixtures().join("tiny-dealer.yaml")).unwrap();
+    std::fs::write(
+        dealers.path().join("malformed-motors.yaml"),
+        tiny.replace("stock/tiny.json", "stock/malformed.json"),
+    )
+    .unwrap();
+    let sites = sites_dir();
+    // Astro cannot run: the build fails after the feed was read.
+    let out = dealergen_at(repo_root(), dealers.path(), sites.path())
+        .args(["build", "--dealer", "malformed-motors", "--as-of", AS_OF])
+        .env("DEALERGEN_NODE", "/bin/false")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{log}");
+    assert!(log.contains("FAILED malformed-motors"), "{log}");
+    assert!(
+        log.contains("0 built, 1 failed")
+            && log.contains("stock feeds: 3 records skipped, 28 warnings"),
+        "{log}"
+    );
+    assert!(
+        log.contains("       stock feed: 3 records skipped, 28 warnings\n"),
+        "{log}"
+    );
+    assert!(
+        log.contains("warning: malformed-motors: stock feed stock/malformed.json: stock number MF004 (record 4, id 4, slug bad-numbers-4): `price` is \"POA\""),
+        "{log}"
+    );
+    let report = sites.path().join("malformed-motors/stock-feed-report.txt");
+    assert_eq!(
+        std::fs::read_to_string(&report)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{log}", report.display()))
+            .lines()
+            .count(),
+        31
+    );
+    assert!(
+        log.contains(&format!("all of them are in {}", report.display())),
+        "{log}"
+    );
+}
+
 /// A dealer file must not be able to put code into the generated project,
 /// whatever the validation lets through: values reach astro.config.mjs as
 /// JSON data (site.json) and the slug printed by the template is a JSON

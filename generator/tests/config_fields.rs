@@ -100,6 +100,11 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The site's public files the fixtures' photos are in.
+fn public() -> PathBuf {
+    root().join("astro-app/public")
+}
+
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealers")
 }
@@ -475,7 +480,7 @@ fn generate(config: &Value, loader: &Loader) -> Result<Vec<(&'static str, String
             .map(|d| format!("{}: {}", d.key, d.message))
             .unwrap_or_default()
     })?;
-    dealergen::build::generate(&dealer, now())
+    dealergen::build::generate(&dealer, &public(), now())
         .map(|g| g.files)
         .map_err(|e| format!("{e:#}"))
 }
@@ -574,7 +579,9 @@ fn every_dealer_field_changes_the_generated_site_or_the_worker() {
     // The resolved config (preset merged) is the baseline: written back as
     // the dealer file, it must give exactly what the fixture gives.
     let config = serde_json::to_value(&fixture.config).unwrap();
-    let from_file = dealergen::build::generate(&fixture, now()).unwrap().files;
+    let from_file = dealergen::build::generate(&fixture, &public(), now())
+        .unwrap()
+        .files;
     let baseline = generate(&config, &loader)
         .unwrap_or_else(|e| panic!("the resolved fixture does not validate: {e}"));
     assert_eq!(
@@ -670,7 +677,9 @@ fn a_dealers_template_decides_its_defaults() {
         std::os::unix::fs::symlink(fixture_dir().join("stock"), dir.path().join("stock")).unwrap();
         std::fs::write(dir.path().join("tiny-dealer.yaml"), text).unwrap();
         let dealer = loader.load(&dir.path().join("tiny-dealer.yaml")).unwrap();
-        dealergen::build::generate(&dealer, now()).unwrap().files
+        dealergen::build::generate(&dealer, &public(), now())
+            .unwrap()
+            .files
     });
     let site = |f: &[(&str, String)]| f.iter().find(|(n, _)| *n == "site.json").unwrap().1.clone();
     assert_ne!(

@@ -245,13 +245,13 @@ impl Builder {
                     report.pages,
                     report.elapsed.as_secs_f64()
                 );
-                for w in report.warnings.iter().take(MAX_WARNINGS) {
+                for w in report.warnings.lines.iter().take(MAX_WARNINGS) {
                     println!("       warning: {w}");
                 }
-                if report.warnings.len() > MAX_WARNINGS {
+                if report.warnings.lines.len() > MAX_WARNINGS {
                     println!(
                         "       ... and {} more warning(s)",
-                        report.warnings.len() - MAX_WARNINGS
+                        report.warnings.lines.len() - MAX_WARNINGS
                     );
                 }
                 self.reseed_edge();
@@ -289,7 +289,7 @@ impl Builder {
                 };
                 self.hub.overlay(&overlay);
             }
-            Err(BuildFailure::Failed(e)) => {
+            Err(BuildFailure::Failed(e) | BuildFailure::Unpublished { error: e, .. }) => {
                 println!("FAILED {}: {e:#}", self.slug);
                 println!(
                     "       the last good build is still served; fix the problem and it rebuilds"

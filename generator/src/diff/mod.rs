@@ -36,8 +36,16 @@ pub fn diff_dealer(
     let rev = repo.commit(base)?;
     let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
     let (presets, dealer_file) = repo.materialize(&rev, project, slug, tmp.path())?;
-    let before = snapshot::take(&presets, &dealer_file, now)?;
-    let after = snapshot::take(&project.presets_dir(), &project.dealer_file(slug), now)?;
+    // Both sides look for the feed's photos in the working tree's public
+    // files: the diff is about the dealer's files, not the shared app's.
+    let public = project.public_dir();
+    let before = snapshot::take(&presets, &public, &dealer_file, now)?;
+    let after = snapshot::take(
+        &project.presets_dir(),
+        &public,
+        &project.dealer_file(slug),
+        now,
+    )?;
     let report = compare::compare(&before, &after);
     Ok(markdown::render(slug, base, now, &report))
 }

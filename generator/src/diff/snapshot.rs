@@ -73,8 +73,14 @@ impl Snapshot {
 }
 
 /// Loads the dealer at `dealer_file` (with presets from `presets_dir`)
-/// and derives everything the diff compares, at `now`.
-pub fn take(presets_dir: &Path, dealer_file: &Path, now: DateTime<Utc>) -> Result<Side> {
+/// and derives everything the diff compares, at `now`, with the site's
+/// public files in `public` (see [`crate::build::generate`]).
+pub fn take(
+    presets_dir: &Path,
+    public: &Path,
+    dealer_file: &Path,
+    now: DateTime<Utc>,
+) -> Result<Side> {
     if !dealer_file.is_file() {
         return Ok(Side::Absent);
     }
@@ -97,7 +103,7 @@ pub fn take(presets_dir: &Path, dealer_file: &Path, now: DateTime<Utc>) -> Resul
             ))
         }
     };
-    let outputs = match generate(&dealer, now) {
+    let outputs = match generate(&dealer, public, now) {
         Ok(o) => o,
         Err(e) => return Ok(Side::Broken(format!("{e:#}"))),
     };

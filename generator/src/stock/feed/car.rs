@@ -141,6 +141,8 @@ pub enum Effect {
     AtPrimaryLocation,
     /// Kept, but no page shows it.
     NotShown,
+    /// One photo is left out (the site cannot serve it); the car keeps the others.
+    PhotoLeftOut,
 }
 
 /// A field left out of a kept car.
@@ -167,6 +169,7 @@ impl std::fmt::Display for FieldProblem {
                 Effect::Hidden => "The car is hidden until this is fixed.",
                 Effect::AtPrimaryLocation => "The car is shown at the primary location.",
                 Effect::NotShown => "No page shows these figures.",
+                Effect::PhotoLeftOut => "The car is shown without that photo.",
             }
         )
     }
