@@ -364,11 +364,12 @@ pub fn retry_after(limit: Limit, counter: &Counter, now: u64) -> u64 {
     // Later in this window, e seconds in: prev × (w − e) ≤ (max − count − 1) × w.
     let same_window = if count >= max {
         None
-    } else if prev == 0 {
-        Some(now)
     } else {
-        let room = (max - count - 1) * w / prev; // floor: e ≥ w − room
-        Some(start + w.saturating_sub(room))
+        // floor: e ≥ w − room; nothing carried over: now.
+        match ((max - count - 1) * w).checked_div(prev) {
+            Some(room) => Some(start + w.saturating_sub(room)),
+            None => Some(now),
+        }
     };
     let at = match same_window {
         Some(t) if t < start + w => t,
