@@ -54,6 +54,41 @@ describe('SignIn', () => {
     expect(calls.filter((c) => c.path === '/api/auth/verify')[1]!.body).toEqual({ phone_number: '0412 345 678', code: '123456' });
   });
 
+  it('with the captcha on, each code request carries a fresh Turnstile token; a failed check says so and sends nothing', async () => {
+    const tokens = ['tok-1'];
+    const widget = {
+      start: vi.fn(),
+      token: vi.fn(async () => {
+        const t = tokens.shift();
+        if (!t) throw new Error('no token');
+        return t;
+      }),
+      reset: vi.fn(),
+    };
+    const { fetchImpl, calls } = mockApi({
+      ...signedOut,
+      'POST /api/auth/request-code': { status: 202, body: { success: true, expires_in: 600 } },
+    });
+    render(<SignIn apiBase="" search={SEARCH} fetchImpl={fetchImpl} navigate={vi.fn()} captchaWidget={widget} />);
+    const phone = screen.getByLabelText('Mobile number');
+    fireEvent.focus(phone);
+    expect(widget.start).toHaveBeenCalled();
+    fireEvent.change(phone, { target: { value: '0412 345 678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    await screen.findByLabelText('Code');
+    expect(calls.find((c) => c.path === '/api/auth/request-code')!.body).toEqual({
+      phone_number: '0412 345 678',
+      'cf-turnstile-response': 'tok-1',
+    });
+    expect(widget.reset).toHaveBeenCalledTimes(1);
+    // Another number: the widget has no token to give this time.
+    fireEvent.click(screen.getByRole('button', { name: 'Use another number' }));
+    fireEvent.change(screen.getByLabelText('Mobile number'), { target: { value: '0412 345 679' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/security check could not be completed/);
+    expect(calls.filter((c) => c.path === '/api/auth/request-code')).toHaveLength(1);
+  });
+
   it("shows the server's message for a bad number and stays on the first step", async () => {
     const { fetchImpl } = mockApi({ ...signedOut, 'POST /api/auth/request-code': { status: 400, body: { error: 'Please check the form.', fields: { phone_number: 'Please enter an Australian mobile number.' } } } });
     render(<SignIn apiBase="" search={SEARCH} fetchImpl={fetchImpl} navigate={vi.fn()} />);

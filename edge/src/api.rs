@@ -211,9 +211,9 @@ pub async fn limit(
     let outcome = match route.store() {
         Store::D1 => {
             let checks = route.checks(config, &tenant.config.dealer, &client);
-            // A route that holds calls over the dealer's budget counts them
-            // there later ([`within_dealer_budget`]).
-            let up_front = if route.holds_over_budget() {
+            // Some routes count the dealer's budget after their own checks
+            // ([`dealer_budget`]).
+            let up_front = if route.counts_dealer_budget_after_checks() {
                 &checks[..1]
             } else {
                 &checks[..]
@@ -246,28 +246,29 @@ pub async fn limit(
 }
 
 /// Counts one call against the dealer's budget of `route` (one that
-/// [`Route::holds_over_budget`]): whether it was within it. A call over it
-/// counts nowhere. A limiter that cannot be reached says within (logged).
-pub async fn within_dealer_budget(
+/// [`Route::counts_dealer_budget_after_checks`]): `None` when it was within
+/// it, else the 429 to answer. A call over it counts nowhere. A limiter
+/// that cannot be reached says within (logged).
+pub async fn dealer_budget(
     env: &Env,
     dealer: &str,
     limits: &EdgeRateLimits,
     route: Route,
-) -> bool {
+) -> Option<ApiError> {
     let [_, budget] = route.checks(route.config(limits), dealer, "");
     match limit_in_d1(env, &[budget]).await {
-        Ok(refused) => refused.is_none(),
+        Ok(refused) => refused.map(|r| ApiError::too_many(r.message, r.retry_after)),
         Err(e) => {
             console_error!(
                 "rate limiter unavailable for {dealer} {}: {e}",
                 route.name()
             );
-            true
+            None
         }
     }
 }
 
-/// Takes back one call [`within_dealer_budget`] admitted in this window
+/// Takes back one call [`dealer_budget`] admitted in this window
 /// (the cron admitted a release and found nothing held).
 pub async fn return_dealer_budget(env: &Env, dealer: &str, limits: &EdgeRateLimits, route: Route) {
     let [_, budget] = route.checks(route.config(limits), dealer, "");

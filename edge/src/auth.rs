@@ -36,7 +36,8 @@ use worker::{
 
 use crate::api::{self, invalid, Reply};
 use crate::outbound::{self, Call};
-use crate::{internal, Tenant};
+use crate::{captcha, internal, Tenant};
+use dealer_edge_core::lead::CaptchaCheck;
 
 pub async fn request_code(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, Route::SignIn, false, send_code).await
@@ -113,8 +114,31 @@ async fn send_code(
 ) -> Result<Reply, ApiError> {
     require_watchlist(&tenant)?;
     let body = api::json_body(&mut req).await?;
-    let phone = validate_code_request(&body).map_err(invalid)?;
+    let request = validate_code_request(&body).map_err(invalid)?;
+    let phone = request.phone;
     let dealer = tenant.config.dealer.as_str();
+    // Each code is an SMS the dealer pays for: the dealer's budget of them
+    // bounds the bill. With the captcha on, a request needs a passed token
+    // (a refused one is 403 and spends nothing), and a verified request
+    // never counts, so no stranger can use the budget up and keep the
+    // dealer's shoppers from signing in. Without the captcha (or while
+    // siteverify is unreachable) requests count, and over the budget they
+    // are refused: the bill's guard.
+    let client_ip = api::client_address(&req);
+    let check = captcha::check(
+        &ctx.env,
+        &tenant,
+        request.turnstile_token.as_deref(),
+        &client_ip,
+        false,
+    )
+    .await?;
+    if check != CaptchaCheck::Verified {
+        let limits = &tenant.config.rate_limits;
+        if let Some(refused) = api::dealer_budget(&ctx.env, dealer, limits, Route::SignIn).await {
+            return Err(refused);
+        }
+    }
     let key = api::session_key(&ctx.env)?;
     let db = api::db(&ctx.env)?;
     let cooldown = u64::from(tenant.config.rate_limits.code_cooldown_secs);
@@ -268,9 +292,11 @@ async fn check(mut req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Resul
         .await
         .map_err(internal("claim attempt"))?;
     let Some(claimed) = claimed else {
+        over_dealer_budget(&ctx.env, &tenant).await?;
         return Err(no_guess(&db, &tenant, &phone, now).await?);
     };
     if !code_matches(&key, dealer, &phone, &code, &claimed.code_hash) {
+        over_dealer_budget(&ctx.env, &tenant).await?;
         let message = if claimed.attempts >= MAX_CODE_ATTEMPTS {
             "That code is not right, and that was the last try for it. Request a new code."
         } else {
@@ -315,6 +341,17 @@ async fn check(mut req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Resul
     let mut reply = Reply::json(200, json!({ "success": true, "phone_number": phone }));
     reply.headers = vec![("Set-Cookie", session_cookie(&token, SESSION_TTL_SECS))];
     Ok(reply)
+}
+
+/// A failed code check counts against the dealer's budget of code checks
+/// (a right code never does, so no stranger's guessing can keep a shopper
+/// with the right code out); over it, the answer is 429.
+async fn over_dealer_budget(env: &Env, tenant: &Tenant) -> Result<(), ApiError> {
+    let limits = &tenant.config.rate_limits;
+    match api::dealer_budget(env, &tenant.config.dealer, limits, Route::Verify).await {
+        Some(refused) => Err(refused),
+        None => Ok(()),
+    }
 }
 
 fn no_code() -> ApiError {

@@ -1,6 +1,6 @@
 //! Cloudflare Turnstile at the edge: a dealer with `features.captcha` on
-//! gets each lead's and hold's token checked with siteverify before
-//! anything is stored (the rules are in `dealer_edge_core::turnstile`).
+//! gets each lead's, hold's and sign-in code request's token checked with
+//! siteverify before anything is stored or sent (the rules are in `dealer_edge_core::turnstile`).
 
 use dealer_edge_core::http::ApiError;
 use dealer_edge_core::lead::CaptchaCheck;

@@ -365,7 +365,9 @@ pub async fn release_held(env: &Env, db: &D1Database) {
         };
         let mut released = 0;
         while released < RELEASE_PER_RUN
-            && api::within_dealer_budget(env, &dealer, &config.rate_limits, Route::Leads).await
+            && api::dealer_budget(env, &dealer, &config.rate_limits, Route::Leads)
+                .await
+                .is_none()
         {
             let next = db
                 .prepare(

@@ -170,8 +170,9 @@ async fn accept(
         Some(CaptchaCheck::Verified | CaptchaCheck::NotRequired)
     );
     let held = !verified
-        && !api::within_dealer_budget(&ctx.env, &dealer, &tenant.config.rate_limits, Route::Leads)
-            .await;
+        && api::dealer_budget(&ctx.env, &dealer, &tenant.config.rate_limits, Route::Leads)
+            .await
+            .is_some();
     let (status, lead_id) = store(&db, &dealer, &lead, held).await?;
     if held && status == 201 {
         console_log!("dealer {dealer}: lead {lead_id} held (over the dealer's lead budget)");

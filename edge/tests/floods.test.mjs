@@ -9,7 +9,11 @@
 //   delivered, the CRM never gets more than the budget in a window;
 // - honeypot hits and refused tokens spend no dealer budget;
 // - a client retrying every 250 ms after a 429 is admitted when its first
-//   Retry-After said (D1 counters and the counters object alike).
+//   Retry-After said (D1 counters and the counters object alike);
+// - sign-in: with the captcha on, strangers' code requests without a valid
+//   token spend none of the dealer's SMS budget and verified requests never
+//   count; wrong code guesses from many addresses cannot keep a shopper
+//   with the right code out.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { edgeConfig, fromClient, kvFor, carsKv, receiver, sleep, startWorker } from "./harness.mjs";
@@ -41,6 +45,8 @@ before(async () => {
         dealer("open", { leads: limit(20, 4, 3) }),
         dealer("budget", { leads: limit(20, 3) }, captcha),
         dealer("retry", { phone_reveal: limit(2, 1000, 4), views: limit(2, 1000, 4) }),
+        dealer("sms", { sign_in: limit(10, 2) }, captcha),
+        dealer("codes", { verify: limit(30, 3), sign_in: limit(10, 1000) }),
       ),
       carsKv("retry", ["car-a"]),
       // An origin whose dealer has no configuration (a half-finished deploy).
@@ -75,6 +81,25 @@ async function pool(n, width, task) {
     }
   }));
   return out;
+}
+
+/** The code the dev SMS provider logged for `phone` at `dealer` after log offset `from`. */
+async function codeFromLog(dealer, phone, from) {
+  const end = Date.now() + 5000;
+  while (Date.now() < end) {
+    const m = w.log.slice(from).match(new RegExp(`sms to ${phone} \\(${dealer}\\): (\\d{6}) is your`));
+    if (m) return m[1];
+    await sleep(100);
+  }
+  throw new Error(`no code for ${phone} at ${dealer} in the log`);
+}
+
+function api(dealer, path, body, ip) {
+  return fetch(`${w.base}${path}`, {
+    method: "POST",
+    headers: { ...fromClient(ip), Origin: origin(dealer), "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 const deliveredTo = (dealer) => hook.got.filter((r) => r.url === `/${dealer}`);
@@ -158,6 +183,45 @@ describe("a flood cannot keep a shopper's lead from the dealer", () => {
     assert.equal(genuine.status, 201);
     const stored = await rows("SELECT delivery_status FROM leads WHERE dealer = 'budget'");
     assert.deepEqual(stored.map((r) => r.delivery_status).filter((s) => s === "held"), [], "not held");
+  });
+});
+
+describe("a stranger cannot lock a dealer's shoppers out of sign-in", () => {
+  test("captcha on: 30 code requests without a valid token from 30 /64s spend no SMS budget; 4 shoppers with tokens all get codes over a budget of 2", async () => {
+    for (let i = 0; i < 30; i++) {
+      const res = await api("sms", "/api/auth/request-code", { phone_number: `04127770${String(i).padStart(2, "0")}`, ...(i % 2 ? { "cf-turnstile-response": "bogus" } : {}) }, v6(7000 + i));
+      assert.equal(res.status, 403, `stranger ${i}`);
+      await res.arrayBuffer();
+    }
+    assert.deepEqual(await rows("SELECT count FROM rate_counters WHERE key LIKE 'sign_in/%:sms:d'"), [], "no SMS budget spent");
+    assert.deepEqual(await rows("SELECT phone FROM sign_in_codes WHERE dealer = 'sms'"), [], "no code sent");
+    for (let i = 0; i < 4; i++) {
+      const from = w.log.length;
+      const phone = `04128880${i}0`;
+      const res = await api("sms", "/api/auth/request-code", { phone_number: phone, "cf-turnstile-response": `pass:sms.example:${i}` }, v6(7100 + i));
+      assert.equal(res.status, 202, `shopper ${i}: ${await res.text()}`);
+      assert.match(await codeFromLog("sms", phone, from), /^\d{6}$/);
+    }
+  });
+
+  test("wrong guesses from many addresses use the dealer's budget of code checks; a right code still signs in", async () => {
+    const from = w.log.length;
+    const shopper = "0412999001";
+    const sent = await api("codes", "/api/auth/request-code", { phone_number: shopper }, v6(8000));
+    assert.equal(sent.status, 202);
+    const code = await codeFromLog("codes", shopper, from);
+    // Strangers guess at numbers with no code and at another's: 3 wrong
+    // checks fill the budget, then wrong checks are 429.
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await api("codes", "/api/auth/verify", { phone_number: `04129990${10 + i}`, code: "000000" }, v6(8100 + i));
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    assert.deepEqual(statuses, [400, 400, 400, 429, 429, 429]);
+    const right = await api("codes", "/api/auth/verify", { phone_number: shopper, code }, v6(8000));
+    assert.equal(right.status, 200, `a right code is never refused for the dealer's budget: ${await right.text()}`);
+    assert.match(right.headers.get("set-cookie") ?? "", /^dg_session=/);
   });
 });
 

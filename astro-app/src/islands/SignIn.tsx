@@ -5,11 +5,20 @@
  * `redirect`. The query is only known in the browser, so the page is this
  * island (client:load: the form is the whole page).
  */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { CAPTCHA_FAILED, TurnstileWidget } from '../lib/forms/turnstile';
 import { getSession, requestCode, safePath, verifyCode } from '../lib/session';
 
 export interface SignInProps {
   apiBase: string;
+  /**
+   * Turnstile site key when the dealer has the captcha on: each code
+   * request (an SMS the dealer pays for) then carries a token, so no
+   * stranger can use up the dealer's codes and lock shoppers out.
+   */
+  captchaSiteKey?: string | null;
+  /** Injected by tests: the widget (a real one otherwise). */
+  captchaWidget?: Pick<TurnstileWidget, 'start' | 'token' | 'reset'>;
   /** Injected by tests; window.location.search otherwise. */
   search?: string;
   fetchImpl?: typeof fetch;
@@ -47,6 +56,13 @@ export default function SignIn(props: SignInProps) {
   const phoneInput = useRef<HTMLInputElement>(null);
   const navigate = props.navigate ?? ((href: string) => window.location.replace(href));
   const params = signInParams(search);
+  const captchaBox = useRef<HTMLDivElement>(null);
+  const captcha = useMemo(
+    () =>
+      props.captchaWidget ??
+      (props.captchaSiteKey ? new TurnstileWidget(() => captchaBox.current, props.captchaSiteKey, 'sign-in') : null),
+    [props.captchaWidget, props.captchaSiteKey],
+  );
 
   useEffect(() => {
     const current = props.search ?? window.location.search;
@@ -66,7 +82,21 @@ export default function SignIn(props: SignInProps) {
     if (busy) return;
     setBusy(true);
     setError('');
-    const result = await requestCode(apiBase, phone, fetchImpl);
+    let token: string | undefined;
+    if (captcha) {
+      captcha.start();
+      try {
+        token = await captcha.token();
+      } catch {
+        setBusy(false);
+        setError(CAPTCHA_FAILED);
+        phoneInput.current?.focus();
+        return;
+      } finally {
+        captcha.reset();
+      }
+    }
+    const result = await requestCode(apiBase, phone, fetchImpl, token);
     setBusy(false);
     if (result.ok) {
       setCode('');
@@ -117,11 +147,13 @@ export default function SignIn(props: SignInProps) {
               required
               value={phone}
               onChange={(e) => setPhone(e.currentTarget.value)}
+              onFocus={() => captcha?.start()}
               aria-invalid={!!error}
               aria-describedby={error ? errorId : undefined}
             />
             {errorLine}
           </div>
+          {captcha && <div className="captcha" ref={captchaBox} />}
           <button type="submit" className="button button--primary" disabled={!hydrated || busy}>
             {busy ? 'Sending…' : 'Send code'}
           </button>

@@ -67,8 +67,16 @@ export function herePath(loc: { pathname: string; search: string; hash?: string 
   return `${loc.pathname}${loc.search}`;
 }
 
-export function requestCode(apiBase: string, phone: string, fetchImpl?: typeof fetch): Promise<ApiResult<{ expires_in?: number }>> {
-  return api(apiBase, '/api/auth/request-code', { body: { phone_number: phone }, fetchImpl });
+/** Asks for a sign-in code; `captchaToken`: the Turnstile token, when the dealer has the captcha on. */
+export function requestCode(
+  apiBase: string,
+  phone: string,
+  fetchImpl?: typeof fetch,
+  captchaToken?: string,
+): Promise<ApiResult<{ expires_in?: number }>> {
+  const body: Record<string, string> = { phone_number: phone };
+  if (captchaToken) body['cf-turnstile-response'] = captchaToken;
+  return api(apiBase, '/api/auth/request-code', { body, fetchImpl });
 }
 
 export async function verifyCode(

@@ -22,9 +22,9 @@ pub struct RateLimits {
     pub quotes: RouteLimitOverride,
     /// Phone numbers revealed. Default: 20 per client and 5,000 per dealer an hour.
     pub phone_reveal: RouteLimitOverride,
-    /// Sign-in codes requested (each one is an SMS). Default: 10 per client and 1,000 per dealer an hour.
+    /// Sign-in codes requested (each one is an SMS). `per_dealer` bounds the dealer's SMS bill: with the captcha on, a request needs a passed token and then never counts (a refused token is turned away and counts nowhere), so a stranger cannot use the budget up; without the captcha every request counts and one over it is refused. Default: 10 per client and 1,000 per dealer an hour.
     pub sign_in: RouteLimitOverride,
-    /// Sign-in codes entered. Default: 30 per client and 3,000 per dealer an hour.
+    /// Sign-in codes entered. `per_dealer` counts only wrong codes (and codes entered for a number with no live code); over it wrong codes are answered 429, and a right code is never refused for it. Default: 30 per client and 3,000 per dealer an hour.
     pub verify: RouteLimitOverride,
     /// Watchlist calls, including the "who is signed in" check every page makes. Default: 1,200 per client and 100,000 per dealer an hour.
     pub watchlist: RouteLimitOverride,

@@ -157,15 +157,22 @@ impl Route {
         }
     }
 
-    /// Whether the dealer's budget of this route holds calls over it
-    /// instead of refusing them. A lead over the budget is stored and
-    /// delivered later at the budget's rate (`crate::lead` and the worker's
-    /// `leads` module): a flood cannot close the dealer's lead form, and
-    /// the dealer's CRM never receives more than the budget. The worker
-    /// counts such a call against the client's budget up front and against
-    /// the dealer's only once it has passed the honeypot and the captcha.
-    pub fn holds_over_budget(self) -> bool {
-        matches!(self, Route::Leads)
+    /// Whether the worker counts this route's calls against the dealer's
+    /// budget only after its own checks, not up front, so that a stranger
+    /// cannot use the budget up and lock the dealer's shoppers out:
+    /// - leads: junk turned away by the honeypot or the captcha counts
+    ///   nowhere, a verified lead never counts, and a lead over the budget
+    ///   is held (stored, delivered later at the budget's rate), not
+    ///   refused (the worker's `leads` module);
+    /// - sign-in codes: a request whose captcha token passed never counts
+    ///   (a refused token is 403 and counts nowhere); others count and are
+    ///   refused over the budget, which bounds the dealer's SMS bill;
+    /// - code checks: only wrong guesses (and guesses at no live code)
+    ///   count, and a right code is never refused for the budget.
+    ///
+    /// The client's own limit is still counted up front.
+    pub fn counts_dealer_budget_after_checks(self) -> bool {
+        matches!(self, Route::Leads | Route::SignIn | Route::Verify)
     }
 
     /// The two checks of one call, client first: a client over its own

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::events;
 use crate::input::{check_body, FieldErrors, Fields, ID_MAX};
+use crate::lead::TURNSTILE_FIELD;
 use crate::session::{is_code_shaped, parse_mobile, MOBILE_MESSAGE};
 use dealer_rules::edge_config::{EdgeConfig, EdgeLocation};
 
@@ -57,9 +58,22 @@ pub fn phone_matches_session(body_phone: Option<&str>, session_phone: &str) -> b
     body_phone.is_none_or(|p| p == session_phone)
 }
 
-/// `POST /api/auth/request-code`.
-pub fn validate_code_request(body: &Value) -> Result<String, FieldErrors> {
-    check_body(body, required_mobile)
+/// `POST /api/auth/request-code`: the mobile number, and the Turnstile
+/// token the dealer's captcha asks for (`cf-turnstile-response`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeRequest {
+    pub phone: String,
+    pub turnstile_token: Option<String>,
+}
+
+pub fn validate_code_request(body: &Value) -> Result<CodeRequest, FieldErrors> {
+    check_body(body, |f| {
+        let turnstile_token = f.line(TURNSTILE_FIELD, 2048);
+        required_mobile(f).map(|phone| CodeRequest {
+            phone,
+            turnstile_token,
+        })
+    })
 }
 
 /// `POST /api/auth/verify`: (phone, code).
@@ -266,7 +280,19 @@ mod tests {
     fn sign_in_bodies() {
         assert_eq!(
             validate_code_request(&json!({"phone_number": "0412 345 678"})).unwrap(),
-            "0412345678"
+            CodeRequest {
+                phone: "0412345678".into(),
+                turnstile_token: None
+            }
+        );
+        assert_eq!(
+            validate_code_request(
+                &json!({"phone_number": "0412345678", "cf-turnstile-response": "tok"})
+            )
+            .unwrap()
+            .turnstile_token
+            .as_deref(),
+            Some("tok")
         );
         assert_eq!(
             validate_code_request(&json!({"phone_number": "0891234567"}))
