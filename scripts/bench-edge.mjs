@@ -8,15 +8,25 @@
 // call. Stops by itself. The bench dealer's rate limits are raised (its
 // edge.rate_limits), as a dealer expecting such traffic would.
 //
-// Usage: scripts/bench-edge.sh [N=500] [C=16]
+//
+// With FLOOD > 0, first the flood case of issue 22: FLOOD posts without a
+// valid captcha token from FLOOD/10 IPv6 /64s to a dealer with the captcha
+// on, as fast as C in flight allows, and 20 shoppers with valid tokens
+// spread over the flood; prints how long the flood took, how many of the
+// 20 were stored and delivered and how long after they were sent, and what
+// the dealer's webhook received in all.
+//
+// Usage: scripts/bench-edge.sh [N=500] [C=16] [FLOOD=0]
 import assert from "node:assert/strict";
 import { edgeConfig, kvFor, receiver, sleep, startWorker, stockCar, stockKv } from "../edge/tests/harness.mjs";
+import { turnstileStandIn } from "../edge/tests/standins.mjs";
 
 const N = Number(process.argv[2] ?? 500);
 const C = Number(process.argv[3] ?? 16);
+const FLOOD = Number(process.argv[4] ?? 0);
 const ORIGIN = "https://bench-motors.example";
 
-async function load(name, n, c, makeRequest) {
+async function load(name, n, c, makeRequest, expected = (res) => res.ok) {
   const latencies = [];
   let next = 0, failed = 0;
   const started = performance.now();
@@ -26,7 +36,7 @@ async function load(name, n, c, makeRequest) {
       const t0 = performance.now();
       const res = await makeRequest(i);
       latencies.push(performance.now() - t0);
-      if (!res.ok) failed++;
+      if (!expected(res)) failed++;
       await res.arrayBuffer();
     }
   }));
@@ -45,13 +55,54 @@ const config = edgeConfig("bench", "Bench Motors", [ORIGIN], [{ id: "hq", name: 
   rate_limits: { leads: high, watchlist: high, views: high, sign_in: high, verify: high },
 });
 config.leads = { email: null, webhook_url: `${hook.url}/hook` };
+// The flood's dealer: captcha on, default limits.
+const GUARDED = "https://guarded-motors.example";
+const guarded = edgeConfig("guarded", "Guarded Motors", [GUARDED], [{ id: "g-hq", name: "HQ", phone: "08 9000 0000", lead_email: null }], {
+  forms: { message_required: true, captcha: { secret_name: "TURNSTILE_GUARDED" } },
+});
+guarded.leads = { email: null, webhook_url: `${hook.url}/guarded` };
+const TURNSTILE_SECRET = "0x4AAAAAAAbench-secret";
+const turnstile = await turnstileStandIn({ secret: TURNSTILE_SECRET });
 // The stock as the build publishes it: each lead names a car (by id), so
 // the measured path includes filling its vehicle from KV.
 const STOCK = CARS.map((slug) => stockCar("bench", slug));
-const w = await startWorker({ kvSeed: [...kvFor(config), ...stockKv("bench", STOCK)], vars: { SESSION_SECRET: "bench-secret", VIEW_FLUSH_SECS: String(FLUSH_SECS) } });
+const w = await startWorker({
+  kvSeed: [...kvFor(config, guarded), ...stockKv("bench", STOCK)],
+  vars: { SESSION_SECRET: "bench-secret", VIEW_FLUSH_SECS: String(FLUSH_SECS), TURNSTILE_GUARDED: TURNSTILE_SECRET, TURNSTILE_VERIFY_URL: turnstile.url },
+});
 try {
-  const post = (path, body, extra = {}) =>
-    fetch(`${w.base}${path}`, { method: "POST", headers: { Origin: ORIGIN, "Content-Type": "application/json", ...extra }, body: JSON.stringify(body) });
+  const post = (path, body, extra = {}, origin = ORIGIN) =>
+    fetch(`${w.base}${path}`, { method: "POST", headers: { Origin: origin, "Content-Type": "application/json", ...extra }, body: JSON.stringify(body) });
+  if (FLOOD > 0) {
+    const enquiry = (extra) => ({ category: "enquiry", name: "Jo Bloggs", email: "jo@example.com", phone: "0412345678", message: "Is it available?", terms_conditions: true, ...extra });
+    const networks = Math.max(1, Math.floor(FLOOD / 10));
+    const v6 = (n) => `2001:db8:${(n >> 16) & 0xffff}:${n & 0xffff}::1`;
+    const t0 = performance.now();
+    const realSent = [];
+    const flood = load(`flood: POST /api/leads without a valid token from ${networks} /64s`, FLOOD, C, (i) => {
+      // Every FLOOD/20-th post, one of the 20 shoppers sends a valid token too.
+      const step = Math.floor(FLOOD / 20);
+      if (i % step === 0 && realSent.length < 20) {
+        const k = realSent.length;
+        realSent.push({ at: performance.now(), res: post("/api/leads", enquiry({ "cf-turnstile-response": `pass:guarded-motors.example:${k}`, email: `shopper${k}@example.com` }), { "CF-Connecting-IP": v6(900000 + k) }, GUARDED) });
+      }
+      return post("/api/leads", enquiry({ "cf-turnstile-response": i % 2 ? "bogus" : undefined }), { "CF-Connecting-IP": v6(i % networks) }, GUARDED);
+    }, (res) => res.status === 403);
+    await flood;
+    const floodSecs = (performance.now() - t0) / 1000;
+    const real = await Promise.all(realSent.map(async (r) => ({ at: r.at, status: (await r.res).status })));
+    const deadline = Date.now() + 60_000;
+    while (hook.got.filter((g) => g.url === "/guarded").length < real.length && Date.now() < deadline) await sleep(100);
+    const got = hook.got.filter((g) => g.url === "/guarded");
+    const [stored] = await w.d1("SELECT count(*) AS n FROM leads WHERE dealer = 'guarded'");
+    const lastDelivery = Math.max(...got.map((g) => g.at));
+    console.log(`flood: ${FLOOD} posts in ${floodSecs.toFixed(1)} s; real shoppers: ${real.filter((r) => r.status === 201).length}/${real.length} answered 201, ` +
+      `${stored.n} leads stored, ${new Set(got.map((g) => g.json?.lead_id)).size} delivered (webhook requests: ${got.length}), ` +
+      `last delivery ${((lastDelivery - performance.timeOrigin - t0) / 1000).toFixed(1)} s after the flood began`);
+    assert.equal(real.filter((r) => r.status === 201).length, 20, "no shopper with a valid token refused");
+    assert.equal(stored.n, 20, "no junk stored");
+    assert.equal(got.length, 20, "the webhook got the 20 and nothing else");
+  }
   const leadFailures = await load("POST /api/leads", N, C, (i) =>
     post("/api/leads", { category: "enquiry", name: `Load ${i}`, email: "load@example.com", phone: "0412345678", message: "bench", terms_conditions: true,
       idempotency_key: `bench-${i}`, car_id: STOCK[i % STOCK.length].id }));
@@ -61,13 +112,13 @@ try {
   const deadline = Date.now() + 120_000;
   let delivered = 0;
   while (Date.now() < deadline) {
-    delivered = new Set(hook.got.map((r) => r.json?.lead_id)).size;
+    delivered = new Set(hook.got.filter((r) => r.url === "/hook").map((r) => r.json?.lead_id)).size;
     if (delivered >= N) break;
     await sleep(500);
   }
   await sleep(2000); // a late duplicate would show up here
-  const [rows] = await w.d1("SELECT count(*) AS n, sum(delivery_status = 'delivered') AS delivered FROM leads");
-  const ids = hook.got.map((r) => r.json?.lead_id);
+  const [rows] = await w.d1("SELECT count(*) AS n, sum(delivery_status = 'delivered') AS delivered FROM leads WHERE dealer = 'bench'");
+  const ids = hook.got.filter((r) => r.url === "/hook").map((r) => r.json?.lead_id);
   const unique = new Set(ids).size;
   console.log(`rows in D1: ${rows.n}, marked delivered: ${rows.delivered}; webhook requests: ${ids.length}, distinct leads: ${unique}`);
   assert.equal(rows.n, N);
@@ -116,4 +167,5 @@ try {
 } finally {
   await w.stop();
   await hook.close();
+  await turnstile.close();
 }

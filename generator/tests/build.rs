@@ -1150,12 +1150,10 @@ fn card_rule_cases_shared_with_the_browser_match_present() {
     }
 }
 
-/// A dealer whose feed has every malformed shape
-/// (tests/fixtures/feeds/malformed.json), in a dealers folder outside the
-/// checkout: the build keeps every car that has its essentials, leaves the
-/// malformed fields out, and counts warnings and skipped records.
-#[test]
-fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
+/// A dealers folder outside the checkout with one dealer,
+/// `malformed-motors`: the tiny fixture dealer reading the feed with every
+/// malformed shape (tests/fixtures/feeds/malformed.json).
+fn malformed_motors() -> tempfile::TempDir {
     let dealers = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dealers.path().join("stock")).unwrap();
     std::fs::copy(
@@ -1169,6 +1167,16 @@ fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
         tiny.replace("stock/tiny.json", "stock/malformed.json"),
     )
     .unwrap();
+    dealers
+}
+
+/// A dealer whose feed has every malformed shape
+/// (tests/fixtures/feeds/malformed.json), in a dealers folder outside the
+/// checkout: the build keeps every car that has its essentials, leaves the
+/// malformed fields out, and counts warnings and skipped records.
+#[test]
+fn a_malformed_feed_keeps_its_cars_and_the_summary_counts_warnings_and_skips() {
+    let dealers = malformed_motors();
     let sites = tempfile::tempdir().unwrap();
     let out = dealergen_at(repo_root(), dealers.path(), sites.path())
         .args([
@@ -1460,19 +1468,7 @@ fn with_an_image_host_a_missing_site_photo_is_left_out_once_and_the_host_sizes_a
 /// reported whether the site publishes or not.
 #[test]
 fn a_build_that_fails_after_reading_the_feed_still_counts_prints_and_reports_its_problems() {
-    let dealers = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dealers.path().join("stock")).unwrap();
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/feeds/malformed.json"),
-        dealers.path().join("stock/malformed.json"),
-    )
-    .unwrap();
-    let tiny = std::fs::read_to_string(fixtures().join("tiny-dealer.yaml")).unwrap();
-    std::fs::write(
-        dealers.path().join("malformed-motors.yaml"),
-        tiny.replace("stock/tiny.json", "stock/malformed.json"),
-    )
-    .unwrap();
+    let dealers = malformed_motors();
     let sites = sites_dir();
     // Astro cannot run: the build fails after the feed was read.
     let out = dealergen_at(repo_root(), dealers.path(), sites.path())
