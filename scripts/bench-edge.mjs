@@ -90,15 +90,21 @@ try {
     }, (res) => res.status === 403);
     await flood;
     const floodSecs = (performance.now() - t0) / 1000;
-    const real = await Promise.all(realSent.map(async (r) => ({ at: r.at, status: (await r.res).status })));
+    const real = await Promise.all(realSent.map(async (r) => {
+      const res = await r.res;
+      return { at: r.at, status: res.status, id: (await res.json()).lead_id };
+    }));
     const deadline = Date.now() + 60_000;
     while (hook.got.filter((g) => g.url === "/guarded").length < real.length && Date.now() < deadline) await sleep(100);
     const got = hook.got.filter((g) => g.url === "/guarded");
     const [stored] = await w.d1("SELECT count(*) AS n FROM leads WHERE dealer = 'guarded'");
     const lastDelivery = Math.max(...got.map((g) => g.at));
+    // Each shopper: from sending to the webhook receiving the lead.
+    const waits = real.map((r) => (got.find((g) => g.json?.lead_id === r.id)?.at ?? Infinity) - performance.timeOrigin - r.at);
     console.log(`flood: ${FLOOD} posts in ${floodSecs.toFixed(1)} s; real shoppers: ${real.filter((r) => r.status === 201).length}/${real.length} answered 201, ` +
       `${stored.n} leads stored, ${new Set(got.map((g) => g.json?.lead_id)).size} delivered (webhook requests: ${got.length}), ` +
-      `last delivery ${((lastDelivery - performance.timeOrigin - t0) / 1000).toFixed(1)} s after the flood began`);
+      `last delivery ${((lastDelivery - performance.timeOrigin - t0) / 1000).toFixed(1)} s after the flood began; ` +
+      `a shopper's lead reached the webhook at most ${(Math.max(...waits) / 1000).toFixed(1)} s after it was sent`);
     assert.equal(real.filter((r) => r.status === 201).length, 20, "no shopper with a valid token refused");
     assert.equal(stored.n, 20, "no junk stored");
     assert.equal(got.length, 20, "the webhook got the 20 and nothing else");
