@@ -359,7 +359,7 @@ async fn limit_in_d1(env: &Env, checks: &[Check]) -> Result<Option<Refusal>, Str
     Ok(None)
 }
 
-/// Asks the dealer's counters object (see [`crate::counters`]).
+/// Asks the dealer's counters object (`DealerGate` in the `counters` module).
 pub async fn gate(env: &Env, request: &GateRequest) -> Result<GateAnswer, String> {
     let stub = env
         .durable_object("COUNTERS")

@@ -338,7 +338,7 @@ struct Holding {
 const RELEASE_PER_RUN: usize = 100;
 
 /// Cron: releases held leads (stored over the dealer's lead budget; see
-/// [`crate::leads`]), oldest first, as far as the dealer's budget admits
+/// the `leads` module), oldest first, as far as the dealer's budget admits
 /// them now: each released lead is counted against that budget like a new
 /// one, so the dealer's CRM never receives more than the budget, and
 /// every held lead is delivered once the flood is over.
