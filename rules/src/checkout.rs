@@ -1,6 +1,6 @@
 //! Which cars may be reserved online (spec 000 §5: "Reserve button appears
 //! only when checkout is enabled for the car"). The build decides it per car
-//! and publishes it for the worker ([`crate::edge_config::EdgeCar`]); the
+//! and publishes it for the worker (`EdgeCar` in `edge_config`); the
 //! pages can show the button by the same rule.
 
 /// A dealer's checkout rules (`features.checkout` in the dealer YAML).

@@ -12,7 +12,7 @@
 //! error about the first bad field, and so that all problems are reported at
 //! once.
 //!
-//! The vehicle is not read from the body: [`crate::vehicle::fill`] fills it
+//! The vehicle is not read from the body: `vehicle::fill` fills it
 //! from the dealer's published stock afterwards.
 
 use serde::{Deserialize, Serialize};
