@@ -237,8 +237,9 @@ pub struct Counter {
 }
 
 impl Counter {
-    /// The counter after one more hit at `now`. The D1 statement
-    /// [`D1_HIT`] does exactly this; so does the Durable Object in memory.
+    /// The counter after one more hit at `now` (whether or not it is
+    /// within the limit: [`Counter::admit`] decides and writes it only
+    /// then).
     pub fn hit(before: Option<Counter>, limit: Limit, now: u64) -> Counter {
         let start = limit.window_start(now);
         match before {
