@@ -130,7 +130,7 @@ pub(crate) fn read_pages(dir: &Path, files: &mut SourceFiles) -> (Vec<MarkdownPa
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let text = match crate::load::read_text(&path) {
+        let text = match crate::read::read_text(&path) {
             Ok(t) => t,
             Err(message) => {
                 let id = files.add(path.clone(), String::new());

@@ -18,6 +18,7 @@ mod load;
 pub mod model;
 pub mod moment;
 pub mod places;
+mod read;
 pub mod slug;
 pub mod suggest;
 mod yaml;
