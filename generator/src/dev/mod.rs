@@ -245,15 +245,7 @@ impl Builder {
                     report.pages,
                     report.elapsed.as_secs_f64()
                 );
-                for w in report.warnings.lines.iter().take(MAX_WARNINGS) {
-                    println!("       warning: {w}");
-                }
-                if report.warnings.lines.len() > MAX_WARNINGS {
-                    println!(
-                        "       ... and {} more warning(s)",
-                        report.warnings.lines.len() - MAX_WARNINGS
-                    );
-                }
+                print_warnings(&report.warnings.lines);
                 self.reseed_edge();
                 let pages = self.hub.reload();
                 if !changed.is_empty() {
@@ -289,21 +281,37 @@ impl Builder {
                 };
                 self.hub.overlay(&overlay);
             }
-            Err(BuildFailure::Failed(e) | BuildFailure::Unpublished { error: e, .. }) => {
-                println!("FAILED {}: {e:#}", self.slug);
-                println!(
-                    "       the last good build is still served; fix the problem and it rebuilds"
-                );
-                self.hub.overlay(&Overlay {
-                    title: format!("{} did not build", self.slug),
-                    text: format!("{e:#}"),
-                    problems: Vec::new(),
-                });
+            Err(BuildFailure::Failed(e)) => self.show_failure(&e, &[]),
+            // A build that failed after reading the feed still has the
+            // feed's warnings: shown with the error, as a build shows them.
+            Err(BuildFailure::Unpublished { error, warnings }) => {
+                self.show_failure(&error, &warnings.lines)
             }
         }
     }
 
     /// The rebuilt worker config and cars into the local KV.
+    /// A build that did not publish: its warnings and the error, in the
+    /// terminal and in the browser's overlay.
+    fn show_failure(&self, e: &anyhow::Error, warnings: &[String]) {
+        println!("FAILED {}: {e:#}", self.slug);
+        print_warnings(warnings);
+        println!("       the last good build is still served; fix the problem and it rebuilds");
+        let mut text = format!("{e:#}");
+        if !warnings.is_empty() {
+            text.push_str(&format!(
+                "\n\n{} warning(s):\n{}",
+                warnings.len(),
+                warnings.join("\n")
+            ));
+        }
+        self.hub.overlay(&Overlay {
+            title: format!("{} did not build", self.slug),
+            text,
+            problems: Vec::new(),
+        });
+    }
+
     fn reseed_edge(&self) {
         let mut edge = self.edge.lock().expect("edge lock");
         let Some(worker) = edge.as_mut() else {
@@ -315,5 +323,18 @@ impl Builder {
         if let Err(e) = worker.seed(&kv) {
             println!("warning: the edge worker kept its previous config: {e:#}");
         }
+    }
+}
+
+/// A build's warnings under its result line, the first [`MAX_WARNINGS`].
+fn print_warnings(lines: &[String]) {
+    for w in lines.iter().take(MAX_WARNINGS) {
+        println!("       warning: {w}");
+    }
+    if lines.len() > MAX_WARNINGS {
+        println!(
+            "       ... and {} more warning(s)",
+            lines.len() - MAX_WARNINGS
+        );
     }
 }
