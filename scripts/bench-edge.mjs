@@ -82,7 +82,9 @@ try {
   if (FLOOD > 0) {
     const enquiry = (extra) => ({ category: "enquiry", name: "Jo Bloggs", email: "jo@example.com", phone: "0412345678", message: "Is it available?", terms_conditions: true, ...extra });
     const networks = Math.max(1, Math.floor(FLOOD / 10));
-    const v6 = (n) => `2001:db8:${(n >> 16) & 0xffff}:${n & 0xffff}::1`;
+    // Each /64 in a /56 of its own (a home connection each: the /64s of
+    // one /56 share a limit).
+    const v6 = (n) => `2001:db8:${n & 0xffff}:${(n >> 16) & 0xff}00::1`;
     const t0 = performance.now();
     const realSent = [];
     const flood = load(`flood: POST /api/leads without a valid token from ${networks} /64s`, FLOOD, C, (i) => {

@@ -197,6 +197,16 @@ pub fn client_of(req: &Request, env: &Env, tenant: &Tenant) -> Result<String, Ap
     Ok(client_key(&key, &tenant.config.dealer, &network))
 }
 
+/// The keyed hash of the calling client's IPv6 /56, per dealer (none for
+/// IPv4): the /64s of one connection share a limit.
+fn site_of(req: &Request, env: &Env, tenant: &Tenant) -> Result<Option<String>, ApiError> {
+    let Some(site) = http::client_site(&client_address(req)) else {
+        return Ok(None);
+    };
+    let key = session_key(env)?;
+    Ok(Some(client_key(&key, &tenant.config.dealer, &site)))
+}
+
 /// Counts one call of `route` against the dealer's limits for it. A
 /// limiter that cannot be reached lets the call through (logged): losing a
 /// shopper's lead to a counter outage would be worse than a burst.
@@ -210,15 +220,19 @@ pub async fn limit(
     let config = route.config(&tenant.config.rate_limits);
     let outcome = match route.store() {
         Store::D1 => {
-            let checks = route.checks(config, &tenant.config.dealer, &client);
+            let dealer = &tenant.config.dealer;
+            let [by_client, by_dealer] = route.checks(config, dealer, &client);
+            let mut up_front = vec![by_client];
+            // An IPv6 client's /56 too (the routes that write).
+            if let Some(site) = site_of(req, env, tenant)? {
+                up_front.push(route.site_check(config, dealer, &site));
+            }
             // Some routes count the dealer's budget after their own checks
             // ([`dealer_budget`]).
-            let up_front = if route.counts_dealer_budget_after_checks() {
-                &checks[..1]
-            } else {
-                &checks[..]
-            };
-            limit_in_d1(env, up_front).await
+            if !route.counts_dealer_budget_after_checks() {
+                up_front.push(by_dealer);
+            }
+            limit_in_d1(env, &up_front).await
         }
         Store::DurableObject => {
             let request = GateRequest {

@@ -24,8 +24,10 @@ const origin = (d) => `https://${d}.example`;
 const HQ = (d) => [{ id: `${d}-hq`, name: `${d} HQ`, phone: "08 9000 0000", lead_email: null }];
 const limit = (per_client, per_dealer, window_secs = 3600) => ({ per_client, per_dealer, window_secs });
 const lead = (extra = {}) => ({ category: "enquiry", name: "Jo Bloggs", email: "jo@example.com", phone: "0412 345 678", message: "Is it available?", terms_conditions: true, ...extra });
-/** An address in its own IPv6 /64 (n-th network of a /48). */
-const v6 = (n) => `2001:db8:${(n >> 16) & 0xffff}:${n & 0xffff}::1`;
+/** An address in its own IPv6 /64, in a /56 of its own (a home connection each). */
+const v6 = (n) => `2001:db8:${n & 0xffff}:${(n >> 16) & 0xff}00::1`;
+/** The k-th /64 of one home connection's /56 (2001:db8:aa:100::/56). */
+const home = (k) => `2001:db8:aa:${(0x100 + k).toString(16)}::1`;
 
 let w, hook, turnstile;
 
@@ -47,6 +49,7 @@ before(async () => {
         dealer("retry", { phone_reveal: limit(2, 1000, 4), views: limit(2, 1000, 4) }),
         dealer("sms", { sign_in: limit(10, 2) }, captcha),
         dealer("codes", { verify: limit(30, 3), sign_in: limit(10, 1000) }),
+        dealer("home", { leads: limit(2, 1000) }),
       ),
       carsKv("retry", ["car-a"]),
       // An origin whose dealer has no configuration (a half-finished deploy).
@@ -223,6 +226,26 @@ describe("a stranger cannot lock a dealer's shoppers out of sign-in", () => {
     assert.equal(right.status, 200, `a right code is never refused for the dealer's budget: ${await right.text()}`);
     assert.match(right.headers.get("set-cookie") ?? "", /^dg_session=/);
   });
+});
+
+test("the /64s of one home connection's /56 share 8 clients' limits; another /56 is not affected", async () => {
+  // Leads: 2 per client; a /56 gets 16. Nine /64s of one /56, 2 posts each.
+  const statuses = [];
+  for (let k = 0; k < 9; k++) {
+    for (let j = 0; j < 2; j++) {
+      const res = await post("home", lead({ email: `h${k}-${j}@example.com` }), home(k));
+      statuses.push(res.status);
+      if (res.status === 429) assert.match((await res.json()).error, /Too many enquiries from this connection/);
+      else await res.arrayBuffer();
+    }
+  }
+  assert.deepEqual(statuses, [...Array(16).fill(201), 429, 429]);
+  const elsewhere = await post("home", lead(), v6(9999));
+  assert.equal(elsewhere.status, 201, "a /64 of another /56");
+  // The refused ones took back their /64's hit: that /64 still has room
+  // once the /56 has (not tested here: an hour), and nothing was stored.
+  const stored = await rows("SELECT count(*) AS n FROM leads WHERE dealer = 'home'");
+  assert.equal(stored[0].n, 17);
 });
 
 describe("early retries do not extend a block", () => {

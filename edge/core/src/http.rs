@@ -211,6 +211,26 @@ pub fn client_network(address: &str) -> String {
     }
 }
 
+/// The wider network an IPv6 client address belongs to: its /56, one home
+/// connection's usual allocation (256 /64s a client could rotate through).
+/// None for IPv4 (an address is already one connection, or a carrier's
+/// shared one) and for anything that is not an address.
+pub fn client_site(address: &str) -> Option<String> {
+    match address.trim().parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
+            let s = v6.segments();
+            Some(format!(
+                "{:x}:{:x}:{:x}:{:x}::/56",
+                s[0],
+                s[1],
+                s[2],
+                s[3] & 0xff00
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// `application/json`, with or without parameters, in any letter case.
 /// Anything else gets 415: requiring JSON also forces browsers to preflight
 /// cross-origin posts, so a foreign page cannot fire a "simple" form post.
@@ -424,6 +444,22 @@ mod tests {
         );
         assert_eq!(client_network("::ffff:203.0.113.9"), "203.0.113.9");
         assert_eq!(client_network("unknown"), "unknown");
+        // The /56: 256 /64s of one home connection.
+        assert_eq!(
+            client_site("2001:db8:1:2a7::1").as_deref(),
+            Some("2001:db8:1:200::/56")
+        );
+        assert_eq!(
+            client_site("2001:db8:1:2ff::9"),
+            client_site("2001:db8:1:200::1")
+        );
+        assert_ne!(
+            client_site("2001:db8:1:300::1"),
+            client_site("2001:db8:1:200::1")
+        );
+        assert_eq!(client_site("203.0.113.9"), None);
+        assert_eq!(client_site("::ffff:203.0.113.9"), None);
+        assert_eq!(client_site("unknown"), None);
     }
 
     #[test]

@@ -175,6 +175,18 @@ impl Route {
         matches!(self, Route::Leads | Route::SignIn | Route::Verify)
     }
 
+    /// The check of a call's IPv6 /56 ([`crate::http::client_site`]): the
+    /// /64s of one home connection share [`SITE_CLIENTS`] clients' limits,
+    /// so rotating through them does not multiply a client's limit by 256.
+    pub fn site_check(self, c: RouteLimit, dealer: &str, site: &str) -> Check {
+        let limit = Limit::new(c.per_client.saturating_mul(SITE_CLIENTS), c.window_secs);
+        Check {
+            key: format!("{}/{}:{dealer}:s:{site}", self.name(), limit.window_secs),
+            limit,
+            message: self.client_message(),
+        }
+    }
+
     /// The two checks of one call, client first: a client over its own
     /// limit is refused before the dealer's counter is touched, so one
     /// client's flood cannot use up the budget of the dealer's shoppers.
@@ -215,6 +227,11 @@ impl Route {
         }
     }
 }
+
+/// How many clients' limits the /64s of one IPv6 /56 share (a household
+/// or an office has a few devices; a script rotating through 256 /64s
+/// gets this many clients' worth, not 256).
+pub const SITE_CLIENTS: u32 = 8;
 
 const DEALER_MESSAGE: &str =
     "This website is receiving too many requests just now; please try again shortly.";
@@ -611,6 +628,10 @@ mod tests {
         assert_eq!(client.key, "leads/3600:alpha:c:abc");
         assert_eq!(dealer.key, "leads/3600:alpha:d");
         assert_eq!(client.limit, Limit::new(20, 3600));
+        let site = Route::Leads.site_check(Route::Leads.config(&limits), "alpha", "s1");
+        assert_eq!(site.key, "leads/3600:alpha:s:s1");
+        assert_eq!(site.limit, Limit::new(20 * SITE_CLIENTS, 3600));
+        assert_eq!(site.message, client.message);
         assert_eq!(dealer.limit, Limit::new(1_000, 3600));
         assert_ne!(client.message, dealer.message);
         let mut names: Vec<&str> = Route::ALL.iter().map(|r| r.name()).collect();
