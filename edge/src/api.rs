@@ -269,7 +269,7 @@ pub async fn dealer_budget(
     limits: &EdgeRateLimits,
     route: Route,
 ) -> Option<ApiError> {
-    let [_, budget] = route.checks(route.config(limits), dealer, "");
+    let budget = route.dealer_check(route.config(limits), dealer);
     match limit_in_d1(env, &[budget]).await {
         Ok(refused) => refused.map(|r| ApiError::too_many(r.message, r.retry_after)),
         Err(e) => {
@@ -285,20 +285,26 @@ pub async fn dealer_budget(
 /// Takes back one call [`dealer_budget`] admitted in this window
 /// (the cron admitted a release and found nothing held).
 pub async fn return_dealer_budget(env: &Env, dealer: &str, limits: &EdgeRateLimits, route: Route) {
-    let [_, budget] = route.checks(route.config(limits), dealer, "");
-    let window_start = budget.limit.window_start(now()) as f64;
-    let undone = match env.d1("DB") {
-        Ok(db) => match db
-            .prepare(D1_UNDO)
-            .bind(&[budget.key.as_str().into(), window_start.into()])
-        {
-            Ok(stmt) => stmt.run().await.map(|_| ()),
-            Err(e) => Err(e),
-        },
+    let budget = route.dealer_check(route.config(limits), dealer);
+    match env.d1("DB") {
+        Ok(db) => undo(&db, &budget.key, budget.limit.window_start(now())).await,
+        Err(e) => console_error!("rate limit: taking back {} failed: {e}", budget.key),
+    }
+}
+
+/// Takes back one admitted call of counter `key` in the window starting
+/// at `window_start` ([`D1_UNDO`]); a failure is logged (the counter then
+/// over-counts by one call until its window ends).
+async fn undo(db: &D1Database, key: &str, window_start: u64) {
+    let undone = match db
+        .prepare(D1_UNDO)
+        .bind(&[key.into(), (window_start as f64).into()])
+    {
+        Ok(stmt) => stmt.run().await.map(|_| ()),
         Err(e) => Err(e),
     };
     if let Err(e) = undone {
-        console_error!("rate limit: taking back {} failed: {e}", budget.key);
+        console_error!("rate limit: taking back {key} failed: {e}");
     }
 }
 
@@ -355,15 +361,7 @@ async fn limit_in_d1(env: &Env, checks: &[Check]) -> Result<Option<Refusal>, Str
             .map(CounterRow::counter);
         let standing = Counter::at(stored, check.limit, now);
         for (earlier, window_start) in admitted {
-            let undone = db
-                .prepare(D1_UNDO)
-                .bind(&[earlier.key.as_str().into(), (window_start as f64).into()])
-                .map_err(|e| e.to_string())?
-                .run()
-                .await;
-            if let Err(e) = undone {
-                console_error!("rate limit: taking back {} failed: {e}", earlier.key);
-            }
+            undo(&db, &earlier.key, window_start).await;
         }
         return Ok(Some(Refusal {
             message: check.message.to_string(),

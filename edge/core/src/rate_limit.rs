@@ -199,12 +199,19 @@ impl Route {
                 limit: Limit::new(c.per_client, c.window_secs),
                 message: self.client_message(),
             },
-            Check {
-                key: key("d"),
-                limit: Limit::new(c.per_dealer, c.window_secs),
-                message: DEALER_MESSAGE,
-            },
+            self.dealer_check(c, dealer),
         ]
+    }
+
+    /// The dealer's check of a call alone (the second of [`Route::checks`]),
+    /// for the routes that count it after their own checks.
+    pub fn dealer_check(self, c: RouteLimit, dealer: &str) -> Check {
+        let limit = Limit::new(c.per_dealer, c.window_secs);
+        Check {
+            key: format!("{}/{}:{dealer}:d", self.name(), limit.window_secs),
+            limit,
+            message: DEALER_MESSAGE,
+        }
     }
 
     fn client_message(self) -> &'static str {
