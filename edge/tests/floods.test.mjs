@@ -50,6 +50,7 @@ before(async () => {
         dealer("sms", { sign_in: limit(10, 2) }, captcha),
         dealer("codes", { verify: limit(30, 3), sign_in: limit(10, 1000) }),
         dealer("home", { leads: limit(2, 1000) }),
+        dealer("retries", { leads: limit(20, 2) }),
       ),
       carsKv("retry", ["car-a"]),
       // An origin whose dealer has no configuration (a half-finished deploy).
@@ -246,6 +247,21 @@ test("the /64s of one home connection's /56 share 8 clients' limits; another /56
   // once the /56 has (not tested here: an hour), and nothing was stored.
   const stored = await rows("SELECT count(*) AS n FROM leads WHERE dealer = 'home'");
   assert.equal(stored[0].n, 17);
+});
+
+test("captcha off: retries of a stored lead give back the dealer budget they counted", async () => {
+  const first = await post("retries", lead({ idempotency_key: "r-1" }), v6(600));
+  assert.equal(first.status, 201);
+  for (let i = 0; i < 3; i++) {
+    const again = await post("retries", lead({ idempotency_key: "r-1" }), v6(600));
+    assert.equal(again.status, 200, "the same lead");
+    await again.arrayBuffer();
+  }
+  // Budget 2: the first lead and this one, whatever the retries did.
+  const second = await post("retries", lead({ email: "other@example.com" }), v6(601));
+  assert.equal(second.status, 201);
+  const held = await rows("SELECT count(*) AS n FROM leads WHERE dealer = 'retries' AND delivery_status = 'held'");
+  assert.equal(held[0].n, 0, "not held: the retries spent no budget");
 });
 
 describe("early retries do not extend a block", () => {
