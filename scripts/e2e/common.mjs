@@ -55,7 +55,10 @@ export function need(value, what) {
 export function createRunner({ context = () => '' } = {}) {
   const results = [];
   let chainBroken = false;
+  // E2E_ONLY=<regex>: run only the cases whose name matches (while working on one).
+  const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : undefined;
   async function test(name, fn, { inChain = false } = {}) {
+    if (only && !only.test(name)) return;
     if (inChain && chainBroken) {
       results.push({ name, ok: false });
       console.log(`FAIL - ${name}\n       skipped: an earlier step it depends on failed`);

@@ -444,6 +444,20 @@ async function main() {
     const used = cars.filter((c) => c.car_type === 'used').length;
     assert(used > 0, 'the demo stock has no used car');
     const statusText = () => page.locator('.search__range[role="status"]').innerText();
+    // Waits for the live region to say `text`; a timeout names what it said
+    // instead and the island's search failures (console warnings), if any.
+    const warnings = [];
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    const statusSays = async (text) => {
+      warnings.length = 0;
+      await page
+        .locator('.search__range[role="status"]', { hasText: text })
+        .waitFor()
+        .catch(async (error) => {
+          const said = await statusText().catch(() => '(no status)');
+          throw new Error(`the status never said "${text}"; it says "${said}"${warnings.length ? `; warnings: ${warnings.join(' | ')}` : ''}\n${error.message}`);
+        });
+    };
 
     for (const width of [PHONE, DESKTOP]) {
       await test(`${width}px search: skip link to the results; Tab stops from the filters to page 2 are two per card`, async () => {
@@ -481,7 +495,7 @@ async function main() {
         const info = await active();
         assertEqual(info.id, 'search-results', 'focus after paging');
         assert(info.rect.top - (await page.evaluate(() => scrollY)) < 900, 'the results heading is not in view');
-        await page.locator('.search__range[role="status"]', { hasText: `page 2 of` }).waitFor();
+        await statusSays('page 2 of');
         // Back shows page 1 again: focus goes to its results, in view (not left on a control off screen).
         await page.goBack();
         await page.waitForURL(`${origin}/search/`);
@@ -504,12 +518,12 @@ async function main() {
         if (width < 992) await page.getByRole('button', { name: 'Filter results' }).click();
         await page.getByRole('checkbox', { name: /^Used \(/ }).focus();
         await page.keyboard.press('Space');
-        await page.locator('.search__range[role="status"]', { hasText: `${count(used)} ${used === 1 ? 'car' : 'cars'}.` }).waitFor();
+        await statusSays(`${count(used)} ${used === 1 ? 'car' : 'cars'}.`);
         assert((await statusText()).startsWith(`${count(used)} `), `status: ${await statusText()}`);
         await page.getByRole('button', { name: 'Clear all filters' }).focus();
         await page.keyboard.press('Enter');
         assertEqual((await active()).id, 'search-results', 'focus after Clear all filters');
-        await page.locator('.search__range[role="status"]', { hasText: `${count(total)} cars.` }).waitFor();
+        await statusSays(`${count(total)} cars.`);
       });
     }
 
