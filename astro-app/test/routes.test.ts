@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { paths, propsKey, routeProps } from '@app/lib/build-data';
+import { carWithoutSimilar, paths, propsKey, routeProps } from '@app/lib/build-data';
+import { getStaticPaths as carJsonPaths } from '@app/routes/cars/[slug].json';
 import { BATCH_PREFIX, injectedPattern, routeFiles } from '@app/integrations/routes';
 
 describe('routeFiles: the file layout is the page list', () => {
@@ -129,6 +130,37 @@ describe('paths and routeProps in each kind of project', () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+
+  it("the car's other pages (print, checkout, JSON) keep their key when a similar car is repriced; the car page's key moves", () => {
+    const write = (dir: string, otherPrice: number) => {
+      writeDealer(dir, 'alpha', []);
+      const similar = [{ slug: 'a-2', name: 'A 2', price_text: `$${otherPrice}` }];
+      const cars = [
+        { slug: 'a-1', price: 100, detail: { features: ['ABS'], similar } },
+        { slug: 'a-2', price: otherPrice, detail: { features: [], similar: [] } },
+      ];
+      writeFileSync(path.join(dir, 'cars.json'), JSON.stringify(cars));
+    };
+    write(path.join(root, 'src/data'), 200);
+    const json = carJsonPaths()[0]!;
+    const page = carPaths()[0]!;
+    const car = json.props.car as unknown as { detail: { similar: unknown; features: string[] } };
+    expect(car.detail.features).toEqual(['ABS']);
+    expect(() => car.detail.similar).toThrow(/car\.detail\.similar, which moves with other cars' prices/);
+    expect(JSON.stringify(car)).not.toMatch(/similar/);
+    const other = mkdtempSync(path.join(os.tmpdir(), 'dealergen-routes-'));
+    try {
+      vi.spyOn(process, 'cwd').mockReturnValue(other);
+      write(path.join(other, 'src/data'), 250);
+      expect(carJsonPaths()[0]!.cacheKey).toBe(json.cacheKey);
+      expect(carPaths()[0]!.cacheKey).not.toBe(page.cacheKey);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+    // One guarded object per car: its hash is computed once.
+    const plain = { slug: 'x', detail: { similar: [] } } as unknown as Parameters<typeof carWithoutSimilar>[0];
+    expect(carWithoutSimilar(plain)).toBe(carWithoutSimilar(plain));
   });
 
   it('routeProps refuses a static route with more than one path', () => {

@@ -371,12 +371,18 @@ impl Prepared {
         dist: &Path,
         report_file: &Path,
     ) -> Result<crate::publish::PublishReport> {
+        let started = Instant::now();
         crate::astro::check_promised(dist, &self.must_exist)?;
         // A finance advertisement without its comparison rate
         // keeps the published site (generator/src/compliance.rs).
+        let compliance = Instant::now();
         crate::compliance::check_site(&self.slug, dist)?.map_err(anyhow::Error::new)?;
-        crate::publish::finish(dist, &self.generated().plan.plan, report_file)
-            .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))
+        let compliance = compliance.elapsed();
+        let mut report = crate::publish::finish(dist, &self.generated().plan.plan, report_file)
+            .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))?;
+        report.compliance = compliance;
+        report.checks = started.elapsed();
+        Ok(report)
     }
 
     /// Makes the checked, staged release current.

@@ -104,6 +104,30 @@ export function siteWithoutStock(site: SiteData): SiteData {
   return guarded;
 }
 
+const withoutSimilar = new WeakMap<Car, Car>();
+
+/**
+ * A car for the pages about it other than its own page (the print page,
+ * the checkout, `/cars/{slug}.json`): its similar cars (`detail.similar`,
+ * with their prices) guarded as `siteWithoutStock` guards the stock fields.
+ * They change whenever one of those cars is repriced, sold or arrives; only
+ * the car page shows them, so only its key should move with them.
+ */
+export function carWithoutSimilar(car: Car): Car {
+  let guarded = withoutSimilar.get(car);
+  if (!guarded) {
+    const detail = Object.defineProperty({ ...car.detail }, 'similar', {
+      get: () => {
+        throw new Error(`a page read car.detail.similar, which moves with other cars' prices: only the car page's route passes the car with it (lib/build-data.ts)`);
+      },
+      enumerable: false,
+    });
+    guarded = { ...car, detail };
+    withoutSimilar.set(car, guarded);
+  }
+  return guarded;
+}
+
 /**
  * The paths of a route, for a dealer's own build and a batched one alike:
  * `each(d)` gives one dealer's params and props; every path gets the

@@ -10,39 +10,48 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+/// A pattern with ASCII word boundaries: `\b` in Unicode mode stops the
+/// regex crate's fast (DFA) engines at the first non-ASCII character, and
+/// dealer text has plenty ("–", "’"), so every page fell back to the slow
+/// one. The words the patterns look for are ASCII, so the boundaries mean
+/// the same to them.
+fn pattern(re: &str) -> Regex {
+    Regex::new(&re.replace(r"\b", r"(?-u:\b)")).expect("a valid compliance pattern")
+}
+
 const NUM: &str = r"\d{1,2}(?:\.\d{1,3})?";
 
 /// "5.99% p.a.", "4.5 % per annum", "0% finance", "2.9% APR", "6% interest",
 /// "interest rate of 5.99%", "rates from 4.5%".
 static RATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(
+    pattern(&format!(
         r"(?i)(?:\b{NUM}\s?%\s*(?:p\.?\s?a\b\.?|per\s+annum\b|apr\b|interest\b|fixed\b|variable\b|finance\b|rate\b))|(?:\b(?:interest(?:\s+rates?)?|finance|rates?)\s+(?:of\s+|from\s+|at\s+|is\s+|are\s+|:\s*)?(?:only\s+|just\s+)?{NUM}\s?%)"
     ))
-    .expect("rate pattern")
 });
 
 /// "finance from $99", "repayments of $1,234.50".
 static REPAYMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:finance|repayments?)\s+(?:from|of|only|just|at|is|are)?\s*(?:only\s+|just\s+)?\$\s?\d[\d,]*(?:\.\d{1,2})?")
-        .expect("repayment pattern")
+    pattern(
+        r"(?i)\b(?:finance|repayments?)\s+(?:from|of|only|just|at|is|are)?\s*(?:only\s+|just\s+)?\$\s?\d[\d,]*(?:\.\d{1,2})?",
+    )
 });
 
 /// "$99 / week", "$420 per month", "$99pw": a repayment when the same text
 /// also speaks of finance or repayments.
 static PERIODIC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\$\s?\d[\d,]*(?:\.\d{1,2})?\s*(?:/\s*|per\s+|a\s+|p/?\s*)(?:week|wk|w|fortnight|fn|month|mth|mo)\b")
-        .expect("periodic pattern")
+    pattern(
+        r"(?i)\$\s?\d[\d,]*(?:\.\d{1,2})?\s*(?:/\s*|per\s+|a\s+|p/?\s*)(?:week|wk|w|fortnight|fn|month|mth|mo)\b",
+    )
 });
 static FINANCE_WORDS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(?:financ\w*|repay\w*|loan)\b").expect("finance words"));
+    LazyLock::new(|| pattern(r"(?i)\b(?:financ\w*|repay\w*|loan)\b"));
 
 /// "comparison rate 8.37%", "comparison rate of 8.37% p.a.", "8.37%
 /// comparison rate", "comparison rates from 7.5% to 9%".
 static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(
+    pattern(&format!(
         r"(?i)(?:comparison\s+rates?\b[^%]{{0,40}}?({NUM})\s?%(?:\s*(?:to|-|–)\s*({NUM})\s?%)?)|(?:({NUM})\s?%\s*(?:p\.?\s?a\.?\s*)?comparison\s+rate)"
     ))
-    .expect("comparison pattern")
 });
 
 /// A rate or repayment stated in `text`: (byte offset, the words).
@@ -71,8 +80,7 @@ pub fn states_comparison_rate(text: &str) -> bool {
 
 /// Whether `text` holds a percentage (a marked comparison figure must).
 pub fn has_percentage(text: &str) -> bool {
-    static PCT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(&format!(r"{NUM}\s?%")).expect("percentage"));
+    static PCT: LazyLock<Regex> = LazyLock::new(|| pattern(&format!(r"{NUM}\s?%")));
     PCT.is_match(text)
 }
 
@@ -101,25 +109,47 @@ pub fn comparison_rates_in(text: &str) -> Option<(f64, f64)> {
 /// Markup between the words ("<b>5.99%</b> p.a.", "5.99%&nbsp;p.a.", a
 /// dealer's formatted comment or offer) does not hide a rate from it.
 pub fn worth_parsing(html: &str) -> bool {
-    static TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<[^>]*>").expect("tag"));
-    let text = TAG
-        .replace_all(html, |c: &regex::Captures| {
-            if c[0].to_ascii_lowercase().starts_with("<br") {
-                " "
-            } else {
-                ""
-            }
-        })
-        .replace("&nbsp;", " ")
+    if html.contains("data-finance") {
+        return true;
+    }
+    let text = markup_removed(html);
+    RATE.is_match(&text)
+        || REPAYMENT.is_match(&text)
+        || (PERIODIC.is_match(&text) && FINANCE_WORDS.is_match(&text))
+}
+
+/// The page's text for [`worth_parsing`]: every tag (`<` to the next `>`)
+/// removed, a `<br>` as a space, and the entities a rate or an amount is
+/// written with decoded. One pass by hand: it runs on every page of every
+/// build, and a regex replacement with a closure took most of the check's
+/// time (the captures force the slowest engine).
+fn markup_removed(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() / 2);
+    let mut rest = html;
+    while let Some(lt) = rest.find('<') {
+        let Some(gt) = rest[lt..].find('>') else {
+            // "<" without a ">" after it is text, and so is the rest.
+            break;
+        };
+        out.push_str(&rest[..lt]);
+        if rest
+            .get(lt + 1..lt + 3)
+            .is_some_and(|name| name.eq_ignore_ascii_case("br"))
+        {
+            out.push(' ');
+        }
+        rest = &rest[lt + gt + 1..];
+    }
+    out.push_str(rest);
+    if !out.contains('&') {
+        return out;
+    }
+    out.replace("&nbsp;", " ")
         .replace("&#160;", " ")
         .replace("&#37;", "%")
         .replace("&percnt;", "%")
         .replace("&#36;", "$")
-        .replace("&dollar;", "$");
-    html.contains("data-finance")
-        || RATE.is_match(&text)
-        || REPAYMENT.is_match(&text)
-        || (PERIODIC.is_match(&text) && FINANCE_WORDS.is_match(&text))
+        .replace("&dollar;", "$")
 }
 
 #[cfg(test)]
@@ -200,6 +230,18 @@ mod tests {
         assert!(worth_parsing("<span data-finance=\"rate\">"));
         assert!(worth_parsing("<p>finance from $99</p>"));
         assert!(!worth_parsing("<p>$34,990 drive away, 10% deposit</p>"));
+        // Markup and entities between the words do not hide a rate.
+        assert!(worth_parsing("<p><b>5.99%</b>&nbsp;p.a.</p>"));
+        assert!(worth_parsing("<p>Finance from<BR/>&#36;99</p>"));
+        assert!(worth_parsing("<p>5.99&#37; p.a.</p>"));
+        // A tag is removed without a space ("5.9<i></i>9%" is 5.99%), a <br> is a space.
+        assert_eq!(markup_removed("a<br>b<Br/>c<i>d</i>"), "a b cd");
+        // A "<" with no ">" after it is text, like the rest of the page.
+        assert_eq!(markup_removed("x < 5.99% p.a."), "x < 5.99% p.a.");
+        assert!(worth_parsing("rates: 3 < 5.99% p.a."));
+        // Dealer text's non-ASCII punctuation beside a rate.
+        assert!(worth_parsing("<p>Finance – 5.99% p.a.’s best</p>"));
+        assert!(worth_parsing("<p>Finance—5.99% p.a.</p>"));
         // Formatting from a feed or a dealer file hides nothing.
         assert!(worth_parsing("<p><b>5.99%</b> p.a.</p>"));
         assert!(worth_parsing("<p>Finance at <strong>5.99%</strong></p>"));

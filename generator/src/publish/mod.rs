@@ -46,7 +46,14 @@ pub struct PublishReport {
     pub redirects: usize,
     /// The site's files as Cloudflare counts them (deploy::limits).
     pub assets: crate::deploy::limits::AssetCount,
+    /// This step (links, SEO, sitemap, headers) from start to end.
     pub elapsed: Duration,
+    /// The finance compliance check, run before this step by the build
+    /// (zero when it did not run, e.g. `check-links`).
+    pub compliance: Duration,
+    /// Every check before publishing, from start to end (the promised
+    /// pages, compliance, this step); this step's time alone when it ran alone.
+    pub checks: Duration,
 }
 
 /// Checks the built site in `dist` and writes the CDN's files into it.
@@ -154,6 +161,8 @@ pub fn finish(dist: &Path, plan: &PublishPlan, report_file: &Path) -> Result<Pub
         assets: crate::deploy::limits::AssetCount::scan(dist)?,
         links: link_report,
         elapsed: started.elapsed(),
+        compliance: Duration::ZERO,
+        checks: started.elapsed(),
     })
 }
 

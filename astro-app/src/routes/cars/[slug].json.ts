@@ -3,10 +3,10 @@
 // a shopper compares or keeps.
 import type { Car } from '@app/types/site';
 import { carSummary } from '@app/lib/search/car-summary';
-import { paths } from '@app/lib/build-data';
+import { carWithoutSimilar, paths } from '@app/lib/build-data';
 
 export function getStaticPaths() {
-  return paths(({ cars }) => cars.map((car) => ({ params: { slug: car.slug }, props: { car } })));
+  return paths(({ cars }) => cars.map((car) => ({ params: { slug: car.slug }, props: { car: carWithoutSimilar(car) } })));
 }
 
 export function GET({ props }: { props: { car: Car } }) {
