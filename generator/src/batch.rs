@@ -356,7 +356,7 @@ fn publish_one(
         }
     }
     let report_file = d.site_dir.join("publish-problems.txt");
-    let checked = d.publish_checks(&dist, &report_file)?;
+    let checked = d.publish_checks(&staged, &report_file)?;
     let reused = crate::astro::reused_pages(log, &format!("/{DEALERS_SEGMENT}/{}/", d.slug));
     d.publish(staged, checked, reused)
 }

@@ -155,7 +155,7 @@ pub fn build_prepared(
             crate::astro::run(project, &prepared.site_dir, &staged.dist(), prepared.force)?;
         step("checking links");
         let report_file = prepared.site_dir.join("publish-problems.txt");
-        let checked = prepared.publish_checks(&staged.dist(), &report_file)?;
+        let checked = prepared.publish_checks(&staged, &report_file)?;
         step("publishing");
         Ok(Some(prepared.publish(staged, checked, reused)?))
     };
@@ -364,23 +364,42 @@ impl Prepared {
     }
 
     /// The checks a built site passes before it is published, on the
-    /// staged `dist`: every promised page, the finance compliance check,
-    /// then the publish step (links, sitemap, headers, redirects).
+    /// staged release: every promised page, the finance compliance check,
+    /// then the publish step (links, sitemap, headers, redirects). Pages
+    /// the current release has byte for byte are not parsed again
+    /// (`publish::known`); the staged release records its pages for the
+    /// next build.
     pub fn publish_checks(
         &self,
-        dist: &Path,
+        staged: &crate::release::Staged,
         report_file: &Path,
     ) -> Result<crate::publish::PublishReport> {
+        use crate::publish::known::{self, KnownPages};
         let started = Instant::now();
-        crate::astro::check_promised(dist, &self.must_exist)?;
+        let dist = staged.dist();
+        crate::astro::check_promised(&dist, &self.must_exist)?;
+        let pages = known::read_pages(&dist)?;
+        let mut known = crate::release::current_dir(&self.site_dir)
+            .map(|dir| KnownPages::load(&dir))
+            .unwrap_or_default();
         // A finance advertisement without its comparison rate
         // keeps the published site (generator/src/compliance.rs).
         let compliance = Instant::now();
-        crate::compliance::check_site(&self.slug, dist)?.map_err(anyhow::Error::new)?;
+        let unknown = pages.iter().filter(|p| !known.contains(&p.hash));
+        let pages_known = pages.len() - unknown.clone().count();
+        crate::compliance::check_pages(&self.slug, unknown).map_err(anyhow::Error::new)?;
         let compliance = compliance.elapsed();
-        let mut report = crate::publish::finish(dist, &self.generated().plan.plan, report_file)
-            .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))?;
+        let mut report = crate::publish::finish(
+            &dist,
+            &self.generated().plan.plan,
+            report_file,
+            &pages,
+            &mut known,
+        )
+        .map_err(|e| anyhow::anyhow!("{e:#}\nthe previous site was kept"))?;
+        known.save(staged.dir(), &pages)?;
         report.compliance = compliance;
+        report.pages_known = pages_known;
         report.checks = started.elapsed();
         Ok(report)
     }

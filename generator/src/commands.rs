@@ -214,8 +214,10 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
                 );
                 if let Some(p) = &r.publish {
                     println!(
-                        "       checks in {:.0} ms (finance compliance {:.0} ms); links: {} internal checked ({} exempt) on {} pages and {} stylesheets in {:.0} ms, 0 dead; sitemap {} URLs, CSP {} script hash(es), {} redirect(s); {} files",
+                        "       checks in {:.0} ms ({} of {} pages as published before, not parsed again; finance compliance {:.0} ms); links: {} internal checked ({} exempt) on {} pages and {} stylesheets in {:.0} ms, 0 dead; sitemap {} URLs, CSP {} script hash(es), {} redirect(s); {} files",
                         p.checks.as_secs_f64() * 1000.0,
+                        p.pages_known,
+                        p.links.pages,
                         p.compliance.as_secs_f64() * 1000.0,
                         p.links.checked,
                         p.links.exempt,
@@ -405,7 +407,15 @@ fn check_links(project: &Project, args: CheckLinksArgs) -> Result<i32> {
     )?;
     let report_file = project.site_dir(&dealer.slug).join("publish-problems.txt");
     std::fs::create_dir_all(project.site_dir(&dealer.slug))?;
-    match crate::publish::finish(&dist, &generated.plan.plan, &report_file) {
+    let pages = crate::publish::known::read_pages(&dist)?;
+    let mut known = crate::publish::known::KnownPages::none();
+    match crate::publish::finish(
+        &dist,
+        &generated.plan.plan,
+        &report_file,
+        &pages,
+        &mut known,
+    ) {
         Ok(p) => {
             println!(
                 "ok     {}: links: {} internal checked ({} exempt) on {} pages and {} stylesheets in {:.0} ms, 0 dead; sitemap {} URLs, CSP {} script hash(es), {} redirect(s)",

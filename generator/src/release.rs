@@ -222,6 +222,11 @@ fn linked_release(site_dir: &Path, link: &str) -> Option<String> {
     site_dir.join(RELEASES).join(&name).is_dir().then_some(name)
 }
 
+/// The current release's folder, when there is one.
+pub fn current_dir(site_dir: &Path) -> Option<PathBuf> {
+    current_release(site_dir).map(|id| site_dir.join(RELEASES).join(id))
+}
+
 /// The id of the published release, if the site has one.
 pub fn current_release(site_dir: &Path) -> Option<String> {
     linked_release(site_dir, CURRENT)

@@ -70,6 +70,14 @@ fn a_rate_without_its_comparison_rate_fails_the_build_and_keeps_the_published_si
         dist.join("finance/index.html").is_file(),
         "the finance page"
     );
+    // The release records what the checks found in each page: the next
+    // builds (below) parse only the pages whose bytes changed, and the
+    // changed pages still fail.
+    assert!(sites
+        .path()
+        .join(DEALER)
+        .join("current/checked-pages.json")
+        .is_file());
 
     // A dealer comment on one car states a rate, no comparison rate.
     let feed = dealers.path().join("stock/rate-motors.json");
@@ -121,4 +129,31 @@ fn a_rate_without_its_comparison_rate_fails_the_build_and_keeps_the_published_si
         "{log}"
     );
     assert_eq!(std::fs::read_to_string(&car_page).unwrap(), published);
+
+    // Compliant again, with one car's comment changed: it publishes, and
+    // the pages the published release had byte for byte were not parsed again.
+    edit(
+        &dealers.path().join("rate-motors.yaml"),
+        "  disclaimer: Finance from 4.99% p.a. for approved buyers.\n",
+        "",
+    );
+    edit(
+        &feed,
+        "Ask about our finance options.",
+        "Ask us about our finance options.",
+    );
+    let out = build(dealers.path(), sites.path());
+    let log = text(&out);
+    assert!(out.status.success(), "{log}");
+    let known: Vec<usize> = log
+        .split("checks in ")
+        .nth(1)
+        .and_then(|rest| rest.split(" pages as published before").next())
+        .and_then(|counts| counts.split_once(" ms (").map(|(_, c)| c.to_string()))
+        .map(|c| c.split(" of ").filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    assert!(
+        matches!(known[..], [k, all] if k > 0 && k <= all),
+        "known pages {known:?}: {log}"
+    );
 }

@@ -32,9 +32,11 @@ mod page;
 pub mod patterns;
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
+
+use crate::publish::known::BuiltPage;
 
 pub use page::{check_html, SIZES};
 
@@ -102,44 +104,43 @@ fn page_and_car(rel: &Path) -> (String, Option<String>) {
 
 /// Checks every HTML page under `dist` (the staged build).
 pub fn check_site(dealer: &str, dist: &Path) -> anyhow::Result<Result<(), Violations>> {
-    let files: Vec<PathBuf> = walkdir::WalkDir::new(dist)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "html"))
-        .map(|e| e.into_path())
-        .collect();
-    let pages: Vec<PageProblems> = files
+    let pages = crate::publish::known::read_pages(dist)?;
+    Ok(check_pages(dealer, pages.iter()))
+}
+
+/// Checks the given pages of a dealer's site (the build passes only the
+/// pages its published release did not have: `publish::known`).
+pub fn check_pages<'a>(
+    dealer: &str,
+    pages: impl Iterator<Item = &'a BuiltPage>,
+) -> Result<(), Violations> {
+    let pages: Vec<&BuiltPage> = pages.collect();
+    let bad: Vec<PageProblems> = pages
         .par_iter()
-        .map(|file| -> anyhow::Result<Option<PageProblems>> {
-            let html = std::fs::read_to_string(file)
-                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-            if !patterns::worth_parsing(&html) {
-                return Ok(None);
+        .filter_map(|page| {
+            if !patterns::worth_parsing(&page.text) {
+                return None;
             }
-            let problems = check_html(&html);
+            let problems = check_html(&page.text);
             if problems.is_empty() {
-                return Ok(None);
+                return None;
             }
-            let (page, car) = page_and_car(file.strip_prefix(dist).unwrap_or(file));
-            Ok(Some(PageProblems {
+            let (page, car) = page_and_car(Path::new(&page.file));
+            Some(PageProblems {
                 page,
                 car,
                 problems,
-            }))
+            })
         })
-        .collect::<anyhow::Result<Vec<_>>>()?
-        .into_iter()
-        .flatten()
         .collect();
-    Ok(if pages.is_empty() {
+    if bad.is_empty() {
         Ok(())
     } else {
         Err(Violations {
             dealer: dealer.to_string(),
-            pages,
+            pages: bad,
         })
-    })
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
+use super::known::{read_pages, BuiltPage, KnownPages};
 use super::scan::{self, css_urls, PageFacts, RefKind};
 
 /// What counts as internal, and what else resolves besides files.
@@ -369,22 +370,35 @@ pub struct ScannedPage {
     pub facts: PageFacts,
 }
 
-/// Reads and scans every HTML page of `dist`, in parallel.
-pub fn scan_pages(dist: &Path, files: &SiteFiles) -> Result<Vec<ScannedPage>> {
-    let mut html: Vec<&String> = files.iter().filter(|f| f.ends_with(".html")).collect();
-    html.sort();
-    html.par_iter()
-        .map(|rel| {
-            let path = dist.join(rel.as_str());
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let facts = scan::scan(&text).with_context(|| format!("{}", path.display()))?;
-            Ok(ScannedPage {
-                file: (*rel).clone(),
-                facts,
-            })
+/// Scans every page (in parallel), but for the pages `known` has the
+/// facts of (the same bytes were published before: `known.rs`); the facts
+/// found are added to `known`.
+pub fn scan_pages(pages: &[BuiltPage], known: &mut KnownPages) -> Result<Vec<ScannedPage>> {
+    let scanned: Vec<(ScannedPage, bool)> = pages
+        .par_iter()
+        .map(|page| {
+            let (facts, new) = match known.get(&page.hash) {
+                Some(facts) => (facts.clone(), false),
+                None => (
+                    scan::scan(&page.text).with_context(|| page.file.clone())?,
+                    true,
+                ),
+            };
+            Ok((
+                ScannedPage {
+                    file: page.file.clone(),
+                    facts,
+                },
+                new,
+            ))
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    for (page, (scanned, new)) in pages.iter().zip(&scanned) {
+        if *new {
+            known.insert(page.hash.clone(), scanned.facts.clone());
+        }
+    }
+    Ok(scanned.into_iter().map(|(s, _)| s).collect())
 }
 
 /// Checks every page and stylesheet of a built site (scanned already).
@@ -515,7 +529,7 @@ fn dead_reason(path: &str, files: &SiteFiles) -> String {
 pub fn check_links(dist: &Path, policy: &LinkPolicy) -> Result<LinkReport> {
     let started = Instant::now();
     let files = SiteFiles::read(dist)?;
-    let pages = scan_pages(dist, &files)?;
+    let pages = scan_pages(&read_pages(dist)?, &mut KnownPages::none())?;
     let mut report = check_scanned(dist, &files, &pages, policy)?;
     report.elapsed = started.elapsed();
     Ok(report)

@@ -3,12 +3,14 @@
 //! files the CDN and search engines read (`_redirects`, `_headers`,
 //! `sitemap.xml`, `robots.txt`), computed from the built pages themselves.
 //!
-//! `scan` reads each page once; `links` is the dead-link rule (a library
+//! `scan` reads each page once (`known`: not again when the published
+//! release had the same bytes); `links` is the dead-link rule (a library
 //! function other commands call: [`links::check_links`]); `seo` the page
 //! conventions, sitemap and robots; `headers` the CSP; `redirects` the
 //! sold-car redirects.
 
 pub mod headers;
+pub mod known;
 pub mod links;
 pub mod redirects;
 pub mod scan;
@@ -54,12 +56,23 @@ pub struct PublishReport {
     /// Every check before publishing, from start to end (the promised
     /// pages, compliance, this step); this step's time alone when it ran alone.
     pub checks: Duration,
+    /// Pages the published release had byte for byte, whose facts came
+    /// from it instead of being parsed again (`known`).
+    pub pages_known: usize,
 }
 
 /// Checks the built site in `dist` and writes the CDN's files into it.
 /// Fails, naming the dealer, each page and each link, when a link is dead
 /// or a page breaks a convention; the full list goes to `report_file`.
-pub fn finish(dist: &Path, plan: &PublishPlan, report_file: &Path) -> Result<PublishReport> {
+/// `pages` are the site's HTML pages (`known::read_pages`); those in
+/// `known` are not scanned again, and the facts of the others are added.
+pub fn finish(
+    dist: &Path,
+    plan: &PublishPlan,
+    report_file: &Path,
+    pages: &[known::BuiltPage],
+    known: &mut known::KnownPages,
+) -> Result<PublishReport> {
     let started = Instant::now();
     let mut files = SiteFiles::read(dist)?;
 
@@ -83,7 +96,7 @@ pub fn finish(dist: &Path, plan: &PublishPlan, report_file: &Path) -> Result<Pub
     write(dist, "_redirects", &redirects::render(&plan.redirects))?;
 
     let link_started = Instant::now();
-    let pages = links::scan_pages(dist, &files)?;
+    let pages = links::scan_pages(pages, known)?;
     problems.extend(
         seo::check(&pages, &plan.origin)
             .into_iter()
@@ -163,10 +176,77 @@ pub fn finish(dist: &Path, plan: &PublishPlan, report_file: &Path) -> Result<Pub
         elapsed: started.elapsed(),
         compliance: Duration::ZERO,
         checks: started.elapsed(),
+        pages_known: 0,
     })
 }
 
 fn write(dist: &Path, name: &str, text: &str) -> Result<()> {
     let path = dist.join(name);
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::known::{read_pages, KnownPages};
+    use super::*;
+
+    fn page(dist: &Path, file: &str, body: &str) {
+        let path = dist.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let html = format!(
+            "<!doctype html><html><head><title>{file}</title><meta name=\"description\" content=\"d\"><link rel=\"canonical\" href=\"https://www.dealer.com.au/{}\"></head><body>{body}</body></html>",
+            file.trim_end_matches("index.html")
+        );
+        std::fs::write(path, html).unwrap();
+    }
+
+    fn plan() -> PublishPlan {
+        PublishPlan {
+            dealer: "demo".into(),
+            origin: "https://www.dealer.com.au".into(),
+            ..PublishPlan::default()
+        }
+    }
+
+    /// Checks `dist` with `known` as the published release's pages.
+    fn check(dist: &Path, known: &mut KnownPages) -> Result<PublishReport> {
+        let pages = read_pages(dist)?;
+        let report = finish(dist, &plan(), &dist.join("../problems.txt"), &pages, known)?;
+        Ok(report)
+    }
+
+    #[test]
+    fn known_pages_keep_their_facts_but_their_links_are_resolved_against_this_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let dist = dir.path().join("dist");
+        page(&dist, "index.html", "<a href=\"/about/\">About</a>");
+        page(&dist, "about/index.html", "<a href=\"/\">Home</a>");
+        let mut known = KnownPages::none();
+        check(&dist, &mut known).expect("a sound site");
+        let pages = read_pages(&dist).unwrap();
+        assert!(
+            pages.iter().all(|p| known.contains(&p.hash)),
+            "every page's facts are recorded"
+        );
+
+        // The known facts are used as they are: a page whose recorded facts
+        // name a link its bytes do not have shows they were not parsed again.
+        let home = pages.iter().find(|p| p.file == "index.html").unwrap();
+        let mut facts = known.get(&home.hash).unwrap().clone();
+        facts.refs.push(scan::Reference {
+            kind: scan::RefKind::Href,
+            url: "/recorded-only/".into(),
+            tag: "a".into(),
+        });
+        known.insert(home.hash.clone(), facts);
+        let err = check(&dist, &mut known).unwrap_err().to_string();
+        assert!(err.contains("/recorded-only/"), "{err}");
+
+        // A known page's link to a page this build no longer has is dead.
+        let mut known = KnownPages::none();
+        check(&dist, &mut known).unwrap();
+        std::fs::remove_dir_all(dist.join("about")).unwrap();
+        let err = check(&dist, &mut known).unwrap_err().to_string();
+        assert!(err.contains("/about/"), "{err}");
+    }
 }

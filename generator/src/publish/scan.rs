@@ -12,9 +12,10 @@ use std::collections::HashSet;
 use anyhow::{anyhow, Result};
 use lol_html::html_content::{Element, TextChunk};
 use lol_html::{element, text, HtmlRewriter, Settings};
+use serde::{Deserialize, Serialize};
 
 /// Where a reference was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum RefKind {
     Href,
     Src,
@@ -39,7 +40,7 @@ impl RefKind {
 }
 
 /// One URL a page references, as written (entities decoded).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Reference {
     pub kind: RefKind,
     pub url: String,
@@ -48,7 +49,7 @@ pub struct Reference {
 }
 
 /// What a page is made of, as far as the checks care.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct PageFacts {
     pub refs: Vec<Reference>,
     /// Values of `id` attributes and of `<a name>` (both are fragment targets).
