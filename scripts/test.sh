@@ -37,6 +37,8 @@ gate "cargo clippy"        cargo clippy --workspace --all-targets --quiet -- -D 
 gate "cargo test"          cargo test --workspace --quiet
 gate "CI workflows (actionlint)" bash scripts/ci-lint.sh
 gate "tsc --noEmit"        npx tsc --noEmit -p astro-app
+# The JS/TS linter (eslint.config.mjs): the site's code and the scripts; React hooks rules included.
+gate "eslint"              npx eslint --max-warnings 0 .
 gate "vitest"              npx vitest run --root astro-app
 gate "astro check (astro-app)" astro_check astro-app
 # The demo stock's photos (real-size JPEGs and their sizes; generated, not committed).

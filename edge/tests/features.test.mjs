@@ -4,9 +4,7 @@
 // relay), valuation, analytics, and tenant isolation between two dealers.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT, carsKv, edgeConfig, kvFor, receiver, sleep, sqlString, startWorker, stockCar, stockKv } from "./harness.mjs";
+import { carsKv, edgeConfig, kvFor, receiver, sleep, sqlString, startWorker, stockCar, stockKv } from "./harness.mjs";
 
 const ALPHA = "https://alpha-motors.example";
 const BETA = "https://beta-cars.example";

@@ -10,7 +10,7 @@
 // Client addresses are set with CF-Connecting-IP, as Cloudflare sets it.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { carsKv, edgeConfig, fromClient, kvFor, receiver, sleep, sqlString, startWorker } from "./harness.mjs";
+import { carsKv, edgeConfig, fromClient, kvFor, receiver, sleep, startWorker } from "./harness.mjs";
 
 const origin = (d) => `https://${d}.example`;
 const HQ = (d) => [{ id: `${d}-hq`, name: `${d} HQ`, phone: "08 9000 0000", lead_email: null }];

@@ -449,7 +449,7 @@ function usedKm(rng, age) {
 }
 
 function buildCar(ctx) {
-  const { rng, dealer, seg, loc, asOf, asOfYear, carType, spec, year, serial } = ctx;
+  const { rng, dealer, loc, asOf, asOfYear, carType, spec, year, serial } = ctx;
   const isCaravan = spec.simple_body === 'Caravan';
   const make = spec.make;
   const status = ctx.forceStatus || statusFor(rng);
@@ -484,7 +484,7 @@ function buildCar(ctx) {
   else if (price > 0 && rb < 0.25) before_price = Math.max(0, price - 1000); // lower: must not show
   else if (rb < 0.45) before_price = 0;
 
-  let price_type = null;
+  let price_type;
   if (carType === 'new' || carType === 'demo') price_type = rng.chance(0.95) ? 'Drive Away' : null;
   else { const r = rng.next(); price_type = r < 0.4 ? 'Excl. Govt. Charges' : r < 0.8 ? 'Drive Away' : null; }
 

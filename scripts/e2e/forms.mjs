@@ -521,6 +521,7 @@ async function main() {
           for (const v of await axeProblems(page)) problems.push(`${width}px ${p}: ${v}`);
         }
       }
+      await context.close();
       assertJsonEqual(problems.slice(0, 8), [], 'violations');
     });
   } finally {

@@ -30,7 +30,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { injectAxe } from '../lib/axe.mjs';

@@ -129,7 +129,7 @@ for (let i = 0; i < 26; i++) {
   });
 }
 /** The car page's own data (generator/src/stock/detail.rs), varied so every block has a car showing it. */
-function fixtureDetail({ i, slug, make, car_type, status, price, noPrice, images, vin }) {
+function fixtureDetail({ i, slug, make, car_type, status, noPrice, vin }) {
   const inStock = status === 'in_stock' || status === 'coming_soon';
   const page = `/cars/${slug}/`;
   const button = (kind, label, href, extra = {}) => ({ kind, label, href, note: null, external: false, ...extra });

@@ -9,6 +9,8 @@ import type { ImagesConfig } from '../types/site';
 
 type Part = { text: string } | { name: 'url' | 'base' | 'ext' | 'width' | 'quality' };
 const NAMES = new Set(['url', 'base', 'ext', 'width', 'quality']);
+// Control characters are exactly what this refuses.
+// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\s"'<>`\\\u0000-\u001f\u007f]/;
 
 /** The template's parts, or null when it would not check (then photos are used as they are). */

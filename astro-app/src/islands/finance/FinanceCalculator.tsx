@@ -257,6 +257,7 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
     if (headline === firstHeadline.current && announced === '') return;
     const timer = setTimeout(() => setAnnounced(headline), ANNOUNCE_AFTER_MS);
     return () => clearTimeout(timer);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `announced` only tells the first headline apart: its change must not announce again
   }, [headline]);
   return (
     <div className="finance-calc" data-finance-block>

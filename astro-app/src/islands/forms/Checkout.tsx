@@ -87,10 +87,12 @@ export default function Checkout({ config, car, deposit, holdHours, fetchImpl, n
       return;
     }
     void carStatus(config.apiBase, car.slug, fetchImpl).then(setStatus);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration (the return from the payment page is in the URL)
   }, []);
+  const backStatus = back.kind === 'paid' ? back.status : '';
   useEffect(() => {
     if (back.kind !== 'none') heading.current?.focus();
-  }, [back.kind, back.kind === 'paid' ? back.status : '']);
+  }, [back.kind, backStatus]);
 
   const amount = deposit > 0 ? dollars(deposit) : '';
   const send = async (payload: Record<string, unknown>): Promise<LeadResult> => {

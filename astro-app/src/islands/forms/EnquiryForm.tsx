@@ -112,6 +112,7 @@ export default function EnquiryForm(props: EnquiryFormProps) {
     // Read after hydration: the server-rendered HTML has no query string.
     const requested = requestedEnquiry(window.location.search);
     if (requested !== null) setType(enquiryTypeOf(requested, sold));
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: the query string
   }, []);
   const headingId = props.headingId ?? `enquiry-heading-${car.id}`;
   const message = props.message || type.defaultMessage;

@@ -56,6 +56,7 @@ export default function FinanceEnquiry({ config, locations, fetchImpl, navigate 
     const found = linkValues(window.location.search, locations);
     setLink(found);
     if (found.carId) void findCar(found.carId, fetchImpl).then(setCar);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: the query string
   }, []);
   const defaults: Record<string, string | boolean> = { ...dealerDefaults(config, locations) };
   if (link?.carId) defaults['car_id'] = link.carId;

@@ -136,6 +136,7 @@ export default function LeadForm(props: LeadFormProps) {
     const focused = fields.find((f) => f.name === fieldNameOf(formRef.current, document.activeElement));
     if ((steps?.length ?? 0) > 1 && focused?.step) setStep(focused.step);
     setHydrated(true);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, in the hydration's commit
   }, []);
   // Initial values that change after hydration (a link's values read from
   // the query string): into the fields the shopper has not filled in, in
@@ -151,6 +152,7 @@ export default function LeadForm(props: LeadFormProps) {
       for (const [k, val] of Object.entries(later)) if (!edited.current.has(k)) next[k] = val;
       return next;
     });
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by initialKey, the values' JSON (a new object each render)
   }, [initialKey]);
   // Fields that join later (a choice that asks for more, a link's kind of
   // enquiry) start from their empty values, as at the start.
@@ -160,6 +162,7 @@ export default function LeadForm(props: LeadFormProps) {
       const missing = Object.entries(initialFrom(fields)).filter(([k]) => !(k in v));
       return missing.length === 0 ? v : { ...Object.fromEntries(missing), ...v };
     });
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by fieldKey, the field names (a new array each render)
   }, [fieldKey]);
   useEffect(() => {
     // Details kept from an earlier form fill the empty fields (read after
@@ -172,10 +175,12 @@ export default function LeadForm(props: LeadFormProps) {
         return next;
       });
     }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: the saved details
   }, []);
   useEffect(() => {
     if (stepMoved.current) stepHeading.current?.focus();
   }, [step]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the values change (the parent's callback is a new function each render)
   useEffect(() => props.onValues?.(values), [values]);
 
   const multi = hydrated && (steps?.length ?? 0) > 1;

@@ -186,6 +186,7 @@ export default function TradeIn({ config, saveValuation, forCar = false, fetchIm
     const id = (new URLSearchParams(window.location.search).get('car_id') ?? '').slice(0, 64);
     setCarId(id);
     if (id) void findCar(id, fetchImpl).then(setCar);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: the query string
   }, []);
   useEffect(() => {
     if (result) estimateHeading.current?.focus();

@@ -33,6 +33,7 @@ export default function FavouritesList({ compare }: Props) {
         .then((car) => setInfo((m) => ({ ...m, [f.slug]: car })))
         .catch(() => setInfo((m) => ({ ...m, [f.slug]: 'missing' })));
     }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `info` is what this fills in: only a new list starts fetching
   }, [list]);
 
   if (list === undefined) return <p>Loading your favourites…</p>;

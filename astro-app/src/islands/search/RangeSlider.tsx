@@ -20,6 +20,7 @@ export function RangeSlider({ attr, label, bounds, value, onCommit }: Props) {
   const [thumbs, setThumbs] = useState<Thumbs>(() => thumbsOf(value, bounds));
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   // The URL (or the bounds) changed from outside: follow it, a cleared refinement means the full range.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the numbers: value and bounds are new objects each render
   useEffect(() => setThumbs(thumbsOf(value, bounds)), [value?.min, value?.max, bounds.min, bounds.max]);
   useEffect(() => () => clearTimeout(timer.current), []);
 

@@ -244,6 +244,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
       removeEventListener('popstate', onPop);
       offSaved();
     };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: the URL, the saved lists, Back and Forward
   }, []);
 
   const toggle = (attr: string, value: string) => go(toggleRefinement(state, attr, value));

@@ -11,7 +11,7 @@ import { openStatus, type HoursData } from '../hours/schedule';
 export function updateCallNow(footer: HTMLElement, now: Date): boolean {
   const button = footer.querySelector<HTMLAnchorElement>('[data-call]');
   if (!button) return false;
-  let hours: HoursData | null = null;
+  let hours: HoursData | null;
   try {
     hours = JSON.parse(footer.dataset['hours'] ?? 'null') as HoursData | null;
   } catch {
@@ -20,7 +20,7 @@ export function updateCallNow(footer: HTMLElement, now: Date): boolean {
   // The sales department's hours (the location page's rules: special days,
   // alternate Saturdays); an unknown zone or no sales hours count as closed.
   const sales = hours?.hours?.find((h) => h.department === 'sales');
-  let open = false;
+  let open: boolean;
   try {
     open = hours !== null && sales !== undefined && openStatus(hours, sales, now).open;
   } catch {

@@ -69,7 +69,7 @@ export async function copyText(doc: Document, text: string): Promise<boolean> {
   area.style.opacity = '0';
   doc.body.append(area);
   area.select();
-  let ok = false;
+  let ok: boolean;
   try {
     ok = doc.execCommand('copy');
   } catch {
