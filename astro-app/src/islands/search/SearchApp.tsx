@@ -209,8 +209,16 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
       sessionStorage.removeItem(SCROLL_FLAG);
       window.scrollTo(0, 0);
     }
-    // A shared link or a reload with filters: the URL wins over the static page.
-    if (location.search) {
+    // React runs this effect after hydration, but a tap that lands first
+    // (a slow phone, a quick shopper) has already started its own search:
+    // React flushes this effect before rendering that tap's update, and a
+    // search started here would then be the latest and show the static
+    // page's results under the tapped page or filter. So only when no
+    // search has started yet.
+    if (seq.current > 0) {
+      // The shopper's search loads the index: nothing to warm.
+    } else if (location.search) {
+      // A shared link or a reload with filters: the URL wins over the static page.
       const fromUrl = parseSearchState(location.search);
       setState(fromUrl);
       setKeyword(fromUrl.query);
