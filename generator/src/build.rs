@@ -385,7 +385,10 @@ impl Prepared {
         // A finance advertisement without its comparison rate
         // keeps the published site (generator/src/compliance.rs).
         let compliance = Instant::now();
-        let unknown = pages.iter().filter(|p| !known.contains(&p.hash));
+        let unknown = pages
+            .iter()
+            .filter(|p| !known.contains(&p.hash))
+            .map(|p| (p.file.as_str(), p.text.as_str()));
         let pages_known = pages.len() - unknown.clone().count();
         crate::compliance::check_pages(&self.slug, unknown).map_err(anyhow::Error::new)?;
         let compliance = compliance.elapsed();
