@@ -93,6 +93,36 @@ describe('search island', () => {
     expect(location.search).toContain('refinementList[car_type][0]=used');
   });
 
+  it("pages a landing page at its own addresses, which work without JavaScript, and Back returns to it (issue 25, item 3)", async () => {
+    const used = site.search.landing_pages.find((l) => l.path === 'used-cars')!;
+    const state = { ...EMPTY_STATE, refinementList: { car_type: ['used'] } };
+    expect(used.count).toBeGreaterThan(site.search.page_size);
+    // jsdom has no layout, hence no scrollIntoView (paging and Back scroll to the results).
+    Element.prototype.scrollIntoView = vi.fn();
+    history.replaceState(null, '', '/search/used-cars/');
+    render(<SearchApp {...props} initialState={state} initial={engine.search(state)} title={used.title} landingPath="used-cars" />);
+    await act(async () => {});
+    const pageLink = (n: number) => screen.getByRole('navigation', { name: 'Pages' }).querySelector(`a[href="/search/used-cars/page/${n}/"]`);
+    expect(pageLink(1)).toBeNull();
+    expect(screen.getByRole('navigation', { name: 'Pages' }).querySelector('a[href="/search/used-cars/"]')).not.toBeNull();
+    await act(async () => {
+      fireEvent.click(pageLink(2)!);
+    });
+    expect(location.pathname).toBe('/search/used-cars/page/2/');
+    expect(calls.at(-1)).toMatchObject({ refinementList: { car_type: ['used'] }, page: 2 });
+    // Back: the landing page's first page, its filter kept.
+    history.replaceState(null, '', '/search/used-cars/');
+    await act(async () => {
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    expect(calls.at(-1)).toMatchObject({ refinementList: { car_type: ['used'] }, page: 1 });
+    // Another filter: a query address (no static page shows it).
+    await act(async () => {
+      fireEvent.click(screen.getByRole('checkbox', { name: /^New \(/ }));
+    });
+    expect(location.pathname + location.search).toBe('/search/?refinementList[car_type][0]=used&refinementList[car_type][1]=new');
+  });
+
   it('searches the keyword 300 ms after the last key, from page 1', async () => {
     vi.useFakeTimers();
     render(<SearchApp {...props} initialState={{ ...EMPTY_STATE, page: 2 }} initial={engine.search({ ...EMPTY_STATE, page: 2 })} />);

@@ -60,6 +60,21 @@ describe('FinanceQuote', () => {
     expect(block.querySelector('[data-finance="rate"]')!.textContent).toBe('8.50% p.a.');
     expect(block.querySelector('[data-finance="warning"]')!.textContent).toBe(WARNING);
   });
+  it("keeps the panel's room, hidden and without figures, until the quote arrives (no layout shift)", async () => {
+    let answer: (r: Response) => void = () => {};
+    const fetchImpl = (() => new Promise<Response>((r) => (answer = r))) as typeof fetch;
+    const { container } = render(<FinanceQuote {...props} carId="pending" fetchImpl={fetchImpl} />);
+    const held = container.querySelector('section.finance-panel--pending')!;
+    expect(held).not.toBeNull();
+    expect(held.getAttribute('aria-hidden')).toBe('true');
+    // Nothing the compliance check would judge: no finance markup, no figure.
+    expect(container.querySelector('[data-finance], [data-finance-block]')).toBeNull();
+    expect(held.textContent).not.toMatch(/[$%]/);
+    await act(async () => answer(new Response(JSON.stringify(QUOTE), { status: 200, headers: { 'content-type': 'application/json' } })));
+    await screen.findByText('$123');
+    expect(container.querySelector('.finance-panel--pending')).toBeNull();
+    expect(container.querySelector('section[data-finance-block]')!.getAttribute('aria-hidden')).toBeNull();
+  });
   it('silent on failure, and on an answer without a comparison rate', async () => {
     for (const answer of [{ status: 502, body: { error: 'The quote service gave no quote.' } }, { body: { weeklyRepaymentAmount: 99, advertisedRate: 6 } }]) {
       resetQuotes();

@@ -124,6 +124,9 @@ describe('recent searches', () => {
     ).toBe('"suv" · Toyota · Used · Corolla · Price $10,000–$30,000 · Subscription any–$200 / week');
     expect(stateOfPath('/search/page/2/')).toMatchObject({ page: 2, refinementList: {} });
     expect(stateOfPath('/search/?refinementList[make][0]=Kia&page=2')).toMatchObject({ page: 2, refinementList: { make: ['Kia'] } });
+    // A landing page's address: its refinements are the entry's.
+    expect(stateOfPath('/search/toyota/page/2/', { make: ['Toyota'] })).toMatchObject({ page: 2, refinementList: { make: ['Toyota'] } });
+    expect(historyLabel({ refinements: { make: ['Toyota'] }, path: '/search/toyota/page/2/' })).toBe('Toyota · page 2');
   });
 
   it('lists the stored searches but the one on screen, as links that restore the search', async () => {

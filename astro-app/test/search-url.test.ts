@@ -1,6 +1,6 @@
 /** URL state in InstantSearch's single-index format (DESIGN contract 3). */
 import { describe, expect, it } from 'vitest';
-import { parseSearchState, serialiseSearchState, stateKey, toggleRefinement, withFilters } from '../src/lib/search/url';
+import { parseSearchState, searchHref, serialiseSearchState, stateKey, stateOfAddress, toggleRefinement, withFilters, type SearchBase } from '../src/lib/search/url';
 import { EMPTY_STATE } from '../src/lib/search/types';
 
 describe('search URL state', () => {
@@ -52,5 +52,56 @@ describe('search URL state', () => {
     const b = { ...EMPTY_STATE, refinementList: { body: ['SUV'], make: ['Toyota', 'Kia'] } };
     expect(stateKey(a)).toBe(stateKey(b));
     expect(stateKey(a)).not.toBe(stateKey({ ...a, page: 2 }));
+  });
+});
+
+describe('search addresses (static pages work without JavaScript)', () => {
+  const toyota: SearchBase = { path: 'toyota', refinements: { make: ['Toyota'] } };
+  const all: SearchBase = { path: 'new-used-and-demo-cars', refinements: {} };
+  const state = (over: Partial<typeof EMPTY_STATE>) => ({ ...EMPTY_STATE, refinementList: {}, range: {}, ...over });
+
+  it('gives the plain search its static pages', () => {
+    expect(searchHref(state({}))).toBe('/search/');
+    expect(searchHref(state({ page: 3 }))).toBe('/search/page/3/');
+    expect(searchHref(state({ page: 3 }), toyota)).toBe('/search/page/3/');
+  });
+
+  it("gives a landing page's own search its pages: /search/toyota/page/2/", () => {
+    expect(searchHref(state({ refinementList: { make: ['Toyota'] }, page: 2 }), toyota)).toBe('/search/toyota/page/2/');
+    expect(searchHref(state({ refinementList: { make: ['Toyota'] } }), toyota)).toBe('/search/toyota/');
+    // A landing page of every type refines nothing, as /search/ does: it keeps its own address.
+    expect(searchHref(state({ page: 2 }), all)).toBe('/search/new-used-and-demo-cars/page/2/');
+  });
+
+  it('gives any other search a query address', () => {
+    expect(searchHref(state({ refinementList: { make: ['Toyota'] }, page: 2 }))).toBe('/search/?refinementList[make][0]=Toyota&page=2');
+    expect(searchHref(state({ refinementList: { make: ['Toyota', 'Kia'] }, page: 2 }), toyota)).toBe(
+      '/search/?refinementList[make][0]=Toyota&refinementList[make][1]=Kia&page=2',
+    );
+    expect(searchHref(state({ refinementList: { make: ['Toyota'] }, query: 'suv' }), toyota)).toMatch(/^\/search\/\?query=suv/);
+    expect(searchHref(state({ refinementList: { make: ['Toyota'] }, sortBy: 'price_asc' }), toyota)).toMatch(/^\/search\/\?/);
+    expect(searchHref(state({ refinementList: { make: ['Toyota'] }, range: { price: { min: 1000 } } }), toyota)).toMatch(/^\/search\/\?/);
+  });
+
+  it('reads back every address it gives (Back and Forward)', () => {
+    const cases = [
+      state({}),
+      state({ page: 4 }),
+      state({ refinementList: { make: ['Toyota'] } }),
+      state({ refinementList: { make: ['Toyota'] }, page: 2 }),
+      state({ refinementList: { make: ['Kia'] }, page: 2 }),
+      state({ query: 'ute', page: 2 }),
+    ];
+    for (const s of cases) {
+      const href = new URL(searchHref(s, toyota), 'https://x.test');
+      expect(stateOfAddress(href.pathname, href.search, toyota), href.pathname + href.search).toEqual(s);
+    }
+  });
+
+  it('knows only its own static pages', () => {
+    expect(stateOfAddress('/search/kia/page/2/', '', toyota)).toBeNull();
+    expect(stateOfAddress('/search/toyota/page/x/', '', toyota)).toBeNull();
+    expect(stateOfAddress('/search/toyota/corolla/', '', toyota)).toBeNull();
+    expect(stateOfAddress('/search/page/2', '')).toMatchObject({ page: 2, refinementList: {} });
   });
 });

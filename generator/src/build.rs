@@ -698,6 +698,7 @@ pub fn generate(
     let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
 
     let mut site = site_data::build_with_pages(&dealer.slug, cfg, &cars, &dealer.pages, now);
+    site.logo_size = site_data::logo::intrinsic_size(public, &site.theme.logo);
     let car_slugs = cars.iter().map(|c| c.slug.clone()).collect();
     let settled = site_data::pages::settle_links(&mut site, &car_slugs);
     let mut link_errors = settled.errors;

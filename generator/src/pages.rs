@@ -18,6 +18,12 @@ pub fn page_paths(site: &SiteData, cars: &[Car]) -> Vec<String> {
     let per_page = site.search.page_size.max(1) as usize;
     let pages = cars.len().div_ceil(per_page).max(1);
     paths.extend((2..=pages).map(|n| format!("/search/page/{n}/")));
+    // And each landing page's pages 2..n (/search/toyota/page/2/, the
+    // route search/[...landing].astro), so they page without JavaScript.
+    for landing in &site.search.landing_pages {
+        let pages = landing.count.div_ceil(per_page).max(1);
+        paths.extend((2..=pages).map(|n| format!("/search/{}/page/{n}/", landing.path)));
+    }
     paths.extend(cars.iter().map(|c| format!("/cars/{}/", c.slug)));
     // The share bar's Print opens each car's printable page.
     paths.extend(cars.iter().map(|c| format!("/cars/{}/print/", c.slug)));
@@ -70,6 +76,13 @@ mod tests {
             "the index and one page per location: {paths:?}"
         );
         assert!(paths.iter().any(|p| p == "/search/kia/"), "{paths:?}");
+        // Two Kias at two a page: one page; three cars of every type: two.
+        assert!(!paths.contains(&"/search/kia/page/2/".to_string()));
+        assert!(
+            paths.contains(&"/search/new-used-and-demo-cars/page/2/".to_string()),
+            "{paths:?}"
+        );
+        assert!(!paths.contains(&"/search/new-used-and-demo-cars/page/3/".to_string()));
         let empty = crate::site_data::build("demo", &cfg, &[], chrono::Utc::now());
         assert!(
             !page_paths(&empty, &[])

@@ -410,6 +410,41 @@ async function main() {
       }
     });
 
+    await test("what the edge answers after load (views, the finance quote, Reserved) moves nothing on the page: no layout shift at 375 and 1280 px (issue 25, item 9)", async () => {
+      const { site: s, car } = need(find((c) => c.checkout && c.finance.quote && c.in_stock), 'a car reserved online with a finance quote');
+      for (const width of [375, 1280]) {
+        const p = await context.newPage();
+        try {
+          // Every layout shift from the first paint on, as Lighthouse and CrUX count them.
+          await p.addInitScript(() => {
+            globalThis.__shifts = [];
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries()) if (!e.hadRecentInput) globalThis.__shifts.push({ value: e.value, t: Math.round(e.startTime), sources: (e.sources ?? []).map((x) => `${x.node?.nodeName}.${x.node?.className} ${JSON.stringify(x.previousRect)} -> ${JSON.stringify(x.currentRect)}`) });
+            }).observe({ type: 'layout-shift', buffered: true });
+          });
+          await p.setViewportSize({ width, height: 900 });
+          await p.goto(carUrl(s, car), { waitUntil: 'load' });
+          await p.locator('.car-views').filter({ hasText: '7' }).waitFor();
+          await p.locator('[data-finance-block]').filter({ hasText: '$123' }).waitFor();
+          // Two frames after the last answer: its shifts (if any) are reported.
+          await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+          const shifts = await p.evaluate(() => globalThis.__shifts);
+          const total = shifts.reduce((a, e) => a + e.value, 0);
+          assert(total < 0.001, `layout shift ${total.toFixed(4)} at ${width} px: ${JSON.stringify(shifts).slice(0, 1500)}`);
+          // Reserved, when the edge says so, shows in the room kept for it.
+          const live = p.locator('.car-summary__live');
+          const before = (await live.boundingBox())?.height;
+          await p.evaluate((slug) => {
+            for (const b of document.querySelectorAll(`[data-reserved-slug="${slug}"]`)) b.hidden = false;
+          }, car.slug);
+          await p.locator('.car-summary__live .reserved-badge').waitFor();
+          assertJsonEqual((await live.boundingBox())?.height, before, `the height of the line of Reserved and the views at ${width} px`);
+        } finally {
+          await p.close();
+        }
+      }
+    });
+
     await test('photo viewer by swipe on a phone', async () => {
       const { site: s, car } = need(find((c) => c.images.length >= 3), 'a car with three or more photos');
       await open(s, car, { width: 375, height: 812 });

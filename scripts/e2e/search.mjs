@@ -361,6 +361,40 @@ async function main() {
       }
     });
 
+    await test('with JavaScript off, a landing page pages at its own addresses: page 2 of used cars lists used cars (issue 25, item 3)', async () => {
+      const used = need(site.search.landing_pages.find((l) => l.path === 'used-cars'), 'the used cars page');
+      const pages = Math.ceil(used.count / site.search.page_size);
+      assert(pages >= 2, `the demo dealer's used cars fit one page (${used.count} at ${site.search.page_size}): the case needs two`);
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const ctx = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block' });
+        const p = await ctx.newPage();
+        await p.goto(`${origin}/search/used-cars/`, { waitUntil: 'load' });
+        const nav = p.getByRole('navigation', { name: 'Pages' });
+        const link = nav.getByRole('link', { name: 'Page 2', exact: true });
+        assertEqual(await link.getAttribute('href'), '/search/used-cars/page/2/', 'the page 2 link');
+        await link.click();
+        await p.waitForURL(`${origin}/search/used-cars/page/2/`);
+        await p.getByRole('heading', { level: 1, name: used.title }).waitFor();
+        assert((await p.title()).startsWith(`${used.title} – page 2 |`), `the title of page 2: ${await p.title()}`);
+        assertEqual((await nav.locator('[aria-current="page"]').textContent()).replace(/\s+/g, ' ').trim(), 'Page 2', 'the current page');
+        // Every card on it is a used car, and none of page 1's.
+        const ids = async () => p.locator('article.car-card a[href^="/cars/"]').evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute('href')).filter((h) => /^\/cars\/[^/]+\/$/.test(h)))]);
+        const second = await ids();
+        const expected = Math.min(site.search.page_size, used.count - site.search.page_size);
+        assertEqual(second.length, expected, 'cars on page 2');
+        const bySlug = new Map(cars.map((c) => [`/cars/${c.slug}/`, c]));
+        const notUsed = second.filter((h) => bySlug.get(h)?.car_type !== 'used');
+        assertEqual(notUsed.join(', '), '', 'cars on page 2 that are not used cars');
+        assertEqual(await nav.getByRole('link', { name: 'Page 1', exact: true }).getAttribute('href'), '/search/used-cars/', 'the page 1 link');
+        await p.goto(`${origin}/search/used-cars/`, { waitUntil: 'load' });
+        const first = await ids();
+        assertEqual(first.filter((h) => second.includes(h)).join(', '), '', 'cars on both pages');
+      } finally {
+        await browser.close();
+      }
+    });
+
     await test('no request leaves 127.0.0.1 and no console errors', async () => {
       assertEqual(outside.length, 0, `requests to other hosts (${[...new Set(outside)].slice(0, 5).join(', ')})`);
       assertEqual(consoleErrors.length, 0, `console errors (${consoleErrors.slice(0, 5).join(' | ')})`);

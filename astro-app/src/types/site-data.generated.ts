@@ -929,6 +929,12 @@ export interface SiteData {
    */
   locations: Location[];
   /**
+   * The logo's width and height, read from its file in the public
+   * folder (`logo::intrinsic_size`), so the header reserves its exact
+   * room; null for a remote logo or a file without a size.
+   */
+  logo_size: ImageSize | null;
+  /**
    * Set for single-manufacturer dealers, e.g. "Toyota".
    */
   manufacturer: string | null;
@@ -2212,6 +2218,22 @@ export interface SpecialHours {
    * "Closed" or "9am - 1pm".
    */
   text: string;
+}
+/**
+ * A picture's width and height in CSS pixels.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "ImageSize".
+ */
+export interface ImageSize {
+  /**
+   * Height in pixels.
+   */
+  height: number;
+  /**
+   * Width in pixels.
+   */
+  width: number;
 }
 /**
  * A header menu entry.

@@ -13,6 +13,7 @@ mod finance;
 mod forms;
 mod links;
 mod locations;
+pub mod logo;
 pub mod pages;
 mod search;
 mod stock_summary;
@@ -55,6 +56,10 @@ pub struct SiteData {
     pub api_base: String,
     /// Colours, logo and font.
     pub theme: model::Theme,
+    /// The logo's width and height, read from its file in the public
+    /// folder (`logo::intrinsic_size`), so the header reserves its exact
+    /// room; null for a remote logo or a file without a size.
+    pub logo_size: Option<logo::ImageSize>,
     /// Main phone and e-mail.
     pub contact: model::Contact,
     /// Social media links, in display order.
@@ -219,6 +224,8 @@ pub fn build_with_pages(
         base_url: cfg.site_url.clone(),
         api_base: cfg.edge.api_base.clone(),
         theme: cfg.theme.clone(),
+        // Read from the public folder by the build (build::generate).
+        logo_size: None,
         contact: cfg.contact.clone(),
         social: links::social(cfg),
         navigation: links::navigation(cfg, cars, &landing_pages),

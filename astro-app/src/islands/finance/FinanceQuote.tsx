@@ -29,40 +29,56 @@ export interface FinanceQuoteProps {
 export default function FinanceQuote(props: FinanceQuoteProps) {
   const { apiBase, enabled, carId, price, year, vin, nvic, fetchImpl } = props;
   const [quote, setQuote] = useState<Quote | null>(props.existing ?? null);
+  const asks = shouldRequestQuote({ enabled, existing: props.existing, price });
+  // Until the service answers, the panel's room is kept (an invisible copy
+  // with dashes for figures), so the quote's arrival moves nothing on the
+  // page; a failure gives the room back (spec 001 §8: silent).
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
-    if (!shouldRequestQuote({ enabled, existing: props.existing, price })) return;
+    if (!asks) return;
     let live = true;
-    fetchQuote(apiBase, { id: carId, price, year, vin, nvic }, fetchImpl).then((q) => live && q && setQuote(q));
+    fetchQuote(apiBase, { id: carId, price, year, vin, nvic }, fetchImpl).then((q) => {
+      if (!live) return;
+      if (q) setQuote(q);
+      else setFailed(true);
+    });
     return () => {
       live = false;
     };
-  }, [apiBase, enabled, carId, price, year, vin, nvic, fetchImpl, props.existing]);
-  if (!quote) return null;
-  const text = quoteText(quote);
+  }, [asks, apiBase, carId, price, year, vin, nvic, fetchImpl]);
+  if (!quote && (!asks || failed)) return null;
+  const pending = !quote;
+  const text = quote ? quoteText(quote) : { weekly: '—', comparison: '—', advertised: '—' };
+  // The placeholder carries no finance markup (generator/src/compliance
+  // judges figures, and a dash is none) and is hidden from everyone.
+  const mark = (kind: string) => (pending ? {} : { 'data-finance': kind });
   return (
-    <section className="finance-panel finance-panel--quote" data-finance-block aria-label="Finance quote">
+    <section
+      className={`finance-panel finance-panel--quote${pending ? ' finance-panel--pending' : ''}`}
+      {...(pending ? { 'aria-hidden': true } : { 'data-finance-block': '', 'aria-label': 'Finance quote' })}
+    >
       <p className="finance-panel__title">Finance quote</p>
       <div className="finance-panel__figures">
         <p className="finance-panel__figure">
-          <strong data-finance="repayment" className="fin-size-lg">
+          <strong {...mark('repayment')} className="fin-size-lg">
             {text.weekly}
           </strong>
           <span className="finance-panel__unit">per week*</span>
         </p>
         <p className="finance-panel__figure">
-          <strong data-finance="comparison" className="fin-size-lg">
+          <strong {...mark('comparison')} className="fin-size-lg">
             {text.comparison}
           </strong>
           <span className="finance-panel__unit">comparison rate*</span>
         </p>
       </div>
       <p className="finance-panel__terms">
-        <span data-finance="rate" className="fin-size-sm">
+        <span {...mark('rate')} className="fin-size-sm">
           {text.advertised}
         </span>{' '}
         advertised rate over 5 years. An indicative quote, not an offer of credit; subject to approval.
       </p>
-      <p className="finance-warning" data-finance="warning">
+      <p className="finance-warning" {...mark('warning')}>
         {props.warning}
       </p>
     </section>

@@ -16,7 +16,7 @@ import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry
 import { layoutResults, tileActive } from '../../lib/search/promo';
 import { keptStats, sliderBounds } from '../../lib/search/range';
 import { EMPTY_STATE, type FacetStatsValue, type Hit, type RangeRefinement, type SearchClient, type SearchResponse, type SearchState } from '../../lib/search/types';
-import { parseSearchState, SCROLL_FLAG, serialiseSearchState, toggleRefinement, withFilters } from '../../lib/search/url';
+import { PLAIN_SEARCH, parseSearchState, SCROLL_FLAG, searchHref, stateOfAddress, toggleRefinement, withFilters, type SearchBase } from '../../lib/search/url';
 import type { CardSettings } from '../../lib/search/cards';
 import { COMPARE_LIMIT, loadCompared, loadFavourites, onSavedChange, setCompared, toggleCompared, toggleFavourite, type Compared, type Favourite } from '../../lib/search/saved';
 import type { ImagesConfig, Search } from '../../types/site';
@@ -69,6 +69,12 @@ interface Props {
   title: string;
   /** For `document.title` ("… | {siteName}") when the search changes it. */
   siteName?: string;
+  /**
+   * The landing page this page was built as ('toyota/corolla'; none on
+   * /search/): a search of exactly its filters keeps its address,
+   * /search/toyota/corolla/page/2/, which also works without JavaScript.
+   */
+  landingPath?: string;
 }
 
 /** The results heading: the skip link's target, and where focus goes after paging or clearing. */
@@ -90,17 +96,13 @@ const FOLDED = ['badge', 'drive', 'year', 'seats', 'state', 'status', 'item_type
 /** Dealers offering subscriptions filter on the weekly price too, right after the price. */
 const SUBSCRIPTION_RANGES: Array<[string, string]> = [RANGES[0]!, ['subscription_price', 'Subscription price'], ...RANGES.slice(1)];
 
-function hrefOf(state: SearchState): string {
-  const plain = !state.query && !state.sortBy && Object.keys(state.refinementList).length === 0 && Object.keys(state.range).length === 0;
-  // Without filters the static pages work without JavaScript too.
-  if (plain) return state.page > 1 ? `/search/page/${state.page}/` : '/search/';
-  return `/search/${serialiseSearchState(state)}`;
-}
-
 /** ‘xyz’, ‘abc’ */
 const quoteAll = (words: string[]) => words.map((w) => `‘${w}’`).join(', ');
 
-export default function SearchApp({ config, initialState, initial, renderedAt, title, siteName = '' }: Props) {
+export default function SearchApp({ config, initialState, initial, renderedAt, title, siteName = '', landingPath }: Props) {
+  // The static pages whose addresses a search may take (lib/search/url searchHref).
+  const [base] = useState<SearchBase>(() => (landingPath ? { path: landingPath, refinements: initialState.refinementList } : PLAIN_SEARCH));
+  const hrefOf = useCallback((s: SearchState) => searchHref(s, base), [base]);
   const [state, setState] = useState(initialState);
   const [response, setResponse] = useState(initial);
   // The sliders' last meaningful statistics: a search with no results has none (keptStats).
@@ -178,7 +180,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
           if (mine === seq.current) setStatus('error');
         });
     },
-    [config.search, config.apiBase, popularOn],
+    [config.search, config.apiBase, popularOn, hrefOf],
   );
 
   const go = useCallback(
@@ -193,7 +195,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
       // or off screen: focus goes to the results, whose new count the status announces.
       if (opts.focusResults) resultsHeading.current?.focus({ preventScroll: opts.scroll === true });
     },
-    [run],
+    [run, hrefOf],
   );
 
   useEffect(() => {
@@ -228,11 +230,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
       run(initialState);
     }
     const onPop = () => {
-      const s = location.pathname.startsWith('/search/page/')
-        ? { ...parseSearchState(''), page: Number(location.pathname.split('/')[3]) || 1 }
-        : location.search || location.pathname === '/search/'
-          ? parseSearchState(location.search)
-          : initialState;
+      const s = stateOfAddress(location.pathname, location.search, base) ?? initialState;
       setState(s);
       setKeyword(s.query);
       run(s);
@@ -419,7 +417,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
                         href={e.path}
                         onClick={(event) => {
                           event.preventDefault();
-                          go(stateOfPath(e.path), { scroll: true, focusResults: true });
+                          go(stateOfPath(e.path, e.refinements), { scroll: true, focusResults: true });
                         }}
                       >
                         {historyLabel(e)}

@@ -4,7 +4,7 @@
  */
 import { rangeLabel } from './range';
 import { EMPTY_STATE, type SearchState } from './types';
-import { parseSearchState } from './url';
+import { stateOfAddress } from './url';
 
 export const HISTORY_SIZE = 5;
 export const HISTORY_KEY = 'dealergen:search-history';
@@ -42,13 +42,17 @@ export function recordSearch(storage: Pick<Storage, 'getItem' | 'setItem'> | und
 
 /**
  * The search a stored path stands for: "/search/?refinementList[make][0]=Kia"
- * (the island's URLs), "/search/page/3/" (the static pages) or "/search/".
+ * (the island's URLs), "/search/page/3/" (the static pages), "/search/",
+ * or a landing page's "/search/toyota/page/2/", whose refinements are the
+ * entry's own (`refinements`).
  */
-export function stateOfPath(path: string): SearchState {
-  const paged = /^\/search\/page\/(\d+)\/?$/.exec(path);
-  if (paged) return { ...EMPTY_STATE, refinementList: {}, range: {}, page: Number(paged[1]) };
+export function stateOfPath(path: string, refinements: Record<string, string[]> = {}): SearchState {
   const q = path.indexOf('?');
-  return parseSearchState(q < 0 ? '' : path.slice(q));
+  const pathname = q < 0 ? path : path.slice(0, q);
+  const plain = stateOfAddress(pathname, q < 0 ? '' : path.slice(q));
+  if (plain) return plain;
+  const paged = /\/page\/(\d+)\/?$/.exec(pathname);
+  return { ...EMPTY_STATE, refinementList: { ...refinements }, range: {}, page: paged ? Math.max(1, Number(paged[1])) : 1 };
 }
 
 const RANGE_NAMES: Record<string, string> = { price: 'Price', km: 'Kilometres', year: 'Year', subscription_price: 'Subscription' };
