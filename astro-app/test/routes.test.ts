@@ -19,7 +19,6 @@ describe('routeFiles: the file layout is the page list', () => {
     ['search/page/[page].astro', '/search/page/[page]'],
     ['cars/[slug].astro', '/cars/[slug]'],
     ['cars/[slug].json.ts', '/cars/[slug].json'],
-    ['cars/[slug]/print.astro', '/cars/[slug]/print'],
     ['search-index.json.ts', '/search-index.json'],
     ['[...form].astro', '/[...form]'],
   ])('%s is at %s', (file, pattern) => {
@@ -132,7 +131,7 @@ describe('paths and routeProps in each kind of project', () => {
     }
   });
 
-  it("the car's other pages (print, checkout, JSON) keep their key when a similar car is repriced; the car page's key moves", () => {
+  it("the car's other pages (checkout, JSON) keep their key when a similar car is repriced; the car page's key moves", () => {
     const write = (dir: string, otherPrice: number) => {
       writeDealer(dir, 'alpha', []);
       const similar = [{ slug: 'a-2', name: 'A 2', price_text: `$${otherPrice}` }];

@@ -780,7 +780,8 @@ pub fn publish_plan(
         .map(|l| l.path.clone())
         .collect();
     let live: std::collections::HashSet<&str> = cars.iter().map(|c| c.slug.as_str()).collect();
-    let (redirects, left_out) = crate::publish::redirects::sold_cars(gone, &landings, &live);
+    let (mut redirects, left_out) = crate::publish::redirects::sold_cars(gone, &landings, &live);
+    redirects.extend(crate::publish::redirects::retired_pages());
     let mut runtime = crate::publish::headers::RuntimeOrigins::default();
     // The edge API (leads, watchlist, quotes...) and, when hosted, the search service.
     if let Some(api) = origin_of(&cfg.edge.api_base) {

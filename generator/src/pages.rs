@@ -25,8 +25,6 @@ pub fn page_paths(site: &SiteData, cars: &[Car]) -> Vec<String> {
         paths.extend((2..=pages).map(|n| format!("/search/{}/page/{n}/", landing.path)));
     }
     paths.extend(cars.iter().map(|c| format!("/cars/{}/", c.slug)));
-    // The share bar's Print opens each car's printable page.
-    paths.extend(cars.iter().map(|c| format!("/cars/{}/print/", c.slug)));
     paths.sort();
     paths.dedup();
     paths

@@ -439,6 +439,20 @@ fn set_car9(feed_path: &Path, field: &str, value: Value) {
 /// script) in the checkout copy at `root`: no page's server code changes,
 /// yet every car page names the script by a new hashed file.
 fn change_browser_script(root: &Path, marker: &str) {
+    // A component's own <script> (the header's, on every page)...
+    let header = root.join("astro-app/src/components/SiteHeader.astro");
+    let code = std::fs::read_to_string(&header).unwrap();
+    assert!(code.contains("  recordVisit();\n</script>"));
+    std::fs::write(
+        &header,
+        code.replacen(
+            "  recordVisit();\n</script>",
+            &format!("  recordVisit();\n  document.documentElement.dataset.cacheTest = '{marker}';\n</script>"),
+            1,
+        ),
+    )
+    .unwrap();
+    // ...and a module a page script imports (the car page's photo strip).
     let gallery = root.join("astro-app/src/lib/car-page/gallery.ts");
     let code = std::fs::read_to_string(&gallery).unwrap();
     assert!(code.contains("img.removeAttribute('data-deferred');"));
@@ -453,6 +467,40 @@ fn change_browser_script(root: &Path, marker: &str) {
         ),
     )
     .unwrap();
+}
+
+/// Every page of the site in `dist` names the header's script as built
+/// with `marker` in it: a restored page naming the previous build's header
+/// script would run old code (or none, once that file is gone).
+fn assert_pages_run_the_header_script_with(dist: &Path, marker: &str) {
+    let script =
+        regex::Regex::new(r#"src="(/_astro/SiteHeader\.astro_astro_type_script[^"]*\.js)""#)
+            .unwrap();
+    let mut pages = 0;
+    for entry in walkdir::WalkDir::new(dist)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if entry.path().extension().is_none_or(|x| x != "html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(entry.path()).unwrap();
+        if !html.contains("<header class=\"site-header\"") {
+            continue;
+        }
+        let named = script
+            .captures(&html)
+            .unwrap_or_else(|| panic!("{} names no header script", entry.path().display()));
+        let code = std::fs::read_to_string(dist.join(named[1].trim_start_matches('/'))).unwrap();
+        assert!(
+            code.contains(marker),
+            "{} names {}, a header script without the change",
+            entry.path().display(),
+            &named[1]
+        );
+        pages += 1;
+    }
+    assert!(pages > 10, "only {pages} pages with the header");
 }
 
 /// Every script, island and renderer a page of the site in `dist` names
@@ -686,6 +734,7 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     let log = build(&[]);
     assert!(log.contains("built  tiny-dealer"), "{log}");
     assert_pages_name_only_files_the_site_has(&site.join("current/dist"));
+    assert_pages_run_the_header_script_with(&site.join("current/dist"), "client-v2");
     for car in &cars_now {
         let file = format!("cars/{}/index.html", car["slug"].as_str().unwrap());
         assert_ne!(

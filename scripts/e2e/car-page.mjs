@@ -13,7 +13,7 @@
  * the SOLD panel, Show More / Show All, the comment cut, caravan metres,
  * rego text, tabs with the keyboard, the photo strip and the photo viewer with the keyboard,
  * share (X hidden per dealer, the 550 x 400 window, "Copied" for 1.5 s),
- * the print page, the sticky bar after 900 px, the phone footer after 50 px
+ * print (the dialog, and the page on paper), the sticky bar after 900 px, the phone footer after 50 px
  * with Call Now by the location's hours, JSON-LD and Open Graph, photo
  * sizes and priorities, the not-found photo, axe on every variant, and the
  * page with JavaScript off under the site's own _headers (its CSP): every
@@ -540,22 +540,52 @@ async function main() {
       assert(shownFor >= 1400 && shownFor < 2600, `"Copied" showed for ${shownFor} ms`);
     });
 
-    await test('the print page: linked from the share bar, everything expanded, laid out for paper, out of search engines', async () => {
-      const { site: s, car } = need(find((c) => c.specs.length > 4 && c.detail.features.length > 8), 'a car with many specs and features');
+    await test('Print: the share bar opens the print dialog; on paper the car page shows every row, tab and comment, and leaves out what only works on a screen', async () => {
+      const { site: s, car } = need(
+        find((c) => c.specs.length > 4 && c.detail.features.length > 8 && c.detail.key_information.length > 8 && c.images.length > 2 && c.in_stock),
+        'a car in stock with many specs, features, key facts and photos',
+      );
       await open(s, car);
-      const print = page.locator('.share').getByRole('link', { name: /Print/ });
-      assertJsonEqual(await print.getAttribute('href'), `/cars/${car.slug}/print/`, 'print link');
-      await open(s, car, { suffix: 'print/' });
-      await page.getByRole('heading', { level: 1, name: car.name }).waitFor();
-      assertJsonEqual(await page.locator('.print-page dl').first().locator('.spec-grid__row').count(), car.specs.length, 'every spec row');
-      assertJsonEqual(await page.locator('.print-page .feature-list li').count(), car.detail.features.length, 'every feature');
-      assertJsonEqual(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex', 'robots');
-      assertJsonEqual(await page.locator('link[rel="canonical"]').getAttribute('href'), `${s.site.base_url}/cars/${car.slug}/`, 'canonical');
+      await page.evaluate(() => {
+        globalThis.__printed = 0;
+        window.print = () => void globalThis.__printed++;
+      });
+      const button = page.locator('.share').getByRole('button', { name: /^Print/ });
+      await button.focus();
+      await page.keyboard.press('Enter');
+      assertJsonEqual(await page.evaluate(() => globalThis.__printed), 1, 'print dialogs opened');
+      // While printing, the title (what "Save as PDF" names the file) is the car's slug.
+      const titles = await page.evaluate(() => {
+        const before = document.title;
+        dispatchEvent(new Event('beforeprint'));
+        const printing = document.title;
+        dispatchEvent(new Event('afterprint'));
+        return [before, printing, document.title];
+      });
+      assertJsonEqual(titles[1], car.slug, 'the title while printing');
+      assertJsonEqual(titles[2], titles[0], 'the title after printing');
       await page.emulateMedia({ media: 'print' });
-      assert(!(await page.locator('.site-header').isVisible()), 'the site header prints');
-      await page.emulateMedia({ media: 'screen' });
-      const violations = await axe();
-      assertJsonEqual(violations.length, 0, `axe: ${violations.join('; ')}`);
+      try {
+        const visible = (sel) => page.locator(sel).evaluateAll((els) => els.filter((e) => e.checkVisibility()).length);
+        assertJsonEqual(await visible('#specs-list .spec-grid__row'), car.specs.length, 'spec rows on paper');
+        assertJsonEqual(await visible('#key-info-list .spec-grid__row'), car.detail.key_information.length, 'key information rows on paper');
+        assertJsonEqual(await visible('.tabs__panel .feature-list li'), car.detail.features.length, 'features on paper');
+        const panels = await page.locator('.tabs__panel').count();
+        assertJsonEqual(await visible('.tabs__panel'), panels, 'tab panels on paper');
+        assertJsonEqual(await visible('.gallery__item'), 1, 'photos on paper (the first)');
+        for (const sel of ['.site-header', '.site-footer', '.share', '.car-actions', '#enquire', '.tabs__list', '[data-disclosure-toggle]', '.sticky-bar']) {
+          assertJsonEqual(await visible(sel), 0, `${sel} on paper`);
+        }
+        const dealer = page.locator('.car-page__print-dealer');
+        assert(await dealer.isVisible(), "the dealer's line is not on paper");
+        assert((await dealer.innerText()).includes(`/cars/${car.slug}/`), "the dealer's line names the car's address");
+        // A4 pages, and nothing wider than the page.
+        const pdf = await page.pdf({ format: 'A4' });
+        assert(pdf.length > 10_000, `the printed car is ${pdf.length} bytes`);
+      } finally {
+        await page.emulateMedia({ media: 'screen' });
+      }
+      assert(!(await page.locator('.car-page__print-dealer').isVisible()), "the dealer's line shows on screen");
     });
 
     // ------------------------------------------------------ sticky bars

@@ -521,6 +521,16 @@ async function main() {
       assert(!cars.some((c) => `/cars/${c.slug}` === from.replace(/\/$/, '')), 'a visible car is redirected');
     });
 
+    await test("a car's old print address (/cars/{slug}/print/) redirects (301) to the car page, which prints itself", async () => {
+      const car = need(cars.find((c) => c.in_stock), 'a car in stock');
+      for (const from of [`/cars/${car.slug}/print/`, `/cars/${car.slug}/print`]) {
+        const res = await page.request.get(`${origin}${from}`, { maxRedirects: 0 });
+        assertEqual(res.status(), 301, `GET ${from}`);
+        assertEqual(new URL(res.headers().location, origin).pathname, `/cars/${car.slug}/`, `Location of ${from}`);
+      }
+      assert(!fs.existsSync(path.join(distDir, 'cars', car.slug, 'print')), 'a print page is still built');
+    });
+
     await test("the company and legal pages show the dealer's wording and the legal facts", async () => {
       need(openCompanyPages.length > 0, 'company pages');
       for (const p of openCompanyPages) {

@@ -40,9 +40,9 @@ export function isFile(p) {
   }
 }
 
-/** `*` matches any run of characters (Cloudflare's splat); the rest is literal. */
+/** `*` matches any run of characters (Cloudflare's splat, captured: a redirect's `:splat`); the rest is literal. */
 function patternRegExp(pattern) {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '(.*)');
   return new RegExp(`^${escaped}$`);
 }
 
@@ -120,7 +120,8 @@ export function startServer(root, port = 0, options = {}) {
     }
     const redirect = redirects.find((r) => r.from.test(url.pathname));
     if (redirect) {
-      res.writeHead(redirect.status, { location: `${redirect.to}${url.search}` }).end();
+      const splat = redirect.from.exec(url.pathname)?.[1] ?? '';
+      res.writeHead(redirect.status, { location: `${redirect.to.replaceAll(':splat', splat)}${url.search}` }).end();
       return;
     }
     let pathname;

@@ -107,8 +107,8 @@ export function siteWithoutStock(site: SiteData): SiteData {
 const withoutSimilar = new WeakMap<Car, Car>();
 
 /**
- * A car for the pages about it other than its own page (the print page,
- * the checkout, `/cars/{slug}.json`): its similar cars (`detail.similar`,
+ * A car for the pages about it other than its own page (the checkout,
+ * `/cars/{slug}.json`): its similar cars (`detail.similar`,
  * with their prices) guarded as `siteWithoutStock` guards the stock fields.
  * They change whenever one of those cars is repriced, sold or arrives; only
  * the car page shows them, so only its key should move with them.

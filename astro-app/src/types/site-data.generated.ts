@@ -2016,7 +2016,7 @@ export interface ImagesConfig {
    */
   url_template: string | null;
   /**
-   * With `url_template`: the width in pixels of the photo an `<img>` falls back to (`src`) and of the print page's photo.
+   * With `url_template`: the width in pixels of the photo an `<img>` falls back to (`src`) when the browser picks none of the `srcset`.
    */
   width: number;
 }

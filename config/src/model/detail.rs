@@ -13,7 +13,7 @@ use super::CarType;
 pub struct ImagesConfig {
     /// Address of a resized photo, built from the feed's photo address. Placeholders: `{url}` (the photo address as the feed gives it), `{base}` (that address without its file extension), `{ext}` (the extension, without the dot), `{width}` (pixels) and `{quality}` (1-100). E.g. `{url}?w={width}&q={quality}` for an image host that resizes on request, or `{base}-{width}.{ext}` for photos stored in several sizes. Empty: photos are used as the feed gives them (full size, no `srcset`), which makes pages much slower on phones.
     pub url_template: Option<String>,
-    /// With `url_template`: the width in pixels of the photo an `<img>` falls back to (`src`) and of the print page's photo.
+    /// With `url_template`: the width in pixels of the photo an `<img>` falls back to (`src`) when the browser picks none of the `srcset`.
     #[schemars(range(min = 160, max = 4096))]
     pub width: u32,
     /// With `url_template`: the JPEG quality the image host is asked for (1-100), through `{quality}`.

@@ -101,7 +101,7 @@ impl AssetCount {
         let mut problems = Vec::new();
         if self.files > plan.max_files() {
             problems.push(format!(
-                "{} files, over the {} files a Workers {} plan site may have (Cloudflare's static-assets limit; fewer cars, no print pages, or the paid plan: sites.plan in config/deploy.toml)",
+                "{} files, over the {} files a Workers {} plan site may have (Cloudflare's static-assets limit; fewer cars, or the paid plan: sites.plan in config/deploy.toml)",
                 self.files,
                 plan.max_files(),
                 plan.name()

@@ -13,22 +13,31 @@ impl Pattern {
     }
 
     fn matches(&self, path: &str) -> bool {
+        self.splat(path).is_some()
+    }
+
+    /// What the first `*` matched ("" without one), or None when `path`
+    /// does not match: a redirect's `:splat`.
+    fn splat<'p>(&self, path: &'p str) -> Option<&'p str> {
         let parts = &self.0;
         if parts.len() == 1 {
-            return path == parts[0];
+            return (path == parts[0]).then_some("");
         }
         let (first, last) = (&parts[0], &parts[parts.len() - 1]);
         if !path.starts_with(first.as_str()) || path.len() < first.len() + last.len() {
-            return false;
+            return None;
         }
         let mut rest = &path[first.len()..];
+        let mut splat: Option<&str> = None;
         for mid in &parts[1..parts.len() - 1] {
-            match rest.find(mid.as_str()) {
-                Some(i) => rest = &rest[i + mid.len()..],
-                None => return false,
-            }
+            let i = rest.find(mid.as_str())?;
+            splat.get_or_insert(&rest[..i]);
+            rest = &rest[i + mid.len()..];
         }
-        rest.ends_with(last.as_str())
+        if !rest.ends_with(last.as_str()) {
+            return None;
+        }
+        Some(splat.unwrap_or(&rest[..rest.len() - last.len()]))
     }
 }
 
@@ -104,12 +113,13 @@ impl CdnRules {
         Self::parse(&read("_redirects"), &read("_headers"))
     }
 
-    /// The redirect for `path`: (status, location).
-    pub fn redirect(&self, path: &str) -> Option<(u16, &str)> {
-        self.redirects
-            .iter()
-            .find(|r| r.from.matches(path))
-            .map(|r| (r.status, r.to.as_str()))
+    /// The redirect for `path`: (status, location), the first `*`'s match
+    /// put for `:splat` in the location.
+    pub fn redirect(&self, path: &str) -> Option<(u16, String)> {
+        self.redirects.iter().find_map(|r| {
+            let splat = r.from.splat(path)?;
+            Some((r.status, r.to.replace(":splat", splat)))
+        })
     }
 
     /// The headers the CDN adds to a file at `path`, in order.
@@ -139,10 +149,13 @@ mod tests {
         );
         assert_eq!(
             rules.redirect("/cars/old-1/"),
-            Some((301, "/search/?make=kia"))
+            Some((301, "/search/?make=kia".to_string()))
         );
         assert_eq!(rules.redirect("/cars/old-1/x"), None);
-        assert_eq!(rules.redirect("/promo/a/b"), Some((302, "/offers/")));
+        assert_eq!(
+            rules.redirect("/promo/a/b"),
+            Some((302, "/offers/".to_string()))
+        );
         assert_eq!(rules.redirect("/promotions/"), None);
     }
 

@@ -85,6 +85,17 @@ pub fn finish(
         .collect();
     let mut problems: Vec<String> = Vec::new();
     for r in &plan.redirects {
+        if redirects::is_dynamic(r) {
+            // A pattern (`/cars/*/print/` to `/cars/:splat/`): its targets
+            // are the pages its matches name; only its form can be checked.
+            if r.to.contains('*') || (r.to.contains(":splat") && r.from.matches('*').count() != 1) {
+                problems.push(format!(
+                    "_redirects: {} -> {}: a dynamic rule needs one * and may name it once as :splat",
+                    r.from, r.to
+                ));
+            }
+            continue;
+        }
         match links::resolve_path(&r.to, &files, &BTreeMap::new()) {
             Some(Target::Page(_)) => {}
             _ => problems.push(format!(

@@ -1,6 +1,6 @@
 /**
  * The car page's one up-front script, kept small: the sticky bars' scroll
- * listener, the share buttons (a share window or the clipboard is allowed
+ * listener, the share buttons and Print (a share window or the clipboard is allowed
  * only straight from the click), the not-found photo and the photo strip's
  * deferred photos and keys. Everything else
  * loads on the first interaction that needs it (lib/car-page/interact.ts:
@@ -63,5 +63,21 @@ export function initCarPage(win: Window): void {
     if (popup && openShareWindow(win, popup.href)) event.preventDefault();
     const copy = target?.closest?.<HTMLElement>('[data-copy-link]');
     if (copy) void copyLink(copy);
+    if (target?.closest?.('[data-print]')) win.print();
   });
+  // Print needs a script to open the dialog: shown only now.
+  for (const item of doc.querySelectorAll<HTMLElement>('[data-print-item]')) item.hidden = false;
+  // "Save as PDF" names the file after the document's title: the car's
+  // slug while printing (spec 001: the download is named after the slug).
+  const printName = doc.querySelector<HTMLElement>('[data-print-name]')?.dataset['printName'];
+  if (printName) {
+    let title = doc.title;
+    win.addEventListener('beforeprint', () => {
+      title = doc.title;
+      doc.title = printName;
+    });
+    win.addEventListener('afterprint', () => {
+      doc.title = title;
+    });
+  }
 }
