@@ -44,9 +44,11 @@ function matches(r: Rec, p: URLSearchParams): boolean {
     }),
   );
   const numOk = nf.every((f) => {
-    const m = /^(\w+)(>=|<=)(-?[\d.]+)$/.exec(f)!;
+    // The service's numeric operators (Algolia's numericFilters: <, <=, =, !=, >=, >).
+    const m = /^(\w+)(>=|<=|!=|>|<|=)(-?[\d.]+)$/.exec(f)!;
     const v = Number(get(r, m[1]!));
-    return m[2] === '>=' ? v >= Number(m[3]) : v <= Number(m[3]);
+    const x = Number(m[3]);
+    return { '>=': v >= x, '<=': v <= x, '!=': v !== x, '>': v > x, '<': v < x, '=': v === x }[m[2]!];
   });
   // The dealer's filter string: this stand-in reads only "make:Lada" exclusions and the AND'ed extra of byFilters.
   const filters = p.get('filters') ?? '';

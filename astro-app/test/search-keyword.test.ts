@@ -174,10 +174,26 @@ describe('synonyms', () => {
     expect(names('ev')).toEqual(['MG ZS EV Excite']);
     expect(names('electric')).toEqual(['MG ZS EV Excite']);
   });
-  it('adds the dealer groups from the YAML (wagon / suv only where the dealer maps them)', () => {
-    expect(search('wagon').nbHits).toBe(1);
-    const mapped = setup(STOCK, [['wagon', 'suv']]);
-    expect(mapped.search('wagon').nbHits).toBe(1 + STOCK.filter((c) => c.body === 'SUV').length);
+  it('adds the dealer groups from the YAML (runabout / hatch only where the dealer maps them)', () => {
+    expect(search('runabout').nbHits).toBe(0);
+    const mapped = setup(STOCK, [['runabout', 'hatch']]);
+    expect(mapped.search('runabout').nbHits).toBe(STOCK.filter((c) => c.body === 'Hatch').length);
+  });
+  it("body and drive words as the trade uses them (issue 26): a wagon is also an SUV (the trade's 4D wagon), after the wagons; an estate is a wagon", () => {
+    const suvs = STOCK.filter((c) => c.body === 'SUV').length;
+    const wagon = search('wagon');
+    expect(wagon.nbHits).toBe(1 + suvs);
+    expect(wagon.hits[0]?.model).toBe('Commodore');
+    expect(names('estate')).toEqual(['Holden Commodore SV6']);
+    // 2WD (or 4x2) is front or rear wheel drive; 4x4 never.
+    const twoWd = STOCK.filter((c) => c.drive === 'RWD' || c.drive === 'FWD').length;
+    expect(search('2wd').nbHits).toBe(twoWd);
+    expect(search('4x2').nbHits).toBe(0);
+    // Dual, double, twin and crew cab are one thing.
+    for (const q of ['dual cab', 'twin cab', 'double cab', 'crew cab']) expect(names(q), q).toEqual(['Toyota HiLux SR5 4x4 Double Cab']);
+    // A work ute is a ute; a tradie's vehicle a ute, a cab chassis or a van.
+    expect(names('work ute').sort()).toEqual(names('ute').sort());
+    expect(names('tradie').sort()).toEqual(['Ford Ranger XLT', 'Isuzu NLR 45-150', 'Mazda BT-50 XT', 'Toyota HiLux SR5 4x4 Double Cab']);
   });
   it('come from the shared table', () => {
     expect(synonymTable.groups.some((g) => g.includes('4x4') && g.includes('four wheel drive'))).toBe(true);
@@ -207,6 +223,20 @@ describe('intents', () => {
     ['ranger 50000km', 'ranger', [['km', undefined, 50000]]],
     ['cx-5 under 40k under 60k kms', 'cx-5', [['price', undefined, 40000], ['km', undefined, 60000]]],
     ['7 seater', '', [['seats', 7, undefined]]],
+    // Numbers as words, and needs that are a number of seats (issue 26).
+    ['seven seater', '', [['seats', 7, undefined]]],
+    ['eight seats suv', 'suv', [['seats', 8, undefined]]],
+    ['people mover', '', [['seats', 7, undefined]]],
+    ['kia people movers', 'kia', [['seats', 7, undefined]]],
+    ['8 seat people mover', '', [['seats', 8, undefined], ['seats', 7, undefined]]],
+    ['suv under twenty thousand', 'suv', [['price', undefined, 20000]]],
+    ['twenty five grand', '', [['price', undefined, 25000]]],
+    ['under one hundred thousand', '', [['price', undefined, 100000]]],
+    ['between twenty and thirty thousand', '', [['price', 20000, 30000]]],
+    ['20 to 30k', '', [['price', 20000, 30000]]],
+    ['$15,000 - 20k', '', [['price', 15000, 20000]]],
+    ['two door', 'two door', []],
+    ['one owner', 'one owner', []],
     ['i30 n', 'i30 n', []],
     ['land cruiser 300', 'land cruiser 300', []],
   ];
@@ -225,6 +255,22 @@ describe('intents', () => {
     expect(r.query?.intents).toEqual([{ attr: 'price', max: 40000, min: undefined, text: 'under 40k' }]);
     expect(names('7 seater').sort()).toEqual(['Mitsubishi Pajero Sport GLX', 'Toyota LandCruiser 300 GR Sport']);
     expect(names('2019 hilux')).toEqual(['Toyota HiLux SR5 4x4 Double Cab']);
+  });
+  it('seats from words: "seven seater" and "people mover" find the 7-seaters; "8 seat people mover" the 8-seaters, of which there are none', () => {
+    const sevens = ['Mitsubishi Pajero Sport GLX', 'Toyota LandCruiser 300 GR Sport'];
+    expect(names('seven seater').sort()).toEqual(sevens);
+    expect(names('people mover').sort()).toEqual(sevens);
+    expect(search('8 seat people mover').nbHits).toBe(0);
+  });
+  it('a budget lists priced cars only: a car without a price (0) is within no price range, typed or from the URL (issue 26)', () => {
+    const unpriced: TestCar = { make: 'Nissan', model: 'Pathfinder', badge: 'Ti', body: 'SUV', fuel: 'Petrol', drive: '4WD', year: 2026, price: 0 };
+    const withUnpriced = setup([...STOCK, unpriced]);
+    expect(withUnpriced.names('suv under 30k')).not.toContain('Nissan Pathfinder Ti');
+    expect(withUnpriced.names('suv under 30k').length).toBeGreaterThan(0);
+    expect(withUnpriced.names('', { range: { price: { max: 30000 } } })).not.toContain('Nissan Pathfinder Ti');
+    expect(withUnpriced.names('', { range: { price: { min: 0, max: 30000 } } })).not.toContain('Nissan Pathfinder Ti');
+    // Without a budget it is listed as before.
+    expect(withUnpriced.names('pathfinder')).toEqual(['Nissan Pathfinder Ti']);
   });
   it('narrow the URL range rather than replace it', () => {
     expect(search('under 40k', { range: { price: { min: 30000 } } }).hits.map((h) => h.price).sort()).toEqual([31990, 32990, 35990, 39990, 39990]);

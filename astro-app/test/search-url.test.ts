@@ -1,6 +1,7 @@
 /** URL state in InstantSearch's single-index format (DESIGN contract 3). */
 import { describe, expect, it } from 'vitest';
-import { parseSearchState, searchHref, serialiseSearchState, stateKey, stateOfAddress, toggleRefinement, withFilters, type SearchBase } from '../src/lib/search/url';
+import { parseSearchState, serialiseSearchState, stateKey, toggleRefinement, withFilters } from '../src/lib/search/url';
+import { searchHref, stateOfAddress, type SearchBase } from '../src/lib/search/addresses';
 import { EMPTY_STATE } from '../src/lib/search/types';
 
 describe('search URL state', () => {

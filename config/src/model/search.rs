@@ -34,10 +34,12 @@ pub struct SearchConfig {
     /// `sortBy` value of that order (so links from an older site keep their sort).
     pub sort_replicas: SortReplicas,
     /// Extra keyword synonyms, each list one meaning: `[[wagon, suv]]` makes a
-    /// search for "wagon" also find SUVs, and "suv" wagons. Added to the
+    /// search for "suv" also find wagons (the built-in table already has
+    /// "wagon" find SUVs, the trade's 4D wagons, one way). Added to the
     /// built-in table (4x4 / 4wd / four wheel drive, ute / utility, auto /
-    /// automatic, ev / electric, ...). A phrase has at most 4 words. Only for
-    /// the embedded engine: a hosted service keeps its own synonyms.
+    /// automatic, ev / electric, dual / twin / double cab, ...). A phrase has
+    /// at most 4 words. Only for the embedded engine: a hosted service keeps
+    /// its own synonyms.
     pub synonyms: Vec<Vec<String>>,
     /// The make cards' "Select models" picker, listing each make's models.
     /// Off: shoppers choose a make only (the model dropdown still lists models).

@@ -16,7 +16,8 @@ import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry
 import { layoutResults, tileActive } from '../../lib/search/promo';
 import { keptStats, sliderBounds } from '../../lib/search/range';
 import { EMPTY_STATE, type FacetStatsValue, type Hit, type RangeRefinement, type SearchClient, type SearchResponse, type SearchState } from '../../lib/search/types';
-import { PLAIN_SEARCH, parseSearchState, SCROLL_FLAG, searchHref, stateOfAddress, toggleRefinement, withFilters, type SearchBase } from '../../lib/search/url';
+import { parseSearchState, SCROLL_FLAG, toggleRefinement, withFilters } from '../../lib/search/url';
+import { PLAIN_SEARCH, searchHref, stateOfAddress, type SearchBase } from '../../lib/search/addresses';
 import type { CardSettings } from '../../lib/search/cards';
 import { COMPARE_LIMIT, loadCompared, loadFavourites, onSavedChange, setCompared, toggleCompared, toggleFavourite, type Compared, type Favourite } from '../../lib/search/saved';
 import type { ImagesConfig, Search } from '../../types/site';
@@ -100,7 +101,7 @@ const SUBSCRIPTION_RANGES: Array<[string, string]> = [RANGES[0]!, ['subscription
 const quoteAll = (words: string[]) => words.map((w) => `‘${w}’`).join(', ');
 
 export default function SearchApp({ config, initialState, initial, renderedAt, title, siteName = '', landingPath }: Props) {
-  // The static pages whose addresses a search may take (lib/search/url searchHref).
+  // The static pages whose addresses a search may take (lib/search/addresses searchHref).
   const [base] = useState<SearchBase>(() => (landingPath ? { path: landingPath, refinements: initialState.refinementList } : PLAIN_SEARCH));
   const hrefOf = useCallback((s: SearchState) => searchHref(s, base), [base]);
   const [state, setState] = useState(initialState);

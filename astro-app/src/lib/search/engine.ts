@@ -22,6 +22,7 @@ import { matchesBaseFilters } from './base-filters';
 import { column, derived, valueAt, type Column } from './columns';
 import type { Intent } from './intents';
 import { band, PRICE_BANDS, WEEKLY_BANDS } from './price-ranges';
+import { PRICED } from './priced';
 import type { Planner } from './query-plan';
 import {
   FACET_ATTRIBUTES,
@@ -230,8 +231,11 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
     for (const [attr, r] of Object.entries(ranges)) {
       if (r.min === undefined && r.max === undefined) continue;
       const col = d.num[attr];
+      // A price of 0 is no price ("Enquire for price"), not a cheap car: it
+      // is within no price range, so a budget lists priced cars only.
+      const min = PRICED.has(attr) ? Math.max(r.min ?? 1, 1) : (r.min ?? -Infinity);
       if (!col) unknown(attr);
-      else groups.push({ kind: 'range', attr, col, min: r.min ?? -Infinity, max: r.max ?? Infinity });
+      else groups.push({ kind: 'range', attr, col, min, max: r.max ?? Infinity });
     }
     if (options.priceAscExcludesZero && sortKeyOf(state.sortBy, options.sortOptions) === 'price_asc' && d.num.price) {
       groups.push({ kind: 'priced', col: d.num.price });

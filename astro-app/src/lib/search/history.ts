@@ -4,7 +4,7 @@
  */
 import { rangeLabel } from './range';
 import { EMPTY_STATE, type SearchState } from './types';
-import { stateOfAddress } from './url';
+import { stateOfAddress } from './addresses';
 
 export const HISTORY_SIZE = 5;
 export const HISTORY_KEY = 'dealergen:search-history';

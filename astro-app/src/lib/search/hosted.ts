@@ -22,6 +22,7 @@
  */
 import type { BaseFilters, HitRules, HostedSearch, SortOption } from '../../types/site';
 import { hostedBaseFilter } from './base-filters';
+import { PRICED } from './priced';
 import { currentPrice, priceText, tagBanner, wasPriceText } from './present';
 import {
   ALL_FACETS,
@@ -82,6 +83,8 @@ export function searchFilters(state: SearchState, except: ReadonlySet<string> = 
   const numericFilters: string[] = [];
   for (const [attr, r] of Object.entries(state.range)) {
     if (except.has(attr)) continue;
+    // No price (0) is within no price range (price-ranges PRICED).
+    if (PRICED.has(attr) && !(r.min !== undefined && r.min > 0)) numericFilters.push(`${attr}>0`);
     if (r.min !== undefined) numericFilters.push(`${attr}>=${r.min}`);
     if (r.max !== undefined) numericFilters.push(`${attr}<=${r.max}`);
   }

@@ -2,7 +2,9 @@
  * Intents in a keyword query: the parts a shopper types as a limit rather
  * than as words a car is described by ("under 30k", "below $25,000",
  * "less than 40000", "2019", "2018-2021", "2020 onwards", "under 50,000 km",
- * "7 seater"). Each becomes a price, year, km or seats range (7 seats: at least 7), shown as a removable filter chip;
+ * "7 seater", "seven seater", "people mover", "under twenty thousand").
+ * Numbers may be written as words. Each becomes a price, year, km or seats
+ * range (7 seats: at least 7), shown as a removable filter chip;
  * the rest of the query stays keywords. The words come from
  * vocabulary/intents.json (shared with the tests).
  *
@@ -42,14 +44,24 @@ interface Num {
   km: boolean;
   /** A plain 4-digit number in the year span of the table. */
   year: boolean;
+  /** Times a thousand ("30k", "thirty thousand"). */
+  thousands: boolean;
   /** Token index after the number and its units. */
   next: number;
 }
 
 const phrases = (list: string[]) => list.map((p) => p.split(' ')).sort((a, b) => b.length - a.length);
-/** Every phrase list of the table (all but `years`), longest phrase first. */
-const P = Object.fromEntries(Object.entries(table).map(([k, v]) => [k, phrases(v.map(String))])) as Record<Exclude<keyof typeof table, 'years'>, string[][]>;
-const [FIRST_YEAR, LAST_YEAR] = table.years as [number, number];
+type Lists = Exclude<keyof typeof table, 'years' | 'numbers' | 'seat_needs'>;
+const { years: span, numbers: NUMBER_WORDS, seat_needs: needs, ...lists } = table;
+/** Every phrase list of the table, longest phrase first. */
+const P = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, phrases(v.map(String))])) as Record<Lists, string[][]>;
+const [FIRST_YEAR, LAST_YEAR] = span as [number, number];
+/** Numbers written as words ("seven", "twenty five"): the words' values. */
+const WORDS: Record<string, number> = NUMBER_WORDS;
+/** Needs that are a number of seats ("people mover": at least 7), longest phrase first. */
+const NEEDS: Array<[string[], number]> = Object.entries(needs as Record<string, number>)
+  .map(([p, n]): [string[], number] => [p.split(' '), n])
+  .sort((a, b) => b[0].length - a[0].length);
 const NUMBER = /^(\$?)(\d+(?:\.\d+)?)(k|km|kms)?$/;
 
 /**
@@ -94,18 +106,38 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
     for (const p of list) if (p.every((w, k) => toks[i + k]?.v === w)) return p.length;
     return 0;
   };
+  /** A number in words at i ("seven", "twenty five", "one hundred"): its value and the token after it. */
+  const spelt = (i: number): { value: number; next: number } | undefined => {
+    const w = (k: number) => WORDS[toks[k]?.v ?? ''];
+    let value = w(i);
+    if (value === undefined || value === 100) return undefined;
+    let next = i + 1;
+    const unit = w(next);
+    if (value >= 20 && unit !== undefined && unit < 10) {
+      value += unit;
+      next++;
+    }
+    if (w(next) === 100) {
+      value *= 100;
+      next++;
+    }
+    return { value, next };
+  };
   const num = (i: number): Num | undefined => {
     const m = toks[i] && NUMBER.exec(toks[i]!.v);
-    if (!m) return undefined;
-    let value = Number(m[2]);
-    let money = m[1] === '$';
-    let km = m[3] === 'km' || m[3] === 'kms';
-    let next = i + 1;
-    let k = m[3] === 'k' ? 1 : at(next, P.thousand);
-    if (m[3] === 'k' || k) {
+    const words = m ? undefined : spelt(i);
+    if (!m && !words) return undefined;
+    let value = m ? Number(m[2]) : words!.value;
+    const unit = m?.[3];
+    let money = m?.[1] === '$';
+    let km = unit === 'km' || unit === 'kms';
+    let next = m ? i + 1 : words!.next;
+    let k = unit === 'k' ? 1 : at(next, P.thousand);
+    const thousands = unit === 'k' || k > 0;
+    if (thousands) {
       value *= 1000;
       money = true;
-      next += m[3] === 'k' ? 0 : k;
+      next += unit === 'k' ? 0 : k;
     }
     if (!km && (k = at(next, P.km))) {
       km = true;
@@ -114,13 +146,15 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
       next += k;
     }
     if (km) money = false;
-    const year = !money && !km && /^\d{4}$/.test(m[2]!) && value >= FIRST_YEAR && value <= LAST_YEAR;
-    return { value, money, km, year, next };
+    const year = !!m && !money && !km && /^\d{4}$/.test(m[2]!) && value >= FIRST_YEAR && value <= LAST_YEAR;
+    return { value, money, km, year, next, thousands };
   };
   const take = (from: number, to: number, attr: IntentAttr, min?: number, max?: number) => {
     for (let k = from; k < to; k++) used[k] = 1;
     intents.push({ attr, min, max, text: query.slice(toks[from]!.s, toks[to - 1]!.e) });
   };
+  /** The first of a pair takes the second's thousands: "20 to 30k" is $20,000 to $30,000. */
+  const scaled = (a: Num, b: Num): Num => (b.thousands && !a.thousands && !a.year && a.value < 1000 ? { ...a, value: a.value * 1000, money: true } : a);
   /** Price (money or a figure of 500 and more) or km; undefined when neither. */
   const kindOf = (n: Num): IntentAttr | undefined => (n.km ? 'km' : n.money || n.value >= 500 ? 'price' : undefined);
 
@@ -132,6 +166,7 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
     if ((k = at(i, P.between)) && (a = num(i + k))) {
       const j = at(a.next, P.joiners);
       if (j && (b = num(a.next + j))) {
+        a = scaled(a, b);
         const both = { ...b, km: a.km || b.km, money: a.money || b.money };
         const attr: IntentAttr | undefined = a.year && b.year ? 'year' : kindOf(both);
         if (attr) {
@@ -143,6 +178,7 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
     }
     // "2018-2021", "20k-30k", "$20,000 to $30,000"
     if ((a = num(i)) && (k = at(a.next, P.joiners)) && (b = num(a.next + k))) {
+      a = scaled(a, b);
       const attr: IntentAttr | undefined = a.year && b.year ? 'year' : a.year || b.year ? undefined : kindOf({ ...b, km: a.km || b.km, money: a.money || b.money });
       if (attr) {
         take(i, b.next, attr, Math.min(a.value, b.value), Math.max(a.value, b.value));
@@ -163,6 +199,13 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
       }
     }
     if (used[i]) continue;
+    // "people mover": room for at least 7.
+    const need = NEEDS.find(([p]) => p.every((w, j) => toks[i + j]?.v === w));
+    if (need) {
+      take(i, i + need[0].length, 'seats', need[1]);
+      i += need[0].length - 1;
+      continue;
+    }
     // "under 30k", "less than 40000", "over 2018", "under 50,000 km"
     const most = at(i, P.at_most);
     const least = most ? 0 : at(i, P.at_least);
