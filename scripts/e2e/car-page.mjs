@@ -130,6 +130,17 @@ async function main() {
       await page.locator('#enquire').getByRole('heading', { name: 'Book a Test Drive' }).waitFor();
     });
 
+    await test('a car without photos offers Request photos, which opens the enquiry as a photo request (issue 23, item 6)', async () => {
+      const { site: s, car } = need(find((c) => c.images.length === 0 && c.in_stock), 'a car in stock without photos');
+      await open(s, car);
+      const ask = page.locator('.gallery--empty').getByRole('link', { name: 'Request photos of this car' });
+      await ask.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\?enquiry=photos#enquire$/);
+      await page.locator('#enquire astro-island:not([ssr])').waitFor({ state: 'attached' });
+      await page.locator('#enquire').getByRole('heading', { name: 'Request Photos' }).waitFor();
+    });
+
     await test('a reserved car offers no Reserve or Trade-In; a sold car has the SOLD panel instead of buttons', async () => {
       const { site: s, car } = need(find((c, st) => c.reserved && c.in_stock && st.site.features.checkout), 'a reserved car at a dealer with checkout');
       await open(s, car);
