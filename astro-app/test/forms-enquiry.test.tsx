@@ -182,7 +182,7 @@ describe('the enquiry, step by step', () => {
       type('Message', 'Hi');
       fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
       press('Send enquiry');
-      await waitFor(() => expect(screen.getByRole('alert').querySelector('h3')!.textContent).toBe('Your form was not sent'));
+      await waitFor(() => expect(screen.getByRole('alert').querySelector('h3')!.textContent).toBe('An error occurred when submitting this form'));
       const panel = screen.getByRole('alert');
       expect(panel.textContent).not.toContain('An unexpected error occurred');
       expect(panel.textContent).toContain('call us on (07) 3555 0100');
@@ -269,7 +269,7 @@ describe('the enquiry, step by step', () => {
     await screen.findByRole('heading', { name: 'Step 2 of 2: Your enquiry' });
     press('Send enquiry');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Leads are not being accepted right now.'));
-    expect(screen.getByRole('alert').querySelector('h3')!.textContent).toBe('Your form was not sent');
+    expect(screen.getByRole('alert').querySelector('h3')!.textContent).toBe('An error occurred when submitting this form');
     answer = { status: 201, body: { lead_id: 'lead-2' } };
     type('Message', 'Hi, changed');
     press('Send enquiry');
@@ -290,6 +290,8 @@ describe('the enquiry, step by step', () => {
     press('Send enquiry');
     const sending = await screen.findByRole('button', { name: 'Sending…' });
     expect(sending.getAttribute('aria-disabled')).toBe('true');
+    // The spinner shows while sending and is not read out (the words say it).
+    expect(sending.querySelector('.spinner')?.getAttribute('aria-hidden')).toBe('true');
     expect(sending.hasAttribute('disabled')).toBe(false);
     fireEvent.click(sending);
     await act(async () => release());

@@ -43,8 +43,8 @@ export type MessageKey = keyof typeof MESSAGES;
 
 /** Title of the error panel (spec 002 §5). */
 export const FORM_ERROR_TITLE = 'Please fix the following errors:';
-/** The panel's title when the server refused the form without naming a field. */
-export const NOT_SENT_TITLE = 'Your form was not sent';
+/** The panel's title when the server refused the form without naming a field: spec 002's failure wording, announced by the panel (role=alert) rather than a blocking alert(). */
+export const NOT_SENT_TITLE = 'An error occurred when submitting this form';
 /** The panel's message when the lead could not reach the dealer (no network, the service down); the phone follows it. */
 export const NOT_SENT_MESSAGE = 'We could not send it: our enquiry service did not answer. Nothing you entered is lost.';
 /** Label of the terms checkbox (the words before the two links). */
