@@ -715,9 +715,9 @@ pub fn generate(
     let plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
     if plan.left_out > 0 {
         build_warnings.push(format!(
-            "{} sold car(s) past the window get no redirect: at most {} fit in _redirects (the most recent sales are kept)",
+            "{} sold car(s) past the window get no redirect: _redirects holds {} static rules, shared with the old platform's addresses (the most recent sales are kept)",
             plan.left_out,
-            crate::publish::redirects::MAX_REDIRECTS / 2
+            crate::publish::redirects::MAX_REDIRECTS
         ));
     }
     let pages = crate::pages::page_paths(&site, &cars);
@@ -780,7 +780,22 @@ pub fn publish_plan(
         .map(|l| l.path.clone())
         .collect();
     let live: std::collections::HashSet<&str> = cars.iter().map(|c| c.slug.as_str()).collect();
-    let (mut redirects, left_out) = crate::publish::redirects::sold_cars(gone, &landings, &live);
+    let site_pages: std::collections::HashSet<String> = site.pages.iter().cloned().collect();
+    let legacy =
+        crate::publish::redirects::legacy_addresses(&site_pages, cfg.manufacturer.as_deref());
+    let static_legacy = legacy
+        .iter()
+        .filter(|r| !crate::publish::redirects::is_dynamic(r))
+        .count();
+    let room = crate::publish::redirects::MAX_REDIRECTS.saturating_sub(static_legacy);
+    let (mut redirects, left_out) =
+        crate::publish::redirects::sold_cars(gone, &landings, &live, room);
+    // Static rules (sold cars, old addresses) before the dynamic ones.
+    let (dynamic, fixed): (Vec<_>, Vec<_>) = legacy
+        .into_iter()
+        .partition(crate::publish::redirects::is_dynamic);
+    redirects.extend(fixed);
+    redirects.extend(dynamic);
     redirects.extend(crate::publish::redirects::retired_pages());
     let mut runtime = crate::publish::headers::RuntimeOrigins::default();
     // The edge API (leads, watchlist, quotes...) and, when hosted, the search service.

@@ -531,6 +531,22 @@ async function main() {
       assert(!fs.existsSync(path.join(distDir, 'cars', car.slug, 'print')), 'a print page is still built');
     });
 
+    await test("the old platform's addresses redirect (301) to the pages that took their place (issue 23, item 5)", async () => {
+      const rules = fs.readFileSync(path.join(distDir, '_redirects'), 'utf8').split('\n');
+      const checked = [];
+      for (const [from, to] of [['/contact', '/contact-us/'], ['/sell-your-car/', '/trade-in/'], ['/used-car/list', '/search/used-cars/'], ['/new-used-and-demo-cars', '/search/new-used-and-demo-cars/'], ['/teams/jane-citizen', '/about-us/']]) {
+        need(site.pages.includes(to), `${to} on the demo dealer's site`);
+        const res = await page.request.get(`${origin}${from}?utm_source=old-site`, { maxRedirects: 0 });
+        assertEqual(res.status(), 301, `GET ${from}`);
+        const location = new URL(res.headers().location, origin);
+        assertEqual(location.pathname, to, `Location of ${from}`);
+        assertEqual(location.searchParams.get('utm_source'), 'old-site', `the query string of ${from} is kept`);
+        checked.push(from);
+      }
+      assert(rules.some((l) => l.startsWith('/teams/* ')), 'a dynamic rule for /teams/*');
+      assertEqual(checked.length, 5, 'old addresses checked');
+    });
+
     await test("the company and legal pages show the dealer's wording and the legal facts", async () => {
       need(openCompanyPages.length > 0, 'company pages');
       for (const p of openCompanyPages) {
