@@ -83,7 +83,12 @@ describe('the server-rendered form works without JavaScript', () => {
     expect(form.getAttribute('action')).toBe('https://api.example.com/api/leads');
     expect(form.hasAttribute('novalidate')).toBe(false);
     const names = [...form.querySelectorAll('input:not([type=hidden]), textarea, select')].map((e) => e.getAttribute('name'));
-    expect(names).toEqual(['name', 'email', 'phone', 'do-you-have-a-trade-in', 'do-you-have-a-trade-in', 'opt_in_finance', 'message', 'terms_conditions', 'website']);
+    expect(names).toEqual(['name', 'email', 'phone', 'do-you-have-a-trade-in', 'do-you-have-a-trade-in', 'opt_in_finance', 'message', 'opt_in', 'terms_conditions', 'website']);
+    // The marketing opt-in is a box the shopper sees, ticked (spec 002 §5: optional, defaults to true), after a hidden "false" so unticking it is sent.
+    const optIn = form.querySelector<HTMLInputElement>('input[type=checkbox][name=opt_in]')!;
+    expect(optIn.checked).toBe(true);
+    expect(optIn.hasAttribute('required')).toBe(false);
+    expect((optIn.previousElementSibling as HTMLInputElement).outerHTML).toBe('<input type="hidden" name="opt_in" value="false">');
     expect(form.querySelector('button[type=submit]')!.textContent).toBe('Send enquiry');
     expect(form.querySelector('button[type=submit]')!.hasAttribute('disabled')).toBe(false);
     for (const n of ['name', 'email', 'phone', 'message', 'terms_conditions']) expect(form.querySelector(`[name="${n}"]`)!.hasAttribute('required'), n).toBe(true);
@@ -100,7 +105,8 @@ describe('the server-rendered form works without JavaScript', () => {
       car_type: 'used',
       vehicle_status: 'in_stock',
       location_id: 'bmg-newstead',
-      opt_in: 'true',
+      // The box's hidden "false" (the box itself, ticked, sends "true" after it).
+      opt_in: 'false',
       stock_number: 'BMG123',
       category: 'enquiry',
       subcategory: 'Vehicle Enquiry',
@@ -235,6 +241,19 @@ describe('the enquiry, step by step', () => {
     // Kept for the next form and for the success page.
     expect(JSON.parse(localStorage.getItem('dealergen:customer')!)).toEqual({ name: 'Sam Citizen', email: 'sam@example.com.au', phone: '0412 345 678' });
     expect(JSON.parse(localStorage.getItem('dealergen:last-lead')!)).toMatchObject({ category: 'enquiry', car: { slug: car.slug, car_type: 'used' } });
+  });
+
+  it('sends opt_in false when the shopper unticks the marketing box (issue 23, item 3)', async () => {
+    const { calls, navigate } = setup();
+    await toStep2();
+    type('Message', 'Hi');
+    const optIn = screen.getByRole('checkbox', { name: 'Keep me informed about offers and news.' });
+    expect((optIn as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(optIn);
+    fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
+    press('Send enquiry');
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    expect(leads(calls)[0]).toMatchObject({ opt_in: false });
   });
 
   it('no event reaches the sink of a dealer without one (the dataLayer still gets it)', async () => {

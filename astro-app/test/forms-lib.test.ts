@@ -122,7 +122,7 @@ describe('lead payload (spec 001 §3 Lead payload, Car form defaults)', () => {
   const attributes = { visited_pages: ['/search/', '/cars/a/'], linked_query_params: { utm_source: 'google' } };
   const ctx = { category: 'enquiry', subcategory: 'Vehicle Enquiry', url: 'https://site.example/cars/a/', userAgent: 'UA/1', attributes };
 
-  it('the car form defaults: the car, its dealer, make slug, stock number, opt-in on', () => {
+  it('the car form defaults: the car, its dealer, make slug, stock number (the opt-in is the form’s own box)', () => {
     expect(carDefaults(car, 'brisbane-motor-group')).toEqual({
       car_id: '410033',
       dealership_slug: 'brisbane-motor-group',
@@ -132,7 +132,6 @@ describe('lead payload (spec 001 §3 Lead payload, Car form defaults)', () => {
       car_type: 'new',
       vehicle_status: 'in_stock',
       location_id: 'bmg-newstead',
-      opt_in: true,
       stock_number: 'BMG10849',
     });
     expect(vehicleDetails(car)).toEqual({ vehicleStatus: 'in_stock', vehicleMake: 'Kia', vehicleModel: 'Sorento', vehicleYear: 2026, vehicleKilometers: 32, vehicleGrade: 'GT-Line' });

@@ -6,7 +6,8 @@
 //! `key[name]=value` is an object (one level: `adjustmentAnswers[accident]=no`).
 //! The checkbox fields are turned into booleans the way browsers send them:
 //! a ticked box sends its value (`on` unless the page sets another), an
-//! unticked one sends nothing.
+//! unticked one sends nothing; a box ticked by default (the marketing
+//! opt-in) is preceded by a hidden `false`, and the last value counts.
 
 use serde_json::{Map, Value};
 
@@ -99,10 +100,15 @@ pub fn parse_form(body: &[u8]) -> Result<Value, ApiError> {
         }
     }
     for field in BOOLEAN_FIELDS {
-        if let Some(Value::String(text)) = out.get(field) {
-            if let Some(b) = checkbox(text) {
-                out.insert(field.to_string(), Value::Bool(b));
-            }
+        // A box ticked by default sends a hidden "false" before itself, so
+        // that unticking it is heard: the last value is the box's.
+        let text = match out.get(field) {
+            Some(Value::String(text)) => Some(text.as_str()),
+            Some(Value::Array(items)) => items.last().and_then(Value::as_str),
+            _ => None,
+        };
+        if let Some(b) = text.and_then(checkbox) {
+            out.insert(field.to_string(), Value::Bool(b));
         }
     }
     Ok(Value::Object(out))
@@ -194,5 +200,19 @@ mod tests {
         assert!(!is_form_post(Some("application/json")));
         assert!(!is_form_post(Some("multipart/form-data; boundary=x")));
         assert!(!is_form_post(None));
+    }
+
+    #[test]
+    fn a_box_ticked_by_default_is_read_by_its_last_value() {
+        let unticked = parse_form(b"name=Sam&opt_in=false").unwrap();
+        assert_eq!(unticked["opt_in"], Value::Bool(false));
+        let ticked = parse_form(b"name=Sam&opt_in=false&opt_in=true").unwrap();
+        assert_eq!(ticked["opt_in"], Value::Bool(true));
+        // Other repeated fields stay lists.
+        let many = parse_form(b"additional_services=Tinting&additional_services=Mats").unwrap();
+        assert_eq!(
+            many["additional_services"],
+            serde_json::json!(["Tinting", "Mats"])
+        );
     }
 }

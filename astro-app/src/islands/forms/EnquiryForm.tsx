@@ -20,7 +20,7 @@ import { vehicleEnquiryEvent } from '../../lib/events';
 import { carDefaults, vehicleDetails, type CarFacts } from '../../lib/forms/payload';
 import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
-import { contactFields, messageField, termsFields, type FormConfig } from './specs';
+import { contactFields, messageField, consentFields, type FormConfig } from './specs';
 
 export interface EnquiryFormProps {
   config: FormConfig;
@@ -94,7 +94,7 @@ export function enquiryFields(type: EnquiryType, config: FormConfig, distributio
       { name: 'opt_in_finance', rule: 'checkbox', required: false, label: 'I would like to hear about finance for this car.', input: 'checkbox', step: 1 },
     );
   }
-  fields.push(messageField(type.category, config, 1), ...termsFields(config, 1));
+  fields.push(messageField(type.category, config, 1), ...consentFields(config, 1));
   return fields;
 }
 

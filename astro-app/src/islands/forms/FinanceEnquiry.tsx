@@ -13,7 +13,7 @@ import type { WatchlistCar } from '../../lib/watchlist-cars';
 import type { Location } from '../../types/site';
 import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
-import { contactFields, dealerDefaults, locationField, messageField, postcodeField, termsFields, type FormConfig } from './specs';
+import { contactFields, dealerDefaults, locationField, messageField, postcodeField, consentFields, type FormConfig } from './specs';
 
 /** Quick amounts of the budget (spec 002 §9: money presets $5,000 to $70,000). */
 export const BUDGET_PRESETS = [5000, 10000, 20000, 30000, 40000, 50000, 70000];
@@ -25,7 +25,7 @@ export function financeFields(config: FormConfig, locations: Pick<Location, 'id'
   fields.push(
     { name: 'vehiclePriceBudget', rule: 'money', required: false, label: 'How much would you like to borrow?', input: 'money', presets: BUDGET_PRESETS },
     messageField('finance', config),
-    ...termsFields(config),
+    ...consentFields(config),
   );
   return fields;
 }

@@ -8,7 +8,7 @@ import { EVENTS } from '../../lib/events';
 import type { Location } from '../../types/site';
 import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
-import { contactFields, dealerDefaults, locationField, messageField, termsFields, type FormConfig } from './specs';
+import { contactFields, dealerDefaults, locationField, messageField, consentFields, type FormConfig } from './specs';
 
 export function fleetFields(config: FormConfig, locations: Pick<Location, 'id' | 'name'>[]): FieldSpec[] {
   const fields: FieldSpec[] = [
@@ -18,7 +18,7 @@ export function fleetFields(config: FormConfig, locations: Pick<Location, 'id' |
   ];
   const location = locationField(locations);
   if (location) fields.push(location);
-  fields.push(messageField('fleet', config, undefined, 'What do you need?'), ...termsFields(config));
+  fields.push(messageField('fleet', config, undefined, 'What do you need?'), ...consentFields(config));
   return fields;
 }
 

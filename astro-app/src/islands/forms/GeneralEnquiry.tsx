@@ -14,7 +14,7 @@ import type { FormValues } from '../../lib/forms/rules';
 import type { Location } from '../../types/site';
 import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
-import { contactFields, dealerDefaults, locationField, messageField, termsFields, type FormConfig } from './specs';
+import { contactFields, dealerDefaults, locationField, messageField, consentFields, type FormConfig } from './specs';
 
 /** The select's choices: what the shopper reads, the subcategory sent (the select's value) and the lead category. */
 export const ENQUIRY_CATEGORIES = [
@@ -48,7 +48,7 @@ export function generalFields(config: FormConfig, locations: Pick<Location, 'id'
   const location = locationField(locations);
   if (location) fields.push(location);
   if (choice.choice === 'service') fields.push({ name: 'rego', rule: 'rego', required: false, label: 'Registration', input: 'rego', hint: 'The plate of the car to be serviced.' });
-  fields.push(messageField(choice.choice === 'careers' ? 'careers' : choice.category, config), ...termsFields(config));
+  fields.push(messageField(choice.choice === 'careers' ? 'careers' : choice.category, config), ...consentFields(config));
   return fields;
 }
 

@@ -14,7 +14,7 @@ import { vehicleEnquiryEvent } from '../../lib/events';
 import { carDefaults, vehicleDetails, type CarFacts } from '../../lib/forms/payload';
 import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
-import { contactFields, messageField, termsFields, type FormConfig } from './specs';
+import { contactFields, messageField, consentFields, type FormConfig } from './specs';
 
 export interface MakeOfferProps {
   config: FormConfig;
@@ -30,7 +30,7 @@ export function offerFields(config: FormConfig): FieldSpec[] {
     { name: 'offer_amount', rule: 'money', required: true, missing: 'offer_missing', label: 'Your offer', input: 'money', hint: 'In dollars, e.g. 25000.' },
     ...contactFields(),
     messageField('offer', config),
-    ...termsFields(config),
+    ...consentFields(config),
   ];
 }
 

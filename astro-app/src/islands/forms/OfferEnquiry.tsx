@@ -19,7 +19,7 @@ import type { FormValues } from '../../lib/forms/rules';
 import type { Location } from '../../types/site';
 import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
-import { contactFields, dealerDefaults, locationField, messageField, postcodeField, termsFields, type FormConfig } from './specs';
+import { contactFields, dealerDefaults, locationField, messageField, postcodeField, consentFields, type FormConfig } from './specs';
 
 export interface OfferSummary {
   /** The offer's id (/offers/{id}). */
@@ -62,7 +62,7 @@ export function offerEnquiryFields(config: FormConfig, locations: Pick<Location,
   ];
   const location = locationField(locations, undefined, 'Preferred location');
   if (location) fields.push(location);
-  fields.push(messageField(category, config), ...termsFields(config));
+  fields.push(messageField(category, config), ...consentFields(config));
   return fields;
 }
 

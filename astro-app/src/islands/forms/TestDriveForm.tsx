@@ -9,7 +9,7 @@ import { EVENTS } from '../../lib/events';
 import type { Location } from '../../types/site';
 import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
-import { contactFields, dealerDefaults, locationField, messageField, termsFields, type FormConfig } from './specs';
+import { contactFields, dealerDefaults, locationField, messageField, consentFields, type FormConfig } from './specs';
 
 export function testDriveFields(config: FormConfig, locations: Pick<Location, 'id' | 'name'>[], makes: string[]): FieldSpec[] {
   const fields: FieldSpec[] = [...contactFields()];
@@ -23,7 +23,7 @@ export function testDriveFields(config: FormConfig, locations: Pick<Location, 'i
     { name: 'preferred_date', rule: 'date', required: false, label: 'Preferred date', input: 'date' },
     { name: 'preferred_time', rule: 'time', required: false, label: 'Preferred time', input: 'time' },
     messageField('test_drive', config),
-    ...termsFields(config),
+    ...consentFields(config),
   );
   return fields;
 }

@@ -33,7 +33,7 @@ import { successUrl } from '../../lib/forms/success';
 import type { WatchlistCar } from '../../lib/watchlist-cars';
 import type { FieldSpec } from './Fields';
 import LeadForm, { type StepOutcome } from './LeadForm';
-import { contactFields, postcodeField, stateField, termsFields, type FormConfig } from './specs';
+import { contactFields, postcodeField, stateField, consentFields, type FormConfig } from './specs';
 
 export const TRADE_IN_STEPS = ['Your details', 'Your car'];
 export const SUBCATEGORY_DETAILS = '1. Contact Details';
@@ -66,7 +66,7 @@ export function tradeInFields(config: FormConfig): FieldSpec[] {
     ...contactFields(0, { lastName: true, firstNameLabel: 'First Name', phoneLabel: 'Mobile' }),
     postcodeField(true, 0),
     // The first lead goes when step 1 is done, so the terms are agreed there.
-    ...termsFields(config, 0),
+    ...consentFields(config, 0),
     { name: 'rego', rule: 'rego', required: false, label: 'Registration', input: 'rego', hint: 'We look the car up by its plate.', step: 1 },
     { ...stateField('regoState', 'Registered in', false, 1) },
     { name: 'trade_in_year', rule: 'year', required: false, label: 'Year', input: 'text', hint: 'Without a registration: the year, make and model.', step: 1 },
@@ -192,7 +192,7 @@ export default function TradeIn({ config, saveValuation, forCar = false, fetchIm
     if (result) estimateHeading.current?.focus();
   }, [result]);
 
-  const defaults: Record<string, string | boolean> = { dealership_slug: config.dealershipSlug, opt_in: true };
+  const defaults: Record<string, string | boolean> = { dealership_slug: config.dealershipSlug };
   if (carId) defaults['car_id'] = carId;
   const base = (values: FormValues, subcategory: string, only?: (f: FieldSpec) => boolean) =>
     buildLeadPayload(only ? fields.filter(only) : fields, values, {

@@ -66,6 +66,17 @@ export function termsFields(config: Pick<FormConfig, 'termsRequired'>, step?: nu
   return [{ name: 'terms_conditions', rule: 'terms', required: true, label: 'I agree to the terms of use and privacy policy.', input: 'terms', ...(step === undefined ? {} : { step }) }];
 }
 
+/** The marketing opt-in (spec 002 §5: optional, defaults to true): a box ticked by default that the shopper may untick. */
+export const OPT_IN_LABEL = 'Keep me informed about offers and news.';
+export function optInField(step?: number): FieldSpec {
+  return { name: 'opt_in', rule: 'checkbox', required: false, label: OPT_IN_LABEL, input: 'checkbox', checked: true, ...(step === undefined ? {} : { step }) };
+}
+
+/** The closing boxes of a lead form: the opt-in, then the terms where the dealer asks for them. */
+export function consentFields(config: Pick<FormConfig, 'termsRequired'>, step?: number): FieldSpec[] {
+  return [optInField(step), ...termsFields(config, step)];
+}
+
 export function postcodeField(required: boolean, step?: number): FieldSpec {
   return { name: 'postcode', rule: 'postcode', required, label: 'Postcode', input: 'postcode', ...(step === undefined ? {} : { step }) };
 }
@@ -104,7 +115,7 @@ export function locationField(locations: Pick<Location, 'id' | 'name'>[], step?:
 
 /** The defaults of a form naming no car: the dealer, and its one location when it has only one. */
 export function dealerDefaults(config: Pick<FormConfig, 'dealershipSlug'>, locations: Pick<Location, 'id'>[]): Record<string, string | boolean> {
-  const out: Record<string, string | boolean> = { dealership_slug: config.dealershipSlug, opt_in: true };
+  const out: Record<string, string | boolean> = { dealership_slug: config.dealershipSlug };
   if (locations.length === 1 && locations[0]) out['location_id'] = locations[0].id;
   return out;
 }

@@ -53,8 +53,8 @@ export type Defaults = Record<string, string | boolean>;
 
 /**
  * The car form defaults (spec 001 §3) for a car: hidden inputs of every
- * car form and the base of its payload. `opt_in` is on by default
- * (spec 002 §5: optional, defaults to true).
+ * car form and the base of its payload. The marketing `opt_in` is the
+ * form's own box, ticked by default (islands/forms/specs optInField).
  */
 export function carDefaults(car: CarFacts, dealershipSlug: string): Defaults {
   const out: Defaults = {
@@ -66,7 +66,6 @@ export function carDefaults(car: CarFacts, dealershipSlug: string): Defaults {
     car_type: car.car_type,
     vehicle_status: car.status,
     location_id: car.location_id,
-    opt_in: true,
   };
   if (car.stocknum) out['stock_number'] = car.stocknum;
   return out;
