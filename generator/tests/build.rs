@@ -1614,11 +1614,21 @@ fn a_dead_link_fails_the_publish_step_naming_dealer_page_and_link() {
     let sites = sites_dir();
     let dist = sites.path().join("dist");
     // A tidy site (title, description, canonical; the page a sold car
-    // redirects to) but for one link to a page that was never built.
+    // redirects to, and those the old platform's addresses redirect to)
+    // but for one link to a page that was never built.
     let pages = [
         ("", r#"<a href="/about-us/">About</a>"#),
         ("about-us/", r#"<a href="/special-offers/">Offers</a>"#),
         ("search/kia/rio/", ""),
+        ("search/", ""),
+        ("search/used-cars/", ""),
+        ("search/new-cars/", ""),
+        ("search/new-used-and-demo-cars/", ""),
+        ("contact-us/", ""),
+        ("trade-in/", ""),
+        ("finance/", ""),
+        ("models/", ""),
+        ("service/", ""),
     ];
     for (path, body) in pages {
         std::fs::create_dir_all(dist.join(path)).unwrap();
