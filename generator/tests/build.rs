@@ -469,6 +469,18 @@ fn change_browser_script(root: &Path, marker: &str) {
     .unwrap();
 }
 
+/// Every HTML page of the built site `dist`: its path and its text.
+fn html_pages(dist: &Path) -> impl Iterator<Item = (PathBuf, String)> {
+    walkdir::WalkDir::new(dist)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .map(|e| {
+            let html = std::fs::read_to_string(e.path()).unwrap();
+            (e.into_path(), html)
+        })
+}
+
 /// Every page of the site in `dist` names the header's script as built
 /// with `marker` in it: a restored page naming the previous build's header
 /// script would run old code (or none, once that file is gone).
@@ -477,25 +489,18 @@ fn assert_pages_run_the_header_script_with(dist: &Path, marker: &str) {
         regex::Regex::new(r#"src="(/_astro/SiteHeader\.astro_astro_type_script[^"]*\.js)""#)
             .unwrap();
     let mut pages = 0;
-    for entry in walkdir::WalkDir::new(dist)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        if entry.path().extension().is_none_or(|x| x != "html") {
-            continue;
-        }
-        let html = std::fs::read_to_string(entry.path()).unwrap();
+    for (path, html) in html_pages(dist) {
         if !html.contains("<header class=\"site-header\"") {
             continue;
         }
         let named = script
             .captures(&html)
-            .unwrap_or_else(|| panic!("{} names no header script", entry.path().display()));
+            .unwrap_or_else(|| panic!("{} names no header script", path.display()));
         let code = std::fs::read_to_string(dist.join(named[1].trim_start_matches('/'))).unwrap();
         assert!(
             code.contains(marker),
             "{} names {}, a header script without the change",
-            entry.path().display(),
+            path.display(),
             &named[1]
         );
         pages += 1;
@@ -512,20 +517,13 @@ fn assert_pages_name_only_files_the_site_has(dist: &Path) {
     )
     .unwrap();
     let mut pages = 0;
-    for entry in walkdir::WalkDir::new(dist)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        if entry.path().extension().is_none_or(|x| x != "html") {
-            continue;
-        }
+    for (path, html) in html_pages(dist) {
         pages += 1;
-        let html = std::fs::read_to_string(entry.path()).unwrap();
         for m in asset.captures_iter(&html) {
             assert!(
                 dist.join(&m[1][1..]).is_file(),
                 "{} names {}, which the release does not have",
-                entry.path().display(),
+                path.display(),
                 &m[1]
             );
         }
@@ -1980,18 +1978,11 @@ fn a_batch_keeps_its_dealers_and_its_page_cache_and_never_serves_a_stale_page() 
     for site in [&tiny, &rate] {
         let dist = site.join("current/dist");
         assert_pages_name_only_files_the_site_has(&dist);
-        for entry in walkdir::WalkDir::new(&dist)
-            .into_iter()
-            .filter_map(Result::ok)
-        {
-            if entry.path().extension().is_none_or(|x| x != "html") {
-                continue;
-            }
-            let html = std::fs::read_to_string(entry.path()).unwrap();
+        for (path, html) in html_pages(&dist) {
             assert!(
                 !html.contains("<body") || html.contains("data-cache-test=\"batch-layout-v2\""),
                 "{} is stale after the layout changed",
-                entry.path().display()
+                path.display()
             );
         }
     }

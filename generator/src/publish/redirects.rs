@@ -55,20 +55,10 @@ pub fn sold_cars(
         .into_iter()
         .take(fit)
         .flat_map(|car| {
-            let to = search_for(car, landing_paths);
-            let from = format!("/cars/{}", car.slug);
-            [
-                Redirect {
-                    from: from.clone(),
-                    to: to.clone(),
-                    status: 301,
-                },
-                Redirect {
-                    from: format!("{from}/"),
-                    to,
-                    status: 301,
-                },
-            ]
+            both_forms(
+                &format!("/cars/{}", car.slug),
+                &search_for(car, landing_paths),
+            )
         })
         .collect();
     (redirects, left_out)
@@ -136,20 +126,6 @@ const LEGACY_FOLDERS: &[(&str, &[&str])] = &[
 /// dealer's old model pages (`/models/toyota-corolla`) go to the model's
 /// page (`/models/corolla/`). Static rules first, then the dynamic ones.
 pub fn legacy_addresses(pages: &HashSet<String>, manufacturer: Option<&str>) -> Vec<Redirect> {
-    let both = |from: &str, to: &str| -> [Redirect; 2] {
-        [
-            Redirect {
-                from: from.to_string(),
-                to: to.to_string(),
-                status: 301,
-            },
-            Redirect {
-                from: format!("{from}/"),
-                to: to.to_string(),
-                status: 301,
-            },
-        ]
-    };
     let first = |targets: &'static [&'static str]| -> Option<&'static str> {
         targets.iter().find(|t| pages.contains(**t)).copied()
     };
@@ -159,7 +135,7 @@ pub fn legacy_addresses(pages: &HashSet<String>, manufacturer: Option<&str>) -> 
             continue;
         }
         if let Some(to) = first(targets) {
-            out.extend(both(from, to));
+            out.extend(both_forms(from, to));
         }
     }
     if let Some(make) = manufacturer.map(slugify).filter(|m| !m.is_empty()) {
@@ -174,7 +150,7 @@ pub fn legacy_addresses(pages: &HashSet<String>, manufacturer: Option<&str>) -> 
         models.sort();
         for page in models {
             let slug = &page["/models/".len()..page.len() - 1];
-            out.extend(both(&format!("/models/{make}-{slug}"), page));
+            out.extend(both_forms(&format!("/models/{make}-{slug}"), page));
         }
     }
     for (from, targets) in LEGACY_FOLDERS {
@@ -193,6 +169,15 @@ pub fn legacy_addresses(pages: &HashSet<String>, manufacturer: Option<&str>) -> 
 /// not a page the link check can look for.
 pub fn is_dynamic(r: &Redirect) -> bool {
     r.from.contains('*')
+}
+
+/// 301s of `from` and `from/` to `to`: the CDN matches paths as written.
+fn both_forms(from: &str, to: &str) -> [Redirect; 2] {
+    [from.to_string(), format!("{from}/")].map(|from| Redirect {
+        from,
+        to: to.to_string(),
+        status: 301,
+    })
 }
 
 /// The closest search landing page of a car.
