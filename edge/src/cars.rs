@@ -9,7 +9,7 @@ use dealer_rules::edge_config::{car_id_key, car_key, EdgeCar};
 use dealer_rules::slug::is_car_slug;
 use worker::{console_error, Env};
 
-use crate::internal;
+use crate::{internal, published};
 
 /// The car with page slug `slug`, `None` when the stock has none. A KV
 /// value that does not read as a car is logged and counts as none.
@@ -17,10 +17,7 @@ pub async fn by_slug(env: &Env, dealer: &str, slug: &str) -> Result<Option<EdgeC
     if !is_car_slug(slug) {
         return Ok(None);
     }
-    let kv = env.kv("CONFIG").map_err(internal("KV binding CONFIG"))?;
-    let Some(text) = kv
-        .get(&car_key(dealer, slug))
-        .text()
+    let Some(text) = published::text(env, &car_key(dealer, slug))
         .await
         .map_err(internal("KV car lookup"))?
     else {
@@ -45,8 +42,7 @@ pub async fn lookup(env: &Env, dealer: &str, reference: Option<CarRef>) -> Optio
             if id.is_empty() || id.len() > 64 || id.chars().any(char::is_control) {
                 return None;
             }
-            let kv = env.kv("CONFIG").ok()?;
-            match kv.get(&car_id_key(dealer, &id)).text().await {
+            match published::text(env, &car_id_key(dealer, &id)).await {
                 Ok(Some(slug)) => slug,
                 Ok(None) => return None,
                 Err(e) => {

@@ -25,7 +25,9 @@ use worker::{
 use crate::api::{self, invalid, random_uuid, Reply};
 use crate::outbound::{self, Call};
 use crate::sql::{self, int, number, stmt, text};
-use crate::{captcha, cars, error_response, internal, json_response, leads, parse_config, Tenant};
+use crate::{
+    captcha, cars, error_response, internal, json_response, leads, parse_config, published, Tenant,
+};
 
 /// Largest webhook body read: a Checkout Session event is a few KB.
 const WEBHOOK_BODY_LIMIT: usize = 256 * 1024;
@@ -367,10 +369,7 @@ async fn handle_webhook(req: &mut Request, env: &Env) -> Result<Value, ApiError>
         .clone()
         .filter(|d| is_car_slug(d) && d.len() <= 64)
         .ok_or_else(|| bad("The event's session names no dealer (metadata.dealer)."))?;
-    let kv = env.kv("CONFIG").map_err(internal("KV binding CONFIG"))?;
-    let config = kv
-        .get(&dealer_key(&dealer))
-        .text()
+    let config = published::text(env, &dealer_key(&dealer))
         .await
         .map_err(internal("KV dealer lookup"))?
         .ok_or_else(|| bad("Unknown dealer."))?;

@@ -25,7 +25,7 @@ use worker::{
 
 use crate::api::{self, Reply};
 use crate::outbound::{self, Call};
-use crate::{internal, Tenant};
+use crate::{internal, published, Tenant};
 use dealer_edge_core::http::ApiError;
 
 /// How long one delivery run holds a lead (seconds).
@@ -316,11 +316,7 @@ pub async fn redrive(env: &Env) {
 
 /// Dealer `dealer`'s edge configuration from KV.
 async fn dealer_config(env: &Env, dealer: &str) -> Result<EdgeConfig, String> {
-    let json = env
-        .kv("CONFIG")
-        .map_err(|e| e.to_string())?
-        .get(&dealer_key(dealer))
-        .text()
+    let json = published::text(env, &dealer_key(dealer))
         .await
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no config for dealer {dealer}"))?;

@@ -22,6 +22,7 @@ mod delivery;
 mod leads;
 mod misc;
 mod outbound;
+mod published;
 mod quote;
 mod reveal;
 mod routes_doc;
@@ -187,18 +188,13 @@ impl Tenant {
     }
 
     async fn for_origin(origin: String, env: &Env) -> Result<Tenant, ApiError> {
-        let kv = env.kv("CONFIG").map_err(internal("KV binding CONFIG"))?;
-        let slug = kv
-            .get(&origin_key(&origin))
-            .text()
+        let slug = published::text(env, &origin_key(&origin))
             .await
             .map_err(internal("KV origin lookup"))?;
         let Some(slug) = slug else {
             return Err(ApiError::forbidden_origin());
         };
-        let config = kv
-            .get(&dealer_key(&slug))
-            .text()
+        let config = published::text(env, &dealer_key(&slug))
             .await
             .map_err(internal("KV dealer lookup"))?;
         let Some(config) = config else {

@@ -17,7 +17,7 @@ use serde_json::json;
 use worker::{console_error, Request, Response, RouteContext};
 
 use crate::api::{self, Reply};
-use crate::{internal, Tenant};
+use crate::{internal, published, Tenant};
 
 pub async fn view(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, Route::Views, true, count).await
@@ -33,12 +33,7 @@ async fn count(req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Re
         return Err(no_such_car());
     }
     let dealer = tenant.config.dealer.as_str();
-    let list = ctx
-        .env
-        .kv("CONFIG")
-        .map_err(internal("KV binding CONFIG"))?
-        .get(&cars_key(dealer))
-        .text()
+    let list = published::text(&ctx.env, &cars_key(dealer))
         .await
         .map_err(internal("KV car list"))?;
     if list.is_none() {

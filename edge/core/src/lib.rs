@@ -22,6 +22,7 @@ pub mod lead_parts;
 pub mod outbound;
 pub mod quote;
 pub mod rate_limit;
+pub mod read_cache;
 pub mod requests;
 pub mod search_queries;
 pub mod session;

@@ -149,6 +149,9 @@ impl Edge {
         // Signs sessions and codes; a new one each run (so are the local
         // D1 and KV). Other secrets come from .dev.vars, as wrangler reads it.
         .args(["--var", &format!("SESSION_SECRET:{}", random_hex())])
+        // Published KV entries are read anew on every call: a saved edit
+        // is live at once (the deployed worker keeps a read for 30 s).
+        .args(["--var", "PUBLISHED_CACHE_SECS:0"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
