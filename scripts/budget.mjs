@@ -38,14 +38,19 @@
  * Search page JavaScript grew from 19.3 KB to 25.4 KB with issue 15 (the
  * keyword planner chunk, suggestions, chips, folded facets, compare and
  * favourites): with React's 67.2 KB, 92.6 KB, within the issue's 101 KB;
- * the budget is 31 KB, 22% above the new figure.
+ * the budget is 31 KB, 22% above the new figure; raised to 32.5 KB for
+ * issue 23 (item 2): every page now records its analytics events (phone
+ * clicks on any tel: link, the fleet enquiry) to the dealer's dataLayer,
+ * and the event sender it loads on the first event (events + api chunks,
+ * 1.4 KB, counted here because this figure includes lazily loaded chunks)
+ * took the page from 30.8 to 31.7 KB.
  * 6. Car pages (carPageBudgets): the JavaScript a car page loads up front,
  *    in Chromium at 375 and 1,280 px without scrolling (React, the islands
  *    hydrated on load, idle or already visible; the calculator, enquiry form
  *    and other below-the-fold islands wait until scrolled to), for the
  *    first car, a car with lender figures, one asking for a quote and one
  *    in stock with photos and every sidebar button (issue 9's goal), the
- *    largest: 76.4 KB when set; 82 KB (the calculator must not be among
+ *    largest: 76.4 KB when set; 84 KB (the calculator must not be among
  *    them). The HTML of every car page, gzip, the largest: 9.4 KB when set;
  *    20 KB, the issue's ceiling. The finance calculator island and its
  *    chunks over the React runtime (it loads when scrolled to; some chunks
@@ -78,7 +83,7 @@ import { startServer } from './lib/static-server.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'sites/brisbane-motor-group/dist'));
 /** KB gzip: the figure when the budget was set (2026-11-23), and the budget. */
-const SEARCH_JS = { setAt: 25.4, budget: 31 };
+const SEARCH_JS = { setAt: 25.4, budget: 32.5 };
 const ENGINE_JS = { setAt: 3.8, budget: 4.7 };
 const PLANNER_JS = { setAt: 4.4, budget: 5.5 };
 /** The issue's size goal for the engine (scripts/bench-search.mjs measures its speed). */
@@ -90,7 +95,10 @@ const CARS = 2000;
 // 81 -> 82 KB at stop 18: the sticky bar's focus fix (a bar that appears
 // over the focused element moves it above the bar; WCAG 2.4.11) added
 // about 0.1 KB to the car page's own script, which was at 81.0.
-const CAR_PAGE_UPFRONT_JS = { setAt: 76.4, budget: 82 };
+// 82 -> 84 KB for issue 23 (item 2): a car page records its view (event 4)
+// once loaded, so the event sender (events + api chunks, 1.4 KB) loads up
+// front on every car page; the page went from 81.5 to 83.1 KB.
+const CAR_PAGE_UPFRONT_JS = { setAt: 76.4, budget: 84 };
 // The issue's ceiling for a car page, above the 25% rule on purpose: the
 // page is still gaining its gallery, specification tabs and sharing.
 const CAR_PAGE_HTML = { setAt: 9.4, budget: 20 };

@@ -220,10 +220,16 @@ describe('FinanceCalculator', () => {
     c.type('Interest rate in %', '9');
     await waitFor(() => expect(c.calls.filter((x) => x.path === '/api/events')).toHaveLength(1));
     expect(c.calls[0]!.body).toMatchObject({ event_id: 26, car_id: '410073' });
+    const w = window as { dataLayer?: { event_id: number }[] };
+    delete w.dataLayer;
     const quiet = setup({ analytics: false });
     quiet.type('Purchase Price', '20000');
+    quiet.type('Interest rate in %', '9');
     await act(async () => {});
     expect(quiet.calls).toHaveLength(0);
+    // Without the sink the dealer's tag manager still gets it, once.
+    expect((window as { dataLayer?: { event_id: number }[] }).dataLayer?.map((e) => e.event_id)).toEqual([26]);
+    delete w.dataLayer;
   });
 
   it('starts from the lender figures and shows its comparison rate as large as the repayment, with the warning', () => {

@@ -113,12 +113,16 @@ describe('SaveCarButton', () => {
     expect(calls.filter((c) => c.path === '/api/watchlist/save-car')).toHaveLength(1);
   });
 
-  it('no event without the analytics sink', async () => {
+  it('without the analytics sink: event 39 goes to the dataLayer only', async () => {
+    const w = window as { dataLayer?: { event_id: number }[] };
+    delete w.dataLayer;
     const { calls } = setup({ ...signedIn(), 'POST /api/watchlist/save-car': { body: { success: true } } });
     await waitFor(() => expect(calls.some((c) => c.path === '/api/watchlist')).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: /^Save to Watchlist/ }));
     await screen.findByText('Car Saved In Watchlist');
     expect(calls.some((c) => c.path === '/api/events')).toBe(false);
+    expect(w.dataLayer).toEqual([{ event: 'dealergen_save_car', event_id: 39, car_id: '1001' }]);
+    delete w.dataLayer;
   });
 
   it('a saved car removes, with the Car Removed toast', async () => {

@@ -108,58 +108,43 @@ describe('SignIn', () => {
 });
 
 describe('PhoneReveal', () => {
-  it('masked until clicked, then the number the worker answers as a call link', async () => {
+  afterEach(() => {
+    delete (window as { dataLayer?: unknown }).dataLayer;
+  });
+
+  it('masked until clicked, then the number the worker answers as a call link; event 25 in the dataLayer, not sent to the sink again', async () => {
     const { fetchImpl, calls } = mockApi({ 'POST /api/phone-reveal': { body: { phone: '(07) 3555 0101' } } });
-    render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" analytics fetchImpl={fetchImpl} />);
+    render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" fetchImpl={fetchImpl} />);
     expect(screen.queryByText(/0101/)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
     const link = await screen.findByRole('link', { name: 'Call (07) 3555 0101' });
     expect(link.getAttribute('href')).toBe('tel:0735550101');
     expect(calls[0]!.body).toMatchObject({ car_id: '42', location_id: 'l1' });
-    // The reveal call records event 25 itself: the site sends no second one.
+    expect((window as { dataLayer?: unknown[] }).dataLayer).toEqual([{ event: 'dealergen_phone_click', event_id: 25, car_id: '42' }]);
+    // The reveal call records event 25 in the sink itself, and the call link
+    // opts out of the page's phone-click recording (data-event="").
+    expect(link.getAttribute('data-event')).toBe('');
     link.addEventListener('click', (e) => e.preventDefault()); // jsdom cannot open tel:
     fireEvent.click(link);
     expect(calls.some((c) => c.path === '/api/events')).toBe(false);
   });
 
-  it("a failed reveal shows the location's number instead, with focus on it (read out)", async () => {
+  it('a failed reveal shows no number: logged, said in a live region, the button kept for another try', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { fetchImpl } = mockApi({ 'POST /api/phone-reveal': { status: 429, body: { error: 'Too many.' } } });
-    render(
-      <PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" fallbackPhone="(07) 3555 0101" analytics={false} fetchImpl={fetchImpl} />,
-    );
-    const button = screen.getByRole('button', { name: /Show number/ });
-    button.focus();
-    fireEvent.click(button);
-    const link = await screen.findByRole('link', { name: 'Call (07) 3555 0101' });
-    expect(link.getAttribute('href')).toBe('tel:0735550101');
-    await waitFor(() => expect(document.activeElement).toBe(link));
-    expect(log).toHaveBeenCalled();
-    log.mockRestore();
-  });
-
-  it('a failed reveal with no number to fall back on says so in a live region and keeps the button for another try', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { fetchImpl, calls } = mockApi({ 'POST /api/phone-reveal': { status: 503, body: { error: 'Down.' } } });
-    render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" analytics={false} fetchImpl={fetchImpl} />);
+    const { fetchImpl, calls } = mockApi({ 'POST /api/phone-reveal': { status: 429, body: { error: 'Too many.' } } });
+    const { container } = render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" fetchImpl={fetchImpl} />);
     // The live region is there (empty) before the failure, so what is put into it is announced.
     const region = screen.getByRole('alert');
     expect(region.textContent).toBe('');
     fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
     await waitFor(() => expect(region.textContent).toBe('The number could not be shown just now. Please try again.'));
     expect(screen.queryByRole('link')).toBeNull();
+    expect(container.textContent).not.toMatch(/3555 \d{4}/);
+    expect(log).toHaveBeenCalledWith('phone reveal failed:', 'Too many.');
+    expect((window as { dataLayer?: unknown[] }).dataLayer).toBeUndefined();
     fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
     await waitFor(() => expect(calls).toHaveLength(2));
     log.mockRestore();
-  });
-
-  it('shown at once: a plain call link whose click sends event 25', () => {
-    const { fetchImpl, calls } = mockApi({ 'POST /api/events': { status: 202, body: {} } });
-    render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" phone="(07) 3555 0101" analytics fetchImpl={fetchImpl} />);
-    const link = screen.getByRole('link', { name: 'Call (07) 3555 0101' });
-    link.addEventListener('click', (e) => e.preventDefault()); // jsdom cannot open tel:
-    fireEvent.click(link);
-    expect(calls[0]).toMatchObject({ path: '/api/events', body: { event_id: 25, car_id: '42' } });
   });
 });
 

@@ -267,6 +267,20 @@ describe('the enquiry, step by step', () => {
     expect((window as unknown as { dataLayer: { event_id: number }[] }).dataLayer[0]!.event_id).toBe(17);
   });
 
+  it('an enquiry about a new or demo car records event 14 (spec 001 §7)', async () => {
+    for (const carType of ['new', 'demo'] as const) {
+      (window as unknown as { dataLayer?: unknown[] }).dataLayer = [];
+      const { navigate } = setup({ car: { ...car, car_type: carType } });
+      await toStep2();
+      type('Message', 'Hi');
+      fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
+      press('Send enquiry');
+      await waitFor(() => expect(navigate).toHaveBeenCalled());
+      expect((window as unknown as { dataLayer: { event_id: number }[] }).dataLayer.map((e) => e.event_id), carType).toEqual([14]);
+      cleanup();
+    }
+  });
+
   it('shows the server’s error and its field messages (on the field’s step), keeps the key for a resend, renews it after a change', async () => {
     let answer: { status: number; body: unknown } = { status: 400, body: { error: 'Please fix the following errors:', fields: { phone: 'Please enter an Australian phone number, e.g. 0412 345 678 or (02) 9876 5432.' } } };
     const api = mockApi({ 'POST /api/leads': async () => answer });

@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
-import { EVENT_PHONE_CLICK, EVENT_SAVE_CAR, track } from '../src/lib/analytics';
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EVENTS, sendEvent } from '../src/lib/events';
 import { maskPhone, revealPhone, telLink } from '../src/lib/phone';
 import { fetchViews, viewsPath, viewsText } from '../src/lib/views';
 import { mockApi } from './helpers/api-mock';
@@ -43,16 +44,26 @@ describe('views', () => {
 });
 
 describe('analytics', () => {
-  it('sends nothing when the dealer has no sink', () => {
-    const { fetchImpl, calls } = mockApi({});
-    track({ apiBase: '', enabled: false, fetchImpl }, EVENT_SAVE_CAR, '1');
-    expect(calls).toHaveLength(0);
+  afterEach(() => {
+    delete (window as { dataLayer?: unknown }).dataLayer;
   });
-  it('posts the event id and car to /api/events, kept alive past navigation', () => {
+  it('a dealer without the sink: the dataLayer gets the event, the edge nothing', () => {
+    const { fetchImpl, calls } = mockApi({});
+    sendEvent({ apiBase: '', sink: false, fetchImpl }, EVENTS.save_car, {}, '1');
+    expect(calls).toHaveLength(0);
+    expect((window as { dataLayer?: unknown[] }).dataLayer).toEqual([{ event: 'dealergen_save_car', event_id: 39, car_id: '1' }]);
+  });
+  it('with the sink: also posts the event id, car and page to /api/events, kept alive past navigation', () => {
     const { fetchImpl, calls } = mockApi({ 'POST /api/events': { status: 202, body: { accepted: true } } });
-    track({ apiBase: 'https://api.example.com', enabled: true, fetchImpl }, EVENT_PHONE_CLICK, '42');
-    expect(calls[0]).toMatchObject({ url: 'https://api.example.com/api/events', body: { event_id: 25, car_id: '42' } });
+    sendEvent({ apiBase: 'https://api.example.com', sink: true, fetchImpl }, EVENTS.phone_click, {}, '42');
+    expect(calls[0]).toMatchObject({ url: 'https://api.example.com/api/events', body: { event_id: 25, car_id: '42', url: window.location.href } });
     expect(calls[0]!.init!.keepalive).toBe(true);
-    expect(EVENT_SAVE_CAR).toBe(39);
+    expect((window as { dataLayer?: unknown[] }).dataLayer).toHaveLength(1);
+  });
+  it('a broken dataLayer does not stop the sink', () => {
+    (window as { dataLayer?: unknown }).dataLayer = { push: () => { throw new Error('tag manager'); } };
+    const { fetchImpl, calls } = mockApi({ 'POST /api/events': { status: 202, body: {} } });
+    sendEvent({ apiBase: '', sink: true, fetchImpl }, EVENTS.car_print, {}, '42');
+    expect(calls).toHaveLength(1);
   });
 });

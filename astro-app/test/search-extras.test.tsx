@@ -172,26 +172,36 @@ describe('recent searches', () => {
 });
 
 describe('Fleet Enquiry', () => {
-  it("'Get In Touch' sends event 19 to the sink when the dealer has one", async () => {
-    const fetchMock = vi.fn<typeof fetch>(async () => new Response('{"ok":true}', { status: 200 }));
-    vi.stubGlobal('fetch', fetchMock);
-    render(<SearchApp {...props({ analytics: true })} />);
-    const link = screen.getByRole('link', { name: 'Get In Touch' });
-    expect(link.getAttribute('href')).toBe('/contact-us/?enquiry=fleet');
-    fireEvent.click(link);
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-    const [url, init] = fetchMock.mock.calls[0]!;
-    expect(url).toBe('https://api.example.com/api/events');
-    expect(JSON.parse(String(init?.body))).toMatchObject({ event_id: 19 });
-    expect(init?.keepalive).toBe(true);
-  });
-
-  it('sends nothing without the sink', async () => {
-    const fetchMock = vi.fn<typeof fetch>(async () => new Response('{}'));
-    vi.stubGlobal('fetch', fetchMock);
-    render(<SearchApp {...props({ analytics: false })} />);
-    fireEvent.click(screen.getByRole('link', { name: 'Get In Touch' }));
-    await act(async () => {});
-    expect(fetchMock).not.toHaveBeenCalled();
+  it("'Get In Touch' declares event 19, which the page's listener sends: the dataLayer always, the sink when the dealer has one", async () => {
+    const { initEventClicks } = await import('../src/lib/event-clicks');
+    for (const sink of [true, false]) {
+      const fetchMock = vi.fn<typeof fetch>(async () => new Response('{"ok":true}', { status: 200 }));
+      vi.stubGlobal('fetch', fetchMock);
+      const w = window as { dataLayer?: { event_id: number }[] };
+      delete w.dataLayer;
+      document.head.innerHTML = `<meta name="dealergen:events" data-api-base="https://api.example.com" data-sink="${sink}">`;
+      const stop = initEventClicks(document);
+      const { unmount } = render(<SearchApp {...props({ analytics: sink })} />);
+      const link = screen.getByRole('link', { name: 'Get In Touch' });
+      expect(link.getAttribute('href')).toBe('/contact-us/?enquiry=fleet');
+      expect(link.getAttribute('data-event')).toBe('19');
+      link.addEventListener('click', (e) => e.preventDefault()); // jsdom cannot navigate
+      fireEvent.click(link);
+      await waitFor(() => expect(w.dataLayer?.map((e) => e.event_id)).toEqual([19]));
+      if (sink) {
+        await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+        const [url, init] = fetchMock.mock.calls[0]!;
+        expect(url).toBe('https://api.example.com/api/events');
+        expect(JSON.parse(String(init?.body))).toMatchObject({ event_id: 19 });
+        expect(init?.keepalive).toBe(true);
+      } else {
+        expect(fetchMock).not.toHaveBeenCalled();
+      }
+      stop();
+      unmount();
+      delete w.dataLayer;
+      document.head.innerHTML = '';
+    }
   });
 });
+

@@ -37,6 +37,17 @@ describe('carJsonLd', () => {
     });
   });
 
+  it('leaves the seller’s phone out where the dealer masks it (the page carries no unmasked number)', () => {
+    const car = all.find((c) => c.status === 'in_stock')!;
+    const shown = { ...site, features: { ...site.features, phone_reveal: false } };
+    const masked = { ...site, features: { ...site.features, phone_reveal: true } };
+    const seller = (s: SiteData) => (carJsonLd(car, s)['offers'] as Record<string, Record<string, unknown>>)['seller']!;
+    expect(seller(shown)['telephone']).toBe(car.location.phone);
+    expect(seller(masked)).not.toHaveProperty('telephone');
+    expect(jsonLdText(carJsonLd(car, masked))).not.toContain(car.location.phone);
+    expect(seller(masked)['url']).toMatch(/\/contact-us\/.+\/$/);
+  });
+
   it('marks sold cars sold out and leaves out a missing price', () => {
     const sold = all.find((c) => c.status === 'sold')!;
     expect(carJsonLd(sold, site)['offers']).toMatchObject({ availability: 'https://schema.org/SoldOut' });

@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EVENT_PHONE_CLICK, EVENT_SAVE_CAR } from '../src/lib/analytics';
 import { EVENT_ENQUIRY, EVENT_ENQUIRY_TEST_DRIVE_ONLY, EVENT_ENQUIRY_USED } from '../src/lib/enquiry';
 import { EVENTS, formEnquiryEvent, vehicleEnquiryEvent } from '../src/lib/events';
 import { EVENT_FLEET_ENQUIRY } from '../src/islands/search/SearchApp';
@@ -24,8 +23,6 @@ const SITE: Record<string, number> = {
   EVENT_ENQUIRY_USED,
   EVENT_ENQUIRY_TEST_DRIVE_ONLY,
   EVENT_FLEET_ENQUIRY,
-  EVENT_PHONE_CLICK,
-  EVENT_SAVE_CAR,
   EVENT_FINANCE_CALCULATOR,
 };
 

@@ -20,6 +20,7 @@
  * photo, tab panel, row and comment shows, nothing is refused.
  * Nothing leaves 127.0.0.1 (share targets are answered in the browser).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
@@ -659,7 +660,9 @@ async function main() {
         need(tz === 'Australia/Brisbane', `the footer dealer's time zone (Australia/Brisbane expected, got ${tz})`);
         // Friday 20 November 2026, 10:00 in Brisbane (+10): open.
         const open10 = await at('2026-11-20T00:00:00Z');
-        assertJsonEqual(open10, { href: `tel:${car.location.phone.replace(/[^\d+]/g, '')}`, disabled: null }, 'Call Now at 10:00 on a Friday');
+        // A masked number's Call Now is a button that reveals it when pressed (the next test).
+        const openHref = s.site.features.phone_reveal ? null : `tel:${car.location.phone.replace(/[^\d+]/g, '')}`;
+        assertJsonEqual(open10, { href: openHref, disabled: null }, 'Call Now at 10:00 on a Friday');
         // Friday 20:00 in Brisbane (10:00Z): closed, though it is still business hours in Perth's 18:00? no: closed everywhere; and Sunday.
         assertJsonEqual(await at('2026-11-20T10:00:00Z'), { href: null, disabled: 'true' }, 'Call Now at 20:00');
         assertJsonEqual(await at('2026-11-22T00:00:00Z'), { href: null, disabled: 'true' }, 'Call Now on a Sunday');
@@ -675,6 +678,51 @@ async function main() {
       }
     });
 
+    await test('a masked number (features.phone_reveal) is on no car page before a reveal; the sticky bar\'s Call Now reveals it, records the click and calls it', async () => {
+      const masked = sites.filter((st) => st.site.features.phone_reveal);
+      need(masked.length > 0 && sites.some((st) => !st.site.features.phone_reveal), 'a dealer masking the number and one showing it');
+      const digits = (p) => p.replace(/[^\d]/g, '');
+      for (const st of sites) {
+        const main = digits(st.site.contact.phone);
+        let pages = 0;
+        for (const car of st.cars) {
+          const file = path.join(st.dist, 'cars', car.slug, 'index.html');
+          if (!fs.existsSync(file)) continue;
+          pages++;
+          // The dealer's own comments are shown as written (docs/behaviour/phone-reveal.md).
+          const html = fs.readFileSync(file, 'utf8').replace(/<div class="comments__full"[\s\S]*?<\/div>|<div class="tabs__panel"[^>]*id="tab-dealer-comments-panel"[\s\S]*?<\/div>/g, '');
+          const number = car.location.phone;
+          // The site's own number (header, footer) is not the one the reveal hides.
+          if (digits(number) === main) continue;
+          const carries = html.includes(number) || html.includes(`tel:${digits(number)}`);
+          assertJsonEqual(carries, !st.site.features.phone_reveal, `${st.site.slug} ${car.slug} carries ${number}`);
+        }
+        assert(pages > 0, `${st.site.slug}: no car pages read`);
+      }
+      const { site: s, car } = need(find((c, st) => st.site.features.phone_reveal && st.site.detail_page.sticky_sidebar && c.in_stock && digits(c.location.phone) !== digits(st.site.contact.phone)), 'a masked dealer with the sticky bar');
+      const reveals = [];
+      await page.route(/\/api\/phone-reveal$/, (route) => {
+        reveals.push(route.request().postDataJSON());
+        return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ phone: car.location.phone, location_id: car.location.id }) });
+      });
+      try {
+        await open(s, car);
+        await page.evaluate(() => window.scrollTo(0, 1200));
+        const call = page.locator('[data-sticky-bar] [data-reveal-call]');
+        await call.waitFor({ state: 'visible' });
+        await call.focus();
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.querySelector('[data-sticky-bar] [data-reveal-call]')?.dataset.revealed);
+        assertJsonEqual(await call.getAttribute('data-revealed'), `tel:${digits(car.location.phone)}`, 'the number called');
+        assertJsonEqual(reveals, [{ car_id: car.id, location_id: car.location.id, website_id: s.site.slug }], 'one reveal asked');
+        const layer = await page.evaluate(() => window.dataLayer.map((e) => e.event_id));
+        assertJsonEqual(layer.filter((id) => id === 25).length, 1, `one phone click in the dataLayer (${layer})`);
+        assert(layer.includes(4), `the car page view in the dataLayer (${layer})`);
+      } finally {
+        await page.unroute(/\/api\/phone-reveal$/);
+      }
+    });
+
     // --------------------------------------------------------- metadata
     await test('JSON-LD Car with an AUD Offer, odometer in KMT, VIN, stock number as sku, the location as AutoDealer; Open Graph and canonical', async () => {
       const { site: s, car } = need(find((c) => c.in_stock && c.price > 10 && c.vin && c.stocknum && c.images.length > 0), 'a priced car with a VIN, stock number and photos');
@@ -685,7 +733,9 @@ async function main() {
       assertJsonEqual(ld.mileageFromOdometer, { '@type': 'QuantitativeValue', value: car.km, unitCode: 'KMT' }, 'odometer');
       assertJsonEqual([ld.offers.priceCurrency, ld.offers.price, ld.offers.availability], ['AUD', car.price, 'https://schema.org/InStock'], 'offer');
       const location = s.site.locations.find((l) => l.id === car.location.id);
-      assertJsonEqual([ld.offers.seller['@type'], ld.offers.seller.name, ld.offers.seller.telephone], ['AutoDealer', location.name, location.phone], 'seller');
+      // A masked number is left out of the seller (its url, the location's page, has it).
+      const telephone = s.site.features.phone_reveal ? undefined : location.phone;
+      assertJsonEqual([ld.offers.seller['@type'], ld.offers.seller.name, ld.offers.seller.telephone], ['AutoDealer', location.name, telephone], 'seller');
       const meta = async (p) => page.locator(`meta[property="${p}"]`).getAttribute('content');
       assertJsonEqual([await meta('og:type'), await meta('og:url')], ['product', url], 'Open Graph');
       assert((await meta('og:image')).startsWith(`${s.site.base_url}/`), 'og:image is absolute');

@@ -1,15 +1,16 @@
 /**
- * The location's phone on the car page (spec 000 §4, §7, §8). Masked
- * ("(07) 3555 XXXX") until clicked; the click asks POST /api/phone-reveal,
- * which records the reveal and event 25, and shows the number it answers.
- * A failed reveal (offline, rate-limited) must not leave the shopper with a
- * button that does nothing: the location's number (public on its location
- * page anyway) is shown instead, or without one a message; either way focus
- * or a live region tells screen readers. Dealers who show the phone at once
- * get a plain link here, which sends event 25 when the dealer records analytics.
+ * The location's phone on the car page of a dealer that masks it
+ * (`features.phone_reveal`; spec 000 §4, §7, §8). Masked ("(07) 3555 XXXX")
+ * until clicked; the click asks POST /api/phone-reveal, which records the
+ * reveal (and event 25 in the dealer's sink), shows the number it answers
+ * as a call link and puts event 25 in the dataLayer. The page carries no
+ * unmasked number: a failed reveal (offline, rate-limited) is logged to the
+ * console (spec 000 §8), says so in a live region and leaves the button for
+ * another try (docs/behaviour/phone-reveal.md). Dealers who show the number
+ * get a plain link instead, whose clicks lib/event-clicks.ts records.
  */
 import { useEffect, useRef, useState } from 'react';
-import { EVENT_PHONE_CLICK, track } from '../lib/analytics';
+import { EVENTS, sendEvent } from '../lib/events';
 import { revealPhone, telLink } from '../lib/phone';
 
 export interface PhoneRevealProps {
@@ -18,20 +19,15 @@ export interface PhoneRevealProps {
   locationId: string;
   /** The spec's website_id (the dealer's slug). */
   websiteId: string;
-  /** Masked number shown before the click (reveal on). */
-  masked?: string;
-  /** The number, only when the dealer shows it without a reveal. */
-  phone?: string;
-  /** Shown when the reveal call fails (reveal on): the location's number. */
-  fallbackPhone?: string;
-  analytics: boolean;
+  /** Masked number shown before the click. */
+  masked: string;
   className?: string;
   fetchImpl?: typeof fetch;
 }
 
 export default function PhoneReveal(props: PhoneRevealProps) {
-  const { apiBase, carId, locationId, websiteId, masked, analytics, fetchImpl, className = 'button button--outline' } = props;
-  const [phone, setPhone] = useState<string | null>(props.phone ?? null);
+  const { apiBase, carId, locationId, websiteId, masked, fetchImpl, className = 'button button--outline' } = props;
+  const [phone, setPhone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const link = useRef<HTMLAnchorElement>(null);
@@ -42,10 +38,9 @@ export default function PhoneReveal(props: PhoneRevealProps) {
   }, [phone]);
 
   if (phone !== null) {
-    // Revealed through the API: the click was already recorded (event 25).
-    const onCall = props.phone ? () => track({ apiBase, enabled: analytics, fetchImpl }, EVENT_PHONE_CLICK, carId) : undefined;
+    // data-event="": the reveal was the recorded click (event 25), the call is not another.
     return (
-      <a ref={link} className={className} href={telLink(phone)} onClick={onCall} data-phone-revealed="true">
+      <a ref={link} className={className} href={telLink(phone)} data-event="" data-phone-revealed="true">
         Call {phone}
       </a>
     );
@@ -55,9 +50,11 @@ export default function PhoneReveal(props: PhoneRevealProps) {
     if (busy) return;
     setBusy(true);
     setFailed(false);
-    const found = (await revealPhone({ apiBase, carId, locationId, websiteId, fetchImpl })) ?? props.fallbackPhone ?? null;
+    const found = await revealPhone({ apiBase, carId, locationId, websiteId, fetchImpl });
     setBusy(false);
     if (found) {
+      // The worker put this click in the dealer's sink; the dataLayer gets it here.
+      sendEvent({ apiBase, sink: false, fetchImpl }, EVENTS.phone_click, {}, carId);
       moveFocus.current = true;
       setPhone(found);
     } else {

@@ -9,7 +9,6 @@
  * sign in, so a flaky check never blocks saving.
  */
 import { useEffect, useRef, useState } from 'react';
-import { EVENT_SAVE_CAR, track } from '../lib/analytics';
 import { getSession, herePath, resetSession, signInHref, WATCHLIST_PATH } from '../lib/session';
 import { toastStore } from '../lib/toast';
 import { changeWatchlist, loadWatchlist, removedToast, savedToast, showSaveButton } from '../lib/watchlist';
@@ -86,7 +85,8 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
       }
       const message = next ? savedToast(carName) : removedToast(carName);
       toastStore.show({ ...message, action: { label: 'View List', href: WATCHLIST_PATH } });
-      if (next) track({ apiBase, enabled: analytics, fetchImpl }, EVENT_SAVE_CAR, carId);
+      // Loaded when first needed: not up front on every car page.
+      if (next) void import('../lib/events').then((m) => m.sendEvent({ apiBase, sink: analytics, fetchImpl }, m.EVENTS.save_car, {}, carId));
     } finally {
       pending.current = false;
       setBusy(false);

@@ -14,14 +14,21 @@ const CONDITION: Record<Car['car_type'], string> = {
   used: 'https://schema.org/UsedCondition',
 };
 
-/** The AutoDealer selling the car: its location (name, phone, address, page), part of the dealer. */
-export function sellerJsonLd(car: Car, site: Pick<SiteData, 'name' | 'base_url' | 'locations'>): Record<string, unknown> {
+type SeoSite = Pick<SiteData, 'name' | 'base_url' | 'locations'> & { features: Pick<SiteData['features'], 'phone_reveal'> };
+
+/**
+ * The AutoDealer selling the car: its location (name, phone, address, page),
+ * part of the dealer. The phone is left out where the dealer masks it
+ * (`features.phone_reveal`): the page carries no unmasked number, and the
+ * location's page, linked as the seller's url, has it.
+ */
+export function sellerJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
   const loc = site.locations.find((l) => l.id === car.location.id);
   if (!loc) return { '@type': 'AutoDealer', name: site.name, url: `${site.base_url}/` };
   return {
     '@type': 'AutoDealer',
     name: loc.name,
-    telephone: loc.phone,
+    ...(site.features.phone_reveal ? {} : { telephone: loc.phone }),
     url: `${site.base_url}/contact-us/${loc.slug}/`,
     address: {
       '@type': 'PostalAddress',
@@ -40,7 +47,7 @@ export function sellerJsonLd(car: Car, site: Pick<SiteData, 'name' | 'base_url' 
  * when the dealer shows none), the odometer in km (unitCode KMT), the VIN,
  * the stock number as sku and the car's location as the selling AutoDealer.
  */
-export function carJsonLd(car: Car, site: Pick<SiteData, 'name' | 'base_url' | 'locations'>): Record<string, unknown> {
+export function carJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
   const url = `${site.base_url}/cars/${car.slug}/`;
   const data: Record<string, unknown> = {
     '@context': 'https://schema.org',

@@ -1647,9 +1647,9 @@ export interface DetailPage {
  */
 export interface Features {
   /**
-   * The site sends its analytics events (39 save car, 25 phone click)
-   * to the edge's `POST /api/events`; off, the edge answers 404, so the
-   * site must not call it at all.
+   * The site also sends its analytics events to the edge's
+   * `POST /api/events` (they always go to the page's `dataLayer`); off,
+   * the edge answers 404, so the site must not call it at all.
    */
   analytics: boolean;
   /**

@@ -305,7 +305,7 @@ pub struct EdgeSettings {
     pub api_base: String,
     /// Extra origins (besides `site_url`) allowed to call the API for this dealer, e.g. a staging site.
     pub extra_origins: Vec<String>,
-    /// Record the site's analytics events (ids 14, 15, 17, 19, 25, 26, 39...) through the edge API's `POST /api/events` into its database. Off: the events call answers 404 for this dealer.
+    /// Also record the site's analytics events (ids 4 to 61, docs/behaviour/analytics.md) through the edge API's `POST /api/events` into its database. On or off, every event goes to the page's `dataLayer` for the dealer's tag manager. Off: the site posts none and the events call answers 404 for this dealer.
     pub analytics_sink: bool,
     /// Rate limits of the edge API for this dealer (per connection and per dealer). Leave out to keep the defaults.
     pub rate_limits: RateLimits,

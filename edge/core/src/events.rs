@@ -18,12 +18,13 @@ pub const PHONE_CLICK: u32 = 25;
 
 /// Every event id the worker accepts. The ids come from the old platform's
 /// analytics, so existing reports keep their meaning; six of them (4, 18,
-/// 48, 49, 60, 61) were logged by its car page without a described action
-/// and are accepted so that a site may keep sending them.
+/// 48, 49, 60, 61) were logged by its car page without a described action,
+/// and dealergen's car page sends them for the actions their names give
+/// (docs/behaviour/analytics.md).
 pub const EVENTS: [Event; 15] = [
     Event {
         id: 4,
-        name: "car_page_4",
+        name: "car_page_view",
     },
     Event {
         id: 14,
@@ -39,7 +40,7 @@ pub const EVENTS: [Event; 15] = [
     },
     Event {
         id: 18,
-        name: "car_page_18",
+        name: "history_report_open",
     },
     Event {
         id: 19,
@@ -63,11 +64,11 @@ pub const EVENTS: [Event; 15] = [
     },
     Event {
         id: 48,
-        name: "car_page_48",
+        name: "car_print",
     },
     Event {
         id: 49,
-        name: "car_page_49",
+        name: "car_share",
     },
     Event {
         id: 51,
@@ -75,11 +76,11 @@ pub const EVENTS: [Event; 15] = [
     },
     Event {
         id: 60,
-        name: "car_page_60",
+        name: "favourite_add",
     },
     Event {
         id: 61,
-        name: "car_page_61",
+        name: "photo_viewer_open",
     },
 ];
 

@@ -131,9 +131,9 @@ pub struct Features {
     pub checkout_hold_hours: u32,
     /// Checkout page below /cars/{slug}/: "checkout" or "buy-online".
     pub checkout_path: String,
-    /// The site sends its analytics events (39 save car, 25 phone click)
-    /// to the edge's `POST /api/events`; off, the edge answers 404, so the
-    /// site must not call it at all.
+    /// The site also sends its analytics events to the edge's
+    /// `POST /api/events` (they always go to the page's `dataLayer`); off,
+    /// the edge answers 404, so the site must not call it at all.
     pub analytics: bool,
     /// The dealer offers car subscriptions: cards lead with the weekly
     /// price and the search page adds a '/ week' price slider (spec 000 §9).

@@ -29,7 +29,7 @@
  *   the repayment worked out here.
  */
 import { Suspense, lazy, useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { track } from '../../lib/analytics';
+import { sendEvent } from '../../lib/events';
 import {
   ANNOUNCE_AFTER_MS,
   blockingProblem,
@@ -119,7 +119,7 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
   const firstUse = () => {
     if (used.current) return;
     used.current = true;
-    track({ apiBase: props.apiBase, enabled: props.analytics, fetchImpl: props.fetchImpl }, EVENT_FINANCE_CALCULATOR, car?.id);
+    sendEvent({ apiBase: props.apiBase, sink: props.analytics, fetchImpl: props.fetchImpl }, EVENT_FINANCE_CALCULATOR, {}, car?.id);
   };
   const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
     firstUse();

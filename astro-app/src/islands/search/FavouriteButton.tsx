@@ -2,7 +2,8 @@
  * The car page's Favourite toggle (spec 001: kept on the shopper's device,
  * with the car's name, slug, make, model and photo, so /favourites/ can
  * list it without a fetch). Starts unpressed in the server HTML and reads
- * the device's list once hydrated; follows changes made elsewhere.
+ * the device's list once hydrated; follows changes made elsewhere. Adding
+ * logs an analytics event (spec 001 §6: event 60, docs/behaviour/analytics.md).
  */
 import { useEffect, useState } from 'react';
 import { loadFavourites, onSavedChange, toggleFavourite, type Favourite } from '../../lib/search/saved';
@@ -22,7 +23,17 @@ export default function FavouriteButton({ car, listHref = '/favourites/' }: Prop
   }, [car.id]);
   return (
     <div className="favourite">
-      <button type="button" className="toggle" aria-pressed={on} onClick={() => setOn(toggleFavourite(localStorage, car).some((f) => f.id === car.id))}>
+      <button
+        type="button"
+        className="toggle"
+        aria-pressed={on}
+        onClick={() => {
+          const added = toggleFavourite(localStorage, car).some((f) => f.id === car.id);
+          // Event 60 (lib/events.ts favourite_add), loaded when first needed: not up front on every car page.
+          if (added) void import('../../lib/events').then((m) => m.sendPageEvent(document, m.EVENTS.favourite_add));
+          setOn(added);
+        }}
+      >
         {on ? 'Favourite' : 'Add to favourites'}
         <span className="visually-hidden"> {car.name}</span>
       </button>

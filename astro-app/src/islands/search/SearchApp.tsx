@@ -11,7 +11,6 @@ import { createClient } from '../../lib/search/client';
 import { displayCount, facetEntries, worthShowing } from '../../lib/search/facet-lists';
 import { facetTitle } from '../../lib/search/labels';
 import { popularFor, suggest, suggestPages, type SearchPageLink, type Suggestion } from '../../lib/search/suggest';
-import { track } from '../../lib/analytics';
 import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
 import { layoutResults, tileActive } from '../../lib/search/promo';
 import { keptStats, sliderBounds } from '../../lib/search/range';
@@ -606,8 +605,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
         <a
           className="button button--outline"
           href="/contact-us/?enquiry=fleet"
-          // Fire-and-forget with keepalive (lib/analytics): the navigation goes ahead at once.
-          onClick={() => track({ apiBase: config.apiBase ?? '', enabled: config.features.analytics === true }, EVENT_FLEET_ENQUIRY)}
+          // Sent by the page's event listener (lib/event-clicks.ts), which the search bundle need not carry.
+          data-event={EVENT_FLEET_ENQUIRY}
         >
           Get In Touch
         </a>

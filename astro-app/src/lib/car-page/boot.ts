@@ -2,7 +2,7 @@
  * The car page's one up-front script, kept small: the sticky bars' scroll
  * listener, the share buttons and Print (a share window or the clipboard is allowed
  * only straight from the click), the not-found photo and the photo strip's
- * deferred photos and keys. Everything else
+ * deferred photos and keys, and a masked number's Call Now. Everything else
  * loads on the first interaction that needs it (lib/car-page/interact.ts:
  * Show more toggles, tabs, dialogs, the photo viewer), and the opening-hours
  * check when the phone footer first appears.
@@ -64,6 +64,14 @@ export function initCarPage(win: Window): void {
     const copy = target?.closest?.<HTMLElement>('[data-copy-link]');
     if (copy) void copyLink(copy);
     if (target?.closest?.('[data-print]')) win.print();
+    // A masked number's Call Now (sticky bars): revealed on the first press, then called.
+    const revealCall = target?.closest?.<HTMLElement>('[data-reveal-call]');
+    if (revealCall) {
+      const call = (tel: string): void => win.location.assign(tel);
+      const revealed = revealCall.dataset['revealed'];
+      if (revealed) call(revealed);
+      else void import('./reveal-call').then((m) => m.revealAndCall(revealCall, call));
+    }
   });
   // Print needs a script to open the dialog: shown only now.
   for (const item of doc.querySelectorAll<HTMLElement>('[data-print-item]')) item.hidden = false;

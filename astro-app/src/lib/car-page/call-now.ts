@@ -2,14 +2,16 @@
  * The sticky mobile footer's Call Now (spec 002 §4): active only while the
  * car's location is open, judged in the location's own time zone at the
  * shopper's clock. The footer carries the location's hours as site.json
- * has them (`data-hours`) and the number (`data-tel` on the button).
- * Outside the hours the button stays visible but inactive and says so.
+ * has them (`data-hours`) and the number (`data-tel` on the button), or,
+ * where the number is masked, a button that reveals it first
+ * (`data-reveal-call`, lib/car-page/reveal-call.ts). Outside the hours the
+ * button stays visible but inactive and says so.
  */
 import { openStatus, type HoursData } from '../hours/schedule';
 
 /** Sets the button active (a tel: link) or inactive; returns whether it is active. */
 export function updateCallNow(footer: HTMLElement, now: Date): boolean {
-  const button = footer.querySelector<HTMLAnchorElement>('[data-call]');
+  const button = footer.querySelector<HTMLAnchorElement | HTMLButtonElement>('[data-call]');
   if (!button) return false;
   let hours: HoursData | null;
   try {
@@ -26,9 +28,10 @@ export function updateCallNow(footer: HTMLElement, now: Date): boolean {
   } catch {
     open = false;
   }
-  const tel = button.dataset['tel'] ?? '';
-  if (open && tel) {
-    button.href = tel;
+  // A masked number's button reveals it when pressed: it has no tel: of its own.
+  const callable = button instanceof HTMLButtonElement ? button.dataset['revealCall'] !== undefined : (button.dataset['tel'] ?? '') !== '';
+  if (open && callable) {
+    if (button instanceof HTMLAnchorElement) button.href = button.dataset['tel'] ?? '';
     button.removeAttribute('aria-disabled');
   } else {
     button.removeAttribute('href');
@@ -37,5 +40,5 @@ export function updateCallNow(footer: HTMLElement, now: Date): boolean {
   const status = footer.querySelector<HTMLElement>('[data-call-status]');
   if (status) status.hidden = open;
   footer.toggleAttribute('data-open-now', open);
-  return open && tel !== '';
+  return open && callable;
 }
