@@ -439,15 +439,19 @@ fn set_car9(feed_path: &Path, field: &str, value: Value) {
 /// script) in the checkout copy at `root`: no page's server code changes,
 /// yet every car page names the script by a new hashed file.
 fn change_browser_script(root: &Path, marker: &str) {
-    // A component's own <script> (the header's, on every page)...
-    let header = root.join("astro-app/src/components/SiteHeader.astro");
-    let code = std::fs::read_to_string(&header).unwrap();
-    assert!(code.contains("  recordVisit();\n</script>"));
+    // A module only a component's <script> imports (the header's event
+    // listener, on every page): outside the server's module graph, so only
+    // the app's code key (astro-app/src/integrations/code-key.ts) re-renders
+    // the pages that name the header's script; without it every page but
+    // the changed cars' named a script the release no longer had...
+    let listener = root.join("astro-app/src/lib/event-clicks.ts");
+    let code = std::fs::read_to_string(&listener).unwrap();
+    assert!(code.contains("  doc.addEventListener('click', onClick);\n"));
     std::fs::write(
-        &header,
+        &listener,
         code.replacen(
-            "  recordVisit();\n</script>",
-            &format!("  recordVisit();\n  document.documentElement.dataset.cacheTest = '{marker}';\n</script>"),
+            "  doc.addEventListener('click', onClick);\n",
+            &format!("  doc.addEventListener('click', onClick);\n  doc.documentElement.dataset.cacheTest = '{marker}';\n"),
             1,
         ),
     )

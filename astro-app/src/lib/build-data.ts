@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CODE_KEY_ENV } from '../integrations/code-key';
 import type { Car, SearchIndex, SiteData } from '../types/site';
 
 /** One dealer's generated data. */
@@ -190,8 +191,15 @@ function hashOf(value: unknown): string {
 
 // A page's HTML depends on the runtime as well as on its props: prices and
 // dates are formatted with Node's ICU data in the build's time zone. Astro's
-// own key covers the code, config and lockfile, not these.
-const RUNTIME = [process.versions.node, process.versions.icu, Intl.DateTimeFormat().resolvedOptions().timeZone].join('|');
+// own key covers the server code, config and lockfile, not these, nor the
+// browser code whose bundled names every page carries: the app's code key
+// (integrations/code-key.ts, set by its integration before any page renders).
+const RUNTIME = [
+  process.versions.node,
+  process.versions.icu,
+  Intl.DateTimeFormat().resolvedOptions().timeZone,
+  process.env[CODE_KEY_ENV] ?? '',
+].join('|');
 
 /** The cache key of a page: the hash of the runtime and of its props, name by name. */
 export function propsKey(props: Record<string, unknown> | undefined): string {
