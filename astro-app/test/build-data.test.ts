@@ -100,3 +100,42 @@ describe('the runtime in the key', () => {
     }
   });
 });
+
+describe('the code key (integrations/code-key.ts)', () => {
+  it('is the same for the same files and changes with any file, its name or its content', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, renameSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const { codeKey } = await import('@app/integrations/code-key');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'code-key-'));
+    try {
+      mkdirSync(path.join(dir, 'lib'));
+      writeFileSync(path.join(dir, 'lib/a.ts'), 'export const a = 1;');
+      writeFileSync(path.join(dir, 'b.astro'), '<p>b</p>');
+      const first = codeKey(dir);
+      expect(codeKey(dir)).toBe(first);
+      writeFileSync(path.join(dir, 'lib/a.ts'), 'export const a = 2;');
+      const edited = codeKey(dir);
+      expect(edited).not.toBe(first);
+      renameSync(path.join(dir, 'lib/a.ts'), path.join(dir, 'lib/c.ts'));
+      expect(codeKey(dir)).not.toBe(edited);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('covers the app’s own source by default, and every page’s cache key carries it', async () => {
+    const { codeKey, CODE_KEY_ENV } = await import('@app/integrations/code-key');
+    expect(codeKey()).toMatch(/^[0-9a-f]{64}$/);
+    // build-data reads the key once, when it loads: a fresh copy under another key gives other page keys.
+    const before = propsKey({ a: 1 });
+    vi.resetModules();
+    process.env[CODE_KEY_ENV] = 'another build of the app';
+    try {
+      const fresh = await import('@app/lib/build-data');
+      expect(fresh.propsKey({ a: 1 })).not.toBe(before);
+    } finally {
+      delete process.env[CODE_KEY_ENV];
+      vi.resetModules();
+    }
+  });
+});
