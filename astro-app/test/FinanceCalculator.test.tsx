@@ -259,6 +259,14 @@ describe('FinanceCalculator', () => {
     expect(c.result()).toBe('$147/wk*'); // the shopper's own rate is calculated
   });
 
+  it('a dealer without a default rate: the rate starts empty even with a comparison rate; the arrow keys start from the lowest rate', () => {
+    const c = setup({ settings: { ...STANDARD, default_interest_rate: null } });
+    expect(c.input('Interest rate in %').value).toBe('');
+    expect(c.result()).toBe('Enter an interest rate to see your repayment.');
+    fireEvent.keyDown(c.input('Interest rate in %'), { key: 'ArrowUp' });
+    expect(c.input('Interest rate in %').value).toBe('1');
+  });
+
   it('the lender variant: weekly only, its fee and rounding, its limits', () => {
     const c = setup({ settings: LENDER, comparison: '8.38% to 19.42% p.a.' });
     expect(screen.queryByLabelText('Repayment frequency')).toBeNull();

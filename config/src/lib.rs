@@ -12,6 +12,7 @@
 mod check;
 pub mod content;
 pub mod diagnostic;
+pub mod finance_text;
 pub mod hours;
 pub mod images;
 mod load;

@@ -1726,13 +1726,13 @@ export interface Finance {
  */
 export interface CalculatorSettings {
   /**
-   * Comparison rates shown for cars without lender figures, if set.
+   * Comparison rates shown for cars without lender figures: the dealer's, the variant's, else those the disclaimer states ([`FinanceConfig::calculator_settings`]).
    */
   comparison_rate_range: RateRange | null;
   /**
-   * Starting interest rate when the car's lender gives none.
+   * Starting interest rate when the car's lender gives none; null: the rate starts empty.
    */
-  default_interest_rate: number;
+  default_interest_rate: number | null;
   /**
    * Starting loan term in years when the car's lender gives none.
    */

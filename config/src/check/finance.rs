@@ -94,13 +94,26 @@ fn check_calculator(f: &FinanceConfig, cx: &mut Ctx) {
             &own(c.max_interest_rate.is_some(), "max_interest_rate"),
             "max_interest_rate must be above min_interest_rate",
         );
-    } else if !(s.min_interest_rate..=s.max_interest_rate).contains(&s.default_interest_rate) {
+    } else if let Some(rate) = s
+        .default_interest_rate
+        .filter(|r| !(s.min_interest_rate..=s.max_interest_rate).contains(r))
+    {
         cx.err(
             &p().key("default_interest_rate"),
             format!(
-                "default rate {}% is outside {}% to {}%",
-                s.default_interest_rate, s.min_interest_rate, s.max_interest_rate
+                "default rate {rate}% is outside {}% to {}%",
+                s.min_interest_rate, s.max_interest_rate
             ),
+        );
+    }
+    // A rate shown without its comparison rate breaks the comparison-rate
+    // rule the build's compliance check enforces on every page: a default
+    // rate with none to show beside it would only ever stay empty (inert).
+    if s.default_interest_rate.is_some() && f.calculator_settings().comparison_rate_range.is_none()
+    {
+        cx.err(
+            &p().key("default_interest_rate"),
+            "a default interest rate needs a comparison rate to show beside it: set finance.calculator.comparison_rate_range (e.g. { from: 8.38, to: 19.42 }), state the comparison rates in finance.disclaimer, or remove default_interest_rate (the rate then starts empty)",
         );
     }
     if !TERM_YEARS.contains(&s.default_term_years) || (s.default_term_years * 2.0).fract() != 0.0 {
@@ -192,7 +205,7 @@ mod tests {
             "max_interest_rate must be above min_interest_rate"
         );
         let p = problem_at(
-            &calc("min_interest_rate: 4, max_interest_rate: 12, default_interest_rate: 15"),
+            &calc("min_interest_rate: 4, max_interest_rate: 12, default_interest_rate: 15, comparison_rate_range: { from: 5, to: 9 }"),
             "finance.calculator.default_interest_rate",
         );
         assert_eq!(p.message, "default rate 15% is outside 4% to 12%");
@@ -205,7 +218,30 @@ mod tests {
             &calc("establishment_fee: -10"),
             "finance.calculator.establishment_fee",
         );
-        accepted(&calc("min_price: 5000, max_price: 150000, min_interest_rate: 4, max_interest_rate: 12, default_interest_rate: 4"));
+        accepted(&calc("min_price: 5000, max_price: 150000, min_interest_rate: 4, max_interest_rate: 12, default_interest_rate: 4, comparison_rate_range: { from: 5, to: 9 }"));
+    }
+
+    #[test]
+    fn a_default_rate_needs_a_comparison_rate_to_show_beside_it() {
+        // Issue 23, item 4: without one the rate would never be filled in.
+        let p = problem_at(
+            &calc("default_interest_rate: 8.5"),
+            "finance.calculator.default_interest_rate",
+        );
+        assert!(
+            p.message
+                .starts_with("a default interest rate needs a comparison rate to show beside it"),
+            "{}",
+            p.message
+        );
+        // The dealer's range, the lender variant's, or the disclaimer's rates.
+        accepted(&calc(
+            "default_interest_rate: 8.5, comparison_rate_range: { from: 9.1, to: 12 }",
+        ));
+        accepted(&calc("variant: lender, default_interest_rate: 10"));
+        accepted("finance: { calculator: { default_interest_rate: 8.5 }, disclaimer: 'Comparison rates from 9.1% to 12% p.a. based on a $30,000 secured loan over 5 years.' }\n");
+        // No default rate: nothing to hold together.
+        accepted(&calc("variant: standard"));
     }
 
     #[test]
@@ -217,7 +253,9 @@ mod tests {
         );
         assert_eq!(p.message, "default rate 5% is outside 7.5% to 14.5%");
         accepted(&calc("variant: lender, default_interest_rate: 10"));
-        accepted(&calc("variant: brand, default_interest_rate: 19"));
+        accepted(&calc(
+            "variant: brand, default_interest_rate: 19, comparison_rate_range: { from: 5, to: 21 }",
+        ));
         // A price floor from the variant above the dealer's ceiling: the
         // problem names the dealer's key.
         let p = problem_at(

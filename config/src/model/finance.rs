@@ -202,8 +202,8 @@ pub struct RateRange {
 pub struct Calculator {
     /// Which calculator (`standard`, `lender` or `brand`); it sets the limits left empty below and how repayments are rounded.
     pub variant: CalculatorVariant,
-    /// Interest rate (% p.a.) the calculator starts with when the car's lender gives none. It is only filled in when a comparison rate can be shown beside it (a `comparison_rate_range`, or comparison rates in the disclaimer).
-    pub default_interest_rate: f64,
+    /// Interest rate (% p.a.) the calculator starts with when the car's lender gives none, so its first repayment shows at once. A rate needs its comparison rate beside it: set only with a comparison rate to show (`comparison_rate_range`, the lender variant's, or comparison rates in `finance.disclaimer`); `check` fails without one. Empty: the rate starts empty and the shopper enters one.
+    pub default_interest_rate: Option<f64>,
     /// Lowest interest rate the input accepts; empty: the variant's (0.5, lender 7.5, brand 4).
     pub min_interest_rate: Option<f64>,
     /// Highest interest rate the input accepts; empty: the variant's (15, lender 14.5, brand 20).
@@ -230,7 +230,7 @@ impl Default for Calculator {
     fn default() -> Self {
         Calculator {
             variant: CalculatorVariant::Standard,
-            default_interest_rate: 10.0,
+            default_interest_rate: None,
             min_interest_rate: None,
             max_interest_rate: None,
             default_term_years: 5.0,
@@ -258,8 +258,8 @@ pub struct CalculatorSettings {
     pub min_interest_rate: f64,
     /// Highest interest rate, % p.a.
     pub max_interest_rate: f64,
-    /// Starting interest rate when the car's lender gives none.
-    pub default_interest_rate: f64,
+    /// Starting interest rate when the car's lender gives none; null: the rate starts empty.
+    pub default_interest_rate: Option<f64>,
     /// Starting loan term in years when the car's lender gives none.
     pub default_term_years: f64,
     /// Establishment fee when the car's lender gives none.
@@ -270,7 +270,7 @@ pub struct CalculatorSettings {
     pub round_down: bool,
     /// Fees listed instead of the disclaimer (empty: the disclaimer shows).
     pub fees: Vec<Fee>,
-    /// Comparison rates shown for cars without lender figures, if set.
+    /// Comparison rates shown for cars without lender figures: the dealer's, the variant's, else those the disclaimer states ([`FinanceConfig::calculator_settings`]).
     pub comparison_rate_range: Option<RateRange>,
     /// What the calculator's button does.
     pub enquiry: CalculatorEnquiry,
@@ -335,6 +335,20 @@ impl Calculator {
             }),
             enquiry: self.enquiry,
         }
+    }
+}
+
+impl FinanceConfig {
+    /// The calculator with every limit decided; its comparison rates fall
+    /// back to those the disclaimer states.
+    pub fn calculator_settings(&self) -> CalculatorSettings {
+        let mut settings = self.calculator.settings();
+        if settings.comparison_rate_range.is_none() {
+            settings.comparison_rate_range =
+                crate::finance_text::comparison_rates_in(&self.disclaimer)
+                    .map(|(from, to)| RateRange { from, to });
+        }
+        settings
     }
 }
 

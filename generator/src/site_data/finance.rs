@@ -3,13 +3,11 @@
 //! finance page, the calculator with every limit decided, and whether the
 //! dealer has a quote service.
 
-use dealer_config::model::{CalculatorSettings, RateRange};
+use dealer_config::model::CalculatorSettings;
 use dealer_config::DealerConfig;
 use dealer_rules::finance_display::COMPARISON_WARNING;
 use schemars::JsonSchema;
 use serde::Serialize;
-
-use crate::compliance::patterns::comparison_rates_in;
 
 /// Finance settings of the whole site.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -45,11 +43,7 @@ pub fn page_path(cfg: &DealerConfig) -> Option<String> {
 
 pub fn finance(cfg: &DealerConfig) -> Finance {
     let f = &cfg.finance;
-    let mut calculator = f.calculator.settings();
-    if calculator.comparison_rate_range.is_none() {
-        calculator.comparison_rate_range =
-            comparison_rates_in(&f.disclaimer).map(|(from, to)| RateRange { from, to });
-    }
+    let calculator = f.calculator_settings();
     Finance {
         enabled: f.enabled,
         disclaimer: f.disclaimer.clone(),
@@ -63,6 +57,7 @@ pub fn finance(cfg: &DealerConfig) -> Finance {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dealer_config::model::RateRange;
     use crate::site_data::test_support::config_with;
     use serde_json::json;
 

@@ -103,6 +103,7 @@ const text = (n: number | null | undefined) => (n === null || n === undefined ||
 export default function FinanceCalculator(props: FinanceCalculatorProps) {
   const { settings, lender, comparison, car } = props;
   const id = useId();
+  // A starting rate only with a comparison rate to show beside it (the config check holds them together).
   const startRate = lender?.interest_rate ?? (comparison ? settings.default_interest_rate : null);
   const [values, setValues] = useState<Record<Field, string>>({
     amount: String(Math.round(props.price && props.price > 0 ? props.price : DEFAULT_AMOUNT)),
@@ -188,7 +189,7 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
     event.preventDefault();
     firstUse();
     const [min, max] = field === 'term' ? [TERM.min, TERM.max] : [settings.min_interest_rate, settings.max_interest_rate];
-    const now = field === 'term' ? term : (rate ?? settings.default_interest_rate);
+    const now = field === 'term' ? term : (rate ?? settings.default_interest_rate ?? settings.min_interest_rate);
     const next = clamp(Math.round((now + (event.key === 'ArrowUp' ? step : -step)) * 100) / 100, min, max);
     setValues((v) => ({ ...v, [field]: String(next) }));
   };
