@@ -143,11 +143,7 @@ try {
   // Watchlist saves by one signed-in shopper (the code comes from the dev SMS log).
   const before = w.log.length;
   await post("/api/auth/request-code", { phone_number: "0412345678" });
-  let code;
-  for (let i = 0; i < 50 && !code; i++) {
-    code = w.log.slice(before).match(/sms to 0412345678 \(bench\): (\d{6})/)?.[1];
-    await sleep(100);
-  }
+  const code = await w.smsCode("0412345678", { dealer: "bench", from: before });
   const verified = await post("/api/auth/verify", { phone_number: "0412345678", code });
   const cookie = verified.headers.get("set-cookie").split(";")[0];
   const saveFailures = await load("POST /api/watchlist/save-car", N, C, (i) => post("/api/watchlist/save-car", { car_id: i }, { Cookie: cookie }));

@@ -87,16 +87,6 @@ async function pool(n, width, task) {
   return out;
 }
 
-/** The code the dev SMS provider logged for `phone` at `dealer` after log offset `from`. */
-async function codeFromLog(dealer, phone, from) {
-  const end = Date.now() + 5000;
-  while (Date.now() < end) {
-    const m = w.log.slice(from).match(new RegExp(`sms to ${phone} \\(${dealer}\\): (\\d{6}) is your`));
-    if (m) return m[1];
-    await sleep(100);
-  }
-  throw new Error(`no code for ${phone} at ${dealer} in the log`);
-}
 
 function api(dealer, path, body, ip) {
   return fetch(`${w.base}${path}`, {
@@ -204,7 +194,7 @@ describe("a stranger cannot lock a dealer's shoppers out of sign-in", () => {
       const phone = `04128880${i}0`;
       const res = await api("sms", "/api/auth/request-code", { phone_number: phone, "cf-turnstile-response": `pass:sms.example:${i}` }, v6(7100 + i));
       assert.equal(res.status, 202, `shopper ${i}: ${await res.text()}`);
-      assert.match(await codeFromLog("sms", phone, from), /^\d{6}$/);
+      assert.match(await w.smsCode(phone, { dealer: "sms", from }), /^\d{6}$/);
     }
   });
 
@@ -213,7 +203,7 @@ describe("a stranger cannot lock a dealer's shoppers out of sign-in", () => {
     const shopper = "0412999001";
     const sent = await api("codes", "/api/auth/request-code", { phone_number: shopper }, v6(8000));
     assert.equal(sent.status, 202);
-    const code = await codeFromLog("codes", shopper, from);
+    const code = await w.smsCode(shopper, { dealer: "codes", from });
     // Strangers guess at numbers with no code and at another's: 3 wrong
     // checks fill the budget, then wrong checks are 429.
     const statuses = [];

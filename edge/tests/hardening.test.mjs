@@ -85,22 +85,12 @@ async function json(res) {
 
 const lead = (extra = {}) => ({ category: "test_drive", name: "Jo Bloggs", email: "jo@example.com", phone: "0412 345 678", terms_conditions: true, ...extra });
 
-/** The code the dev SMS provider logged for `phone` at `dealer` after log offset `from`. */
-async function codeFromLog(dealer, phone, from) {
-  for (let i = 0; i < 50; i++) {
-    const national = phone.replace(/\s/g, "");
-    const m = w.log.slice(from).match(new RegExp(`sms to ${national} \\(${dealer}\\): (\\d{6}) is your`));
-    if (m) return m[1];
-    await sleep(100);
-  }
-  throw new Error(`no code for ${phone} at ${dealer} in the log`);
-}
 
 async function requestCode(dealer, phone, ip) {
   const from = w.log.length;
   const res = await call("/api/auth/request-code", { dealer, body: { phone_number: phone }, ip });
   assert.equal(res.status, 202, await res.clone().text());
-  return codeFromLog(dealer, phone, from);
+  return w.smsCode(phone, { dealer, from });
 }
 
 async function signIn(dealer, phone, ip) {

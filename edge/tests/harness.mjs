@@ -113,6 +113,37 @@ export async function startWorker({ kvSeed, vars = {} }) {
   // Views reach D1 a second after they are counted (production: 10 s).
   const varArgs = Object.entries({ VIEW_FLUSH_SECS: "1", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const worker = { base: "", log: "", child: null, persistDir };
+  const logWaiters = new Set();
+  /**
+   * The first match of `re` in what the worker logs from offset `from` on,
+   * as soon as the line arrives (an event, not a poll); fails after `ms`.
+   */
+  worker.waitForLog = (re, from = 0, ms = 10_000) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const m = worker.log.slice(from).match(re);
+        if (!m) return;
+        logWaiters.delete(check);
+        clearTimeout(timer);
+        resolve(m);
+      };
+      const timer = setTimeout(() => {
+        logWaiters.delete(check);
+        reject(new Error(`the worker did not log ${re} within ${ms} ms:\n${worker.log.slice(from).slice(-500)}`));
+      }, ms);
+      logWaiters.add(check);
+      check();
+    });
+  /**
+   * The sign-in code the dev SMS provider logged for `phone` (national
+   * digits, e.g. "0412345678"; any dealer unless named) after log offset
+   * `from`.
+   */
+  worker.smsCode = async (phone, { dealer = "[\\w-]+", from = 0 } = {}) => {
+    const national = phone.replace(/\D/g, "").replace(/^61/, "0");
+    const [, code] = await worker.waitForLog(new RegExp(`sms to ${national} \\(${dealer}\\): (\\d{6}) is your`), from);
+    return code;
+  };
   // The port is picked before seeding so that `kvSeed` may be a function of
   // the worker's own URL (a dealer served on the API's origin). A port found
   // free can be taken before wrangler binds it (the wrangler runs in
@@ -132,8 +163,12 @@ export async function startWorker({ kvSeed, vars = {} }) {
       { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
     );
     worker.child = child;
-    child.stdout.on("data", (d) => (worker.log += d));
-    child.stderr.on("data", (d) => (worker.log += d));
+    const onData = (d) => {
+      worker.log += d;
+      for (const check of [...logWaiters]) check();
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     process.once("exit", () => {
       try {
         if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");

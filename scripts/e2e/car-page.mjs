@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, frames, need, settled, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const dists = (process.argv.slice(2).length ? process.argv.slice(2) : ['sites/brisbane-motor-group/dist']).map((d) => path.resolve(d));
@@ -607,10 +607,10 @@ async function main() {
       const bar = page.locator('[data-sticky-bar]');
       // Let the islands' answers arrive first (the finance quote grows above the
       // fold; scroll anchoring then moves scrollY past 900 while the test waits).
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
+      await settled(page);
+      await frames(page);
       await page.evaluate(() => window.scrollTo(0, 850));
-      await page.waitForTimeout(150);
+      await frames(page);
       if (await bar.isVisible()) {
         const state = await page.evaluate(() => [scrollY, document.visibilityState, document.querySelector('[data-sticky-bar]')?.hidden, document.documentElement.scrollHeight]);
         throw new Error(`bar visible at 850 px (scrollY, visibility, hidden, height: ${JSON.stringify(state)})`);
@@ -647,12 +647,12 @@ async function main() {
         await context.clock.setFixedTime(new Date(iso));
         await open(s, car, { width: 375, height: 812 });
         await page.evaluate(() => window.scrollTo(0, 30));
-        await page.waitForTimeout(150);
+        await frames(page);
         assert(!(await footer.isVisible()), 'footer visible at 30 px');
         await page.evaluate(() => window.scrollTo(0, 60));
         await footer.waitFor({ state: 'visible' });
-        await page.waitForFunction(() => document.querySelector('[data-mobile-footer]')?.hasAttribute('data-open-now') !== undefined && document.querySelector('[data-call]')?.hasAttribute('aria-disabled') !== null);
-        await page.waitForTimeout(200);
+        // The footer's hours are checked once it shows (lib/car-page/call-now.ts sets data-open-now).
+        await page.waitForFunction(() => document.querySelector('[data-mobile-footer]')?.hasAttribute('data-open-now'));
         return { href: await call.getAttribute('href'), disabled: await call.getAttribute('aria-disabled') };
       };
       try {
@@ -721,6 +721,35 @@ async function main() {
       } finally {
         await page.unroute(/\/api\/phone-reveal$/);
       }
+    });
+
+    await test('every car page declares the analytics events of its actions on the built controls (docs/behaviour/analytics.md): 4 on load, 18 history report, 48 print, 49 share, 61 photo viewer', async () => {
+      const seen = { 18: 0, 48: 0, 49: 0, 61: 0 };
+      for (const st of sites) {
+        for (const car of st.cars) {
+          const file = path.join(st.dist, 'cars', car.slug, 'index.html');
+          if (!fs.existsSync(file)) continue;
+          const html = fs.readFileSync(file, 'utf8');
+          assert(html.includes('data-event-load="4"'), `${st.site.slug} ${car.slug}: no page view event`);
+          assert(html.includes(`<meta name="dealergen:events" data-api-base="${st.site.api_base}" data-sink="${st.site.features.analytics}" data-car="${car.id}"`) || html.includes(`<meta name="dealergen:events" data-api-base data-sink="${st.site.features.analytics}" data-car="${car.id}"`), `${st.site.slug} ${car.slug}: the events meta`);
+          // Each control, as the components render it, with the event it sends.
+          for (const [control, id] of [[/<a [^>]*href="https:\/\/reports\.[^"]*"[^>]*>/g, 18], [/<button [^>]*data-print[ >][^>]*>/g, 48], [/<a [^>]*data-share-popup[^>]*>|<button [^>]*data-copy-link[^>]*>/g, 49], [/<a [^>]*data-viewer-open=[^>]*>/g, 61]]) {
+            for (const m of html.matchAll(control)) {
+              assert(m[0].includes(`data-event="${id}"`), `${st.site.slug} ${car.slug}: ${m[0].slice(0, 120)} sends no ${id}`);
+              seen[id]++;
+            }
+          }
+        }
+      }
+      for (const [id, n] of Object.entries(seen)) need(n > 0, `a demo car page with the control of event ${id}`);
+      // And on a real page, in Chromium: the view on load, then Copy link and the photo viewer.
+      const { site: s, car } = need(find((c) => c.in_stock && c.images.length > 1), 'a car with photos');
+      await open(s, car);
+      await page.waitForFunction(() => window.dataLayer?.some((e) => e.event_id === 4));
+      await page.locator('[data-copy-link]').click();
+      await page.locator('[data-viewer-open]').first().click();
+      await page.waitForFunction(() => [49, 61].every((id) => window.dataLayer.some((e) => e.event_id === id)));
+      await page.keyboard.press('Escape');
     });
 
     // --------------------------------------------------------- metadata

@@ -179,3 +179,31 @@ export async function popupSeen(context, site) {
     }
   }, key);
 }
+
+/**
+ * Waits for `n` rendering frames of `page`: what a scroll, a resize or a
+ * class change schedules for the next frame (the sticky bars' scroll
+ * handler runs in requestAnimationFrame) has run after two; a check that
+ * something did NOT happen waits for this instead of a fixed time.
+ */
+export function frames(page, n = 3) {
+  return page.evaluate(
+    (count) =>
+      new Promise((done) => {
+        const step = (left) => (left === 0 ? done() : requestAnimationFrame(() => step(left - 1)));
+        step(count);
+      }),
+    n,
+  );
+}
+
+/**
+ * Waits until the page's main thread is idle (requestIdleCallback) and its
+ * network too: islands hydrated "on idle" have loaded, and whatever the
+ * page would ask for by itself has been asked for.
+ */
+export async function settled(page) {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => new Promise((done) => requestIdleCallback(() => done(), { timeout: 5000 })));
+  await page.waitForLoadState('networkidle');
+}

@@ -78,14 +78,16 @@ async function main() {
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
   const overlay = page.locator('[data-dealergen-overlay]');
-  /** The dev script has opened its event stream. */
-  const connected = () => page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('/__dealergen/dev.js')));
+  /** The dev script has its event stream's first message: `ok`, or `failing` (an overlay follows). */
+  const connected = async () => {
+    await page.waitForFunction(() => document.documentElement.dataset.dealergenConnected);
+    return page.evaluate(() => document.documentElement.dataset.dealergenConnected);
+  };
 
   await step('the page loads with the dev script under its own CSP, the built file without it', async () => {
     const res = await page.goto(url);
     assert(/script-src 'self'/.test(res.headers()['content-security-policy'] ?? ''), 'the site CSP is sent');
-    await connected();
-    await page.waitForTimeout(500);
+    assertEqual(await connected(), 'ok', 'the last build');
     assertEqual(problems.length, 0, `console errors: ${problems.join(' | ')}`);
     const built = fs.readFileSync(path.join(tmp, 'sites/tiny-dealer/dist/index.html'), 'utf8');
     assert(!built.includes('__dealergen'), 'the built file has the dev script');
@@ -113,6 +115,7 @@ async function main() {
 
   await step('the overlay comes back after a reload, and hides from the keyboard', async () => {
     await page.reload();
+    assertEqual(await connected(), 'failing', 'the hello after a failed build');
     await overlay.waitFor();
     await overlay.getByRole('button', { name: /^Hide/ }).focus();
     await page.keyboard.press('Enter');
@@ -126,7 +129,8 @@ async function main() {
     const reloaded = page.waitForEvent('load', { timeout: BUILD_MS });
     edit(yaml, 'dealership_id: seventy-seven', 'dealership_id: 77');
     await reloaded;
-    await page.waitForTimeout(300);
+    // Connected to a good build: no overlay is coming.
+    assertEqual(await connected(), 'ok', 'the build after the fix');
     assertEqual(await overlay.count(), 0, 'overlays');
     assertEqual(problems.length, 0, `console errors: ${problems.join(' | ')}`);
   });

@@ -25,7 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile } from '../lib/static-server.mjs';
-import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, serveSite } from './common.mjs';
+import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, serveSite, settled } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 /** A test-drive date a week ahead: the forms and the worker take dates from today on, within a year. */
@@ -37,8 +37,11 @@ const captchaDist = path.resolve(process.argv[3] ?? 'sites/sunshine-coast-toyota
  * The car page's JavaScript loaded up front (before any scrolling or
  * touch): React plus the islands hydrated on load or idle. The forms load
  * when scrolled to (client:visible) or touched (client:interaction).
+ * 81 -> 83 KB for issue 23 (item 2): the page view (event 4) is sent once
+ * the page has loaded, with the event sender (1.4 KB), as scripts/budget.mjs
+ * says.
  */
-const UPFRONT_JS_BUDGET_KB = 81;
+const UPFRONT_JS_BUDGET_KB = 83;
 
 const { test, run } = createRunner();
 
@@ -157,8 +160,7 @@ async function main() {
       const scripts = new Set();
       page.on('request', (r) => r.resourceType() === 'script' && scripts.add(new URL(r.url()).pathname));
       await page.goto(`${origin}/cars/${reservable.slug}/`);
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
+      await settled(page);
       const kb = (list) => list.reduce((n, p) => n + gzipSync(fs.readFileSync(path.join(distDir, p))).length, 0) / 1024;
       const upfront = [...scripts];
       assert(!upfront.some((s) => /\/(EnquiryForm|MakeOffer|LeadForm)\./.test(s)), `a form loaded up front: ${upfront.join(', ')}`);
@@ -243,7 +245,8 @@ async function main() {
       assertJsonEqual(lead.lead_attributes.visited_pages.slice(0, 2), ['/search/', `/cars/${plain.slug}/?utm_source=e2e`], 'visited pages');
       assertJsonEqual(lead.lead_attributes.linked_query_params, {}, 'landing parameters (the visit began on /search/)');
       const events = await dataLayer(page);
-      assertJsonEqual(events.map((e) => e.event_id), [15], 'dataLayer events (a used car: 15)');
+      // 4: the car page view, sent once the page loaded (docs/behaviour/analytics.md); then the enquiry's.
+      assertJsonEqual(events.map((e) => e.event_id), [4, 15], 'dataLayer events (the page view, then a used car: 15)');
       assertJsonEqual(errors, [], 'page errors');
       await context.close();
     });
@@ -561,8 +564,10 @@ async function main() {
       await hydrated(page, 'TestDriveForm');
       await page.waitForLoadState('networkidle');
       assertJsonEqual(turnstile.length, 0, 'Turnstile requests before the form was touched');
+      const asked = page.waitForRequest(/challenges\.cloudflare\.com/);
       await page.getByLabel('Name', { exact: true }).click();
-      await page.waitForTimeout(300);
+      await asked;
+      await settled(page);
       assertJsonEqual(turnstile.length, 1, 'Turnstile requests after the first focus');
       assert(turnstile[0].includes('render=explicit'), `script ${turnstile[0]}`);
       assertJsonEqual(await page.getByRole('checkbox', { name: /terms of use/ }).count(), 0, 'terms boxes');

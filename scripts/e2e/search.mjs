@@ -24,7 +24,7 @@
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { assert, AXE_OPTIONS, assertEqual, createRunner, need, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertEqual, createRunner, need, settled, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
@@ -43,6 +43,9 @@ async function main() {
     const popularAnswer = { queries: ['kia sorento', 'ford transit', 'qwxzv'], days: 30 };
     let popularAsked = 0;
     const reports = [];
+    // Resolved by the next search report the page sends (a request, not a timer, ends the wait).
+    let nextReport = null;
+    const reported = () => new Promise((done) => (nextReport = done));
     await context.route(/\/api\//, (route) => {
       const url = route.request().url();
       if (url.includes('/api/events')) return route.fulfill({ status: 204 });
@@ -52,6 +55,7 @@ async function main() {
       }
       if (url.includes('/api/search/queries')) {
         reports.push(JSON.parse(route.request().postData() ?? 'null'));
+        nextReport?.();
         return route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify({ recorded: true }) });
       }
       const body = url.includes('/api/auth/me')
@@ -195,7 +199,7 @@ async function main() {
       await freshSearch();
       popularAsked = 0;
       reports.length = 0;
-      await page.waitForTimeout(300);
+      await settled(page);
       assertEqual(popularAsked, 0, 'not asked for on page load');
       await box(page).focus();
       const group = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('group', { name: 'Popular searches' });
@@ -210,11 +214,13 @@ async function main() {
       await page.keyboard.press('ArrowDown');
       const active = group.getByRole('option', { selected: true });
       assertEqual(await box(page).getAttribute('aria-activedescendant'), await active.getAttribute('id'), 'aria-activedescendant');
+      const report = reported();
       await page.keyboard.press('Enter');
       await page.waitForURL((u) => u.searchParams.get('query') === 'kia sorento');
       const shown = Number(options[0].match(/\(([\d,]+)/)[1].replace(/,/g, ''));
       await resultCount(page, shown);
-      for (let i = 0; i < 50 && reports.length === 0; i++) await page.waitForTimeout(100);
+      await report;
+      await settled(page);
       assertEqual(JSON.stringify(reports), JSON.stringify([{ query: 'kia sorento', hits: shown }]), 'the chosen search is reported once, with its count');
       // Typing narrows them to those that fit.
       await box(page).fill('');

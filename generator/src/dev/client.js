@@ -42,11 +42,14 @@ function show(overlay) {
 }
 
 events.addEventListener('hello', (e) => {
-  const { build } = JSON.parse(e.data);
+  const { build, overlay } = JSON.parse(e.data);
   // After a reconnect (the server restarted, or a reload was missed): a
   // newer build than the one this page came from.
   if (seen !== null && build !== seen) location.reload();
   seen = build;
+  // Connected, and whether the last build failed (its overlay comes next):
+  // for a test to wait on instead of a fixed time.
+  document.documentElement.dataset.dealergenConnected = overlay ? 'failing' : 'ok';
 });
 events.addEventListener('reload', () => location.reload());
 events.addEventListener('overlay', (e) => {

@@ -1,6 +1,7 @@
 //! The pages' event stream (server-sent events on `/__dealergen/events`):
 //! `hello` on connect (the build the server has, so a page opened on an
-//! older build reloads after a reconnect), `building`, `reload` after a
+//! older build reloads after a reconnect, and whether an overlay follows,
+//! so a page or a test knows at once that none will), `building`, `reload` after a
 //! good build, and `overlay` with the problems of a failed one. The last
 //! overlay is repeated to every page that connects until a build succeeds,
 //! so a reload never hides it.
@@ -67,7 +68,10 @@ impl Hub {
     pub fn subscribe(&self) -> (Vec<String>, Receiver<String>) {
         let (tx, rx) = channel();
         let mut inner = self.inner.lock().expect("hub lock");
-        let mut first = vec![frame("hello", &serde_json::json!({ "build": inner.build }))];
+        let mut first = vec![frame(
+            "hello",
+            &serde_json::json!({ "build": inner.build, "overlay": inner.overlay.is_some() }),
+        )];
         first.extend(inner.overlay.clone());
         inner.clients.push(tx);
         (first, rx)
@@ -136,7 +140,10 @@ mod tests {
     fn an_overlay_stays_for_new_pages_until_a_good_build() {
         let hub = Hub::default();
         let (first, rx) = hub.subscribe();
-        assert_eq!(first, ["event: hello\ndata: {\"build\":0}\n\n"]);
+        assert_eq!(
+            first,
+            ["event: hello\ndata: {\"build\":0,\"overlay\":false}\n\n"]
+        );
         assert_eq!(hub.overlay(&overlay()), 1);
         let got = rx.try_recv().unwrap();
         assert!(got.starts_with("event: overlay\ndata: {"), "{got}");
@@ -149,6 +156,10 @@ mod tests {
         // A page opened now gets the overlay at once.
         let (first, _rx2) = hub.subscribe();
         assert_eq!(first.len(), 2);
+        assert_eq!(
+            first[0],
+            "event: hello\ndata: {\"build\":0,\"overlay\":true}\n\n"
+        );
         assert!(first[1].starts_with("event: overlay"));
         assert!(hub.failing());
 
@@ -159,7 +170,10 @@ mod tests {
         );
         assert!(!hub.failing());
         let (first, _rx3) = hub.subscribe();
-        assert_eq!(first, ["event: hello\ndata: {\"build\":1}\n\n"]);
+        assert_eq!(
+            first,
+            ["event: hello\ndata: {\"build\":1,\"overlay\":false}\n\n"]
+        );
     }
 
     #[test]

@@ -39,6 +39,7 @@ export function updateCallNow(footer: HTMLElement, now: Date): boolean {
   }
   const status = footer.querySelector<HTMLElement>('[data-call-status]');
   if (status) status.hidden = open;
-  footer.toggleAttribute('data-open-now', open);
+  // "true" or "false" once checked (absent before: what waits on the check can tell).
+  footer.setAttribute('data-open-now', String(open));
   return open && callable;
 }
