@@ -1,5 +1,5 @@
 //! Runs `astro build` for a generated project into a staged release
-//! (crate::release) and checks that it produced every page the contract
+//! (the `release` module) and checks that it produced every page the contract
 //! promises (docs/ARCHITECTURE.md, contract 2) before the caller publishes
 //! it: a failed build leaves the old site.
 

@@ -117,7 +117,7 @@ impl std::fmt::Display for BuildFailure {
 }
 
 /// Builds one dealer on its own: its own Astro run (see
-/// [`crate::batch`] for several dealers in one run).
+/// the `batch` module for several dealers in one run).
 pub fn build_dealer(
     project: &Project,
     dealer_file: &Path,
@@ -770,7 +770,7 @@ pub fn publish_plan(
     cfg: &dealer_config::DealerConfig,
     site: &site_data::SiteData,
     cars: &[present::Car],
-    gone: &[crate::publish::redirects::GoneCar],
+    gone: &[crate::stock::GoneCar],
 ) -> PlannedPublish {
     use crate::publish::headers::origin_of;
     let landings: std::collections::HashSet<String> = site

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use crate::build::{BuildFailure, BuildOptions, BuildReport, Prepared, Rebuild, State};
 use crate::progress::Progress;
 use crate::project::Project;
+use crate::selection::slug_of;
 
 /// How `build` runs.
 pub struct RunOptions {
@@ -154,11 +155,4 @@ pub fn run(
     results.sort_by_key(|(slug, _)| slugs.iter().position(|s| s == slug));
     progress.finish();
     Ok(results)
-}
-
-fn slug_of(file: &std::path::Path) -> String {
-    file.file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default()
-        .to_string()
 }

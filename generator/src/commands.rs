@@ -1,6 +1,5 @@
 //! What each subcommand does. Returns the process exit code.
 
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -13,6 +12,7 @@ use crate::cli::{
     BuildArgs, CheckArgs, CheckLinksArgs, Cli, Command, OutputFormat, Selection, StockCommand,
 };
 use crate::project::Project;
+use crate::selection::{parse_as_of, select, shard_of, slug_of};
 
 mod diff;
 mod explain;
@@ -72,61 +72,6 @@ fn project_from(cli: &Cli) -> Result<Project> {
     Ok(p)
 }
 
-/// Dealer files named by --dealer, or all of them, relative to the current
-/// folder when inside it (so messages and GitHub annotations say
-/// `dealers/x.yaml`, which is what a pull request shows).
-pub(crate) fn select(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    Ok(select_absolute(project, sel)?
-        .into_iter()
-        .map(|f| f.strip_prefix(&cwd).map(Path::to_path_buf).unwrap_or(f))
-        .collect())
-}
-
-fn select_absolute(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
-    if sel.all {
-        let files = project
-            .dealer_files()
-            .with_context(|| format!("cannot list dealers in {}", project.dealers_dir.display()))?;
-        if files.is_empty() {
-            bail!(
-                "no dealer files (*.yaml) in {}",
-                project.dealers_dir.display()
-            );
-        }
-        return Ok(files);
-    }
-    let mut files = Vec::new();
-    for slug in &sel.dealer {
-        let f = project.dealer_file(slug);
-        if !f.is_file() {
-            let known: Vec<String> = project
-                .dealer_files()
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|p| p.file_stem()?.to_str().map(String::from))
-                .collect();
-            let hint = dealer_config::suggest::closest(slug, known.iter().map(String::as_str))
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            bail!("no dealer `{slug}`: {} does not exist{hint}", f.display());
-        }
-        files.push(f);
-    }
-    Ok(files)
-}
-
-/// Stable shard of a dealer: FNV-1a of the slug, so adding a dealer never
-/// moves the others to another runner.
-pub fn shard_of(slug: &str, shards: usize) -> usize {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in slug.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    (h % shards as u64) as usize
-}
-
 /// Astro builds use ~400 MB and one core each: run as many as both allow.
 fn default_jobs() -> usize {
     let cores = std::thread::available_parallelism()
@@ -142,21 +87,6 @@ fn default_jobs() -> usize {
         .map(|kb| kb / 1024)
         .unwrap_or(2048);
     cores.min(mem_mb / 700).max(1)
-}
-
-pub(crate) fn parse_as_of(s: Option<&str>) -> Result<DateTime<Utc>> {
-    match s {
-        None => Ok(Utc::now()),
-        Some(s) => {
-            if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-                return Ok(t.with_timezone(&Utc));
-            }
-            let d = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").with_context(|| {
-                format!("--as-of `{s}` is not a date (2026-11-20) or RFC 3339 time")
-            })?;
-            Ok(d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc())
-        }
-    }
 }
 
 fn build(project: &Project, args: BuildArgs) -> Result<i32> {
@@ -368,13 +298,6 @@ fn print_warnings(w: &crate::build::Warnings) {
 /// "1 record skipped", "0 warnings".
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-pub(crate) fn slug_of(file: &Path) -> String {
-    file.file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default()
-        .to_string()
 }
 
 fn check_links(project: &Project, args: CheckLinksArgs) -> Result<i32> {
@@ -630,39 +553,5 @@ mod tests {
             judged_now(at("2026-11-20T11:00:00Z")),
             at("2026-11-20T10:00:00Z")
         );
-    }
-
-    #[test]
-    fn shards_cover_every_dealer_exactly_once() {
-        let slugs: Vec<String> = (0..200).map(|i| format!("dealer-{i}")).collect();
-        let n = 7;
-        let mut counts = vec![0; n];
-        for s in &slugs {
-            let k = shard_of(s, n);
-            assert!(k < n);
-            counts[k] += 1;
-        }
-        assert_eq!(counts.iter().sum::<usize>(), 200);
-        assert!(counts.iter().all(|c| *c > 10), "unbalanced: {counts:?}");
-        // Stable: the same slug always lands on the same shard.
-        assert_eq!(
-            shard_of("brisbane-motor-group", n),
-            shard_of("brisbane-motor-group", n)
-        );
-    }
-
-    #[test]
-    fn as_of_accepts_dates_and_times() {
-        assert_eq!(
-            parse_as_of(Some("2026-11-20")).unwrap().to_rfc3339(),
-            "2026-11-20T00:00:00+00:00"
-        );
-        assert_eq!(
-            parse_as_of(Some("2026-11-20T10:00:00+10:00"))
-                .unwrap()
-                .to_rfc3339(),
-            "2026-11-20T00:00:00+00:00"
-        );
-        assert!(parse_as_of(Some("20/11/2026")).is_err());
     }
 }

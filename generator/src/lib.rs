@@ -1,12 +1,33 @@
 //! dealergen: dealer YAML + stock feed → static Astro site.
 //!
-//! `commands` wires the subcommands; `build` runs one dealer end to end;
-//! `stock` reads and filters the feed; `site_data` resolves the config for
-//! the pages; `render` writes the Astro project; `astro` builds it;
-//! `release` publishes it atomically; `cache` decides whether it must be
-//! rebuilt; `compliance` checks the built pages' finance figures before
-//! they are published.
+//! The modules, from the bottom up (a module uses only those above it in
+//! this list or beside it; `python3 ../shared/hooks/rust_cycles.py` finds
+//! none in a loop):
+//!
+//! - **Where things are and what was asked:** `project` (the checkout's
+//!   folders), `cli` (the arguments), `selection` (which dealers, which
+//!   instant, which shard), `progress` (the build's progress line).
+//! - **What a dealer's site is made of:** `stock` (read the feed, keep the
+//!   cars the site shows, present them), `photos` (the site's own photo
+//!   files), `search_index` (the precomputed search), `rich_text` (dealer
+//!   Markdown to safe HTML), `site_data` (the config resolved into what the
+//!   pages show), `pages` (every page a build makes).
+//! - **Making and checking a site:** `render` (the thin Astro project),
+//!   `astro` (runs it), `cache` (the build and inputs keys), `release` (the
+//!   staged release and its atomic switch), `compliance` (finance figures
+//!   on built pages), `publish` (links, sitemap, headers, redirects, and
+//!   what Cloudflare allows: `asset_limits`).
+//! - **Running builds:** `build` (one dealer end to end), `batch` (several
+//!   dealers in one Astro run), `build_all` (many dealers: prepare,
+//!   batch, check and publish each).
+//! - **The commands:** `commands` (each subcommand; `commands/` holds
+//!   `diff`, `explain`, `pull`'s command wiring), `diff`, `explain` and
+//!   `pull` (what those commands compute), `dev` (one dealer and the edge
+//!   worker with live reload), `deploy` (upload releases to Cloudflare,
+//!   roll back), `scaffold` (`dealergen new`'s file), `docs` (the YAML
+//!   field reference).
 
+pub mod asset_limits;
 pub mod astro;
 pub mod batch;
 pub mod build;
@@ -31,5 +52,6 @@ pub mod render;
 pub mod rich_text;
 pub mod scaffold;
 pub mod search_index;
+pub mod selection;
 pub mod site_data;
 pub mod stock;

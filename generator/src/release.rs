@@ -42,7 +42,7 @@ pub const STABLE: [&str; 3] = ["dist", "edge-config.json", "edge-kv.json"];
 pub const BUILD_KEY: &str = "build-key";
 /// A release's description.
 pub const RELEASE_JSON: &str = "release.json";
-/// The inputs key of the files the release was generated from (crate::cache::inputs_key).
+/// The inputs key of the files the release was generated from (`cache::inputs_key`).
 pub const INPUTS_KEY: &str = "inputs-key";
 /// What the build reported (cars, warnings), for a later build that finds
 /// the release up to date and reports it without generating anything.

@@ -1,5 +1,5 @@
 //! Writes a generated Astro project, a dealer's own (`sites/<slug>/`) or a
-//! batch of dealers (`sites/.batch-<n>/`, crate::batch): the thin files
+//! batch of dealers (`sites/.batch-<n>/`, the `batch` module): the thin files
 //! from `templates/site/` (`*.j2` rendered with minijinja, strict undefined
 //! so a typo is an error; every other file copied as it is), a copy of the
 //! shared app (`app/`, whose `src/routes/` are the pages of both kinds) and

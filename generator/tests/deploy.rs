@@ -942,7 +942,7 @@ fn unreadable_deploy_state_is_changed_for_a_dry_run_and_stops_a_deployment() {
 }
 
 /// A site Cloudflare would refuse (here a file over 25 MiB; or more files
-/// than the plan allows: deploy::limits) stops the deployment before any
+/// than the plan allows: asset_limits) stops the deployment before any
 /// upload, naming the dealer and the file; the dry run says so and fails.
 #[test]
 fn a_site_over_the_platform_limits_is_named_and_nothing_is_uploaded() {

@@ -240,7 +240,7 @@ export interface Car {
   drive: string | null;
   /**
    * Equipment shoppers filter on ("Apple CarPlay", "Tow Bar", ...): the
-   * feed's features kept by `search_index::FEATURE_FILTERS`.
+   * feed's features kept by `stock::features::FEATURE_FILTERS`.
    */
   filtered_features: string[];
   /**

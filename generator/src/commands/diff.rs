@@ -17,7 +17,7 @@ pub fn run(project: &Project, args: DiffArgs) -> Result<i32> {
     {
         anyhow::bail!("`{slug}` is not a dealer slug (lower-case letters, digits and dashes)");
     }
-    let now = super::parse_as_of(args.as_of.as_deref())?;
+    let now = crate::selection::parse_as_of(args.as_of.as_deref())?;
     let markdown = crate::diff::diff_dealer(project, slug, &args.base, now)?;
     print!("{markdown}");
     Ok(0)
@@ -28,7 +28,7 @@ pub fn run(project: &Project, args: DiffArgs) -> Result<i32> {
 pub fn changed(project: &Project, args: ChangedArgs) -> Result<i32> {
     let mut list = crate::diff::changed_dealers(project, &args.base)?;
     if let Some((i, n)) = args.shard {
-        list.retain(|c| super::shard_of(&c.dealer, n) == i - 1);
+        list.retain(|c| crate::selection::shard_of(&c.dealer, n) == i - 1);
     }
     match args.format {
         PullFormat::Json => println!("{}", serde_json::to_string_pretty(&list)?),

@@ -15,8 +15,8 @@ pub fn run(project: &Project, args: ExplainArgs) -> Result<i32> {
         dealer: vec![args.dealer.clone()],
         all: false,
     };
-    let file = super::select(project, &sel)?.remove(0);
-    let now = super::parse_as_of(args.as_of.as_deref())?;
+    let file = crate::selection::select(project, &sel)?.remove(0);
+    let now = crate::selection::parse_as_of(args.as_of.as_deref())?;
     let dealer = match Loader::new(project.presets_dir()).load(&file) {
         Ok(d) => d,
         Err(r) => {

@@ -13,10 +13,10 @@ use crate::pull::{self, PullFailure, PullOptions, PullReport, Pulled};
 const PARALLEL_PULLS: usize = 4;
 
 pub fn run(project: &Project, args: PullArgs) -> Result<i32> {
-    let files = super::select(project, &args.selection)?;
+    let files = crate::selection::select(project, &args.selection)?;
     let opts = PullOptions {
         accept_drop: args.accept_drop,
-        now: super::parse_as_of(args.as_of.as_deref())?,
+        now: crate::selection::parse_as_of(args.as_of.as_deref())?,
         ..PullOptions::default()
     };
     let env = |name: &str| std::env::var(name).ok();
@@ -27,7 +27,7 @@ pub fn run(project: &Project, args: PullArgs) -> Result<i32> {
         files
             .par_iter()
             .map(|file| {
-                let slug = super::slug_of(file);
+                let slug = crate::selection::slug_of(file);
                 pull::pull_dealer(project, file, &opts, &env, &|msg: &str| {
                     eprintln!("{slug}: {msg}")
                 })

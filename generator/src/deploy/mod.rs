@@ -14,7 +14,6 @@
 
 pub mod config;
 pub mod configs;
-pub mod limits;
 pub mod release;
 pub mod secrets;
 pub mod state;
@@ -26,6 +25,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use dealer_config::Loader;
 
+use crate::asset_limits as limits;
 use crate::cli::{DeployArgs, RollbackArgs};
 use crate::project::Project;
 use config::DeployConfig;
@@ -173,7 +173,7 @@ struct DealerPlan {
     previous_kv: Option<Vec<KvEntry>>,
     new_kv: Vec<KvEntry>,
     secrets: BTreeMap<String, String>,
-    /// Why the site does not fit the Workers plan's limits (limits.rs).
+    /// Why the site does not fit the Workers plan's limits (asset_limits.rs).
     over_limits: Vec<String>,
 }
 
@@ -240,7 +240,7 @@ pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
         args.selection.dealer.clone()
     };
     if let Some((i, n)) = args.shard {
-        slugs.retain(|s| crate::commands::shard_of(s, n) == i - 1);
+        slugs.retain(|s| crate::selection::shard_of(s, n) == i - 1);
     }
     let mut releases = Vec::new();
     let mut not_built = Vec::new();

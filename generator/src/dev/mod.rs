@@ -26,8 +26,8 @@ use dealer_config::Severity;
 
 use crate::build::{build_dealer, BuildFailure, BuildOptions};
 use crate::cli::{DevArgs, Selection};
-use crate::commands::{parse_as_of, select, slug_of};
 use crate::project::Project;
+use crate::selection::{parse_as_of, select, slug_of};
 use events::{Hub, Overlay, Problem};
 use locate::Published;
 use serve::{Api, Site};

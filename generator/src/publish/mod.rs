@@ -46,8 +46,8 @@ pub struct PublishReport {
     /// Distinct inline scripts allowed by hash.
     pub script_hashes: usize,
     pub redirects: usize,
-    /// The site's files as Cloudflare counts them (deploy::limits).
-    pub assets: crate::deploy::limits::AssetCount,
+    /// The site's files as Cloudflare counts them (asset_limits).
+    pub assets: crate::asset_limits::AssetCount,
     /// This step (links, SEO, sitemap, headers) from start to end.
     pub elapsed: Duration,
     /// The finance compliance check, run before this step by the build
@@ -182,7 +182,7 @@ pub fn finish(
         sitemap_urls: urls.len(),
         script_hashes: csp.script_hashes.len(),
         redirects: plan.redirects.len(),
-        assets: crate::deploy::limits::AssetCount::scan(dist)?,
+        assets: crate::asset_limits::AssetCount::scan(dist)?,
         links: link_report,
         elapsed: started.elapsed(),
         compliance: Duration::ZERO,

@@ -8,19 +8,10 @@
 use std::collections::HashSet;
 
 use crate::search_index::slugify;
+pub use crate::stock::GoneCar;
 
 /// Cloudflare Pages reads at most 2,000 static redirects.
 pub const MAX_REDIRECTS: usize = 2_000;
-
-/// A car of the feed that sold before the dealer's window.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GoneCar {
-    pub slug: String,
-    pub make: String,
-    pub model: String,
-    /// When it sold (unix seconds): the most recent are kept first.
-    pub sold_at: Option<i64>,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Redirect {

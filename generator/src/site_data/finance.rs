@@ -57,8 +57,8 @@ pub fn finance(cfg: &DealerConfig) -> Finance {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dealer_config::model::RateRange;
     use crate::site_data::test_support::config_with;
+    use dealer_config::model::RateRange;
     use serde_json::json;
 
     #[test]

@@ -162,7 +162,7 @@ pub struct Copy {
     pub dealer_comments_pending: String,
 }
 
-/// The content pages of `site`, as site paths (`crate::pages` lists them):
+/// The content pages of `site`, as site paths (the top-level `pages` module lists them):
 /// /special-offers/, each offer's page, /models/ and each model's page, each
 /// location's /contact-us/ and /locations/ page, and the models menu's cards
 /// when the navigation has that menu.

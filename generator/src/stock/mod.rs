@@ -2,6 +2,7 @@
 //! present them for the pages.
 
 pub mod detail;
+pub mod features;
 pub mod feed;
 pub mod finance;
 pub mod present;
@@ -43,7 +44,18 @@ pub struct Selection {
     pub warnings: Vec<FeedWarning>,
     /// Cars of this dealer that sold before the window: their old pages
     /// redirect to a matching search (`_redirects`).
-    pub gone: Vec<crate::publish::redirects::GoneCar>,
+    pub gone: Vec<GoneCar>,
+}
+
+/// A car of the feed that sold before the dealer's window: its old page
+/// redirects to a matching search (`publish::redirects`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoneCar {
+    pub slug: String,
+    pub make: String,
+    pub model: String,
+    /// When it sold (unix seconds): the most recent are kept first.
+    pub sold_at: Option<i64>,
 }
 
 pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
@@ -66,7 +78,7 @@ pub fn select(feed: Feed, cfg: &DealerConfig, now: DateTime<Utc>) -> Selection {
             Verdict::OtherDealership { .. } => sel.other_dealership += 1,
             Verdict::Hidden(why) => {
                 if why == Hidden::SoldTooLongAgo {
-                    sel.gone.push(crate::publish::redirects::GoneCar {
+                    sel.gone.push(GoneCar {
                         slug: car.slug.clone(),
                         make: car.make.clone(),
                         model: car.model.clone(),

@@ -120,7 +120,7 @@ pub struct Car {
     #[serde(default)]
     pub categories: Vec<String>,
     /// Equipment shoppers filter on ("Apple CarPlay", "Tow Bar", ...): the
-    /// feed's features kept by `search_index::FEATURE_FILTERS`.
+    /// feed's features kept by `stock::features::FEATURE_FILTERS`.
     #[serde(default)]
     pub filtered_features: Vec<String>,
     /// The dealership's slug as the feed gives it (the dealer filter link
@@ -593,7 +593,7 @@ pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {
         seats: car.seats,
         item_type: car.item_type.clone(),
         categories: car.categories.clone(),
-        filtered_features: crate::search_index::filtered_features(&car.features),
+        filtered_features: super::features::filtered_features(&car.features),
         dealership_slug: car.dealership_slug.clone(),
         dealership_name: car.dealership_name.clone(),
         finance: super::finance::car_finance(

@@ -83,7 +83,7 @@ pub struct FeedCar {
     pub categories: Vec<String>,
     /// Equipment shoppers filter on: the feed's `filtered_features`, or else
     /// its `standardEquipment` list (the search index keeps the ones in
-    /// `search_index::FEATURE_FILTERS`).
+    /// `stock::features::FEATURE_FILTERS`).
     pub features: Vec<String>,
     /// The dealership's slug and name as the feed gives them (search facets;
     /// the dealer's own when absent).
