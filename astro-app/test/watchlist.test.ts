@@ -62,3 +62,25 @@ describe('watchlist calls', () => {
     expect(watchlistCars([car], images)[0]!.image).toBe('/p/a-480.jpg');
   });
 });
+
+describe('toasts (spec 002 §9; docs/behaviour/feedback.md)', () => {
+  it('one at a time, with no removal timer: a toast stays until dismissed or replaced', async () => {
+    const { toastStore } = await import('../src/lib/toast');
+    vi.useFakeTimers();
+    try {
+      toastStore.reset();
+      const first = toastStore.show({ title: 'Car Saved In Watchlist', text: 'a' });
+      vi.advanceTimersByTime(60 * 60 * 1000);
+      expect(toastStore.get().toast?.id).toBe(first.id);
+      const second = toastStore.show({ title: 'Car Removed', text: 'b' });
+      expect(toastStore.get().toast?.id).toBe(second.id);
+      toastStore.dismiss(first.id); // an old toast's close does not close the new one
+      expect(toastStore.get().toast?.id).toBe(second.id);
+      toastStore.dismiss(second.id);
+      expect(toastStore.get().toast).toBeNull();
+    } finally {
+      vi.useRealTimers();
+      toastStore.reset();
+    }
+  });
+});
