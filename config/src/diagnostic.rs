@@ -131,13 +131,14 @@ pub fn render_human(diags: &[Diagnostic], files: &SourceFiles) -> String {
         {
             let num = d.line.to_string();
             let pad = " ".repeat(num.len());
-            let width = underline_width(line, d.column);
+            let (line, column) = window(line, d.column);
+            let width = underline_width(&line, column);
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{num} | {line}");
             let _ = writeln!(
                 out,
                 "{pad} | {}{}",
-                " ".repeat(d.column.saturating_sub(1)),
+                " ".repeat(column.saturating_sub(1)),
                 "^".repeat(width)
             );
         }
@@ -153,6 +154,36 @@ pub fn render_human(diags: &[Diagnostic], files: &SourceFiles) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Characters of a line the terminal shows at most, and how many of them
+/// come before the problem's column when the line is cut.
+const WINDOW: usize = 120;
+const BEFORE: usize = 40;
+
+/// The part of `line` shown for a problem at `col` (1-based, in
+/// characters), and the column within it: a long line (a minified value, a
+/// 40,000-character flow mapping) is cut to [`WINDOW`] characters around
+/// the column, "…" marking each cut, instead of filling the terminal.
+fn window(line: &str, col: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= WINDOW {
+        return (line.to_string(), col);
+    }
+    let at = col.saturating_sub(1).min(chars.len());
+    let start = at.saturating_sub(BEFORE);
+    let end = (start + WINDOW).min(chars.len());
+    let mut text = String::new();
+    let mut column = at - start + 1;
+    if start > 0 {
+        text.push('…');
+        column += 1;
+    }
+    text.extend(&chars[start..end]);
+    if end < chars.len() {
+        text.push('…');
+    }
+    (text, column)
 }
 
 /// Underlines the token starting at `col` (to the end of a key or value).
@@ -252,6 +283,36 @@ mod tests {
         d.hint = None;
         d.key = "a,b".into();
         assert!(render_github(&[d]).contains("title=a%2Cb::a%0Ab, 100%25"));
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_the_problem() {
+        let mut files = SourceFiles::default();
+        let long = format!("home: {{ hero_title: {}, bad_key: 1 }}", "x".repeat(40_000));
+        files.add("dealers/x.yaml".into(), format!("name: X\n{long}\n"));
+        let mut d = diag();
+        d.column = long.find("bad_key").unwrap() + 1;
+        let out = render_human(&[d], &files);
+        assert!(out.len() < 600, "{} characters:\n{out}", out.len());
+        let shown = out.lines().find(|l| l.starts_with("2 | ")).unwrap();
+        let caret = out.lines().find(|l| l.contains('^')).unwrap();
+        assert!(
+            shown.starts_with("2 | …x") && shown.ends_with("bad_key: 1 }"),
+            "{shown}"
+        );
+        // The caret sits under the key, in characters ("…" is one).
+        let at = caret.find('^').unwrap() - "  | ".len();
+        assert_eq!(
+            shown
+                .chars()
+                .skip("2 | ".len() + at)
+                .take(7)
+                .collect::<String>(),
+            "bad_key"
+        );
+        assert_eq!(caret.matches('^').count(), "bad_key".len());
+        // A short line is shown whole.
+        assert_eq!(window("stock:", 1), ("stock:".to_string(), 1));
     }
 
     #[test]
