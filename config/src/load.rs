@@ -168,6 +168,12 @@ impl Loader {
             return Err(reject(files, problems));
         }
 
+        // `dealergen new`'s placeholders, in the dealer's own file only.
+        problems.extend(check::placeholders::check(
+            &dealer_tree,
+            files.text(dealer_id),
+        ));
+
         // The preset the dealer extends.
         let tree = match dealer_tree.get("template") {
             Some(Node::Scalar(Scalar::Str(name), span)) => {

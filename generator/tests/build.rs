@@ -874,6 +874,20 @@ fn new_scaffolds_a_dealer_that_validates() {
     assert!(dealers.path().join("stock/gold-coast-kia.json").is_file());
     let out = run(&["check", "--dealer", "gold-coast-kia"]);
     assert!(out.status.success(), "{}", text(&out));
+    // Valid, but each placeholder it wrote is named until it is changed.
+    let log = text(&out);
+    for key in [
+        "site_url",
+        "contact.phone",
+        "contact.email",
+        "locations[0].phone",
+        "locations[0].address.street",
+    ] {
+        assert!(
+            log.contains(&format!("`{key}` is still the placeholder")),
+            "{key}: {log}"
+        );
+    }
     let out = run(&["new", "other", "--template", "no-such-preset"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!dealers.path().join("other.yaml").exists());

@@ -19,6 +19,7 @@ mod locations;
 mod models;
 mod offers;
 mod pages;
+pub(crate) mod placeholders;
 mod search;
 mod stock;
 pub(crate) mod structure;
