@@ -247,7 +247,7 @@ pub struct PullArgs {
     /// stock.source.max_drop_percent fewer cars than the current one.
     #[arg(long)]
     pub accept_drop: bool,
-    /// Count the cars the site shows (for the drop guard) at this moment (RFC 3339 or a date) instead of now.
+    /// Count the cars the site shows (for the drop guard) at this moment (RFC 3339 or a date) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
     /// Output format: human (terminal) or json (one result per dealer).
@@ -269,7 +269,7 @@ pub struct ExplainArgs {
     /// The car: its stock number, feed id or slug.
     #[arg(long, value_name = "STOCKNUM|ID")]
     pub car: String,
-    /// Judge the sold window and new arrivals at this moment (RFC 3339 or a date) instead of now.
+    /// Judge the sold window and new arrivals at this moment (RFC 3339 or a date) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
 }
@@ -282,7 +282,7 @@ pub struct DiffArgs {
     /// The git revision to compare the working tree with (a branch, tag or commit).
     #[arg(long, value_name = "REV", default_value = "HEAD")]
     pub base: String,
-    /// Judge the sold window and promo windows at this moment (RFC 3339 or a date) instead of now.
+    /// Judge the sold window and promo windows at this moment (RFC 3339 or a date) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
 }
@@ -312,7 +312,7 @@ pub struct DevArgs {
     /// Serve the pages only: no local worker, /api answers 503.
     #[arg(long)]
     pub no_edge: bool,
-    /// Judge sold windows and new arrivals at this moment (RFC 3339 or a date) instead of now.
+    /// Judge sold windows and new arrivals at this moment (RFC 3339 or a date) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
 }
@@ -326,7 +326,7 @@ pub struct CheckLinksArgs {
     /// The built site (default: sites/<slug>/dist).
     #[arg(long, value_name = "DIR")]
     pub dist: Option<PathBuf>,
-    /// Judge the sold window (redirects) at this moment (RFC 3339) instead of now.
+    /// Judge the sold window (redirects) at this moment (RFC 3339) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
 }

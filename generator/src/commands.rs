@@ -3,7 +3,6 @@
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use chrono::{DateTime, Utc};
 use dealer_config::diagnostic::{render_github, render_human};
 use dealer_config::{Loader, Severity};
 
@@ -98,7 +97,7 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
         build: BuildOptions {
             now: match args.as_of.as_deref() {
                 Some(at) => parse_as_of(Some(at))?,
-                None => judged_now(Utc::now()),
+                None => parse_as_of(None)?,
             },
             skip_astro: args.no_astro,
         },
@@ -207,21 +206,6 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
         plural(left_out, "warning", "warnings"),
     );
     Ok(if failed > 0 { 1 } else { 0 })
-}
-
-/// The moment a build without `--as-of` judges the stock at: the start of
-/// the current hour. Every time rule (sold window, new arrivals, offer
-/// windows) is applied at one instant that site.json carries to the pages;
-/// judging at the exact second would make every build's data differ, so no
-/// dealer would ever be found unchanged. Within the hour, an unchanged
-/// dealer is not rebuilt; the first build of the next hour rebuilds it
-/// with the rules applied at that hour.
-fn judged_now(now: DateTime<Utc>) -> DateTime<Utc> {
-    use chrono::Timelike;
-    now.with_nanosecond(0)
-        .and_then(|t| t.with_second(0))
-        .and_then(|t| t.with_minute(0))
-        .unwrap_or(now)
 }
 
 /// Per dealer: pages, warnings, time and whether it was built, cached or failed.
@@ -530,28 +514,4 @@ fn new_dealer(project: &Project, slug: &str, template: &str, name: Option<&str>)
     }
     println!("next: edit the file, then `dealergen check --dealer {slug}` and `dealergen build --dealer {slug}`");
     Ok(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Builds without --as-of within one hour judge the stock at one
-    /// instant (so an unchanged dealer keeps its build key).
-    #[test]
-    fn a_build_judges_the_stock_at_the_start_of_the_hour() {
-        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
-        assert_eq!(
-            judged_now(at("2026-11-20T10:59:59.999Z")),
-            at("2026-11-20T10:00:00Z")
-        );
-        assert_eq!(
-            judged_now(at("2026-11-20T10:00:00Z")),
-            at("2026-11-20T10:00:00Z")
-        );
-        assert_ne!(
-            judged_now(at("2026-11-20T11:00:00Z")),
-            at("2026-11-20T10:00:00Z")
-        );
-    }
 }

@@ -67,10 +67,13 @@ pub fn shard_of(slug: &str, shards: usize) -> usize {
     (h % shards as u64) as usize
 }
 
-/// The instant `--as-of` names (RFC 3339, or a date at midnight UTC); now without it.
+/// The instant `--as-of` names (RFC 3339, or a date at midnight UTC);
+/// without it, the instant a build judges the stock at: the start of the
+/// current hour ([`judged_now`]). Every command judges at that instant, so
+/// `explain` and `diff` answer for the site the hourly build makes.
 pub fn parse_as_of(s: Option<&str>) -> Result<DateTime<Utc>> {
     match s {
-        None => Ok(Utc::now()),
+        None => Ok(judged_now(Utc::now())),
         Some(s) => {
             if let Ok(t) = DateTime::parse_from_rfc3339(s) {
                 return Ok(t.with_timezone(&Utc));
@@ -91,10 +94,43 @@ pub fn slug_of(file: &Path) -> String {
         .to_string()
 }
 
+/// The moment a build without `--as-of` judges the stock at: the start of
+/// the current hour. Every time rule (sold window, new arrivals, offer
+/// windows) is applied at one instant that site.json carries to the pages;
+/// judging at the exact second would make every build's data differ, so no
+/// dealer would ever be found unchanged. Within the hour, an unchanged
+/// dealer is not rebuilt; the first build of the next hour rebuilds it
+/// with the rules applied at that hour.
+pub fn judged_now(now: DateTime<Utc>) -> DateTime<Utc> {
+    use chrono::Timelike;
+    now.with_nanosecond(0)
+        .and_then(|t| t.with_second(0))
+        .and_then(|t| t.with_minute(0))
+        .unwrap_or(now)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Builds without --as-of within one hour judge the stock at one
+    /// instant (so an unchanged dealer keeps its build key).
+    #[test]
+    fn a_build_judges_the_stock_at_the_start_of_the_hour() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        assert_eq!(
+            judged_now(at("2026-11-20T10:59:59.999Z")),
+            at("2026-11-20T10:00:00Z")
+        );
+        assert_eq!(
+            judged_now(at("2026-11-20T10:00:00Z")),
+            at("2026-11-20T10:00:00Z")
+        );
+        assert_ne!(
+            judged_now(at("2026-11-20T11:00:00Z")),
+            at("2026-11-20T10:00:00Z")
+        );
+    }
     #[test]
     fn shards_cover_every_dealer_exactly_once() {
         let slugs: Vec<String> = (0..200).map(|i| format!("dealer-{i}")).collect();
@@ -112,6 +148,17 @@ mod tests {
             shard_of("brisbane-motor-group", n),
             shard_of("brisbane-motor-group", n)
         );
+    }
+
+    #[test]
+    fn without_as_of_every_command_judges_at_the_builds_instant() {
+        // explain, diff, pull and check-links answer for the site the
+        // hourly build makes, not for this second.
+        let before = judged_now(Utc::now());
+        let got = parse_as_of(None).unwrap();
+        let after = judged_now(Utc::now());
+        assert!(got == before || got == after, "{got}");
+        assert_eq!(got, judged_now(got), "the start of an hour");
     }
 
     #[test]
