@@ -11,6 +11,8 @@ template: {template}
 name: {name}
 site_url: https://www.{slug}.com.au   # CHANGE ME: the public address, no trailing slash
 timezone: Australia/Brisbane
+theme:
+  logo: /images/no-photo.svg          # CHANGE ME: your logo, a file in the site's public files
 contact:
   phone: (07) 3000 0000               # CHANGE ME
   email: sales@{slug}.com.au          # CHANGE ME

@@ -878,6 +878,7 @@ fn new_scaffolds_a_dealer_that_validates() {
     let log = text(&out);
     for key in [
         "site_url",
+        "theme.logo",
         "contact.phone",
         "contact.email",
         "locations[0].phone",
