@@ -345,6 +345,56 @@ fn check_links(project: &Project, args: CheckLinksArgs) -> Result<i32> {
     }
 }
 
+/// Diagnostics with their files relative to the repository's root, as
+/// GitHub attaches annotations to a pull request's lines: the workflow's
+/// checkout (`GITHUB_WORKSPACE`), else the nearest folder above the
+/// current one holding `.git`. A file outside it keeps its path.
+fn for_github(mut diags: Vec<dealer_config::Diagnostic>) -> Vec<dealer_config::Diagnostic> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let root = std::env::var_os("GITHUB_WORKSPACE")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            cwd.ancestors()
+                .find(|d| d.join(".git").exists())
+                .map(Into::into)
+        });
+    if let Some(root) = root {
+        for d in &mut diags {
+            d.file = repository_path(&cwd, &root, &d.file);
+        }
+    }
+    diags
+}
+
+/// `file` (relative to `cwd`, or absolute) relative to `root` when inside it.
+fn repository_path(
+    cwd: &std::path::Path,
+    root: &std::path::Path,
+    file: &std::path::Path,
+) -> std::path::PathBuf {
+    let absolute = normalise(&cwd.join(file));
+    absolute
+        .strip_prefix(normalise(root))
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|_| file.to_path_buf())
+}
+
+/// `a/b/../c` as `a/c`, without asking the file system.
+fn normalise(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 fn check(project: &Project, args: CheckArgs) -> Result<i32> {
     let files = select(project, &args.selection)?;
     let loader = Loader::new(project.presets_dir());
@@ -380,7 +430,7 @@ fn check(project: &Project, args: CheckArgs) -> Result<i32> {
                     println!("FAILED {}: {errors} problem(s)\n", file.display());
                 }
             }
-            OutputFormat::Github => print!("{}", render_github(&diags)),
+            OutputFormat::Github => print!("{}", render_github(&for_github(diags))),
             OutputFormat::Json => json.push(serde_json::json!({
                 "dealer": slug_of(file),
                 "file": file,
@@ -514,4 +564,44 @@ fn new_dealer(project: &Project, slug: &str, template: &str, name: Option<&str>)
     }
     println!("next: edit the file, then `dealergen check --dealer {slug}` and `dealergen build --dealer {slug}`");
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn annotation_paths_are_relative_to_the_repository_from_any_folder() {
+        let root = Path::new("/repo");
+        // From the repository's root, a subfolder, or outside it.
+        assert_eq!(
+            repository_path(root, root, Path::new("dealers/x.yaml")),
+            Path::new("dealers/x.yaml")
+        );
+        assert_eq!(
+            repository_path(Path::new("/repo/dealers"), root, Path::new("x.yaml")),
+            Path::new("dealers/x.yaml")
+        );
+        assert_eq!(
+            repository_path(
+                Path::new("/repo/dealers"),
+                root,
+                Path::new("/repo/templates/presets/a.yaml")
+            ),
+            Path::new("templates/presets/a.yaml")
+        );
+        assert_eq!(
+            repository_path(
+                Path::new("/repo/dealers"),
+                root,
+                Path::new("../templates/presets/a.yaml")
+            ),
+            Path::new("templates/presets/a.yaml")
+        );
+        assert_eq!(
+            repository_path(Path::new("/elsewhere"), root, Path::new("x.yaml")),
+            Path::new("x.yaml")
+        );
+    }
 }

@@ -822,9 +822,12 @@ fn check_prints_github_annotations_on_the_right_line() {
         &["check", "--dealer", "broken-dealer", "--format", "github"],
     );
     assert_eq!(out.status.code(), Some(1));
+    // Run from the dealers' own folder (generator/tests/fixtures/dealers),
+    // the path is still the repository's, which GitHub attaches to the
+    // pull request's line.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "::error file=broken-dealer.yaml,line=5,col=33,title=stock.min_photoz::unknown key `min_photoz` in `stock`. Hint: did you mean `min_photos`?\n"
+        "::error file=generator/tests/fixtures/dealers/broken-dealer.yaml,line=5,col=33,title=stock.min_photoz::unknown key `min_photoz` in `stock`. Hint: did you mean `min_photos`?\n"
     );
     let out = dealergen(
         sites.path(),
