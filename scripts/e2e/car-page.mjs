@@ -701,25 +701,30 @@ async function main() {
       }
       const { site: s, car } = need(find((c, st) => st.site.features.phone_reveal && st.site.detail_page.sticky_sidebar && c.in_stock && digits(c.location.phone) !== digits(st.site.contact.phone)), 'a masked dealer with the sticky bar');
       const reveals = [];
-      await page.route(/\/api\/phone-reveal$/, (route) => {
+      // A tab of its own: the call ends in a tel: navigation, which leaves Chromium's tab waiting on the
+      // external protocol (later clicks in that tab were lost); closing the tab ends it.
+      const tab = await context.newPage();
+      watch(tab);
+      await tab.route(/\/api\/phone-reveal$/, (route) => {
         reveals.push(route.request().postDataJSON());
         return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ phone: car.location.phone, location_id: car.location.id }) });
       });
       try {
-        await open(s, car);
-        await page.evaluate(() => window.scrollTo(0, 1200));
-        const call = page.locator('[data-sticky-bar] [data-reveal-call]');
+        await tab.setViewportSize({ width: 1280, height: 900 });
+        await tab.goto(carUrl(s, car), { waitUntil: 'load' });
+        await tab.evaluate(() => window.scrollTo(0, 1200));
+        const call = tab.locator('[data-sticky-bar] [data-reveal-call]');
         await call.waitFor({ state: 'visible' });
         await call.focus();
-        await page.keyboard.press('Enter');
-        await page.waitForFunction(() => document.querySelector('[data-sticky-bar] [data-reveal-call]')?.dataset.revealed);
+        await tab.keyboard.press('Enter');
+        await tab.waitForFunction(() => document.querySelector('[data-sticky-bar] [data-reveal-call]')?.dataset.revealed);
         assertJsonEqual(await call.getAttribute('data-revealed'), `tel:${digits(car.location.phone)}`, 'the number called');
         assertJsonEqual(reveals, [{ car_id: car.id, location_id: car.location.id, website_id: s.site.slug }], 'one reveal asked');
-        const layer = await page.evaluate(() => window.dataLayer.map((e) => e.event_id));
+        const layer = await tab.evaluate(() => window.dataLayer.map((e) => e.event_id));
         assertJsonEqual(layer.filter((id) => id === 25).length, 1, `one phone click in the dataLayer (${layer})`);
         assert(layer.includes(4), `the car page view in the dataLayer (${layer})`);
       } finally {
-        await page.unroute(/\/api\/phone-reveal$/);
+        await tab.close();
       }
     });
 
@@ -745,10 +750,19 @@ async function main() {
       // And on a real page, in Chromium: the view on load, then Copy link and the photo viewer.
       const { site: s, car } = need(find((c) => c.in_stock && c.images.length > 1), 'a car with photos');
       await open(s, car);
-      await page.waitForFunction(() => window.dataLayer?.some((e) => e.event_id === 4));
+      const layer = () => page.evaluate(() => JSON.stringify((window.dataLayer ?? []).map((e) => e.event_id)));
+      const pushed = async (id) => {
+        try {
+          await page.waitForFunction((want) => window.dataLayer?.some((e) => e.event_id === want), id, { timeout: 10_000 });
+        } catch {
+          throw new Error(`event ${id} not in the dataLayer (${await layer()})`);
+        }
+      };
+      await pushed(4);
       await page.locator('[data-copy-link]').click();
+      await pushed(49);
       await page.locator('[data-viewer-open]').first().click();
-      await page.waitForFunction(() => [49, 61].every((id) => window.dataLayer.some((e) => e.event_id === id)));
+      await pushed(61);
       await page.keyboard.press('Escape');
     });
 

@@ -794,22 +794,31 @@ async function main() {
       const hours = external.find((src) => fs.readFileSync(path.join(distDir, src), 'utf8').includes('[data-hours]'));
       assert(menus && hours && menus !== hours, `the scripts are not the header menus and the hours tables (${external.join(', ')})`);
       const importsOf = (file) => [...file.toString().matchAll(/from\s*"(\.\/[^"]+\.js)"/g)].map((m) => m[1]);
-      // The header menus' script is on every page: one file, no shared chunk (a second request everywhere).
+      // The header menus' script is on every page: one file of its own, no shared chunk of the site's code.
+      // Its one import is Vite's preload helper (0.9 KB, not counted in the cap), the loader of the
+      // event sender it fetches on a page's first analytics event (lib/event-clicks.ts: a phone
+      // click on any page is event 25); every page with an island loads that helper anyway.
       // The hours tables' may import one chunk, lib/hours/schedule.ts, which it shares with the car page's
       // Call Now check; that chunk imports nothing and counts towards the cap.
+      const helper = /^\.\/preload-helper\.[\w-]+\.js$/;
       for (const [what, src, cap, allowed] of [
-        ['header menus', menus, MENU_SCRIPT_GZIP_KB, null],
+        ['header menus', menus, MENU_SCRIPT_GZIP_KB, helper],
         ['hours tables', hours, HOURS_SCRIPT_GZIP_KB, /^\.\/schedule\.[\w-]+\.js$/],
       ]) {
         const file = fs.readFileSync(path.join(distDir, src));
         const imports = importsOf(file);
         assertEqual(imports.filter((i) => !allowed?.test(i)).join(', '), '', `${what} script imports`);
         assert(imports.length <= 1, `${what} script imports ${imports.length} chunks`);
-        const files = [file, ...imports.map((i) => fs.readFileSync(path.join(distDir, path.dirname(src), i)))];
-        for (const [i, chunk] of files.slice(1).entries()) assertEqual(importsOf(chunk).join(', '), '', `imports of ${imports[i]}`);
+        const counted = imports.filter((i) => !helper.test(i));
+        for (const i of imports.filter((i) => helper.test(i))) {
+          const kbHelper = gzipSync(fs.readFileSync(path.join(distDir, path.dirname(src), i)), { level: 9 }).length / 1024;
+          assert(kbHelper <= 1, `${what}: Vite's preload helper is ${kbHelper.toFixed(2)} KB gzip`);
+        }
+        const files = [file, ...counted.map((i) => fs.readFileSync(path.join(distDir, path.dirname(src), i)))];
+        for (const [i, chunk] of files.slice(1).entries()) assertEqual(importsOf(chunk).join(', '), '', `imports of ${counted[i]}`);
         const bytes = files.reduce((n, f) => n + f.length, 0);
         const kb = files.reduce((n, f) => n + gzipSync(f, { level: 9 }).length, 0) / 1024;
-        console.log(`       ${what}: ${(bytes / 1024).toFixed(1)} KB, ${kb.toFixed(2)} KB gzip (${[src, ...imports].join(' + ')})`);
+        console.log(`       ${what}: ${(bytes / 1024).toFixed(1)} KB, ${kb.toFixed(2)} KB gzip (${[src, ...counted].join(' + ')})`);
         assert(kb <= cap, `${what}: ${kb.toFixed(2)} KB gzip`);
       }
     });
