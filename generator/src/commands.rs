@@ -372,27 +372,11 @@ fn repository_path(
     root: &std::path::Path,
     file: &std::path::Path,
 ) -> std::path::PathBuf {
-    let absolute = normalise(&cwd.join(file));
+    let absolute = crate::diff::normalize(&cwd.join(file));
     absolute
-        .strip_prefix(normalise(root))
+        .strip_prefix(crate::diff::normalize(root))
         .map(std::path::Path::to_path_buf)
         .unwrap_or_else(|_| file.to_path_buf())
-}
-
-/// `a/b/../c` as `a/c`, without asking the file system.
-fn normalise(path: &std::path::Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn check(project: &Project, args: CheckArgs) -> Result<i32> {

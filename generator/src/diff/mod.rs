@@ -218,7 +218,7 @@ pub(crate) fn inside(path: &Path) -> Option<String> {
 }
 
 /// `..` and `.` resolved without touching the disk.
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
