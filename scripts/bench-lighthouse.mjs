@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { CHROMIUM } from './lib/chromium.mjs';
-import { startServer } from './lib/static-server.mjs';
+import { serveInWorkerd } from './lib/workerd-site.mjs';
 
 const LIGHTHOUSE = 'lighthouse@13.5.0';
 // Async: the site is served from this process, so it must not block.
@@ -56,9 +56,9 @@ const api = http.createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 });
 await new Promise((r) => api.listen(0, '127.0.0.1', r));
-// Compressed, as the CDN serves the site.
-const server = await startServer(dist, 0, { compress: true, apiProxy: () => `http://127.0.0.1:${api.address().port}` });
-const origin = `http://127.0.0.1:${server.address().port}`;
+// Served by workerd as the site worker serves it (compressed, its headers).
+const server = await serveInWorkerd(dist, { apiOrigin: `http://127.0.0.1:${api.address().port}` });
+const { origin } = server;
 const flags = [
   '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
@@ -103,7 +103,7 @@ try {
     if (audits.length) console.log(`${''.padEnd(43)}audits not passed: ${audits.join(', ')}`);
   }
 } finally {
-  server.close();
+  await server.close();
   api.close();
 }
 if (misses.length) console.log(`goals missed: ${misses.join('; ')}`);

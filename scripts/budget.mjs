@@ -78,7 +78,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.mjs';
-import { startServer } from './lib/static-server.mjs';
+import { serveInWorkerd } from './lib/workerd-site.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'sites/brisbane-motor-group/dist'));
@@ -248,8 +248,8 @@ async function carPageBudgets() {
   const cars = JSON.parse(fs.readFileSync(path.join(dist, '../src/data/cars.json'), 'utf8'));
   const pick = [cars[0], cars.find((c) => c.finance?.lender && c.finance?.calculator), cars.find((c) => c.finance?.quote), cars.find((c) => c.in_stock && c.price > 0 && c.images.length >= 2 && c.detail.sidebar_buttons.length > 2)].filter(Boolean);
   if (pick.length < 4) throw new Error('car pages: the data lacks a car with lender figures, one asking for a quote or one in stock with photos and every sidebar button');
-  const server = await startServer(dist);
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  const server = await serveInWorkerd(dist);
+  const { origin } = server;
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-budget-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, serviceWorkers: 'block' });
   // The edge's answers, so islands behave as on a live site (a quote shows).
@@ -281,7 +281,7 @@ async function carPageBudgets() {
     }
   } finally {
     await context.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
   check('car page JavaScript up front (largest)', worst.kb, CAR_PAGE_UPFRONT_JS, `(${worst.what})`);

@@ -3,37 +3,16 @@
 // and `vars` (secrets), all in a fresh temporary persist dir; and small
 // helpers the test files share. One wrangler per test file.
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort, ROOT, startDev, WRANGLER, WRANGLER_ENV as env } from "../../scripts/lib/wrangler.mjs";
 
 const run = promisify(execFile);
-export const ROOT = resolve(import.meta.dirname, "../..");
-const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-
-const env = {
-  ...process.env,
-  WRANGLER_SEND_METRICS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  XDG_CONFIG_HOME: join(ROOT, ".wrangler/config"),
-  NO_COLOR: "1",
-  CI: "1",
-};
-
-export function freePort() {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
-}
+export { freePort, ROOT };
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const sqlString = (s) => `'${String(s).replaceAll("'", "''")}'`;
@@ -113,27 +92,34 @@ export async function startWorker({ kvSeed, vars = {} }) {
   // Views reach D1 a second after they are counted (production: 10 s).
   const varArgs = Object.entries({ VIEW_FLUSH_SECS: "1", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const worker = { base: "", log: "", child: null, persistDir };
-  const logWaiters = new Set();
-  /**
-   * The first match of `re` in what the worker logs from offset `from` on,
-   * as soon as the line arrives (an event, not a poll); fails after `ms`.
-   */
-  worker.waitForLog = (re, from = 0, ms = 10_000) =>
-    new Promise((resolve, reject) => {
-      const check = () => {
-        const m = worker.log.slice(from).match(re);
-        if (!m) return;
-        logWaiters.delete(check);
-        clearTimeout(timer);
-        resolve(m);
-      };
-      const timer = setTimeout(() => {
-        logWaiters.delete(check);
-        reject(new Error(`the worker did not log ${re} within ${ms} ms:\n${worker.log.slice(from).slice(-500)}`));
-      }, ms);
-      logWaiters.add(check);
-      check();
-    });
+  let dev;
+  // The port is picked before seeding so that `kvSeed` may be a function of
+  // the worker's own URL (a dealer served on the API's origin). A port found
+  // free can be taken before wrangler binds it (the wrangler runs in
+  // between open ports of their own), so a start that fails on "Address
+  // already in use" picks another port, seeds again and starts again.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    worker.base = `http://127.0.0.1:${port}`;
+    const seed = join(persistDir, "kv-seed.json");
+    await writeFile(seed, JSON.stringify(typeof kvSeed === "function" ? kvSeed(worker.base) : kvSeed));
+    await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
+    dev = startDev({ port, args: ["--persist-to", persistDir, "--test-scheduled", ...varArgs] });
+    worker.child = dev.child;
+    try {
+      await dev.waitForLog(/Ready on http:\/\/127\.0\.0\.1:\d+/, 0, 60_000);
+      const res = await fetch(`${worker.base}/api/health`, { signal: AbortSignal.timeout(10_000) });
+      assert.ok(res.ok, `/api/health answered ${res.status}`);
+      break;
+    } catch (error) {
+      await dev.stop();
+      if (!/Address already in use/.test(dev.log) || attempt >= 3) throw new Error(`wrangler dev did not start: ${error.message}\n${dev.log}`, { cause: error });
+    }
+  }
+  // The worker's log so far (a getter: it grows), and the first match of a
+  // pattern in it from an offset, as soon as the line arrives.
+  Object.defineProperty(worker, "log", { get: () => dev.log, enumerable: true });
+  worker.waitForLog = (re, from = 0, ms = 10_000) => dev.waitForLog(re, from, ms);
   /**
    * The sign-in code the dev SMS provider logged for `phone` (national
    * digits, e.g. "0412345678"; any dealer unless named) after log offset
@@ -144,43 +130,7 @@ export async function startWorker({ kvSeed, vars = {} }) {
     const [, code] = await worker.waitForLog(new RegExp(`sms to ${national} \\(${dealer}\\): (\\d{6}) is your`), from);
     return code;
   };
-  // The port is picked before seeding so that `kvSeed` may be a function of
-  // the worker's own URL (a dealer served on the API's origin). A port found
-  // free can be taken before wrangler binds it (the wrangler runs in
-  // between open ports of their own), so a start that fails on "Address
-  // already in use" picks another port, seeds again and starts again.
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    worker.base = `http://127.0.0.1:${port}`;
-    worker.log = "";
-    const seed = join(persistDir, "kv-seed.json");
-    await writeFile(seed, JSON.stringify(typeof kvSeed === "function" ? kvSeed(worker.base) : kvSeed));
-    await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
-    const child = spawn(
-      process.execPath,
-      [WRANGLER, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistDir,
-        "--show-interactive-dev-session=false", "--test-scheduled", ...varArgs],
-      { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    worker.child = child;
-    const onData = (d) => {
-      worker.log += d;
-      for (const check of [...logWaiters]) check();
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    process.once("exit", () => {
-      try {
-        if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
-      } catch {}
-    });
-    const up = await healthy(worker);
-    if (up) break;
-    const taken = /Address already in use/.test(worker.log);
-    await stop(child);
-    if (!taken || attempt >= 3) throw new Error(`wrangler dev exited early:\n${worker.log}`);
-  }
-  const { base, child } = worker;
+  const { base } = worker;
 
   /** Rows from the local D1 database, read by a separate wrangler process. */
   worker.d1 = async (sql) => {
@@ -199,7 +149,7 @@ export async function startWorker({ kvSeed, vars = {} }) {
     }
   };
 
-  worker.stop = () => stop(child).then(() => rm(persistDir, { recursive: true, force: true }));
+  worker.stop = () => dev.stop().then(() => rm(persistDir, { recursive: true, force: true }));
 
   /** Runs the worker's cron once (`wrangler dev --test-scheduled`). */
   worker.cron = async () => {
@@ -208,51 +158,6 @@ export async function startWorker({ kvSeed, vars = {} }) {
   };
 
   return worker;
-}
-
-/**
- * Waits for the worker's /api/health: true once it answers, false when
- * wrangler exited first (the caller reads why in `worker.log`).
- */
-async function healthy(worker) {
-  const end = Date.now() + 60_000;
-  for (;;) {
-    if (worker.child.exitCode !== null) return false;
-    try {
-      const res = await fetch(`${worker.base}/api/health`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) return true;
-    } catch {}
-    if (Date.now() > end) throw new Error(`wrangler dev did not answer /api/health:\n${worker.log}`);
-    await sleep(200);
-  }
-}
-
-function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function stop(child) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const kill = (signal) => {
-      try {
-        process.kill(-child.pid, signal); // the whole group: wrangler and workerd
-      } catch {}
-    };
-    const timer = setTimeout(() => kill("SIGKILL"), 5000);
-    child.once("exit", async () => {
-      clearTimeout(timer);
-      for (let i = 0; i < 50 && groupAlive(child.pid); i++) await sleep(100);
-      kill("SIGKILL");
-      done();
-    });
-    kill("SIGTERM");
-  });
 }
 
 /**

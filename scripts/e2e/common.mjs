@@ -9,7 +9,8 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { siteData } from '../lib/page-types.mjs';
-import { isFile, startServer } from '../lib/static-server.mjs';
+import { isFile } from '../lib/files.mjs';
+import { serveInWorkerd } from '../lib/workerd-site.mjs';
 
 /**
  * What axe checks on every page the suites audit: WCAG 2.2 A/AA plus axe's
@@ -112,19 +113,16 @@ export function assertJsonEqual(actual, expected, what) {
 }
 
 /**
- * A built site, served on 127.0.0.1: `{ dist, site, cars, server, origin,
+ * A built site, served on 127.0.0.1 by workerd as a deployed site worker
+ * serves it (scripts/lib/workerd-site.mjs): `{ dist, site, cars, origin,
  * close }`, its site.json and cars.json read from the dist's ../src/data.
  * Fails when the dist has no index.html.
  */
 export async function serveSite(dist) {
   assert(isFile(path.join(dist, 'index.html')), `no built site at ${dist} (index.html missing)`);
   const { site, cars } = siteData(dist);
-  const server = await startServer(dist);
-  const close = async () => {
-    server.closeAllConnections?.();
-    await new Promise((resolve) => server.close(resolve));
-  };
-  return { dist, site, cars, server, origin: `http://127.0.0.1:${server.address().port}`, close };
+  const { origin, close } = await serveInWorkerd(dist);
+  return { dist, site, cars, origin, close };
 }
 
 /**

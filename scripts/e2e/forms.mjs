@@ -24,7 +24,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { isFile } from '../lib/static-server.mjs';
+import { isFile } from '../lib/files.mjs';
 import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, serveSite, settled } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 

@@ -10,8 +10,10 @@
  * edge-config.json plus the origin this test serves the site from and the
  * visible cars from edge-kv.json, a SESSION_SECRET); needs edge/build/
  * (scripts/edge/build.sh). The site is
- * served by scripts/lib/static-server.mjs with /api/* proxied to the
- * worker, as production routes /api on the site's own domain to it. Then a
+ * served by workerd too, as a site worker with static assets
+ * (scripts/lib/workerd-site.mjs), its /api/* going to the edge worker
+ * through a service binding, as production routes /api on the site's own
+ * domain to it. Then a
  * shopper's flows: views, save while signed out → sign-in by SMS code (read
  * from the worker's log: the dev SMS provider logs it) → back and saved,
  * the toasts, the watchlist page, remove, the gate of the watchlist page,
@@ -35,13 +37,17 @@ import { chromium } from 'playwright-core';
 import { injectAxe } from '../lib/axe.mjs';
 import { kvFor, receiver, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { isFile, startServer } from '../lib/static-server.mjs';
+import { isFile } from '../lib/files.mjs';
+import { serveInWorkerd } from '../lib/workerd-site.mjs';
+import { freePort } from '../lib/wrangler.mjs';
 // Lists and records compare by value here (D1 rows, payloads): assertJsonEqual.
 import { assert, assertJsonEqual as assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const siteDir = path.join(distDir, '..');
 const MOBILE = '0412 555 123';
+/** The edge worker's name in wrangler.toml: the site's /api/* is bound to it. */
+const EDGE_WORKER = 'dealergen-edge';
 /** As scripts/e2e/run.mjs audits the static pages: WCAG 2.2 A/AA, best practices, target size. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
@@ -164,10 +170,11 @@ async function main() {
   const cars = JSON.parse(fs.readFileSync(path.join(siteDir, 'src/data/cars.json'), 'utf8'));
   assert(site.features.watchlist && site.features.phone_reveal, 'this test needs a dealer with watchlist and phone reveal on');
 
-  // The site first: its origin must be in KV before the worker starts.
+  // The site's origin must be in KV before the worker starts; the site
+  // starts after it (its /api/* is bound to the running worker).
   let workerBase = '';
-  server = await startServer(distDir, 0, { apiProxy: () => workerBase });
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  const sitePort = await freePort();
+  const origin = `http://127.0.0.1:${sitePort}`;
   // The dealer's quote service, answered here: figures from the price, as a
   // real service would (never the worker's own), and only with the key.
   quoteService = await receiver((req) => {
@@ -200,6 +207,7 @@ async function main() {
   }
   worker = await startWorker({ kvSeed: [...kvFor(config), ...published], vars });
   workerBase = worker.base;
+  server = await serveInWorkerd(distDir, { edge: EDGE_WORKER, port: sitePort });
   console.log(`       worker ${worker.base}, site ${origin} (${((Date.now() - t0) / 1000).toFixed(1)}s to start)`);
 
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -569,10 +577,7 @@ async function main() {
 
 async function shutdown() {
   await browser?.close().catch(() => {});
-  if (server) {
-    server.closeAllConnections?.();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await server?.close().catch(() => {});
   await worker?.stop().catch(() => {});
   await quoteService?.close().catch(() => {});
   await hook?.close().catch(() => {});

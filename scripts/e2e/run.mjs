@@ -50,7 +50,7 @@ const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
 async function main() {
   await withSites([distDir], { name: 'e2e', popupSeen: true }, async ({ site, cars, origin, context, page }) => {
-    // Every page is served with the site's _headers (static-server.mjs), so
+    // Every page is served with the site's _headers (workerd applies them), so
     // the browser enforces its Content-Security-Policy: any inline script,
     // style or origin the policy does not allow is reported here.
     const cspViolations = [];

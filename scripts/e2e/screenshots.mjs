@@ -20,7 +20,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
-import { startServer } from '../lib/static-server.mjs';
+import { serveInWorkerd } from '../lib/workerd-site.mjs';
 import { popupSeen } from './common.mjs';
 
 const args = process.argv.slice(2);
@@ -39,8 +39,8 @@ const dist = path.resolve(distArg);
 const out = path.resolve(outArg);
 fs.mkdirSync(out, { recursive: true });
 const targets = paths.length ? paths.map((p) => ({ name: p, path: p })) : pageTypes(dist);
-const server = await startServer(dist);
-const origin = `http://127.0.0.1:${server.address().port}`;
+const server = await serveInWorkerd(dist);
+const { origin } = server;
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-shots-'));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: CHROMIUM,
@@ -82,6 +82,6 @@ try {
   }
 } finally {
   await context.close();
-  server.close();
+  await server.close();
   fs.rmSync(profile, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 /**
  * Puts axe-core into a page. Through the DevTools protocol, not a
  * <script> tag: the sites are served with their Content-Security-Policy
- * (scripts/lib/static-server.mjs applies _headers), which rightly refuses
+ * (workerd applies the site's _headers), which rightly refuses
  * an inline script it has no hash for.
  */
 import fs from 'node:fs';

@@ -387,7 +387,7 @@ impl DeployConfig {
 }
 
 /// Compatibility date of the site workers unless `sites.compatibility_date` says otherwise.
-const DEFAULT_COMPAT: &str = "2025-09-01";
+pub(super) const DEFAULT_COMPAT: &str = "2025-09-01";
 
 /// The dotted key of the TOML line holding `offset` (the table header above
 /// it plus the key on the line), for errors serde reports without a path.

@@ -52,14 +52,21 @@ pub fn site(cfg: &DeployConfig, release: &Release, out_dir: &Path) -> Result<ser
         "compatibility_date": cfg.sites.compatibility_date,
         "workers_dev": false,
         "preview_urls": false,
-        "assets": {
-            "directory": relative(out_dir, &release.dist())?,
-            // Astro writes /cars/x/index.html; the site links to /cars/x/.
-            "html_handling": "auto-trailing-slash",
-            "not_found_handling": "404-page",
-        },
+        "assets": assets(relative(out_dir, &release.dist())?),
         "routes": [Route { pattern: format!("{host}/*"), zone_name: zone.to_string() }],
     }))
+}
+
+/// How a site worker serves its static assets from `directory`. The e2e
+/// suites serve built sites in workerd with the same settings
+/// (`rules/vectors/site-worker.json`, pinned by the test below).
+pub fn assets(directory: String) -> serde_json::Value {
+    serde_json::json!({
+        "directory": directory,
+        // Astro writes /cars/x/index.html; the site links to /cars/x/.
+        "html_handling": "auto-trailing-slash",
+        "not_found_handling": "404-page",
+    })
 }
 
 /// Hosts whose `/api/*` the edge worker answers, by dealer: the site's own
@@ -284,6 +291,21 @@ mod tests {
         std::fs::create_dir_all(&b).unwrap();
         assert_eq!(relative(&a, &b).unwrap(), "../../x/releases/r/dist");
         assert_eq!(relative(&a, &a).unwrap(), ".");
+    }
+
+    /// The e2e suites serve sites in workerd as deployment configures them:
+    /// rules/vectors/site-worker.json holds the settings both read.
+    #[test]
+    fn site_worker_settings_match_the_shared_file() {
+        let text = include_str!("../../../rules/vectors/site-worker.json");
+        let shared: serde_json::Value = serde_json::from_str(text).unwrap();
+        let mut ours = assets("dist".into());
+        ours.as_object_mut().unwrap().remove("directory");
+        assert_eq!(ours, shared["assets"]);
+        assert_eq!(
+            shared["compatibility_date"].as_str(),
+            Some(super::super::config::DEFAULT_COMPAT)
+        );
     }
 
     #[test]

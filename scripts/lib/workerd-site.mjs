@@ -1,0 +1,66 @@
+/**
+ * A built dealer site served by workerd, Cloudflare's runtime (`wrangler
+ * dev --local`), as a site worker with static assets configured as
+ * deployment configures it (rules/vectors/site-worker.json): the site's
+ * `_headers`, `_redirects`, trailing-slash redirects and 404 page are
+ * Cloudflare's own handling, not an imitation of it.
+ *
+ * With `edge: '<worker name>'`, /api/* goes to that worker, running in
+ * another `wrangler dev` (edge/tests/harness.mjs), through a service
+ * binding: production routes `host/api/*` on the site's own domain to the
+ * edge worker, so the request reaches it unchanged (its URL is the site's).
+ * With `apiOrigin: 'http://127.0.0.1:N'`, /api/* goes to a local stand-in
+ * of the edge's answers instead. A few-line router (api-router.mjs) stands
+ * in for the zone route.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, ROOT, startDev } from './wrangler.mjs';
+
+const SETTINGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'rules/vectors/site-worker.json'), 'utf8'));
+
+/**
+ * Serves `dist` on 127.0.0.1: `{ origin, dev, close }`. Resolves once
+ * wrangler says it is ready; fails with wrangler's output if it exits first.
+ * `port` fixes the port (the caller needs the origin before the site
+ * starts), else a free one is picked.
+ */
+export async function serveInWorkerd(dist, { edge, apiOrigin, port: fixedPort } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-site-'));
+  const config = {
+    name: `dealergen-e2e-site-${path.basename(path.dirname(path.resolve(dist)))}`,
+    compatibility_date: SETTINGS.compatibility_date,
+    assets: { directory: path.resolve(dist), ...SETTINGS.assets },
+  };
+  if (edge || apiOrigin) {
+    fs.copyFileSync(path.join(import.meta.dirname, 'api-router.mjs'), path.join(dir, 'api-router.mjs'));
+    config.main = 'api-router.mjs';
+    config.assets.run_worker_first = ['/api/*'];
+    if (edge) config.services = [{ binding: 'EDGE', service: edge }];
+    else config.vars = { API_ORIGIN: apiOrigin };
+  }
+  fs.writeFileSync(path.join(dir, 'wrangler.json'), JSON.stringify(config, null, 2));
+  const args = ['--config', path.join(dir, 'wrangler.json'), '--persist-to', path.join(dir, 'state')];
+  // A port found free can be taken before wrangler binds it (other wranglers
+  // open ports of their own meanwhile): try another one, twice at most.
+  for (let attempt = 1; ; attempt++) {
+    const port = fixedPort ?? (await freePort());
+    const dev = startDev({ port, args, cwd: dir });
+    try {
+      await dev.waitForLog(/Ready on http:\/\/127\.0\.0\.1:\d+/, 0, 60_000);
+    } catch (error) {
+      await dev.stop();
+      if (fixedPort || attempt >= 3 || !/Address already in use/.test(dev.log)) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+      continue;
+    }
+    const close = async () => {
+      await dev.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+    return { origin: `http://127.0.0.1:${port}`, dev, close };
+  }
+}
