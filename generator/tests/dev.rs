@@ -297,7 +297,7 @@ fn dev_serves_the_site_reloads_on_change_and_overlays_problems_over_the_last_goo
     assert!(script.contains("EventSource('/__dealergen/events')"));
     // A car page, a page without its slash, the 404 page.
     assert_eq!(dev.get("/cars/car-1/").0, 200);
-    assert_eq!(dev.get("/search").0, 301);
+    assert_eq!(dev.get("/search").0, 307);
     let (status, missing) = dev.get("/no-such-page/");
     assert_eq!(status, 404);
     assert!(missing.contains("Page not found") && missing.contains("/__dealergen/dev.js"));

@@ -506,6 +506,16 @@ async function main() {
       for (const file of ['/_headers', '/_redirects']) assertEqual((await page.request.get(`${origin}${file}`)).status(), 404, file);
     });
 
+    await test("a page's address without its slash redirects (307, workerd's auto-trailing-slash) to the page, keeping the query", async () => {
+      const car = need(cars.find((c) => c.in_stock), 'a car in stock');
+      for (const [from, to] of [['/search', '/search/'], [`/cars/${car.slug}?ref=x`, `/cars/${car.slug}/?ref=x`]]) {
+        const res = await page.request.get(`${origin}${from}`, { maxRedirects: 0 });
+        assertEqual(res.status(), 307, `GET ${from}`);
+        const location = new URL(res.headers().location, origin);
+        assertEqual(location.pathname + location.search, to, `Location of ${from}`);
+      }
+    });
+
     await test('a car sold before its window redirects (301) to its search, not a 404', async () => {
       const rule = need(
         fs.readFileSync(path.join(distDir, '_redirects'), 'utf8').split('\n').find((l) => l.startsWith('/cars/') && l.includes('/search/')),

@@ -1,5 +1,5 @@
 //! The preview server on 127.0.0.1: the dealer's last good build with the
-//! CDN's URL rules (`/a/` → `/a/index.html`, `/a` → 301 `/a/`, else
+//! CDN's URL rules (`/a/` → `/a/index.html`, `/a` → 307 `/a/`, else
 //! `404.html`; `_redirects` and `_headers` applied), `/api/*` passed to the
 //! local worker, the reload event stream, and the dev script added to every
 //! HTML answer on its way out (never to the built files).
@@ -492,7 +492,9 @@ pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &str) -> Answer
     } else if let Some(f) = found(file.clone()) {
         return page(200, f);
     } else if found(file.join("index.html")).is_some() {
-        return Answer::Redirect(301, format!("{raw_path}/{query}"));
+        // 307, as workerd's `html_handling = "auto-trailing-slash"` answers
+        // (checked against wrangler dev on the deployed settings).
+        return Answer::Redirect(307, format!("{raw_path}/{query}"));
     }
     match found(root.join("404.html")) {
         Some(f) => page(404, f),
