@@ -32,6 +32,8 @@ AS_OF=$(node scripts/demo-stock/as-of.mjs)
 # astro check: the .astro components and pages, which tsc does not read and
 # astro build does not type-check. Warnings fail too (hints are shown only).
 astro_check() { npx astro check --root "$1" --minimumFailingSeverity warning; }
+# An e2e suite: node:test (scripts/e2e/common.mjs createRunner), one line per test.
+e2e() { node --test-reporter=spec "scripts/e2e/$1.mjs" "${@:2}"; }
 gate "cargo fmt --check"   cargo fmt --all --check
 gate "cargo clippy"        cargo clippy --workspace --all-targets --quiet -- -D warnings
 gate "cargo test"          cargo test --workspace --quiet
@@ -52,22 +54,22 @@ gate "site.json fields read by pages" node scripts/site-data-reads.mjs
 # The generated site's tsconfig takes in its route files and astro-app/src,
 # typed against this dealer's data.
 gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
-gate "e2e (Chromium)"      node scripts/e2e/run.mjs "sites/$DEMO/dist"
-gate "e2e keyboard + layout" node scripts/e2e/keyboard.mjs "sites/$DEMO/dist"
-gate "e2e search (Chromium)" node scripts/e2e/search.mjs "sites/$DEMO/dist"
+gate "e2e (Chromium)"      e2e run "sites/$DEMO/dist"
+gate "e2e keyboard + layout" e2e keyboard "sites/$DEMO/dist"
+gate "e2e search (Chromium)" e2e search "sites/$DEMO/dist"
 # The car page's cases are spread over the three demo dealers (certified
 # Toyotas, caravans, the phone footer...): each must be in one of them.
-gate "e2e car page (demo dealers)" node scripts/e2e/car-page.mjs sites/brisbane-motor-group/dist sites/perth-auto-collective/dist sites/sunshine-coast-toyota/dist
+gate "e2e car page (demo dealers)" e2e car-page sites/brisbane-motor-group/dist sites/perth-auto-collective/dist sites/sunshine-coast-toyota/dist
 # Every shopper form (the API answered in the browser), and Turnstile on the demo dealer that has the captcha on.
-gate "e2e forms"           node scripts/e2e/forms.mjs "sites/$DEMO/dist" sites/sunshine-coast-toyota/dist
-gate "e2e content pages"   node scripts/e2e/content.mjs "sites/$DEMO/dist"
+gate "e2e forms"           e2e forms "sites/$DEMO/dist" sites/sunshine-coast-toyota/dist
+gate "e2e content pages"   e2e content "sites/$DEMO/dist"
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
 # `dealergen dev`: the case with the worker needs edge/build (built by the
 # gate above), so cargo test leaves it out; the overlay and reload in Chromium.
 gate "dealergen dev + worker" cargo test --quiet -p dealergen --test dev -- --ignored
-gate "e2e dealergen dev (Chromium)" node scripts/e2e/dev.mjs
-gate "e2e full stack (site + worker)" node scripts/e2e/fullstack.mjs "sites/$DEMO/dist"
+gate "e2e dealergen dev (Chromium)" e2e dev
+gate "e2e full stack (site + worker)" e2e fullstack "sites/$DEMO/dist"
 
 printf '\n==== summary\n'
 printf '%s\n' "${timings[@]}"

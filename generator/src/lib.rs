@@ -17,7 +17,10 @@
 //!   staged release and its atomic switch), `compliance` (finance figures
 //!   on built pages), `publish` (links, sitemap, headers, redirects, and
 //!   what Cloudflare allows: `asset_limits`).
-//! - **Running builds:** `build` (one dealer end to end), `batch` (several
+//! - **Running builds:** `build` (one dealer end to end: the prepare
+//!   state machine in `build/mod.rs`; `build::generate`, everything derived
+//!   before Astro runs; `build::publish_plan`, the redirects and CSP
+//!   origins; `build::edge`, what the worker gets), `batch` (several
 //!   dealers in one Astro run), `build_all` (many dealers: prepare,
 //!   batch, check and publish each).
 //! - **The commands:** `commands` (each subcommand; `commands/` holds

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { test as nodeTest } from 'node:test';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { siteData } from '../lib/page-types.mjs';
@@ -46,57 +47,52 @@ export function need(value, what) {
 }
 
 /**
- * The small test runner every e2e script uses: `test` runs one case and
- * prints ok/FAIL with its time; `step` is a case of a chain (once a step
- * fails, the later steps are reported failed without running: they would
- * only time out); `run` runs the script's main, reports a setup failure,
- * shuts down, prints the totals and exits 1 when anything failed.
- * `context()` adds a line to a failure (e.g. the page it happened on).
+ * The e2e suites' tests, run by node:test (the runner the edge tests use):
+ * `run(main)` is the suite, one top-level test whose set-up (servers,
+ * browser) `main` does; `test(name, fn)` inside it is a subtest; `step` is
+ * a subtest of a chain: once a step fails, the later steps are skipped,
+ * saying why (they would only time out). `context()` adds a line to a
+ * failure (e.g. the page it happened on). A set-up failure fails the suite;
+ * `shutdown` runs whether or not anything failed; the exit code is
+ * node:test's. `E2E_ONLY=<regex>` runs only the tests whose name matches
+ * (while working on one).
  */
 export function createRunner({ context = () => '' } = {}) {
-  const results = [];
+  let suite;
   let chainBroken = false;
-  // E2E_ONLY=<regex>: run only the cases whose name matches (while working on one).
   const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : undefined;
   async function test(name, fn, { inChain = false } = {}) {
-    if (only && !only.test(name)) return;
-    if (inChain && chainBroken) {
-      results.push({ name, ok: false });
-      console.log(`FAIL - ${name}\n       skipped: an earlier step it depends on failed`);
-      return;
-    }
-    const t0 = Date.now();
-    try {
-      await fn();
-      results.push({ name, ok: true });
-      console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
-    } catch (error) {
-      results.push({ name, ok: false });
-      let message = String(error?.message ?? error).split('\n').slice(0, 12).join('\n       ');
-      const where = context();
-      if (where) message += `\n       ${where}`;
-      console.log(`FAIL - ${name}\n       ${message}`);
-    }
+    if (!suite) throw new Error(`test "${name}" outside run()`);
+    if (only && !only.test(name)) return true;
+    let ok = false;
+    const skip = inChain && chainBroken ? 'an earlier step it depends on failed' : false;
+    await suite.test(name, { skip }, async () => {
+      try {
+        await fn();
+        ok = true;
+      } catch (error) {
+        const where = context();
+        if (where && error instanceof Error) error.message += `\n${where}`;
+        throw error;
+      }
+    });
+    return ok;
   }
   async function step(name, fn) {
-    await test(name, fn, { inChain: true });
-    if (!results.at(-1).ok) chainBroken = true;
+    if (!(await test(name, fn, { inChain: true }))) chainBroken = true;
   }
-  async function run(main, { shutdown } = {}) {
-    try {
-      await main();
-    } catch (error) {
-      results.push({ name: 'setup', ok: false });
-      console.log(`FAIL - setup\n       ${String(error?.stack ?? error).split('\n').slice(0, 12).join('\n       ')}`);
-    } finally {
-      await shutdown?.();
-    }
-    const passed = results.filter((r) => r.ok).length;
-    const failed = results.length - passed;
-    console.log(`${passed} passed, ${failed} failed`);
-    process.exit(failed > 0 ? 1 : 0);
+  function run(main, { shutdown } = {}) {
+    const name = path.basename(process.argv[1] ?? 'e2e');
+    return nodeTest(name, async (t) => {
+      suite = t;
+      try {
+        await main();
+      } finally {
+        await shutdown?.();
+      }
+    });
   }
-  return { test, step, run, results };
+  return { test, step, run };
 }
 
 export function assert(condition, message) {

@@ -17,7 +17,8 @@
  * desktop), links to form pages only where the page exists, the car page's
  * up-front JavaScript, and, on the captcha dealer, Turnstile loaded only
  * when a form is first focused, its success path and no terms box.
- * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
+ * A node:test suite (scripts/e2e/common.mjs createRunner): run it with
+ * `node --test-reporter=spec` for one line per test; exits 1 on a failure.
  */
 import fs from 'node:fs';
 import path from 'node:path';

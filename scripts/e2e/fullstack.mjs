@@ -27,7 +27,8 @@
  * careers enquiry, the trade-in flow (three linked leads and the saved
  * valuation) and a reservation paid through a local Stripe stand-in (the
  * webhook signed as Stripe signs it) up to the Reserved badge.
- * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
+ * A node:test suite (scripts/e2e/common.mjs createRunner): run it with
+ * `node --test-reporter=spec` for one line per test; exits 1 on a failure.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import fs from 'node:fs';

@@ -34,7 +34,8 @@
  *   a page with no islands, and that nothing else loads there.
  *
  * The edge API is answered inside the browser (nothing leaves 127.0.0.1).
- * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
+ * A node:test suite (scripts/e2e/common.mjs createRunner): run it with
+ * `node --test-reporter=spec` for one line per test; exits 1 on a failure.
  */
 import fs from 'node:fs';
 import path from 'node:path';

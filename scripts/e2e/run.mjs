@@ -14,7 +14,8 @@
  * case a test exercises must be in the data (a sold car, a car without
  * photos, a dropdown, a second page...): a missing one fails the test with
  * "case missing from the demo data", it never passes untested.
- * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
+ * A node:test suite (scripts/e2e/common.mjs createRunner): run it with
+ * `node --test-reporter=spec` for one line per test; exits 1 on a failure.
  */
 import fs from 'node:fs';
 import path from 'node:path';

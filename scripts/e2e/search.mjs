@@ -19,7 +19,8 @@
  * site.json); a case the demo lacks fails ("case missing from the demo
  * data"), it never passes untested. The browser's clock is the instant
  * the stock was judged at; nothing leaves 127.0.0.1.
- * Prints one line per test and then "N passed, M failed"; exits 1 on failure.
+ * A node:test suite (scripts/e2e/common.mjs createRunner): run it with
+ * `node --test-reporter=spec` for one line per test; exits 1 on a failure.
  */
 import path from 'node:path';
 import { chromium } from 'playwright-core';

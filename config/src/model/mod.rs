@@ -248,11 +248,12 @@ pub struct StockConfig {
     pub source: Option<StockSource>,
 }
 
+// The defaults are the visibility rules' own (rules/src/visibility.rs), declared once.
 fn default_sold_days() -> u32 {
-    3
+    dealer_rules::visibility::VisibilityRules::default().include_sold_days
 }
 fn default_min_photos() -> u32 {
-    3
+    dealer_rules::visibility::VisibilityRules::default().min_photos
 }
 
 /// Cars to leave out of the site.
