@@ -1,0 +1,167 @@
+//! `dealergen rollback`: the dealer's previous deployment back (its site
+//! worker version and its kept KV entries), recorded so that a deployment
+//! with `--changed` does not redeploy the release rolled back from.
+
+use anyhow::{bail, Context, Result};
+
+use super::release::KvEntry;
+use super::state::{self, Deployed, Remote, Store};
+use super::wrangler::Wrangler;
+use super::{credentials, load_config, now, out_dir, refuse_placeholders, write_state_config};
+use crate::cli::RollbackArgs;
+use crate::project::Project;
+
+pub fn rollback(project: &Project, args: RollbackArgs) -> Result<i32> {
+    let cfg = load_config(project, args.config.as_deref())?;
+    if !args.dry_run {
+        refuse_placeholders(&cfg)?;
+    }
+    if let Err(why) = credentials(&cfg) {
+        bail!("{why}: a rollback reads what is deployed from Cloudflare, even with --dry-run");
+    }
+    let wrangler = Wrangler::locate(&project.root)?;
+    let out = out_dir(project);
+    let state_dir = write_state_config(&cfg, &out)?;
+    let store = Store {
+        wrangler: &wrangler,
+        dir: state_dir.clone(),
+        namespace_id: cfg.kv_namespace_id.clone(),
+        reachable: Ok(()),
+    };
+    let slug = &args.dealer;
+    let worker = cfg.site_worker(slug);
+    let current = match store.get_json::<Deployed>(&state::deployed_key(slug)) {
+        Remote::Found(d) => d,
+        Remote::Absent => bail!("dealer `{slug}` has never been deployed: nothing to roll back"),
+        Remote::Unknown(why) => bail!("cannot read what is deployed for `{slug}`: {why}"),
+    };
+    let Some(prev) = current.previous.clone() else {
+        bail!(
+            "dealer `{slug}`: release {} is live and no earlier deployment is recorded{}",
+            current.release,
+            if current.rolled_back_from.is_some() {
+                " (it was rolled back to already; deploy a release with `dealergen deploy --dealer`)"
+            } else {
+                ""
+            }
+        );
+    };
+    let Some(version) = prev.version.clone() else {
+        bail!(
+            "dealer `{slug}`: the site worker version of release {} is not recorded",
+            prev.release
+        );
+    };
+    let entries = |release: &str| -> Result<Vec<KvEntry>> {
+        match store.get(&state::release_key(slug, release)) {
+            Remote::Found(t) => serde_json::from_str(t.trim())
+                .with_context(|| format!("{} is unreadable", state::release_key(slug, release))),
+            Remote::Absent => bail!(
+                "the KV entries of release {release} are not kept ({} is missing)",
+                state::release_key(slug, release)
+            ),
+            Remote::Unknown(why) => bail!("{why}"),
+        }
+    };
+    let old_kv = entries(&prev.release)?;
+    let cur_kv = entries(&current.release)?;
+    let o = wrangler
+        .run(
+            &state_dir,
+            &[
+                "versions",
+                "list",
+                "--name",
+                &worker,
+                "--json",
+                "--config",
+                "wrangler.json",
+            ],
+            None,
+        )?
+        .checked("versions list")?;
+    let versions: Vec<serde_json::Value> = serde_json::from_str(
+        o.stdout
+            .get(o.stdout.find('[').unwrap_or(0)..)
+            .unwrap_or("")
+            .trim(),
+    )
+    .context("wrangler versions list answered something unreadable")?;
+    if !versions.iter().any(|v| v["id"] == version.as_str()) {
+        bail!("dealer `{slug}`: version {version} of {worker} (release {}) is no longer kept by Cloudflare; deploy that release again instead", prev.release);
+    }
+    let (added, changed, removed, same) = state::kv_change(&cur_kv, &old_kv);
+    println!(
+        "{}roll back {slug}: release {} -> {} ",
+        if args.dry_run {
+            "dry run, nothing is changed: "
+        } else {
+            ""
+        },
+        current.release,
+        prev.release
+    );
+    println!(
+        "  site worker {worker}: version {} -> {version}",
+        current.version.as_deref().unwrap_or("?")
+    );
+    println!(
+        "  KV: {} keys put ({added} added back, {changed} changed, {same} unchanged), {removed} deleted",
+        old_kv.len()
+    );
+    if args.dry_run {
+        return Ok(0);
+    }
+    let stale = state::stale_keys(&cur_kv, &old_kv);
+    store
+        .bulk_put_entries(&old_kv)
+        .context("nothing was changed: the previous edge config could not be put")?;
+    let message = format!("dealergen rollback to release {}", prev.release);
+    let o = wrangler.run(
+        &state_dir,
+        &[
+            "rollback",
+            &version,
+            "--name",
+            &worker,
+            "--yes",
+            "--message",
+            &message,
+            "--config",
+            "wrangler.json",
+        ],
+        None,
+    )?;
+    if !o.ok {
+        let back = store
+            .bulk_put_entries(&cur_kv)
+            .and_then(|_| store.bulk_delete(&state::stale_keys(&old_kv, &cur_kv)));
+        bail!(
+            "wrangler rollback of {worker} failed:\n    {}\n{}",
+            o.said(),
+            match back {
+                Ok(()) => format!(
+                    "the edge config was put back to release {}: nothing changed",
+                    current.release
+                ),
+                Err(e) => format!("putting the edge config back ALSO failed: {e:#}"),
+            }
+        );
+    }
+    if let Err(e) = store.bulk_delete(&stale) {
+        eprintln!("warning: {slug}: stale KV keys not deleted: {e:#}");
+    }
+    let rec = Deployed {
+        slug: slug.clone(),
+        key: prev.key.clone(),
+        release: prev.release.clone(),
+        version: Some(version),
+        deployed_at: now(),
+        dealergen_version: env!("CARGO_PKG_VERSION").into(),
+        previous: None,
+        rolled_back_from: Some(current.pointer()),
+    };
+    store.put_json(&state::deployed_key(slug), &rec)?;
+    println!("rolled back {slug} to release {}", prev.release);
+    Ok(0)
+}
