@@ -6,8 +6,11 @@
 //! overlay is repeated to every page that connects until a build succeeds,
 //! so a reload never hides it.
 
+use std::io::Write;
+use std::net::TcpStream;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -118,6 +121,32 @@ impl Hub {
     fn broadcast(&self, inner: &mut Inner, msg: String) -> usize {
         inner.clients.retain(|c| c.send(msg.clone()).is_ok());
         inner.clients.len()
+    }
+}
+
+/// The event stream: the first frames, then each event as it comes, and a
+/// comment every 15 s so a closed page is noticed.
+pub fn stream(hub: &Hub, mut out: TcpStream) {
+    let (first, feed) = hub.subscribe();
+    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-store\r\nconnection: close\r\n\r\nretry: 1000\n\n";
+    if out.write_all(head.as_bytes()).is_err() {
+        return;
+    }
+    for f in first {
+        if out.write_all(f.as_bytes()).is_err() {
+            return;
+        }
+    }
+    loop {
+        let msg = match feed.recv_timeout(Duration::from_secs(15)) {
+            Ok(m) if m.is_empty() => continue,
+            Ok(m) => m,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => ": keep-alive\n\n".to_string(),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        if out.write_all(msg.as_bytes()).is_err() {
+            return;
+        }
     }
 }
 

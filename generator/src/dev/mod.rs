@@ -11,7 +11,9 @@
 pub mod cdn_rules;
 pub mod edge;
 pub mod events;
+mod http;
 pub mod locate;
+mod proxy;
 pub mod serve;
 pub mod watch;
 

@@ -9,7 +9,6 @@
 //! event stream per tab, and a fixed pool of workers owning whole
 //! connections stalls the seventh until one closes.
 
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,8 +18,10 @@ use std::time::{Duration, SystemTime};
 use anyhow::{anyhow, Result};
 
 use super::cdn_rules::CdnRules;
-use super::events::Hub;
+use super::events::{self, Hub};
+use super::http::{json, read_request, respond, text, ReadError};
 use super::locate::{inside, Published};
+use super::proxy;
 
 /// The script every HTML answer gets (reload and overlay).
 pub const CLIENT_PATH: &str = "/__dealergen/dev.js";
@@ -33,10 +34,6 @@ pub const CLIENT_TAG: &str = "<script type=\"module\" src=\"/__dealergen/dev.js\
 
 /// Connections served at once; more get 503 (each tab's event stream holds one).
 const MAX_CONNECTIONS: usize = 512;
-/// The largest request body taken (the worker's own limits are lower).
-const MAX_BODY: usize = 8 * 1024 * 1024;
-/// The largest request or answer head.
-const MAX_HEAD: usize = 64 * 1024;
 /// An idle kept-alive connection is closed after this long.
 const IDLE: Duration = Duration::from_secs(60);
 
@@ -129,182 +126,6 @@ pub fn run(listener: TcpListener, site: Arc<Site>) {
     }
 }
 
-/// One request as read from the socket.
-#[derive(Debug)]
-pub struct Request {
-    pub method: String,
-    /// Path and query, as sent.
-    pub target: String,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-    /// HTTP/1.1 without `Connection: close`.
-    pub keep_alive: bool,
-}
-
-impl Request {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Why no request could be read.
-enum ReadError {
-    /// The client closed the connection (or went idle): nothing to answer.
-    Closed,
-    /// A malformed or oversized request: answer this status and close.
-    Bad(u16, &'static str),
-}
-
-/// Reads one request; `buf` keeps bytes read past it (a pipelined next one).
-fn read_request(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<Request, ReadError> {
-    let mut chunk = [0u8; 8192];
-    let (head_len, method, target, headers, version) = loop {
-        let mut slots = [httparse::EMPTY_HEADER; 96];
-        let mut req = httparse::Request::new(&mut slots);
-        match req.parse(buf) {
-            Ok(httparse::Status::Complete(n)) => {
-                let headers = req
-                    .headers
-                    .iter()
-                    .map(|h| {
-                        (
-                            h.name.to_string(),
-                            String::from_utf8_lossy(h.value).into_owned(),
-                        )
-                    })
-                    .collect::<Vec<_>>();
-                break (
-                    n,
-                    req.method.unwrap_or("GET").to_string(),
-                    req.path.unwrap_or("/").to_string(),
-                    headers,
-                    req.version.unwrap_or(1),
-                );
-            }
-            Ok(httparse::Status::Partial) => {}
-            Err(httparse::Error::TooManyHeaders) => {
-                return Err(ReadError::Bad(431, "too many headers"))
-            }
-            Err(_) => return Err(ReadError::Bad(400, "malformed request")),
-        }
-        if buf.len() > MAX_HEAD {
-            return Err(ReadError::Bad(431, "request head too large"));
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return Err(ReadError::Closed),
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
-    };
-    let mut request = Request {
-        keep_alive: false,
-        method,
-        target,
-        headers,
-        body: Vec::new(),
-    };
-    let connection = request
-        .header("connection")
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    request.keep_alive = version == 1 && !connection.contains("close");
-    if request
-        .header("transfer-encoding")
-        .is_some_and(|te| !te.eq_ignore_ascii_case("identity"))
-    {
-        // Browsers send bodies with a length; a streamed one is refused.
-        return Err(ReadError::Bad(411, "send the body with a Content-Length"));
-    }
-    let length = match request.header("content-length") {
-        None => 0,
-        Some(v) => match v.trim().parse::<usize>() {
-            Ok(n) if n <= MAX_BODY => n,
-            Ok(_) => return Err(ReadError::Bad(413, "request body too large")),
-            Err(_) => return Err(ReadError::Bad(400, "bad Content-Length")),
-        },
-    };
-    buf.drain(..head_len);
-    if length > buf.len()
-        && request
-            .header("expect")
-            .is_some_and(|e| e.eq_ignore_ascii_case("100-continue"))
-    {
-        let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
-    }
-    while buf.len() < length {
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return Err(ReadError::Closed),
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
-    }
-    request.body = buf.drain(..length).collect();
-    Ok(request)
-}
-
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        301 => "Moved Permanently",
-        302 => "Found",
-        303 => "See Other",
-        307 => "Temporary Redirect",
-        308 => "Permanent Redirect",
-        400 => "Bad Request",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        411 => "Length Required",
-        413 => "Content Too Large",
-        431 => "Request Header Fields Too Large",
-        502 => "Bad Gateway",
-        503 => "Service Unavailable",
-        _ => "",
-    }
-}
-
-/// Writes a whole answer with its length.
-fn respond(
-    stream: &mut TcpStream,
-    status: u16,
-    headers: &[(String, String)],
-    body: &[u8],
-    head_only: bool,
-    keep_alive: bool,
-) -> std::io::Result<()> {
-    let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str(&format!(
-        "content-length: {}\r\nconnection: {}\r\n\r\n",
-        body.len(),
-        if keep_alive { "keep-alive" } else { "close" }
-    ));
-    let mut out = head.into_bytes();
-    if !head_only {
-        out.extend_from_slice(body);
-    }
-    stream.write_all(&out)?;
-    stream.flush()
-}
-
-fn text(status: u16, body: &str) -> (u16, Vec<(String, String)>, Vec<u8>) {
-    (
-        status,
-        vec![("content-type".into(), "text/plain; charset=utf-8".into())],
-        format!("{body}\n").into_bytes(),
-    )
-}
-
-fn json(status: u16, value: serde_json::Value) -> (u16, Vec<(String, String)>, Vec<u8>) {
-    (
-        status,
-        vec![("content-type".into(), "application/json".into())],
-        value.to_string().into_bytes(),
-    )
-}
-
 fn serve_connection(site: &Site, mut stream: TcpStream) {
     let _ = stream.set_read_timeout(Some(IDLE));
     let _ = stream.set_nodelay(true);
@@ -333,14 +154,14 @@ fn serve_connection(site: &Site, mut stream: TcpStream) {
             None => (request.target.clone(), String::new()),
         };
         if path == EVENTS_PATH {
-            return events(site, stream);
+            return events::stream(&site.hub, stream);
         }
         if path == "/api" || path.starts_with("/api/") {
             let api = site.api.read().expect("api lock").clone();
             match api {
                 // The worker's answer goes back as it comes, then the
                 // connection closes (so its framing never matters here).
-                Api::Worker(addr) => return proxy(&request, stream, addr),
+                Api::Worker(addr) => return proxy::pass(&request, stream, addr),
                 Api::Off(why) => {
                     let (s, h, b) = json(503, serde_json::json!({ "error": why }));
                     if respond(&mut stream, s, &h, &b, false, request.keep_alive).is_err() {
@@ -555,126 +376,10 @@ fn file_answer(
     (status, headers, bytes)
 }
 
-/// The event stream: the first frames, then each event as it comes, and a
-/// comment every 15 s so a closed page is noticed.
-fn events(site: &Site, mut out: TcpStream) {
-    let (first, feed) = site.hub.subscribe();
-    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-store\r\nconnection: close\r\n\r\nretry: 1000\n\n";
-    if out.write_all(head.as_bytes()).is_err() {
-        return;
-    }
-    for f in first {
-        if out.write_all(f.as_bytes()).is_err() {
-            return;
-        }
-    }
-    loop {
-        let msg = match feed.recv_timeout(Duration::from_secs(15)) {
-            Ok(m) if m.is_empty() => continue,
-            Ok(m) => m,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => ": keep-alive\n\n".to_string(),
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
-        };
-        if out.write_all(msg.as_bytes()).is_err() {
-            return;
-        }
-    }
-}
-
-/// Headers that belong to one connection, not to the request or answer.
-const HOP_BY_HOP: [&str; 8] = [
-    "connection",
-    "keep-alive",
-    "proxy-connection",
-    "transfer-encoding",
-    "te",
-    "upgrade",
-    "expect",
-    "content-length",
-];
-
-/// Passes one request to the worker unchanged (method, path, body and
-/// every header, Host included, so the worker sees the site's own URL as
-/// it does in production where /api is routed on the site's domain), and
-/// its answer back byte for byte; the browser's connection then closes.
-fn proxy(request: &Request, mut client: TcpStream, worker: SocketAddr) {
-    let mut head = format!("{} {} HTTP/1.1\r\n", request.method, request.target);
-    for (name, value) in &request.headers {
-        if !HOP_BY_HOP.contains(&name.to_ascii_lowercase().as_str()) {
-            head.push_str(&format!("{name}: {value}\r\n"));
-        }
-    }
-    head.push_str(&format!(
-        "content-length: {}\r\nconnection: close\r\n\r\n",
-        request.body.len()
-    ));
-    let upstream = (|| -> std::io::Result<(Vec<u8>, Vec<u8>, TcpStream)> {
-        let mut up = TcpStream::connect_timeout(&worker, Duration::from_secs(3))?;
-        up.set_read_timeout(Some(Duration::from_secs(120)))?;
-        up.write_all(head.as_bytes())?;
-        up.write_all(&request.body)?;
-        // The answer's head, and whatever of the body came with it.
-        let mut got = Vec::new();
-        let mut buf = [0u8; 8192];
-        loop {
-            if let Some(end) = find(&got, b"\r\n\r\n") {
-                let rest = got.split_off(end + 4);
-                return Ok((got, rest, up));
-            }
-            if got.len() > MAX_HEAD {
-                return Err(std::io::Error::other(
-                    "the worker's answer head is too large",
-                ));
-            }
-            let n = up.read(&mut buf)?;
-            if n == 0 {
-                return Err(std::io::Error::other("the worker closed the connection"));
-            }
-            got.extend_from_slice(&buf[..n]);
-        }
-    })();
-    let (head, rest, mut up) = match upstream {
-        Ok(a) => a,
-        Err(e) => {
-            let (s, h, b) = json(
-                502,
-                serde_json::json!({ "error": format!("the edge worker did not answer: {e}") }),
-            );
-            let _ = respond(&mut client, s, &h, &b, false, false);
-            return;
-        }
-    };
-    // The worker's head without its connection headers, and ours instead:
-    // the body is passed on as framed (length, chunks, or to the close).
-    let head = String::from_utf8_lossy(&head).into_owned();
-    let mut out = String::new();
-    for (i, line) in head.split("\r\n").filter(|l| !l.is_empty()).enumerate() {
-        let name = line
-            .split(':')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
-        if i > 0 && (name == "connection" || name == "keep-alive") {
-            continue;
-        }
-        out.push_str(line);
-        out.push_str("\r\n");
-    }
-    out.push_str("connection: close\r\n\r\n");
-    if client.write_all(out.as_bytes()).is_err() || client.write_all(&rest).is_err() {
-        return;
-    }
-    let _ = std::io::copy(&mut up, &mut client);
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{Read, Write};
 
     #[test]
     fn paths_out_of_the_site_are_refused() {
@@ -744,7 +449,7 @@ mod tests {
         }
         assert_eq!(
             get("/search", "?make=kia"),
-            Answer::Redirect(301, "/search/?make=kia".into())
+            Answer::Redirect(307, "/search/?make=kia".into())
         );
         assert_eq!(
             get("/cars/sold-1/", "?x=1"),
