@@ -1,6 +1,6 @@
 //! Every page a build makes for a dealer, as site paths (`/`, `/search/`,
 //! `/cars/{slug}/` ...), from the same data the page routes of
-//! `templates/site/src/pages` enumerate in their `getStaticPaths`. The build
+//! `astro-app/src/routes` enumerate in their `getStaticPaths`. The build
 //! fails when Astro did not make one of them (so this list cannot claim a
 //! page that does not exist), and `dealergen diff` compares two lists.
 

@@ -7,7 +7,8 @@
 //!
 //! The browser engine (astro-app/src/lib/search/) decodes it; its facet
 //! counts over the whole index must equal `facets` here (pinned by the
-//! shared fixture astro-app/test/fixtures/search/index.json).
+//! fixture site's index, astro-app/test/fixtures/site/src/data/search-index.json,
+//! in astro-app/test/search-engine.test.ts).
 
 use std::collections::{BTreeMap, BTreeSet};
 

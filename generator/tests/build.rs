@@ -225,8 +225,8 @@ fn site_data_and_edge_config_come_from_the_yaml() {
     let config = std::fs::read_to_string(site.join("astro.config.mjs")).unwrap();
     assert!(config.contains("'./app/src'"), "{config}");
     assert_eq!(
-        std::fs::read_to_string(site.join("app/src/pages/SearchPage.astro")).unwrap(),
-        std::fs::read_to_string(repo_root().join("astro-app/src/pages/SearchPage.astro")).unwrap()
+        std::fs::read_to_string(site.join("app/src/views/SearchPage.astro")).unwrap(),
+        std::fs::read_to_string(repo_root().join("astro-app/src/views/SearchPage.astro")).unwrap()
     );
     assert!(site.join("app/public/favicon.svg").is_file());
     assert!(site.join("node_modules").exists());

@@ -1,5 +1,5 @@
 //! `rules/vectors/checkout.json`: which cars may be reserved online. The
-//! site's search cards apply the same cases (astro-app/test/checkout.test.ts).
+//! site's search cards apply the same cases (astro-app/test/forms-lib.test.ts).
 
 use dealer_rules::checkout::{may_reserve, CarFacts, CheckoutRules};
 use serde_json::Value;

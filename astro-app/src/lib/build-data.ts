@@ -15,7 +15,7 @@
  *
  * The rule that makes the cache sound: a route with `getStaticPaths` reads
  * the data only inside `getStaticPaths` and hands the page everything it
- * shows as props (tests/route-data.test.ts checks every route file).
+ * shows as props (astro-app/test/build-data.test.ts checks every route file).
  * Build-time only: this module uses node:fs and is never shipped.
  */
 import { createHash } from 'node:crypto';

@@ -384,7 +384,7 @@ impl Prepared {
             .map(|dir| KnownPages::load(&dir))
             .unwrap_or_default();
         // A finance advertisement without its comparison rate
-        // keeps the published site (generator/src/compliance.rs).
+        // keeps the published site (generator/src/compliance/).
         let compliance = Instant::now();
         let unknown = pages
             .iter()

@@ -204,7 +204,7 @@ impl DeployConfig {
     pub fn load(file: &Path, shown: &str) -> Result<DeployConfig, anyhow::Error> {
         let text = std::fs::read_to_string(file).map_err(|e| {
             anyhow::anyhow!(
-                "{shown}: cannot read it ({e}); copy config/deploy.example.toml there and fill in the ids"
+                "{shown}: cannot read it ({e}); the repository's config/deploy.toml is the template: copy it there and replace its all-zero placeholder ids (docs/deploy.md)"
             )
         })?;
         Ok(Self::parse(&text, shown, file)?)

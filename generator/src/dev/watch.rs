@@ -189,7 +189,7 @@ mod tests {
             "dealers/a/pages/about.md",
             "templates/presets/franchise.yaml",
             "templates/site/astro.config.mjs.j2",
-            "astro-app/src/pages/Home.astro",
+            "astro-app/src/views/HomePage.astro",
         ] {
             assert!(inputs.affects(&root.join(yes)), "{yes}");
         }

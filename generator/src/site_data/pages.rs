@@ -236,7 +236,7 @@ pub fn page_paths(site: &super::SiteData) -> Vec<String> {
     paths.extend(super::content_paths(site));
     // The form pages (success, book a test drive, trade-in, finance...).
     paths.extend(site.forms.pages.iter().map(|p| format!("/{}/", p.path)));
-    // Built for every dealer (templates/site/src/pages/compare.astro, favourites.astro).
+    // Built for every dealer (astro-app/src/routes/compare.astro, favourites.astro).
     paths.extend(["/compare/".to_string(), "/favourites/".to_string()]);
     paths.into_iter().collect()
 }
