@@ -55,7 +55,7 @@
  *    20 KB, the issue's ceiling. The finance calculator island and its
  *    chunks over the React runtime (it loads when scrolled to; some chunks
  *    are shared with the islands already loaded): 5.5 KB when set; 6.9 KB.
- * The e2e test (scripts/e2e/run.mjs) also caps what its own visit to the
+ * The e2e test (scripts/e2e/site.mjs) also caps what its own visit to the
  * first car page loads (88 KB); the worker's wasm is capped by
  * scripts/edge/build.sh.
  * 7. The home page's own script (no island: the content windows, the

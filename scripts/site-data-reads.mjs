@@ -33,7 +33,7 @@ const DEALER = 'everything';
  */
 const READ_ELSEWHERE = {
   'SiteData.built_at': 'the e2e tests set the browser clock to it (scripts/e2e/common.mjs); pages judge time on the client',
-  'LandingPage.count': 'the e2e tests expect it on each landing page (scripts/e2e/run.mjs); the page counts the index itself',
+  'LandingPage.count': 'the e2e tests expect it on each landing page (scripts/e2e/site.mjs); the page counts the index itself',
   'Copy.no_price_text': 'the fixture-data script prices cars with it (scripts/e2e/make-fixture-data.mjs); pages get price texts computed (cars.json, search.hit_rules)',
   'Search.synonyms': 'the embedded search reads it in the browser (astro-app/src/lib/search/client.ts, keyword.ts tests); the fixture searches a hosted index, which has its own synonyms, so its site.json has none',
 };

@@ -54,7 +54,7 @@ gate "site.json fields read by pages" node scripts/site-data-reads.mjs
 # The generated site's tsconfig takes in its route files and astro-app/src,
 # typed against this dealer's data.
 gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
-gate "e2e (Chromium)"      e2e run "sites/$DEMO/dist"
+gate "e2e site pages (Chromium)" e2e site "sites/$DEMO/dist"
 gate "e2e keyboard + layout" e2e keyboard "sites/$DEMO/dist"
 gate "e2e search (Chromium)" e2e search "sites/$DEMO/dist"
 # The car page's cases are spread over the three demo dealers (certified

@@ -1,6 +1,6 @@
 /**
  * Finance on a built site, in Chromium (spec 001 §5, the calculator, §7):
- * used by scripts/e2e/run.mjs with its browser context and helpers.
+ * used by scripts/e2e/site.mjs with its browser context and helpers.
  *
  * - Shown and hidden per lender rules: each case is found in the dealer's
  *   stock feed (the car's one finance_lenders entry) and its car page is
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { injectAxe } from '../lib/axe.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** As run.mjs audits every page: WCAG 2.2 A/AA, best practices, target size. */
+/** As site.mjs audits every page: WCAG 2.2 A/AA, best practices, target size. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
   rules: { 'target-size': { enabled: true } },
@@ -161,7 +161,7 @@ export async function financeTests(t) {
     }
   });
 
-  // Not cars[0]: run.mjs sizes the JavaScript its own tests load on that page.
+  // Not cars[0]: site.mjs sizes the JavaScript its own tests load on that page.
   const lenderCar = find('Manual shown (calculator)', (r, c, k, e) => c !== cars[0] && SHOWN[0][1](r, c, k, e))[1];
   const quoteCar = need(cars.find((c) => c !== cars[0] && c.finance.quote && c.finance.calculator), 'a car asking for a quote, with the calculator');
   const pagesSeen = [`/cars/${lenderCar.slug}/`, `/cars/${quoteCar.slug}/`];

@@ -2,7 +2,7 @@
 /**
  * End-to-end tests of every shopper form of a built dealer site in
  * headless Chromium, with the edge API answered inside the browser (as in
- * run.mjs: nothing leaves 127.0.0.1). scripts/e2e/fullstack.mjs sends the
+ * site.mjs: nothing leaves 127.0.0.1). scripts/e2e/fullstack.mjs sends the
  * same forms to the real worker and reads the rows back.
  *
  *   node scripts/e2e/forms.mjs [sites/<slug>/dist] [captcha dealer's dist]

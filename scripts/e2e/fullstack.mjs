@@ -49,7 +49,7 @@ const siteDir = path.join(distDir, '..');
 const MOBILE = '0412 555 123';
 /** The edge worker's name in wrangler.toml: the site's /api/* is bound to it. */
 const EDGE_WORKER = 'dealergen-edge';
-/** As scripts/e2e/run.mjs audits the static pages: WCAG 2.2 A/AA, best practices, target size. */
+/** As scripts/e2e/site.mjs audits the static pages: WCAG 2.2 A/AA, best practices, target size. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
   rules: { 'target-size': { enabled: true } },

@@ -37,7 +37,7 @@ async function main() {
   await withSites([distDir], { name: 'e2e-search' }, async ({ site, cars, origin, context, page }) => {
     const outside = [];
     const consoleErrors = [];
-    // The edge's calls, answered as run.mjs answers them (a signed-out visit;
+    // The edge's calls, answered as site.mjs answers them (a signed-out visit;
     // scripts/e2e/fullstack.mjs runs them against the worker). The popular
     // searches stand in for GET /api/search/popular (edge/tests/search.test.mjs
     // tests the real route): two the demo stock has, one it has not.

@@ -2,10 +2,10 @@
 /**
  * End-to-end test of one built dealer site in headless Chromium.
  *
- *   node scripts/e2e/run.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
+ *   node scripts/e2e/site.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
  *
- * Serves the dist directory on 127.0.0.1 (an OS-chosen port) the way the
- * edge serves it (directory index.html, 404.html), drives the pages a shopper
+ * Serves the dist directory on 127.0.0.1 in workerd, as its site worker
+ * serves it (scripts/lib/workerd-site.mjs), drives the pages a shopper
  * would use and reads the expected figures from the site's generated data
  * (<dist>/../src/data/site.json and cars.json). Chromium may not reach any
  * host but 127.0.0.1; the lead API is answered inside the browser.
