@@ -15,7 +15,7 @@ use crate::{internal, Tenant};
 use dealer_edge_core::http::ApiError;
 
 pub async fn miscellaneous(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
-    api::run(req, ctx, Route::Miscellaneous, false, store_misc).await
+    api::run(req, ctx, Route::SaveValuation, false, store_misc).await
 }
 
 pub async fn event(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {

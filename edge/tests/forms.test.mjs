@@ -33,7 +33,7 @@ let w, hook, stripe, turnstile, valuations;
 const d1 = (sql) => w.d1(sql);
 const location = (d) => [{ id: `${d}-hq`, name: `${d} HQ`, phone: "08 9123 4567", lead_email: null }];
 const high = { per_client: 1000, per_dealer: 10000, window_secs: 3600 };
-const limits = Object.fromEntries(["leads", "miscellaneous", "checkout", "car_status", "valuation", "payment_webhook"].map((k) => [k, high]));
+const limits = Object.fromEntries(["leads", "save_valuation", "checkout", "car_status", "valuation", "payment_webhook"].map((k) => [k, high]));
 
 before(async () => {
   hook = await receiver(() => 200);

@@ -17,7 +17,7 @@ const HQ = (d) => [{ id: `${d}-hq`, name: `${d} HQ`, phone: "08 9000 0000", lead
 const limit = (per_client, per_dealer, window_secs = 3600) => ({ per_client, per_dealer, window_secs });
 /** Limits high enough that a scenario only meets the ones it is about. */
 const HIGH = {
-  leads: limit(1000, 10000), miscellaneous: limit(1000, 10000), events: limit(1000, 10000), views: limit(1000, 10000),
+  leads: limit(1000, 10000), save_valuation: limit(1000, 10000), events: limit(1000, 10000), views: limit(1000, 10000),
   quotes: limit(1000, 10000), phone_reveal: limit(1000, 10000), sign_in: limit(1000, 10000), verify: limit(1000, 10000),
   watchlist: limit(1000, 10000), lead_status: limit(1000, 10000), code_cooldown_secs: 2,
 };

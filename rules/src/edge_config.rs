@@ -354,8 +354,8 @@ pub struct EdgeRateLimits {
     /// `POST /api/leads`; each stored lead is also delivered (e-mail,
     /// webhook), so this bounds the outbound calls a client can cause.
     pub leads: RouteLimit,
-    /// `POST /api/miscellaneous` (trade-in valuations).
-    pub miscellaneous: RouteLimit,
+    /// `POST /api/miscellaneous` (a trade-in valuation saved with its lead).
+    pub save_valuation: RouteLimit,
     /// `POST /api/events` (analytics).
     pub events: RouteLimit,
     /// `GET /api/cars/{slug}/view.json`.
@@ -400,7 +400,7 @@ impl EdgeRateLimits {
     pub fn routes(&self) -> [(&'static str, RouteLimit); 14] {
         [
             ("leads", self.leads),
-            ("miscellaneous", self.miscellaneous),
+            ("save_valuation", self.save_valuation),
             ("events", self.events),
             ("views", self.views),
             ("quotes", self.quotes),
@@ -448,7 +448,7 @@ impl Default for EdgeRateLimits {
     fn default() -> Self {
         EdgeRateLimits {
             leads: RouteLimit::per_hour(20, 1_000),
-            miscellaneous: RouteLimit::per_hour(20, 1_000),
+            save_valuation: RouteLimit::per_hour(20, 1_000),
             events: RouteLimit::per_hour(600, 50_000),
             views: RouteLimit::per_hour(600, 100_000),
             quotes: RouteLimit::per_hour(120, 20_000),
@@ -568,7 +568,7 @@ mod tests {
         let d = EdgeRateLimits::default();
         for l in [
             d.leads,
-            d.miscellaneous,
+            d.save_valuation,
             d.events,
             d.views,
             d.quotes,

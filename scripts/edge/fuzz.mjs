@@ -56,7 +56,7 @@ function body() {
 const high = { per_client: 1_000_000, per_dealer: 10_000_000, window_secs: 3600 };
 const config = edgeConfig("fuzz", "Fuzz Motors", [ORIGIN], [{ id: "hq", name: "HQ", phone: "08 9000 0000", lead_email: null }], {
   analytics: { enabled: true },
-  rate_limits: Object.fromEntries(["leads", "miscellaneous", "events", "views", "quotes", "phone_reveal", "sign_in", "verify", "watchlist",
+  rate_limits: Object.fromEntries(["leads", "save_valuation", "events", "views", "quotes", "phone_reveal", "sign_in", "verify", "watchlist",
     "lead_status", "checkout", "car_status", "valuation", "payment_webhook"].map((k) => [k, high])),
   checkout: { enabled: true, path: "checkout", hold_hours: 48,
     payment: { provider: "stripe", secret_name: "FUZZ_STRIPE_KEY", webhook_secret_name: "FUZZ_STRIPE_HOOK" } },

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 pub struct RateLimits {
     /// Enquiries sent (`POST /api/leads`). `per_client` refuses a connection that sends more (429). `per_dealer` is the most enquiries delivered to the dealer (e-mail, webhook) in the window without a passed captcha: an enquiry over it is not refused but stored and delivered once the window has room, so a flood can neither close the form nor flood the dealer's CRM. Enquiries that passed the captcha are delivered at once and never count; posts caught by the honeypot or refused by the captcha count nowhere. Default: 20 per client and 1,000 per dealer an hour.
     pub leads: RouteLimitOverride,
-    /// Trade-in valuations attached to enquiries. Default: 20 per client and 1,000 per dealer an hour.
-    pub miscellaneous: RouteLimitOverride,
+    /// Trade-in valuations saved with enquiries (`POST /api/miscellaneous`, where `trade_in.save_valuation` is on). Default: 20 per client and 1,000 per dealer an hour.
+    pub save_valuation: RouteLimitOverride,
     /// Analytics events; also, counted apart with the same numbers, the keyword searches the search page reports for its popular searches. Default: 600 per client and 50,000 per dealer an hour.
     pub events: RouteLimitOverride,
     /// Car page views counted. Default: 600 per client and 100,000 per dealer an hour.
@@ -74,7 +74,7 @@ impl RateLimits {
         let d = EdgeRateLimits::default();
         EdgeRateLimits {
             leads: self.leads.over(d.leads),
-            miscellaneous: self.miscellaneous.over(d.miscellaneous),
+            save_valuation: self.save_valuation.over(d.save_valuation),
             events: self.events.over(d.events),
             views: self.views.over(d.views),
             quotes: self.quotes.over(d.quotes),
@@ -134,7 +134,7 @@ mod tests {
         };
         for (key, limit) in [
             ("leads", d.leads),
-            ("miscellaneous", d.miscellaneous),
+            ("save_valuation", d.save_valuation),
             ("events", d.events),
             ("views", d.views),
             ("quotes", d.quotes),

@@ -49,7 +49,7 @@ impl Limit {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
     Leads,
-    Miscellaneous,
+    SaveValuation,
     Events,
     Views,
     Quotes,
@@ -84,7 +84,7 @@ pub enum Store {
 impl Route {
     pub const ALL: [Route; 16] = [
         Route::Leads,
-        Route::Miscellaneous,
+        Route::SaveValuation,
         Route::Events,
         Route::Views,
         Route::Quotes,
@@ -105,7 +105,7 @@ impl Route {
     pub fn name(self) -> &'static str {
         match self {
             Route::Leads => "leads",
-            Route::Miscellaneous => "miscellaneous",
+            Route::SaveValuation => "save_valuation",
             Route::Events => "events",
             Route::Views => "views",
             Route::Quotes => "quotes",
@@ -126,7 +126,7 @@ impl Route {
     pub fn config(self, limits: &EdgeRateLimits) -> RouteLimit {
         match self {
             Route::Leads => limits.leads,
-            Route::Miscellaneous => limits.miscellaneous,
+            Route::SaveValuation => limits.save_valuation,
             Route::Events => limits.events,
             Route::Views => limits.views,
             Route::Quotes => limits.quotes,
@@ -216,7 +216,7 @@ impl Route {
 
     fn client_message(self) -> &'static str {
         match self {
-            Route::Leads | Route::Miscellaneous => {
+            Route::Leads | Route::SaveValuation => {
                 "Too many enquiries from this connection; please try again later or call the dealership."
             }
             Route::PhoneReveal => {
