@@ -38,6 +38,8 @@ gate "cargo fmt --check"   cargo fmt --all --check
 gate "cargo clippy"        cargo clippy --workspace --all-targets --quiet -- -D warnings
 gate "cargo test"          cargo test --workspace --quiet
 gate "CI workflows (actionlint)" bash scripts/ci-lint.sh
+# No crate has a loop between its top-level modules (the checker's own case first).
+gate "module loops"        sh -c 'node scripts/module-cycles.mjs --self-test && node scripts/module-cycles.mjs'
 gate "tsc --noEmit"        npx tsc --noEmit -p astro-app
 # The JS/TS linter (eslint.config.mjs): the site's code and the scripts; React hooks rules included.
 gate "eslint"              npx eslint --max-warnings 0 .

@@ -1,8 +1,8 @@
 //! dealergen: dealer YAML + stock feed → static Astro site.
 //!
 //! The modules, from the bottom up (a module uses only those above it in
-//! this list or beside it; `python3 ../shared/hooks/rust_cycles.py` finds
-//! none in a loop):
+//! this list or beside it; `node scripts/module-cycles.mjs`, a gate of the
+//! test command, fails on a loop):
 //!
 //! - **Where things are and what was asked:** `project` (the checkout's
 //!   folders), `cli` (the arguments), `selection` (which dealers, which
