@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The calculator island (spec 001, Finance calculator panel): typed inputs
+ * The calculator island (docs/behaviour/car-page.md, Finance calculator panel): typed inputs
  * recompute the repayment and total, the help and clamping, the frequency,
  * event 26 once, the comparison rate beside the figures, and the enquiry.
  */

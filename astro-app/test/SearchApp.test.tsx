@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * The search island's wiring: loading and errors keep the previous results
- * on screen (spec 000 §4), the keyword box waits 300 ms (spec 000 §9), the
+ * on screen (docs/behaviour/search.md §4), the keyword box waits 300 ms (docs/behaviour/search.md §9), the
  * URL follows the state, and the server render matches the hydrated one.
  */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';

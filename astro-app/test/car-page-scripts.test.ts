@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The car page's view-time rules (spec 001 §2, 002 §2.6, §4, §9): Show
+ * The car page's view-time rules (docs/behaviour/car-page.md §2, content.md §2.6, §4, §9): Show
  * More/Less and Show All/Hide, tabs with the keyboard, the sticky bar after
  * 900 px and the phone footer after 50 px, share links and the 550 x 400
  * window, "Copied" for 1.5 s, the photo viewer (keyboard, swipe, Escape,

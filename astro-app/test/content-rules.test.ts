@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The content rules of spec 002: offer text collapse (over 200 characters,
+ * The content rules of docs/behaviour/content.md: offer text collapse (over 200 characters,
  * 160 shown), model ordering (preferred keywords then alphabetical, groups
  * in the spec's order, All Vehicles up to 10, scrolling above 6), star
  * ratings (at most 4 full stars plus a partial), content windows judged at

@@ -1,5 +1,5 @@
 /**
- * The calculator's rules (spec 001 §5, §9): the formula against the shared
+ * The calculator's rules (docs/behaviour/car-page.md §5, §9): the formula against the shared
  * vectors (rules/vectors/calculator.json, also read by rules/src/finance.rs),
  * and how typed inputs are read.
  */

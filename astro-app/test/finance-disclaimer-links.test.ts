@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { collapse, DISCLAIMER_LIMIT } from '../src/lib/finance/disclaimer';
 import { financeEnquiryHref, readFinanceRequest } from '../src/lib/finance/links';
 
-describe('the disclaimer collapses to 197 characters (spec 001 §4)', () => {
+describe('the disclaimer collapses to 197 characters (docs/behaviour/car-page.md §4)', () => {
   it('shows 197 characters and keeps the rest for Show More', () => {
     expect(DISCLAIMER_LIMIT).toBe(197);
     const text = 'x'.repeat(197) + 'REST of it';
@@ -19,7 +19,7 @@ describe('the disclaimer collapses to 197 characters (spec 001 §4)', () => {
   });
 });
 
-describe('finance enquiry links (spec 001 §2)', () => {
+describe('finance enquiry links (docs/behaviour/car-page.md §2)', () => {
   it('carry preferredDealership, vehiclePriceBudget, car_id and car_type to #finance-form', () => {
     expect(financeEnquiryHref('/finance/', { locationId: 'bmg-newstead', price: 30990.4, id: '410073', carType: 'used' })).toBe(
       '/finance/?preferredDealership=bmg-newstead&vehiclePriceBudget=30990&car_id=410073&car_type=used#finance-form',

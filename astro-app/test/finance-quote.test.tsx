@@ -13,7 +13,7 @@ const WARNING = 'WARNING: This comparison rate is true only for the example give
 const props = { apiBase: '', enabled: true, carId: '1', price: 30990, year: 2021, vin: 'JTDKB3FU103456789', nvic: '0AB12C', warning: WARNING };
 
 describe('finance quote rules', () => {
-  it('asked only when enabled, no quote exists yet and the price is above 0 (spec 001 §5)', () => {
+  it('asked only when enabled, no quote exists yet and the price is above 0 (docs/behaviour/car-page.md §5)', () => {
     expect(shouldRequestQuote({ enabled: true, existing: null, price: 30000 })).toBe(true);
     expect(shouldRequestQuote({ enabled: false, existing: null, price: 30000 })).toBe(false);
     expect(shouldRequestQuote({ enabled: true, existing: QUOTE, price: 30000 })).toBe(false);

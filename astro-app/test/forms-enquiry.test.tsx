@@ -84,7 +84,7 @@ describe('the server-rendered form works without JavaScript', () => {
     expect(form.hasAttribute('novalidate')).toBe(false);
     const names = [...form.querySelectorAll('input:not([type=hidden]), textarea, select')].map((e) => e.getAttribute('name'));
     expect(names).toEqual(['name', 'email', 'phone', 'do-you-have-a-trade-in', 'do-you-have-a-trade-in', 'opt_in_finance', 'message', 'opt_in', 'terms_conditions', 'website']);
-    // The marketing opt-in is a box the shopper sees, ticked (spec 002 §5: optional, defaults to true), after a hidden "false" so unticking it is sent.
+    // The marketing opt-in is a box the shopper sees, ticked (docs/behaviour/content.md §5: optional, defaults to true), after a hidden "false" so unticking it is sent.
     const optIn = form.querySelector<HTMLInputElement>('input[type=checkbox][name=opt_in]')!;
     expect(optIn.checked).toBe(true);
     expect(optIn.hasAttribute('required')).toBe(false);
@@ -267,7 +267,7 @@ describe('the enquiry, step by step', () => {
     expect((window as unknown as { dataLayer: { event_id: number }[] }).dataLayer[0]!.event_id).toBe(17);
   });
 
-  it('an enquiry about a new or demo car records event 14 (spec 001 §7)', async () => {
+  it('an enquiry about a new or demo car records event 14 (docs/behaviour/car-page.md §7)', async () => {
     for (const carType of ['new', 'demo'] as const) {
       (window as unknown as { dataLayer?: unknown[] }).dataLayer = [];
       const { navigate } = setup({ car: { ...car, car_type: carType } });

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 /**
  * The two flows with more than one call: the trade-in (lead → valuation →
- * lead → saved valuation → offer accepted; spec 001 §4) and the checkout
- * (hold → payment provider → back → Reserved; spec 000/001 Reserve).
+ * lead → saved valuation → offer accepted; docs/behaviour/car-page.md §4) and the checkout
+ * (hold → payment provider → back → Reserved; docs/behaviour/search.md/001 Reserve).
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';

@@ -59,7 +59,7 @@ const agree = () => fireEvent.click(screen.getByRole('checkbox', { name: /terms 
 const lead = (calls: { path: string; body: unknown }[]) => calls.find((c) => c.path === '/api/leads')?.body as Record<string, unknown>;
 const eventId = (calls: { path: string; body: unknown }[]) => (calls.find((c) => c.path === '/api/events')?.body as { event_id: number } | undefined)?.event_id;
 
-describe('contact form with the category select (spec 002 §5)', () => {
+describe('contact form with the category select (docs/behaviour/content.md §5)', () => {
   it('defaults to General Enquiry, requires a location of several, sends category general and event 22', async () => {
     const { fetchImpl, calls } = api();
     const navigate = vi.fn();
@@ -122,7 +122,7 @@ describe('contact form with the category select (spec 002 §5)', () => {
 });
 
 describe('fleet, offer, test drive and finance forms', () => {
-  it('the fleet form sends category fleet and event 19 (spec 000 §5)', async () => {
+  it('the fleet form sends category fleet and event 19 (docs/behaviour/search.md §5)', async () => {
     const { fetchImpl, calls } = api();
     const navigate = vi.fn();
     render(<FleetEnquiry config={config} locations={[locations[0]!]} fetchImpl={fetchImpl} navigate={navigate} />);

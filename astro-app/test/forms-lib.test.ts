@@ -49,7 +49,7 @@ const car: CarFacts = {
 describe('field rules', () => {
   const rule = (r: Partial<FieldRule> & Pick<FieldRule, 'rule'>): FieldRule => ({ name: 'f', required: true, ...r });
 
-  it('postcode: required, exactly 4 digits (spec 002 §5)', () => {
+  it('postcode: required, exactly 4 digits (docs/behaviour/content.md §5)', () => {
     expect(checkField(rule({ rule: 'postcode' }), '')).toBe(MESSAGES.postcode_missing);
     for (const bad of ['400', '40000', '40O6', '4 006']) expect(checkField(rule({ rule: 'postcode' }), bad), bad).toBe('Invalid postcode. Please enter a 4-digit number.');
     expect(checkField(rule({ rule: 'postcode' }), ' 4006 ')).toBeUndefined();
@@ -118,7 +118,7 @@ describe('field rules', () => {
   });
 });
 
-describe('lead payload (spec 001 §3 Lead payload, Car form defaults)', () => {
+describe('lead payload (docs/behaviour/car-page.md §3 Lead payload, Car form defaults)', () => {
   const attributes = { visited_pages: ['/search/', '/cars/a/'], linked_query_params: { utm_source: 'google' } };
   const ctx = { category: 'enquiry', subcategory: 'Vehicle Enquiry', url: 'https://site.example/cars/a/', userAgent: 'UA/1', attributes };
 
@@ -204,7 +204,7 @@ describe('lead payload (spec 001 §3 Lead payload, Car form defaults)', () => {
 });
 
 describe('what is kept on the device', () => {
-  it('customer details only when name, e-mail and phone are all present (spec 002 §4)', () => {
+  it('customer details only when name, e-mail and phone are all present (docs/behaviour/content.md §4)', () => {
     const store = memory();
     expect(saveCustomer({ name: 'Sam', email: 'sam@example.com.au', phone: '' }, store)).toBe(false);
     expect(loadCustomer(store)).toBeNull();

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The header's content menus (spec 002 §2.1, §2.2): the dropdown-open
+ * The header's content menus (docs/behaviour/content.md §2.1, §2.2): the dropdown-open
  * marker, dropdowns opening on hover for dealers with
  * `features.hover_dropdowns` (and only then, and only for a mouse), and
  * the New Vehicles mega-menu, whose cards are fetched when it is first

@@ -1,5 +1,5 @@
 /**
- * Opening hours at view time (spec 002 §3, §4): the table's wording and
+ * Opening hours at view time (docs/behaviour/content.md §3, §4): the table's wording and
  * Mon-Fri grouping (shared with the generator: rules/vectors/hours.json),
  * "open now" in the location's own time zone across daylight-saving
  * changes, special hours by date and department, alternate Saturdays.

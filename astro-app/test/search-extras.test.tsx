@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 /**
- * Search page extras: the subscription price slider (spec 000 §9: '/ week'
+ * Search page extras: the subscription price slider (docs/behaviour/search.md §9: '/ week'
  * labels; engine filtering and statistics over subscription_price), recent
- * searches (spec 002 §2.7: last 5, refinements plus path, shown as links
- * that restore the search) and the Fleet Enquiry event 19 (spec 000 §5).
+ * searches (docs/behaviour/content.md §2.7: last 5, refinements plus path, shown as links
+ * that restore the search) and the Fleet Enquiry event 19 (docs/behaviour/search.md §5).
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import fs from 'node:fs';

@@ -172,7 +172,7 @@ describe('card buttons and toggles', () => {
   });
 });
 
-describe('card notes (spec 000 §9)', () => {
+describe('card notes (docs/behaviour/search.md §9)', () => {
   const used = { ...car, car_type: 'used' as const };
   it('say the deposit is 100% refundable and how long the car is held, where Reserve Now shows', () => {
     expect(cardNotes(used, { ...settings, checkoutHoldHours: 48 })).toEqual(['$200 deposit, 100% refundable: we hold the car for 48 hours.']);

@@ -1,4 +1,4 @@
-/** Range slider rules (spec 000 §5, §9). */
+/** Range slider rules (docs/behaviour/search.md §5, §9). */
 import { describe, expect, it, vi } from 'vitest';
 import { moveThumb, rangeLabel, refinementOf, sliderBounds, sliderStep, snap, thumbsOf } from '../src/lib/search/range';
 

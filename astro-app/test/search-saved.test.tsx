@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Favourites and compare (spec 000 §2, §5; 001 favourite record): the
+ * Favourites and compare (docs/behaviour/search.md §2, §5; 001 favourite record): the
  * device store and its limit, the shareable compare address, the car
  * summaries and comparison rows, the car page's Favourite button, the
  * /compare/ view (from the address or the shopper's list; a car gone since

@@ -207,7 +207,7 @@ describe('notes about the keyword', () => {
   });
 });
 
-describe('facets of spec 000 §3', () => {
+describe('facets of docs/behaviour/search.md §3', () => {
   it('fold the ones the stock carries (features, seats, certified...) and leave out single-value ones', async () => {
     render(<SearchApp {...props()} />);
     await settle();

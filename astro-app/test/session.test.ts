@@ -36,7 +36,7 @@ describe('gated routes', () => {
     expect(isGatedPath('/', patterns)).toBe(false);
     expect(isGatedPath('/my-garage/', [])).toBe(false);
   });
-  it('redirect only when not logged in, finished loading, and gated (spec 002 §4)', () => {
+  it('redirect only when not logged in, finished loading, and gated (docs/behaviour/content.md §4)', () => {
     expect(shouldRedirectToSignIn({ loading: false, signedIn: false, gated: true })).toBe(true);
     expect(shouldRedirectToSignIn({ loading: true, signedIn: false, gated: true })).toBe(false);
     expect(shouldRedirectToSignIn({ loading: false, signedIn: true, gated: true })).toBe(false);

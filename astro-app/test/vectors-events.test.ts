@@ -44,13 +44,13 @@ describe('shared analytics event ids', () => {
     for (const choice of ['general', 'careers', 'fleet', 'service']) expect(accepted.has(formEnquiryEvent(choice)), choice).toBe(true);
   });
 
-  it('vehicle enquiries: 17 for a Test Drive Only tag, 15 for used, otherwise 14 (spec 001 §7)', () => {
+  it('vehicle enquiries: 17 for a Test Drive Only tag, 15 for used, otherwise 14 (docs/behaviour/car-page.md §7)', () => {
     expect(vehicleEnquiryEvent({ tag: ' test drive only ', carType: 'new' })).toBe(17);
     expect(vehicleEnquiryEvent({ tag: 'Hot deal', carType: 'used' })).toBe(15);
     expect(vehicleEnquiryEvent({ carType: 'demo' })).toBe(14);
   });
 
-  it('general forms: 22, 51 for careers, 19 for fleet (spec 002 §7, 000 §5)', () => {
+  it('general forms: 22, 51 for careers, 19 for fleet (docs/behaviour/content.md §7, search.md §5)', () => {
     expect(formEnquiryEvent('general')).toBe(22);
     expect(formEnquiryEvent('careers')).toBe(51);
     expect(formEnquiryEvent('fleet')).toBe(19);

@@ -63,7 +63,7 @@ describe('watchlist calls', () => {
   });
 });
 
-describe('toasts (spec 002 §9; docs/behaviour/feedback.md)', () => {
+describe('toasts (docs/behaviour/content.md §9; docs/behaviour/feedback.md)', () => {
   it('one at a time, with no removal timer: a toast stays until dismissed or replaced', async () => {
     const { toastStore } = await import('../src/lib/toast');
     vi.useFakeTimers();

@@ -1,6 +1,6 @@
 //! Opening hours as written in YAML ("08:30-17:30" or "closed") and as
 //! shown to shoppers ("8:30am - 5:30pm", one "Mon-Fri" line when the five
-//! weekdays agree: spec 002 §4).
+//! weekdays agree: docs/behaviour/content.md §4).
 
 use crate::model::{ClosedText, WeekHours};
 

@@ -1,4 +1,4 @@
-//! Addresses of resized car photos from `images.url_template` (spec 002 §7:
+//! Addresses of resized car photos from `images.url_template` (docs/behaviour/content.md §7:
 //! the image host's width and quality parameters, default 640 / 75).
 //!
 //! The site builds these addresses in the browser too (search cards are

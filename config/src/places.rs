@@ -1,4 +1,4 @@
-//! Which locations a location block shows (spec 002 §2.9): by department,
+//! Which locations a location block shows (docs/behaviour/content.md §2.9): by department,
 //! the primary one or one id, then by make, subtype and exclusions. The
 //! config check refuses a block that would show nothing; the generator
 //! resolves each block to its locations.

@@ -21,7 +21,7 @@ pub fn kebab(s: &str) -> String {
 }
 
 /// /contact-us/{slug}: the explicit slug, else the name without a trailing
-/// Sales, Service or Parts (spec 002, locations), in kebab case.
+/// Sales, Service or Parts (docs/behaviour/content.md, locations), in kebab case.
 pub fn location_slug(loc: &Location) -> String {
     if let Some(s) = &loc.slug {
         return s.clone();

@@ -2,7 +2,7 @@
 //! dealer's quote service (with its key, a worker secret) and answers the
 //! service's figures as they came, cached for a day. A dealer without a
 //! service gets 404, a failing service 502: the page shows no quote then
-//! (spec 001 §8, silent). The worker never computes a quote itself.
+//! (docs/behaviour/car-page.md §8, silent). The worker never computes a quote itself.
 
 use dealer_edge_core::http::ApiError;
 use dealer_edge_core::quote::{

@@ -327,7 +327,7 @@ fn range_value(car: &Car, attribute: &str) -> i64 {
 }
 
 /// Range statistics of `cars` (absent for an empty stock: the sliders then
-/// fall back to 0 to 100000, spec 000 §5).
+/// fall back to 0 to 100000, docs/behaviour/search.md §5).
 pub fn range_stats(cars: &[Car]) -> BTreeMap<String, FacetStats> {
     let mut stats = BTreeMap::new();
     for attribute in RANGE_ATTRIBUTES {
@@ -439,7 +439,7 @@ pub fn build(cars: &[Car], ctx: &IndexContext) -> SearchIndex {
 /// (the same slugs as location pages).
 pub use dealer_config::slug::kebab as slugify;
 
-/// The static landing pages (spec 002 §2.4): per car type and the
+/// The static landing pages (docs/behaviour/content.md §2.4): per car type and the
 /// new-and-demo / all-types pages, per make, per make and model, per body.
 /// A body whose slug equals a make's (or a fixed page's) is left out: the
 /// make page owns that URL. "page" is reserved for /search/page/N/.

@@ -982,7 +982,7 @@ fn search_index_holds_the_visible_stock_with_facets_ranges_and_landing_pages() {
     let sold = car(&cars, "car-3");
     assert!(sold["sold_at"].is_i64(), "sold cars carry their sale time");
     // Reserved outranks the dealer's tag on the banner, but the raw tag is
-    // kept for the enquiry event (17 for "Test Drive Only", spec 001 §7).
+    // kept for the enquiry event (17 for "Test Drive Only", docs/behaviour/car-page.md §7).
     let reserved = car(&cars, "car-8");
     assert_eq!(reserved["tag_banner"], "Reserved");
     assert_eq!(reserved["tag"], "Clearance");
@@ -1088,7 +1088,7 @@ fn fixture_site_search_index_is_what_the_generator_writes() {
     );
 }
 
-/// Base filters as shared cases with the browser (spec 000 §9).
+/// Base filters as shared cases with the browser (docs/behaviour/search.md §9).
 #[test]
 fn base_filter_cases_shared_with_the_browser_match_the_visibility_rules() {
     use dealer_rules::visibility::{check, CarFacts, VisibilityRules};

@@ -1,4 +1,4 @@
-//! Which cars may be reserved online (spec 000 §5: "Reserve button appears
+//! Which cars may be reserved online (docs/behaviour/search.md §5: "Reserve button appears
 //! only when checkout is enabled for the car"). The build decides it per car
 //! and publishes it for the worker (`EdgeCar` in `edge_config`); the
 //! pages can show the button by the same rule.
@@ -19,7 +19,7 @@ pub struct CheckoutRules<'a> {
 pub struct CarFacts<'a> {
     pub car_type: &'a str,
     pub make: &'a str,
-    /// `status` is in_stock or coming_soon (spec 001 §4).
+    /// `status` is in_stock or coming_soon (docs/behaviour/car-page.md §4).
     pub in_stock: bool,
     /// Already reserved according to the stock feed.
     pub reserved: bool,

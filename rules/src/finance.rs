@@ -1,4 +1,4 @@
-//! The finance calculator's maths (spec 001 §9, "Calculator defaults and
+//! The finance calculator's maths (docs/behaviour/car-page.md §9, "Calculator defaults and
 //! formula"). The site's calculator island implements the same formula in
 //! TypeScript (astro-app/src/lib/finance/calculator.ts); both are pinned by
 //! `rules/vectors/calculator.json`, whose figures come from an independent

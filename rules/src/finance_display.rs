@@ -1,4 +1,4 @@
-//! Which lender's finance figures a car shows, if any (spec 001 §5, "When
+//! Which lender's finance figures a car shows, if any (docs/behaviour/car-page.md §5, "When
 //! finance display is shown"), decided once at build time by the generator
 //! and pinned by `rules/vectors/finance-display.json`.
 //!

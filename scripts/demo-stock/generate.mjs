@@ -276,7 +276,7 @@ function financeFor(rng, c, dealer) {
 /**
  * brisbane-motor-group is the dealer the e2e tests browse, and its YAML lists
  * every finance provider: these cars get fixed finance_lenders so the tests
- * find a car for each display case of spec 001 §5 (each provider shown, and
+ * find a car for each display case of docs/behaviour/car-page.md §5 (each provider shown, and
  * hidden by each of its conditions). No rng is drawn, so the rest of the feed
  * is unchanged; a case without a car stops the generator.
  */

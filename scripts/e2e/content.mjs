@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * End-to-end test of a built dealer site's content pages and blocks
- * (spec 002) in headless Chromium:
+ * (docs/behaviour/content.md) in headless Chromium:
  *
  *   node scripts/e2e/content.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
  *

@@ -1,5 +1,5 @@
 /**
- * Finance on a built site, in Chromium (spec 001 §5, the calculator, §7):
+ * Finance on a built site, in Chromium (docs/behaviour/car-page.md §5, the calculator, §7):
  * used by scripts/e2e/site.mjs with its browser context and helpers.
  *
  * - Shown and hidden per lender rules: each case is found in the dealer's

@@ -252,7 +252,7 @@ async function main() {
       await resultCount(page, wagonsAndSuvs);
     });
 
-    await test('a folded facet of spec 000 (features) opens with the keyboard and filters', async () => {
+    await test('a folded facet of docs/behaviour/search.md (features) opens with the keyboard and filters', async () => {
       const feature = need(
         Object.entries(cars.flatMap((c) => c.filtered_features ?? []).reduce((m, f) => ((m[f] = (m[f] ?? 0) + 1), m), {})).find(([, n]) => n > 0 && n < cars.length),
         'a feature some cars have (filtered_features)',

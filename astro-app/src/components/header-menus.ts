@@ -6,7 +6,7 @@
  *   click lands outside it, so an open menu never covers the element that
  *   has focus;
  * - opening a menu closes the other open ones (its parents stay open);
- * - the header carries `data-dropdown-open` while a menu is open (spec 002
+ * - the header carries `data-dropdown-open` while a menu is open (docs/behaviour/content.md
  *   §2.1), for styles that dim or pin the page under it;
  * - with `data-hover-dropdowns` (the dealer's `features.hover_dropdowns`)
  *   the bar's dropdowns also open while a mouse is over them; a click on a

@@ -1,5 +1,5 @@
 /**
- * The New Vehicles mega-menu (spec 002 §2.2), loaded by header-menus.ts
+ * The New Vehicles mega-menu (docs/behaviour/content.md §2.2), loaded by header-menus.ts
  * when its dropdown is first opened: the cards come as HTML from the page
  * the build writes at the dropdown's `data-mega-menu` address (/menus/models/),
  * so no page carries them (nor their images) until a shopper opens the menu.

@@ -1,11 +1,11 @@
 /**
  * The location's phone on the car page of a dealer that masks it
- * (`features.phone_reveal`; spec 000 §4, §7, §8). Masked ("(07) 3555 XXXX")
+ * (`features.phone_reveal`; docs/behaviour/search.md §4, §7, §8). Masked ("(07) 3555 XXXX")
  * until clicked; the click asks POST /api/phone-reveal, which records the
  * reveal (and event 25 in the dealer's sink), shows the number it answers
  * as a call link and puts event 25 in the dataLayer. The page carries no
  * unmasked number: a failed reveal (offline, rate-limited) is logged to the
- * console (spec 000 §8), says so in a live region and leaves the button for
+ * console (docs/behaviour/search.md §8), says so in a live region and leaves the button for
  * another try (docs/behaviour/phone-reveal.md). Dealers who show the number
  * get a plain link instead, whose clicks lib/event-clicks.ts records.
  */

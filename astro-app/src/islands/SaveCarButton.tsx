@@ -1,5 +1,5 @@
 /**
- * Save-to-watchlist toggle (spec 000 §4, §7, §8), for the car page and the
+ * Save-to-watchlist toggle (docs/behaviour/search.md §4, §7, §8), for the car page and the
  * result cards (client:visible). Signed out: off to /sign-in/ and back
  * here. Signed in: the button flips at once (optimistic), then the call is
  * made; success shows the one toast with 'View List' (and sends event 39

@@ -1,5 +1,5 @@
 /**
- * /sign-in/?type=watchlist&redirect=…&back=… (spec 000 §2): sign-in by
+ * /sign-in/?type=watchlist&redirect=…&back=… (docs/behaviour/search.md §2): sign-in by
  * mobile number with a one-time code (POST /api/auth/request-code, then
  * /api/auth/verify, which sets the worker's session cookie), then back to
  * `redirect`. The query is only known in the browser, so the page is this

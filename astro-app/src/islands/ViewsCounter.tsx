@@ -1,5 +1,5 @@
 /**
- * "N views" on the car page (spec 001 §2, §7). Loading the island counts
+ * "N views" on the car page (docs/behaviour/car-page.md §2, §7). Loading the island counts
  * the view (GET …/view.json); nothing shows when the call fails.
  * client:idle: it must count every visit, not only when scrolled to.
  */

@@ -93,9 +93,9 @@ export interface EnquiryType {
    * already states leave it optional.
    */
   messageRequired: boolean;
-  /** Sent with the message, never shown (the photo request's text, spec 000 §5). */
+  /** Sent with the message, never shown (the photo request's text, docs/behaviour/search.md §5). */
   hiddenText: string;
-  /** Optional preferred date and time (the test drive form, spec 000 §5). */
+  /** Optional preferred date and time (the test drive form, docs/behaviour/search.md §5). */
   dateTime: boolean;
 }
 
@@ -109,14 +109,14 @@ const TYPES: Record<EnquiryKind, Omit<EnquiryType, 'kind'>> = {
   offer: { category: 'offer', subcategory: 'Make an Offer', title: 'Make an Offer', defaultMessage: '', messageRequired: false, hiddenText: '', dateTime: false },
   'trade-in': { category: 'trade_in', subcategory: 'Trade-in Enquiry', title: 'Trade In', defaultMessage: '', messageRequired: false, hiddenText: '', dateTime: false },
   photos: { category: 'photo_request', subcategory: 'Photo Request', title: 'Request Photos', defaultMessage: '', messageRequired: false, hiddenText: PHOTO_REQUEST_TEXT, dateTime: false },
-  // Spec 002 §4: a car not in stock asks for something similar.
+  // docs/behaviour/content.md §4: a car not in stock asks for something similar.
   similar: { category: 'find_me_similar', subcategory: 'Find me something similar', title: 'Find Me Something Similar', defaultMessage: SIMILAR_MESSAGE, messageRequired: true, hiddenText: '', dateTime: false },
 };
 
 /**
  * The form for a requested kind (the `enquiry` query parameter; unknown or
  * missing: the plain enquiry). A sold car only ever gets Find Me Something
- * Similar (spec 001 §4: the SOLD panel replaces the buy buttons).
+ * Similar (docs/behaviour/car-page.md §4: the SOLD panel replaces the buy buttons).
  */
 export function enquiryTypeOf(requested: string | null | undefined, sold = false): EnquiryType {
   const kind: EnquiryKind = sold ? 'similar' : requested && Object.hasOwn(TYPES, requested) ? (requested as EnquiryKind) : 'enquiry';
@@ -128,7 +128,7 @@ export function requestedEnquiry(search: string): string | null {
   return new URLSearchParams(search).get('enquiry');
 }
 
-/** Analytics event ids of a sent enquiry (spec 001 §7), from the one event table (lib/events.ts). */
+/** Analytics event ids of a sent enquiry (docs/behaviour/car-page.md §7), from the one event table (lib/events.ts). */
 export const EVENT_ENQUIRY = EVENTS.vehicle_enquiry;
 export const EVENT_ENQUIRY_USED = EVENTS.vehicle_enquiry_used;
 export const EVENT_ENQUIRY_TEST_DRIVE_ONLY = EVENTS.vehicle_enquiry_test_drive_only;

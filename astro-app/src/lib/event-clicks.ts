@@ -2,7 +2,7 @@
  * Every page: the analytics events a page declares in its markup rather
  * than sends from an island (docs/behaviour/analytics.md). A click on an
  * element with `data-event="N"` sends event N; a click on any `tel:` link
- * sends event 25 (a phone click, spec 000 §7: the header's, the footer's,
+ * sends event 25 (a phone click, docs/behaviour/search.md §7: the header's, the footer's,
  * a location's, a car's, one in the dealer's own content), unless the link
  * says otherwise (`data-event=""`: a revealed number, whose reveal was the
  * recorded click); `data-event-load="N"` sends N once the page has loaded.

@@ -44,7 +44,7 @@ export function eventName(id: EventId): EventName {
 }
 
 /**
- * The vehicle an event is about, in the tracking names of spec 002 §7
+ * The vehicle an event is about, in the tracking names of docs/behaviour/content.md §7
  * (vehicleStatus, vehicleMake, vehicleModel, vehicleYear, vehicleKilometers,
  * vehicleGrade).
  */
@@ -107,7 +107,7 @@ export function sendPageEvent(doc: Document, id: number): void {
 
 /**
  * The event a sent car enquiry records: 17 when the car's own tag is
- * "Test Drive Only", 15 for a used car, otherwise 14 (spec 001 §7). The tag
+ * "Test Drive Only", 15 for a used car, otherwise 14 (docs/behaviour/car-page.md §7). The tag
  * is the dealer's (Car.tag), not the banner, which Reserved may replace.
  */
 export function vehicleEnquiryEvent(car: { tag?: string | null; carType?: string | null }): EventId {
@@ -115,7 +115,7 @@ export function vehicleEnquiryEvent(car: { tag?: string | null; carType?: string
   return car.carType === 'used' ? EVENTS.vehicle_enquiry_used : EVENTS.vehicle_enquiry;
 }
 
-/** A general form's event: 51 for a careers enquiry, 19 for fleet, otherwise 22 (spec 002 §7, 000 §5). */
+/** A general form's event: 51 for a careers enquiry, 19 for fleet, otherwise 22 (docs/behaviour/content.md §7, search.md §5). */
 export function formEnquiryEvent(choice: 'careers' | 'fleet' | string): EventId {
   if (choice === 'careers') return EVENTS.careers_enquiry;
   if (choice === 'fleet') return EVENTS.fleet_enquiry;

@@ -1,5 +1,5 @@
 /**
- * The sign-in gate of a gated page (spec 002 §2.5, §4). BaseLayout decides
+ * The sign-in gate of a gated page (docs/behaviour/content.md §2.5, §4). BaseLayout decides
  * at build time which pages are gated and only those load this script (no
  * React); it redirects a signed-out visitor to /sign-in/ once the session
  * call has answered. Parameters come from <meta name="dealergen:gate">.

@@ -1,5 +1,5 @@
 /**
- * Car photo addresses (spec 002 §7): the image host's width and quality
+ * Car photo addresses (docs/behaviour/content.md §7): the image host's width and quality
  * parameters from the dealer's `images.url_template`, a `srcset` of the
  * dealer's widths, and `sizes` that match the real layout so a phone never
  * downloads a desktop photo. The same rule as config/src/images.rs (the
@@ -118,7 +118,7 @@ export function thumbUrl(url: string, images: ImagesConfig): string {
   return photoUrl(images.url_template, url, w, images.quality);
 }
 
-/** No photo, or a photo that failed to load: the not-found placeholder (spec 002 §4, §8). */
+/** No photo, or a photo that failed to load: the not-found placeholder (docs/behaviour/content.md §4, §8). */
 export const NO_PHOTO = '/images/no-photo.svg';
 
 /** `photoAttrs` with React's prop names (srcSet). */

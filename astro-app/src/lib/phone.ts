@@ -1,4 +1,4 @@
-/** Phone reveal (spec 000 §4, §7, §8): the masked text and the call. */
+/** Phone reveal (docs/behaviour/search.md §4, §7, §8): the masked text and the call. */
 import { api } from './api';
 
 /** "(07) 3555 0101" → "(07) 3555 XXXX": the last four digits hidden, the layout kept. */
@@ -30,7 +30,7 @@ export interface RevealRequest {
 
 /**
  * The location's phone from POST /api/phone-reveal (which also records the
- * reveal and event 25), or null; failures are only logged (spec 000 §8).
+ * reveal and event 25), or null; failures are only logged (docs/behaviour/search.md §8).
  */
 export async function revealPhone(req: RevealRequest): Promise<string | null> {
   const body: Record<string, unknown> = { car_id: req.carId, location_id: req.locationId };

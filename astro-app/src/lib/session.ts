@@ -1,7 +1,7 @@
 /**
  * Who is signed in (the worker's HttpOnly session cookie, read through
  * GET /api/auth/me), the sign-in calls, the /sign-in/ link with its
- * redirect/back parameters, and the gated-route rule (spec 002 §2.5, §4).
+ * redirect/back parameters, and the gated-route rule (docs/behaviour/content.md §2.5, §4).
  */
 import { api, type ApiResult } from './api';
 
@@ -56,7 +56,7 @@ export function safePath(value: string | null | undefined, fallback = '/'): stri
   return value;
 }
 
-/** `/sign-in/?type=…&redirect=…&back=…` (spec 000 §2). */
+/** `/sign-in/?type=…&redirect=…&back=…` (docs/behaviour/search.md §2). */
 export function signInHref(type: string, redirect: string, back: string): string {
   const q = new URLSearchParams({ type, redirect: safePath(redirect), back: safePath(back) });
   return `${SIGN_IN_PATH}?${q.toString()}`;
@@ -105,7 +105,7 @@ export function isGatedPath(pathname: string, patterns: readonly string[]): bool
   });
 }
 
-/** Spec 002 §4: redirect when not logged in, loading has finished and the route is gated. */
+/** docs/behaviour/content.md §4: redirect when not logged in, loading has finished and the route is gated. */
 export function shouldRedirectToSignIn(state: { loading: boolean; signedIn: boolean; gated: boolean }): boolean {
   return state.gated && !state.loading && !state.signedIn;
 }

@@ -1,5 +1,5 @@
 /**
- * One toast at a time for the whole page (spec 002 §4, §9: "1 at a time"):
+ * One toast at a time for the whole page (docs/behaviour/content.md §4, §9: "1 at a time"):
  * a module-level store every island shares. A new toast replaces the
  * current one. Exactly one mounted <Toast> (the first) renders it, however
  * many islands include one.

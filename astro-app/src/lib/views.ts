@@ -1,4 +1,4 @@
-/** The car page's views counter (spec 001 §7): GET {api}/cars/{slug}/view.json counts a view and answers the total. */
+/** The car page's views counter (docs/behaviour/car-page.md §7): GET {api}/cars/{slug}/view.json counts a view and answers the total. */
 import { api } from './api';
 import { pluralise } from './format';
 

@@ -1,5 +1,5 @@
 /**
- * The watchlist's calls and rules (spec 000 §4, §7, §8): the list of saved
+ * The watchlist's calls and rules (docs/behaviour/search.md §4, §7, §8): the list of saved
  * car ids, save/remove, the toast wording and when a save button shows.
  */
 import { api, type ApiResult } from './api';

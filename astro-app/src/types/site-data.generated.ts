@@ -244,7 +244,7 @@ export interface Car {
    */
   filtered_features: string[];
   /**
-   * Finance on the car page: the lender's figures, the quote, the calculator (spec 001 §5).
+   * Finance on the car page: the lender's figures, the quote, the calculator (docs/behaviour/car-page.md §5).
    */
   finance: CarFinance;
   /**
@@ -343,14 +343,14 @@ export interface Car {
   /**
    * Weekly subscription price in whole dollars; 0 when the car has none
    * or the dealer offers no subscriptions (the search page's '/ week'
-   * slider, spec 000 §9).
+   * slider, docs/behaviour/search.md §9).
    */
   subscription_price: number;
   /**
    * The dealer's own tag as the feed gives it (trimmed), or null. Kept
    * apart from the banner because a higher-priority banner (Reserved...)
    * can hide it, while the enquiry form still sends event 17 for a
-   * "Test Drive Only" car (spec 001 §7).
+   * "Test Drive Only" car (docs/behaviour/car-page.md §7).
    */
   tag: string | null;
   /**
@@ -427,7 +427,7 @@ export interface CarDetail {
   tabs: Tab[];
 }
 /**
- * The below-market badge (spec 001 §5).
+ * The below-market badge (docs/behaviour/car-page.md §5).
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "BelowMarket".
@@ -443,7 +443,7 @@ export interface BelowMarket {
   text: string;
 }
 /**
- * The certified pre-owned badge (spec 001 §5: make, certified, not sold).
+ * The certified pre-owned badge (docs/behaviour/car-page.md §5: make, certified, not sold).
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "CertifiedBadge".
@@ -1686,7 +1686,7 @@ export interface Features {
   phone_reveal: boolean;
   /**
    * The dealer offers car subscriptions: cards lead with the weekly
-   * price and the search page adds a '/ week' price slider (spec 000 §9).
+   * price and the search page adds a '/ week' price slider (docs/behaviour/search.md §9).
    */
   subscriptions: boolean;
   /**
@@ -2334,7 +2334,7 @@ export interface Search {
   synonyms: string[][];
 }
 /**
- * Base filters of every search (spec 000 §9), mirrored from the stock rules.
+ * Base filters of every search (docs/behaviour/search.md §9), mirrored from the stock rules.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "BaseFilters".

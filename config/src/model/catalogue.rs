@@ -1,4 +1,4 @@
-//! The models a dealer sells (spec 002 §2.2, §2.8, §3 "Model"): /models,
+//! The models a dealer sells (docs/behaviour/content.md §2.2, §2.8, §3 "Model"): /models,
 //! each model's page and the New Vehicles mega-menu.
 
 use schemars::JsonSchema;

@@ -1,5 +1,5 @@
 //! Navigation, footer, home page, offers, popup, reviews, forms, leads and
-//! wording (spec 002).
+//! wording (docs/behaviour/content.md).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -338,7 +338,7 @@ impl Default for Copy {
     }
 }
 
-/// What location cards show (spec 002 §2.9: "only when the site's show flag is on").
+/// What location cards show (docs/behaviour/content.md §2.9: "only when the site's show flag is on").
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct LocationCards {

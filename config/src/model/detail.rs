@@ -1,5 +1,5 @@
-//! The vehicle detail page's content blocks (spec 001 §2, §9; 002 §2.6) and
-//! the photo URLs of every page (spec 002 §7: the image host's width and
+//! The vehicle detail page's content blocks (docs/behaviour/car-page.md §2, §9; 002 §2.6) and
+//! the photo URLs of every page (docs/behaviour/content.md §7: the image host's width and
 //! quality parameters).
 
 use schemars::JsonSchema;
@@ -66,7 +66,7 @@ pub struct TabItem {
     pub car_types: Vec<CarType>,
 }
 
-/// Capped-price servicing shown on car pages (spec 001 §9, e.g. Toyota Service Advantage).
+/// Capped-price servicing shown on car pages (docs/behaviour/car-page.md §9, e.g. Toyota Service Advantage).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceAdvantage {
@@ -165,7 +165,7 @@ pub fn name_key(name: &str) -> String {
         .collect()
 }
 
-/// Spec 001 §9: $250 per service, 5 services, 5 years, 75,000 km, every 12
+/// docs/behaviour/car-page.md §9: $250 per service, 5 services, 5 years, 75,000 km, every 12
 /// months or 15,000 km. The single-manufacturer preset starts from it.
 impl Default for ServicePlan {
     fn default() -> Self {

@@ -1,4 +1,4 @@
-//! Feature switches and the vehicle detail page (spec 000 §4-5, 001, 002 §2.6).
+//! Feature switches and the vehicle detail page (docs/behaviour/search.md §4-5, 001, 002 §2.6).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -169,7 +169,7 @@ impl Default for DetailPageConfig {
             hide_x_share: false,
             rego_expired_text: Some("Unregistered".into()),
             sticky_sidebar: true,
-            // Spec 002 §9: Toyota certified pre-owned.
+            // docs/behaviour/content.md §9: Toyota certified pre-owned.
             certified_benefits: vec![
                 "90 point inspection".into(),
                 "1-year extra warranty".into(),

@@ -1,4 +1,4 @@
-//! Finance display, calculator and quotes (spec 001 §4-5, §9).
+//! Finance display, calculator and quotes (docs/behaviour/car-page.md §4-5, §9).
 
 use dealer_rules::finance::Rounding;
 use dealer_rules::finance_display::{Conditions, Figure, Provider};
@@ -97,7 +97,7 @@ pub struct ProviderConditions {
 }
 
 impl Default for ProviderConditions {
-    /// As Manual (spec 001 §5).
+    /// As Manual (docs/behaviour/car-page.md §5).
     fn default() -> Self {
         let c = Conditions::default();
         ProviderConditions {
@@ -196,7 +196,7 @@ pub struct RateRange {
     pub to: f64,
 }
 
-/// The finance calculator's limits and defaults (spec 001 §5, §9).
+/// The finance calculator's limits and defaults (docs/behaviour/car-page.md §5, §9).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Calculator {
@@ -276,7 +276,7 @@ pub struct CalculatorSettings {
     pub enquiry: CalculatorEnquiry,
 }
 
-/// The fees the spec's lender variant lists (spec 001 §9).
+/// The fees the spec's lender variant lists (docs/behaviour/car-page.md §9).
 pub fn lender_variant_fees() -> Vec<Fee> {
     [
         ("Establishment Fee", 395.0),

@@ -1,6 +1,6 @@
 //! The home page's blocks and the content only blocks show: the
 //! promotions slider, location blocks, the guarantee and features banners
-//! and blog tiles (spec 002 §2.9, §2.11, §2.12).
+//! and blog tiles (docs/behaviour/content.md §2.9, §2.11, §2.12).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -34,7 +34,7 @@ pub enum HomeBlock {
     Locations(LocationBlock),
 }
 
-/// Which locations a block shows (spec 002 §2.9).
+/// Which locations a block shows (docs/behaviour/content.md §2.9).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct LocationBlock {

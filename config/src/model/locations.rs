@@ -1,4 +1,4 @@
-//! Locations and opening hours (spec 002 §2.9, §3, §4).
+//! Locations and opening hours (docs/behaviour/content.md §2.9, §3, §4).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! The company, service and legal pages (spec 002 §2.1, §2.3, §2.4, §8).
+//! The company, service and legal pages (docs/behaviour/content.md §2.1, §2.3, §2.4, §8).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

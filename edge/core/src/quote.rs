@@ -1,4 +1,4 @@
-//! `POST /api/youx/quote` (spec 001 §7): the request the car page sends for
+//! `POST /api/youx/quote` (docs/behaviour/car-page.md §7): the request the car page sends for
 //! a finance quote, its checks, and the quote service's answer. The worker
 //! forwards the request to the dealer's quote service and answers its
 //! figures as they came; a dealer without a service has no quotes (404),

@@ -1,6 +1,6 @@
 //! `POST /api/trade-in/valuation`: the shopper's car (rego and state, or
 //! year/make/model; kilometres; the adjustment answers) and the estimate the
-//! dealer's valuation service gives for it, or none. Spec 002 §9: generally
+//! dealer's valuation service gives for it, or none. docs/behaviour/content.md §9: generally
 //! no estimate for cars over 7 years old or 100,000 km; the worker does not
 //! even ask the service then. The service's request and response are
 //! documented in `edge/openapi.yaml` (ValuationServiceRequest/Response).

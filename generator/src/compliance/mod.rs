@@ -1,7 +1,7 @@
 //! The finance compliance check, run on every built page before a site is
 //! published: any page that shows an interest rate or a repayment must show
 //! the comparison rate beside it, at least as prominent, with the
-//! comparison-rate warning (spec 001 §9 and Australian credit law: a rate
+//! comparison-rate warning (docs/behaviour/car-page.md §9 and Australian credit law: a rate
 //! without its comparison rate is a misleading credit advertisement). A page
 //! that breaks it fails the dealer's build, naming the page and the car;
 //! the previous site stays up.

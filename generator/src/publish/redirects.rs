@@ -61,7 +61,7 @@ pub const MAX_DYNAMIC_REDIRECTS: usize = 100;
 
 /// Pages the platform built once and no longer does, answered with the
 /// page that took their place: a car's print page (`/cars/{slug}/print/`)
-/// is the car page's print style now (spec 001 §2 asks for print, not for
+/// is the car page's print style now (docs/behaviour/car-page.md §2 asks for print, not for
 /// a second page per car: a third of every build's pages). Dynamic rules
 /// (`*` in `from`, `:splat` in `to`), after the static ones.
 pub fn retired_pages() -> Vec<Redirect> {
@@ -75,7 +75,7 @@ pub fn retired_pages() -> Vec<Redirect> {
         .collect()
 }
 
-/// The old platform's addresses (spec 001 and 002, "Routes") that are not
+/// The old platform's addresses (docs/behaviour/car-page.md and 002, "Routes") that are not
 /// pages here, each with the pages that took its place, best first: a
 /// dealer moving onto this platform keeps its inbound links and search
 /// rankings. An address this site has as a page is left alone, and one

@@ -179,7 +179,7 @@ fn minutes(day: DayHours) -> Option<[u16; 2]> {
     }
 }
 
-/// Seven days Sunday first (spec 002 §3: weekday 0 is Sunday).
+/// Seven days Sunday first (docs/behaviour/content.md §3: weekday 0 is Sunday).
 fn week_minutes(week: &model::WeekHours) -> Vec<Option<[u16; 2]>> {
     let days = week.days();
     // `days()` is Monday first: Sunday is its last.

@@ -136,7 +136,7 @@ pub struct Features {
     /// the edge answers 404, so the site must not call it at all.
     pub analytics: bool,
     /// The dealer offers car subscriptions: cards lead with the weekly
-    /// price and the search page adds a '/ week' price slider (spec 000 §9).
+    /// price and the search page adds a '/ week' price slider (docs/behaviour/search.md §9).
     pub subscriptions: bool,
     /// Header dropdowns also open on hover (a mouse on a wide screen).
     pub hover_dropdowns: bool,

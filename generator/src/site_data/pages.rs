@@ -442,7 +442,7 @@ pub fn route_matches(pattern: &str, path: &str) -> bool {
         })
 }
 
-/// Gated routes (spec 002 §2.5) that match no page of the site: gating
+/// Gated routes (docs/behaviour/content.md §2.5) that match no page of the site: gating
 /// them would do nothing, so each is an error naming its YAML key.
 pub fn unmatched_gated_routes(site: &super::SiteData, car_slugs: &BTreeSet<String>) -> Vec<String> {
     site.gated_routes

@@ -76,7 +76,7 @@ pub struct PromoTile {
     pub href: String,
 }
 
-/// Base filters of every search (spec 000 §9), mirrored from the stock rules.
+/// Base filters of every search (docs/behaviour/search.md §9), mirrored from the stock rules.
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct BaseFilters {

@@ -40,7 +40,7 @@ pub struct MakeCount {
     pub count: usize,
 }
 
-/// Counts by car type in the spec's order (new, demo, used: spec 000 §9)
+/// Counts by car type in the spec's order (new, demo, used: docs/behaviour/search.md §9)
 /// and by make, most cars first.
 pub fn stock_summary(cars: &[Car]) -> StockSummary {
     use model::CarType;

@@ -1,4 +1,4 @@
-//! What the vehicle detail page shows beyond a card's facts (spec 001 §2,
+//! What the vehicle detail page shows beyond a card's facts (docs/behaviour/car-page.md §2,
 //! §4, §5, §9; 002 §2.6), decided here at build time so the page only lays
 //! it out: which sidebar buttons apply, the below-market and certified
 //! badges, key information, equipment, where the comments are cut, the
@@ -15,12 +15,12 @@ use super::feed::FeedCar;
 use super::present::{dollars, is_in_stock, Car, SpecRow};
 
 /// Dealer comments longer than this many characters are cut, with Show
-/// more (spec 000 §4, §9).
+/// more (docs/behaviour/search.md §4, §9).
 pub const COMMENT_PREVIEW_CHARS: usize = 400;
 /// The below-market badge needs the car this many dollars or more under
-/// the market average, i.e. more than $499 (spec 001 §5, §9).
+/// the market average, i.e. more than $499 (docs/behaviour/car-page.md §5, §9).
 pub const BELOW_MARKET_MIN: f64 = 499.0;
-/// Trade-in valuation needs a price above this (spec 002 §4).
+/// Trade-in valuation needs a price above this (docs/behaviour/content.md §4).
 pub const TRADE_IN_MIN_PRICE: f64 = 200.0;
 /// Similar cars shown on a car page.
 pub const SIMILAR_CARS: usize = 8;
@@ -71,7 +71,7 @@ pub struct SidebarButton {
     pub external: bool,
 }
 
-/// The below-market badge (spec 001 §5).
+/// The below-market badge (docs/behaviour/car-page.md §5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct BelowMarket {
@@ -81,7 +81,7 @@ pub struct BelowMarket {
     pub text: String,
 }
 
-/// The certified pre-owned badge (spec 001 §5: make, certified, not sold).
+/// The certified pre-owned badge (docs/behaviour/car-page.md §5: make, certified, not sold).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct CertifiedBadge {
@@ -154,7 +154,7 @@ pub fn checkout_allowed(car: &FeedCar, price: f64, cfg: &DealerConfig) -> bool {
     super::present::may_reserve_online(car, cfg) && price > 10.0
 }
 
-/// Trade-in valuation (spec 002 §4): in stock (not coming soon), not
+/// Trade-in valuation (docs/behaviour/content.md §4): in stock (not coming soon), not
 /// reserved, priced over $200, and the dealer offers it.
 pub fn trade_in_allowed(car: &FeedCar, price: f64, cfg: &DealerConfig) -> bool {
     cfg.features.trade_in
@@ -170,7 +170,7 @@ fn tel(phone: &str) -> String {
 }
 
 /// The sidebar's buttons in the dealer's order, each only where its rule
-/// allows (spec 001 §5; 002 §2.6). A car not in stock has none.
+/// allows (docs/behaviour/car-page.md §5; 002 §2.6). A car not in stock has none.
 pub fn sidebar_buttons(
     car: &FeedCar,
     price: f64,
@@ -208,7 +208,7 @@ pub fn sidebar_buttons(
             }),
             CardButton::Finance => Some(button(*kind, "Get Finance Quote", enquiry("finance"))),
             CardButton::TradeIn => trade_in_allowed(car, price, cfg).then(|| {
-                // The trade-in flow's page (spec 001: /cars/trade-in?car_id={id}).
+                // The trade-in flow's page (docs/behaviour/car-page.md: /cars/trade-in?car_id={id}).
                 button(
                     *kind,
                     "Trade-In Valuation",
@@ -245,7 +245,7 @@ pub fn sidebar_buttons(
 }
 
 /// More than $499 under the market average and under the state average
-/// (spec 001 §5).
+/// (docs/behaviour/car-page.md §5).
 pub fn below_market(car: &FeedCar, price: f64) -> Option<BelowMarket> {
     let average = car.market.average?;
     let state = car.market.state_average?;
@@ -259,7 +259,7 @@ pub fn below_market(car: &FeedCar, price: f64) -> Option<BelowMarket> {
     })
 }
 
-/// The certified badge: the configured make, certified, not sold (spec 001 §5).
+/// The certified badge: the configured make, certified, not sold (docs/behaviour/car-page.md §5).
 /// Independent of the card's tag banner, which a higher-priority tag
 /// (Hybrid, Reserved) can take.
 pub fn certified(car: &FeedCar, cfg: &DealerConfig) -> Option<CertifiedBadge> {
@@ -436,7 +436,7 @@ pub fn tabs(car: &FeedCar, features: &[String], checkout: bool, cfg: &DealerConf
 }
 
 /// The servicing plan of the car's model: the configured make and car
-/// types, in stock (spec 001 §2, §9). Book a Service goes to the dealer's
+/// types, in stock (docs/behaviour/car-page.md §2, §9). Book a Service goes to the dealer's
 /// booking page, or /genuine-service without one.
 pub fn service_offer(car: &FeedCar, cfg: &DealerConfig) -> Option<ServiceOffer> {
     let sa = cfg.detail_page.service_advantage.as_ref()?;

@@ -1,4 +1,4 @@
-//! A car's finance as its page shows it (spec 001 §5): the lender figures
+//! A car's finance as its page shows it (docs/behaviour/car-page.md §5): the lender figures
 //! chosen by the shared rules (`dealer_rules::finance_display`), whether the
 //! page asks the quote service, whether it shows the calculator. Only the
 //! chosen figures reach cars.json, never the feed's lender map.

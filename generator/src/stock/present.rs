@@ -13,7 +13,7 @@ use super::detail::CarDetail;
 use super::feed::FeedCar;
 use crate::rich_text::{html_text, rich_html};
 
-/// Cars listed within this many days get the new-arrival tag (spec 000 §9).
+/// Cars listed within this many days get the new-arrival tag (docs/behaviour/search.md §9).
 pub const NEW_ARRIVAL_DAYS: i64 = 8;
 
 /// A visible car as the pages show it: one entry of `src/data/cars.json`.
@@ -77,11 +77,11 @@ pub struct Car {
     /// The dealer's own tag as the feed gives it (trimmed), or null. Kept
     /// apart from the banner because a higher-priority banner (Reserved...)
     /// can hide it, while the enquiry form still sends event 17 for a
-    /// "Test Drive Only" car (spec 001 §7).
+    /// "Test Drive Only" car (docs/behaviour/car-page.md §7).
     pub tag: Option<String>,
     /// Weekly subscription price in whole dollars; 0 when the car has none
     /// or the dealer offers no subscriptions (the search page's '/ week'
-    /// slider, spec 000 §9).
+    /// slider, docs/behaviour/search.md §9).
     pub subscription_price: f64,
     /// Reserved by a shopper.
     pub reserved: bool,
@@ -130,7 +130,7 @@ pub struct Car {
     /// The dealership's name as the feed gives it; null: the dealer's name.
     #[serde(default)]
     pub dealership_name: Option<String>,
-    /// Finance on the car page: the lender's figures, the quote, the calculator (spec 001 §5).
+    /// Finance on the car page: the lender's figures, the quote, the calculator (docs/behaviour/car-page.md §5).
     pub finance: super::finance::CarFinance,
     /// What the car's own page shows beyond this (stock/detail.rs).
     pub detail: CarDetail,
@@ -189,7 +189,7 @@ pub struct SpecRow {
     pub value: String,
 }
 
-/// in_stock and coming_soon count as in stock (spec 001 §4).
+/// in_stock and coming_soon count as in stock (docs/behaviour/car-page.md §4).
 pub fn is_in_stock(status: &str) -> bool {
     matches!(status, "in_stock" | "coming_soon")
 }
@@ -208,7 +208,7 @@ pub fn dollars(amount: f64) -> String {
     format!("{}${out}", if whole < 0 { "-" } else { "" })
 }
 
-/// Price display in priority order (spec 001 §4): subscription price when
+/// Price display in priority order (docs/behaviour/car-page.md §4): subscription price when
 /// the site offers subscriptions; else the offer price or price when above
 /// 10; else PREORDER; else the dealer's no-price text.
 pub fn price_text(car: &FeedCar, cfg: &DealerConfig) -> String {
@@ -284,7 +284,7 @@ pub fn was_price_text(car: &FeedCar) -> Option<String> {
     car.before_price.filter(|b| *b > now).map(dollars)
 }
 
-/// The one tag banner of a car (spec 000 §4): sold cars show SOLD; in-stock
+/// The one tag banner of a car (docs/behaviour/search.md §4): sold cars show SOLD; in-stock
 /// cars show the first that applies of Electric/Hybrid (when the dealer
 /// enables it), Reserved, the certified badge (for the configured make),
 /// the dealer's custom tag, COMING SOON, New Arrival (listed within 8 days).
@@ -379,7 +379,7 @@ pub fn parse_time(s: &str) -> Option<DateTime<Utc>> {
 }
 
 /// Specification rows (the Details grid); rows with empty values are
-/// dropped (spec 001 §2). The feed's technical `variant` figures are the
+/// dropped (docs/behaviour/car-page.md §2). The feed's technical `variant` figures are the
 /// page's Key information (`detail::key_information`).
 pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<SpecRow> {
     let feet = |ft: Option<f64>| ft.map(|ft| format!("{:.2} m", ft * 0.3048));
@@ -420,7 +420,7 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
         ("Registration expiry", rego),
     ];
     if car.item_type.as_deref() == Some("caravan") {
-        // Caravan sizes arrive in feet and are shown in metres (spec 001 §2).
+        // Caravan sizes arrive in feet and are shown in metres (docs/behaviour/car-page.md §2).
         let c = &car.caravan;
         rows.extend([
             ("Body width", feet(c.body_width_ft)),
@@ -442,7 +442,7 @@ pub fn spec_rows(car: &FeedCar, cfg: &DealerConfig, today: NaiveDate) -> Vec<Spe
         .collect()
 }
 
-/// Dealer comments are split on `|` into paragraphs (spec 001 §4), each
+/// Dealer comments are split on `|` into paragraphs (docs/behaviour/car-page.md §4), each
 /// sanitised ([`rich_html`]): the HTML, and its text as paragraphs.
 pub fn comments(comments: Option<&str>) -> (String, Vec<String>) {
     let mut html = String::new();

@@ -1,5 +1,5 @@
 /**
- * The finance calculator (spec 001, "Finance calculator panel"), hydrated
+ * The finance calculator (docs/behaviour/car-page.md, "Finance calculator panel"), hydrated
  * when it scrolls into view (client:visible): below the fold, so none of
  * it loads up front. The maths and the input rules are lib/finance/calculator.ts.
  *

@@ -2,7 +2,7 @@
  * The quote service's weekly figure on a car page without lender figures
  * (client:idle: it starts empty, and an empty island never becomes
  * "visible"). Renders nothing until a quote arrives, and nothing at all when
- * it fails (spec 001 §8: silent). The figures are marked for the finance
+ * it fails (docs/behaviour/car-page.md §8: silent). The figures are marked for the finance
  * markup contract (see generator/src/compliance): the comparison rate is
  * as large as the weekly figure, with the warning.
  */
@@ -32,7 +32,7 @@ export default function FinanceQuote(props: FinanceQuoteProps) {
   const asks = shouldRequestQuote({ enabled, existing: props.existing, price });
   // Until the service answers, the panel's room is kept (an invisible copy
   // with dashes for figures), so the quote's arrival moves nothing on the
-  // page; a failure gives the room back (spec 001 §8: silent).
+  // page; a failure gives the room back (docs/behaviour/car-page.md §8: silent).
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     if (!asks) return;

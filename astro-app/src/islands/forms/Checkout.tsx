@@ -1,5 +1,5 @@
 /**
- * Reserve a car online (/cars/{slug}/checkout or /buy-online; spec 000 §9,
+ * Reserve a car online (/cars/{slug}/checkout or /buy-online; docs/behaviour/search.md §9,
  * 001 "Reserve", 002 §4): the shopper's details hold the car
  * (`POST /api/checkout/hold`), then the payment provider's page takes the
  * deposit (100% refundable; default $200); once paid the car is reserved

@@ -1,5 +1,5 @@
 /**
- * The car page's multi-step enquiry form (spec 001 §4 "Multi-step enquiry
+ * The car page's multi-step enquiry form (docs/behaviour/car-page.md §4 "Multi-step enquiry
  * form"), hydrated when it scrolls into view. Step 1 asks who the shopper
  * is, step 2 what they want; the last step sends. Without JavaScript (or
  * before hydration) both steps show as one plain form that posts to the
@@ -10,8 +10,8 @@
  * lead's category and subcategory, the heading and the fields (test drive:
  * preferred date and time, and the car location's distribution locations
  * when it has any; offer: the amount; photos: the hidden request text). A
- * sold car always asks for something similar (spec 002 §4). A sent lead
- * records event 17/15/14 (spec 001 §7) and goes to the success page with
+ * sold car always asks for something similar (docs/behaviour/content.md §4). A sent lead
+ * records event 17/15/14 (docs/behaviour/car-page.md §7) and goes to the success page with
  * the category and car type.
  */
 import { useEffect, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The form error panel (spec 002 §5: "Please fix the following errors:"
+ * The form error panel (docs/behaviour/content.md §5: "Please fix the following errors:"
  * with a list, plus the general form error). It is an alert (read out when
  * it appears) and takes focus after every failed attempt (the `attempt`
  * counter), so keyboard and screen-reader users land on it; each listed

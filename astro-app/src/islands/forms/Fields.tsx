@@ -42,11 +42,11 @@ export interface FieldSpec extends FieldRule {
   hint?: string;
   /** Step of a multi-step form (0-based). */
   step?: number;
-  /** Money: amounts offered as one-tap buttons (spec 002 §5 "Money input: has preset buttons"). */
+  /** Money: amounts offered as one-tap buttons (docs/behaviour/content.md §5 "Money input: has preset buttons"). */
   presets?: number[];
   /** Date: earliest day ("2026-11-21"). */
   min?: string;
-  /** Checkbox: ticked until the shopper unticks it (the marketing opt-in, spec 002 §5: defaults to true). */
+  /** Checkbox: ticked until the shopper unticks it (the marketing opt-in, docs/behaviour/content.md §5: defaults to true). */
   checked?: boolean;
 }
 

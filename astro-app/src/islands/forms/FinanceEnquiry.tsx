@@ -1,7 +1,7 @@
 /**
  * The finance enquiry (`#finance-form` on the finance page). Finance links
  * carry preferredDealership, vehiclePriceBudget, car_id and car_type
- * (spec 001 §2): the form starts from them (the location chosen, the
+ * (docs/behaviour/car-page.md §2): the form starts from them (the location chosen, the
  * budget filled in, the car named and sent as the lead's car). Hydrated
  * when visible; a plain form post before (without the link's values).
  */
@@ -15,7 +15,7 @@ import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
 import { contactFields, dealerDefaults, locationField, messageField, postcodeField, consentFields, type FormConfig } from './specs';
 
-/** Quick amounts of the budget (spec 002 §9: money presets $5,000 to $70,000). */
+/** Quick amounts of the budget (docs/behaviour/content.md §9: money presets $5,000 to $70,000). */
 export const BUDGET_PRESETS = [5000, 10000, 20000, 30000, 40000, 50000, 70000];
 
 export function financeFields(config: FormConfig, locations: Pick<Location, 'id' | 'name'>[]): FieldSpec[] {

@@ -1,5 +1,5 @@
 /**
- * The fleet enquiry form (spec 000 §5: a fleet enquiry sends analytics
+ * The fleet enquiry form (docs/behaviour/search.md §5: a fleet enquiry sends analytics
  * event 19), for the fleet page (`/fleet`). Category fleet: a message is
  * asked for unless the dealer switched messages off. Hydrated when
  * visible; a plain form post before.

@@ -1,9 +1,9 @@
 /**
  * The contact page's general enquiry form with its category select
- * (spec 002 §5: shown for general enquiries, required, General Enquiry by
+ * (docs/behaviour/content.md §5: shown for general enquiries, required, General Enquiry by
  * default). A careers enquiry is re-labelled: it goes as a General Enquiry
  * with subcategory "Career Enquiry" and records event 51 instead of 22
- * (spec 002 §4, §7); a fleet enquiry records event 19 (spec 000 §5); a
+ * (docs/behaviour/content.md §4, §7); a fleet enquiry records event 19 (docs/behaviour/search.md §5); a
  * service booking asks for the car's registration too. `?enquiry=fleet`
  * (the search page's Fleet "Get In Touch") or `?enquiry=careers` chooses
  * the category on arrival. Hydrated when visible; a plain form post before.
@@ -21,7 +21,7 @@ export const ENQUIRY_CATEGORIES = [
   { label: 'General Enquiry', subcategory: 'General Enquiry', category: 'general', choice: 'general' },
   { label: 'Service Booking', subcategory: 'Service Booking', category: 'service', choice: 'service' },
   { label: 'Fleet Enquiry', subcategory: 'Fleet Enquiry', category: 'fleet', choice: 'fleet' },
-  // Re-labelled: a General Enquiry with subcategory Career Enquiry (spec 002 §4).
+  // Re-labelled: a General Enquiry with subcategory Career Enquiry (docs/behaviour/content.md §4).
   { label: 'Careers Enquiry', subcategory: 'Career Enquiry', category: 'general', choice: 'careers' },
 ] as const;
 

@@ -401,7 +401,7 @@ export default function LeadForm(props: LeadFormProps) {
         )}
         {/* Never disabled while sending (focus would fall to the page); a second press is ignored. */}
         <button type="submit" className="button button--primary" aria-disabled={sending || undefined}>
-          {/* The spinner (spec 002: "the button shows a spinner") is decoration: the words say it. */}
+          {/* The spinner (docs/behaviour/content.md: "the button shows a spinner") is decoration: the words say it. */}
           {sending && <span className="spinner" aria-hidden="true" />}
           {sending ? 'Sending…' : last ? submitLabel : 'Continue'}
         </button>

@@ -1,6 +1,6 @@
 /**
  * Make an Offer (`features.make_offer: dialog`): a button opening the offer
- * form in a modal dialog (the amount is required, spec 002 §5). Hydrated
+ * form in a modal dialog (the amount is required, docs/behaviour/content.md §5). Hydrated
  * on the shopper's first interaction (`client:interaction`): nothing loads
  * for a visitor who never touches it. Before hydration (or without
  * JavaScript) the button is a link to the page's enquiry form in its offer

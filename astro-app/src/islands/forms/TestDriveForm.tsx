@@ -1,7 +1,7 @@
 /**
  * Book a test drive without a car chosen (/book-test-drive): the location,
  * the make and model the shopper has in mind, and a preferred date and
- * time (spec 000 §5: optional). A lead of category test_drive; the form's
+ * time (docs/behaviour/search.md §5: optional). A lead of category test_drive; the form's
  * event is the general form's 22 (the car events 14/15/17 need a car).
  * Hydrated when visible; a plain form post before.
  */

@@ -1,5 +1,5 @@
 /**
- * The trade-in flow (spec 001 §4 "Trade-in flow", 002 §3 "Trade-in lead
+ * The trade-in flow (docs/behaviour/car-page.md §4 "Trade-in flow", 002 §3 "Trade-in lead
  * form", "Valuation form"), on /trade-in and /cars/trade-in?car_id={id}:
  *
  *  1. Your details (First Name, Last Name, Mobile, Email, Postcode): the
@@ -240,7 +240,7 @@ export default function TradeIn({ config, saveValuation, forCar = false, fetchIm
         body: { column_name: 'valuation', lead_id: firstLead.current ?? leadId, estimate: v.estimate, reason: v.reason, ...valuationRequest(lastValues.current, null) },
         fetchImpl,
       });
-      // Spec 001 §8: a failed save is a console message only.
+      // docs/behaviour/car-page.md §8: a failed save is a console message only.
       if (!r.ok) console.warn('valuation not saved:', r.error);
     }
     void payload;

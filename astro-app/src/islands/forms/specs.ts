@@ -66,7 +66,7 @@ export function termsFields(config: Pick<FormConfig, 'termsRequired'>, step?: nu
   return [{ name: 'terms_conditions', rule: 'terms', required: true, label: 'I agree to the terms of use and privacy policy.', input: 'terms', ...(step === undefined ? {} : { step }) }];
 }
 
-/** The marketing opt-in (spec 002 §5: optional, defaults to true): a box ticked by default that the shopper may untick. */
+/** The marketing opt-in (docs/behaviour/content.md §5: optional, defaults to true): a box ticked by default that the shopper may untick. */
 export const OPT_IN_LABEL = 'Keep me informed about offers and news.';
 export function optInField(step?: number): FieldSpec {
   return { name: 'opt_in', rule: 'checkbox', required: false, label: OPT_IN_LABEL, input: 'checkbox', checked: true, ...(step === undefined ? {} : { step }) };
@@ -95,7 +95,7 @@ export function stateField(name: string, label: string, required: boolean, step?
   };
 }
 
-/** Where a location-less form goes: a select of the dealer's locations when it has more than one (spec 002 §5: required when shown). */
+/** Where a location-less form goes: a select of the dealer's locations when it has more than one (docs/behaviour/content.md §5: required when shown). */
 export function locationField(locations: Pick<Location, 'id' | 'name'>[], step?: number, label = 'Location'): FieldSpec | null {
   if (locations.length < 2) return null;
   const options: Option[] = locations.map((l) => ({ value: l.id, label: l.name }));

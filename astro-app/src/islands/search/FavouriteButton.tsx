@@ -1,9 +1,9 @@
 /**
- * The car page's Favourite toggle (spec 001: kept on the shopper's device,
+ * The car page's Favourite toggle (docs/behaviour/car-page.md: kept on the shopper's device,
  * with the car's name, slug, make, model and photo, so /favourites/ can
  * list it without a fetch). Starts unpressed in the server HTML and reads
  * the device's list once hydrated; follows changes made elsewhere. Adding
- * logs an analytics event (spec 001 §6: event 60, docs/behaviour/analytics.md).
+ * logs an analytics event (docs/behaviour/car-page.md §6: event 60, docs/behaviour/analytics.md).
  */
 import { useEffect, useState } from 'react';
 import { loadFavourites, onSavedChange, toggleFavourite, type Favourite } from '../../lib/search/saved';

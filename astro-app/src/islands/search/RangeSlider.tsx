@@ -1,5 +1,5 @@
 /**
- * A two-thumb range slider (spec 000 §4, §5): the thumbs are held locally,
+ * A two-thumb range slider (docs/behaviour/search.md §4, §5): the thumbs are held locally,
  * committed after 400 ms without movement; clearing the URL refinement
  * resets them to the full range. Native range inputs, so arrow keys,
  * Page Up/Down and screen readers work as they do everywhere.

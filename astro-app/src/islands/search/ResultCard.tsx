@@ -1,5 +1,5 @@
 /**
- * A result card (spec 000 §2, §4; 002 §2.7), the same markup the static
+ * A result card (docs/behaviour/search.md §2, §4; 002 §2.7), the same markup the static
  * page renders: one tag banner (computed by the generator), the photo or the
  * new-arrival / coming-soon placeholder, the location overlay, year make
  * model, badge and series, price and price type; condition, transmission,
@@ -52,7 +52,7 @@ export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
   const placeholder = hit.status === 'coming_soon' ? 'Coming soon' : 'New arrival – photos coming soon';
   const toggle = showToggle(hit, true, toggles.strict);
   // SaveCarButton itself hides the button of a sold car that is not saved
-  // (spec 000 §4) once it knows the shopper's list.
+  // (docs/behaviour/search.md §4) once it knows the shopper's list.
   const canSave = toggles.watchlist;
   const toolbar = useRef<HTMLDivElement>(null);
   useRovingFocus(toolbar, TOOLBAR_ITEMS);
@@ -71,7 +71,7 @@ export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
               fetchPriority={eager ? 'high' : undefined}
               className="car-image"
               data-photo=""
-              // A photo the host cannot serve shows the not-found placeholder (spec 002 §4).
+              // A photo the host cannot serve shows the not-found placeholder (docs/behaviour/content.md §4).
               onError={(e) => {
                 const img = e.currentTarget;
                 if (img.getAttribute('src') === NO_PHOTO) return;
@@ -152,7 +152,7 @@ export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
                 </button>
               )}
               {canSave && (
-                // Signed out, it goes to sign-in and back to this search (spec 000 §2, §4).
+                // Signed out, it goes to sign-in and back to this search (docs/behaviour/search.md §2, §4).
                 <SaveCarButton
                   apiBase={toggles.apiBase}
                   carId={hit.objectID}

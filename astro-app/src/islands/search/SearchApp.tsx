@@ -31,7 +31,7 @@ import { ResultCard, type Toggles } from './ResultCard';
 import { searchDocumentTitle, shownLandingTitle } from './titles';
 
 export const KEYWORD_DEBOUNCE_MS = 300;
-/** Analytics event of the Fleet Enquiry 'Get In Touch' button (spec 000 §5, §7). */
+/** Analytics event of the Fleet Enquiry 'Get In Touch' button (docs/behaviour/search.md §5, §7). */
 export const EVENT_FLEET_ENQUIRY = 19;
 
 /** Popular searches: reporting and the list, a chunk loaded only when the keyword box is used. */
@@ -174,7 +174,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
           setRecent(recordSearch(window.localStorage, { refinements: next.refinementList, path: hrefOf(next) }));
         })
         .catch((error: unknown) => {
-          // The previous hits, count and facets stay on screen (spec 000 §4).
+          // The previous hits, count and facets stay on screen (docs/behaviour/search.md §4).
           console.warn('search failed', error);
           client.current = undefined;
           if (mine === seq.current) setStatus('error');

@@ -1,5 +1,5 @@
 /**
- * "Show me N cars" (spec 000 §2, §4): pick a condition and a make, see how
+ * "Show me N cars" (docs/behaviour/search.md §2, §4): pick a condition and a make, see how
  * many cars match, and go to the results with those filters; the results
  * page scrolls to the top on arrival. Counts come from the same search
  * client as the search page, loaded on the first change.

@@ -76,7 +76,7 @@ export function initCarPage(win: Window): void {
   // Print needs a script to open the dialog: shown only now.
   for (const item of doc.querySelectorAll<HTMLElement>('[data-print-item]')) item.hidden = false;
   // "Save as PDF" names the file after the document's title: the car's
-  // slug while printing (spec 001: the download is named after the slug).
+  // slug while printing (docs/behaviour/car-page.md: the download is named after the slug).
   const printName = doc.querySelector<HTMLElement>('[data-print-name]')?.dataset['printName'];
   if (printName) {
     let title = doc.title;

@@ -1,5 +1,5 @@
 /**
- * The sticky mobile footer's Call Now (spec 002 §4): active only while the
+ * The sticky mobile footer's Call Now (docs/behaviour/content.md §4): active only while the
  * car's location is open, judged in the location's own time zone at the
  * shopper's clock. The footer carries the location's hours as site.json
  * has them (`data-hours`) and the number (`data-tel` on the button), or,

@@ -1,5 +1,5 @@
 /**
- * "Show More / Show Less" and "Show All / Hide" (spec 001 §2: the spec grid
+ * "Show More / Show Less" and "Show All / Hide" (docs/behaviour/car-page.md §2: the spec grid
  * shows 4 rows, key information and feature lists 8 items; dealer comments
  * are cut at 400 characters). The page renders a `[data-disclosure]` block
  * collapsed, extras marked `[data-extra]` and hidden by CSS, with a toggle

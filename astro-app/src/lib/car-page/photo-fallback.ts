@@ -1,5 +1,5 @@
 /**
- * A car photo that fails to load shows the not-found placeholder (spec 002
+ * A car photo that fails to load shows the not-found placeholder (docs/behaviour/content.md
  * §4, §8) instead of a broken image. One capturing listener catches every
  * photo's error event (they do not bubble); photos that failed before it
  * was installed are found by their state.

@@ -1,10 +1,10 @@
 /**
  * The sticky bars' Call Now where the dealer masks the number
- * (`features.phone_reveal`, spec 000 §4): the page does not carry the
+ * (`features.phone_reveal`, docs/behaviour/search.md §4): the page does not carry the
  * number, so a press asks POST /api/phone-reveal (which records the reveal
  * and event 25) and then calls the number it answers; the button becomes
  * that number's call link for later presses. A failed reveal is logged to
- * the console (spec 000 §8) and the button says "try again" (its
+ * the console (docs/behaviour/search.md §8) and the button says "try again" (its
  * `data-reveal-status`). Loaded on the first press (lib/car-page/boot.ts).
  */
 import { EVENTS, sendEvent } from '../events';

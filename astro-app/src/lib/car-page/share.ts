@@ -1,5 +1,5 @@
 /**
- * The share bar (spec 001 §2): Facebook, X (hideable), WhatsApp, e-mail,
+ * The share bar (docs/behaviour/car-page.md §2): Facebook, X (hideable), WhatsApp, e-mail,
  * SMS and copy link. The links work as plain links; with JavaScript the
  * social ones open in a 550 x 400 window, and Copy link puts the car's
  * address on the clipboard and says "Copied" for 1.5 seconds.

@@ -1,5 +1,5 @@
 /**
- * The car page's sticky bars (spec 002 §2.6, §9): a bar with the car and
+ * The car page's sticky bars (docs/behaviour/content.md §2.6, §9): a bar with the car and
  * Enquire / Call after 900 px of scrolling (`detail_page.sticky_sidebar`),
  * and on phones a footer with Call Now and Enquire after 50 px
  * (`features.sticky_mobile_footer`), which then takes the bar's place.

@@ -1,5 +1,5 @@
 /**
- * The photo viewer (spec 001 §2: cars with 2 or more photos): a modal
+ * The photo viewer (docs/behaviour/car-page.md §2: cars with 2 or more photos): a modal
  * dialog over the page, opened from a photo of the strip. Arrow keys, Home
  * and End, the on-screen buttons and a sideways swipe move between photos;
  * Escape or Close closes it. Focus stays inside while it is open (Tab

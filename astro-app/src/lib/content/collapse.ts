@@ -1,5 +1,5 @@
 /**
- * Long offer texts collapse (spec 002 §4, §9): a description longer than 200
+ * Long offer texts collapse (docs/behaviour/content.md §4, §9): a description longer than 200
  * characters shows its first 160 (cut at a word, with an ellipsis) behind
  * "View more"; a disclaimer longer than 200 likewise behind "View full
  * disclaimer". Both limits are the dealer's (`offers_display`); 0 never

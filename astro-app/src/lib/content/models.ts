@@ -1,5 +1,5 @@
 /**
- * Model ordering (spec 002 §2.2, §2.8, §9): /models groups models by body
+ * Model ordering (docs/behaviour/content.md §2.2, §2.8, §9): /models groups models by body
  * in the spec's order (Cars, Hatch & sedans, SUVs & 4WDs, Utes & Vans,
  * GR & performance, Electrified, Upcoming, Discontinued); the mega-menu
  * sorts by the dealer's preferred name keywords, then alphabetically, has an

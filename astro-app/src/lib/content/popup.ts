@@ -1,5 +1,5 @@
 /**
- * The home page popup (spec 002 §2.11, §4): an image, title, description
+ * The home page popup (docs/behaviour/content.md §2.11, §4): an image, title, description
  * and button that shows once per shopper, is dismissible, and never shows
  * after its expiry or before the page's script has run (it is rendered
  * hidden). Once shown, a mark on the shopper's device (localStorage, by the

@@ -1,5 +1,5 @@
 /**
- * A star rating (spec 002 §9): at most 4 full stars plus a partial one, so
+ * A star rating (docs/behaviour/content.md §9): at most 4 full stars plus a partial one, so
  * 4.7 shows four full stars and one 70% star, and only a 5.0 fills the
  * fifth. Five slots, each a fill from 0 to 1.
  */

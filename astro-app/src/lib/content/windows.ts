@@ -1,7 +1,7 @@
 /**
  * Content with a start and an expiry (offers, promotions, the popup) shows
  * only inside its window, judged at view time: a promotion that expires
- * disappears without a rebuild (spec 002 §4). The generator writes the
+ * disappears without a rebuild (docs/behaviour/content.md §4). The generator writes the
  * window as unix seconds (the dealer's local moments resolved in its time
  * zone) into `data-starts-at` / `data-expires-at`; pages render what was
  * active when the site was built, and this module corrects that at view time.

@@ -1,5 +1,5 @@
 /**
- * The finance calculator (spec 001, "Finance calculator" and §9): the loan
+ * The finance calculator (docs/behaviour/car-page.md, "Finance calculator" and §9): the loan
  * formula, the 25-dollar rule, the labels, and how typed inputs are read
  * (non-numeric characters stripped, limits, clamping). The formula is the
  * one in rules/src/finance.rs; both are pinned by rules/vectors/calculator.json.
@@ -48,12 +48,12 @@ export interface Loan {
   rounding: Rounding;
 }
 
-/** Analytics event of the first use of the calculator on a page (spec 001 §7). */
+/** Analytics event of the first use of the calculator on a page (docs/behaviour/car-page.md §7). */
 export const EVENT_FINANCE_CALCULATOR = 26;
 /** Repayments of this or less show ENQUIRE_LABEL and no total. */
 export const ENQUIRE_AT_OR_BELOW = 25;
 export const ENQUIRE_LABEL = 'Enquire for Finance';
-/** The loan amount when the car has no price (spec 001 §9). */
+/** The loan amount when the car has no price (docs/behaviour/car-page.md §9). */
 export const DEFAULT_AMOUNT = 30000;
 /** Loan terms, years. */
 export const TERM = { min: 1, max: 7, step: 0.5 } as const;
@@ -135,7 +135,7 @@ export function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
 }
 
-/** The purchase price's help: at or below the minimum, or at or above the maximum (spec 001 §5). */
+/** The purchase price's help: at or below the minimum, or at or above the maximum (docs/behaviour/car-page.md §5). */
 export function priceHelp(value: number, min: number, max: number): string | null {
   return value <= min || value >= max ? `Cannot be less than ${min} or more than ${max}` : null;
 }

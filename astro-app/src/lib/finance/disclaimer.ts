@@ -1,5 +1,5 @@
 /**
- * A finance disclaimer collapsed as spec 001 describes it: the first 197
+ * A finance disclaimer collapsed as docs/behaviour/car-page.md describes it: the first 197
  * characters show, the rest behind Show More / Show Less. The remainder is
  * kept in the same paragraph (hidden by CSS while collapsed), so the text
  * reads as one and the build's compliance check sees a stated rate and its

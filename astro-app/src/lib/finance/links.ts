@@ -1,5 +1,5 @@
 /**
- * Where the calculator's Enquire Now goes (spec 001 §2): without a vehicle,
+ * Where the calculator's Enquire Now goes (docs/behaviour/car-page.md §2): without a vehicle,
  * the finance page; with one, the finance page's form carrying the vehicle
  * as preferredDealership, vehiclePriceBudget, car_id and car_type, ending
  * in #finance-form. The finance page reads the same names back.

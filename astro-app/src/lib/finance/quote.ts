@@ -1,5 +1,5 @@
 /**
- * The car page's finance quote (spec 001 §5, §7): POST /api/youx/quote,
+ * The car page's finance quote (docs/behaviour/car-page.md §5, §7): POST /api/youx/quote,
  * asked only for cars the generator marked (`car.finance.quote`: the dealer
  * has a quote service, the car shows no lender figures, it is priced and
  * in stock, its make is not excluded), once per car per page, silent on
@@ -16,7 +16,7 @@ export interface Quote {
   advertisedRate: number;
 }
 
-/** Spec 001 §5: only when enabled, no quote exists yet, and the price is above 0. */
+/** docs/behaviour/car-page.md §5: only when enabled, no quote exists yet, and the price is above 0. */
 export function shouldRequestQuote(state: { enabled: boolean; existing: Quote | null | undefined; price: number }): boolean {
   return state.enabled && !state.existing && state.price > 0;
 }

@@ -1,5 +1,5 @@
 /**
- * The lead's `lead_attributes` (spec 001 "Lead payload"): the pages the
+ * The lead's `lead_attributes` (docs/behaviour/car-page.md "Lead payload"): the pages the
  * shopper saw in this visit (`visited_pages`) and the query parameters of
  * the link they arrived by (`linked_query_params`: utm_source, gclid...),
  * as lib/forms/visit.ts records them on every page (sessionStorage).

@@ -52,7 +52,7 @@ export function kebab(name: string): string {
 export type Defaults = Record<string, string | boolean>;
 
 /**
- * The car form defaults (spec 001 §3) for a car: hidden inputs of every
+ * The car form defaults (docs/behaviour/car-page.md §3) for a car: hidden inputs of every
  * car form and the base of its payload. The marketing `opt_in` is the
  * form's own box, ticked by default (islands/forms/specs optInField).
  */
@@ -71,7 +71,7 @@ export function carDefaults(car: CarFacts, dealershipSlug: string): Defaults {
   return out;
 }
 
-/** The vehicle details analytics events carry (spec 002 §7). */
+/** The vehicle details analytics events carry (docs/behaviour/content.md §7). */
 export function vehicleDetails(car: CarFacts): Record<string, unknown> {
   return {
     vehicleStatus: car.status,
@@ -92,7 +92,7 @@ export interface LeadContext {
   attributes: LeadAttributes;
   /** Car form defaults and other fixed fields (dealership_slug, location_id...). */
   defaults?: Defaults;
-  /** Sent ahead of the shopper's message, never shown (the photo request's text, spec 000 §5). */
+  /** Sent ahead of the shopper's message, never shown (the photo request's text, docs/behaviour/search.md §5). */
   hiddenText?: string;
   /** Flow fields: form_completed, offer_accepted, adjustmentAnswers, lead_id... */
   extra?: Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The Reserved badge (spec 000 §4: Reserved is the car's tag once a
+ * The Reserved badge (docs/behaviour/search.md §4: Reserved is the car's tag once a
  * shopper has reserved it), from the edge (`GET /api/cars/{slug}/status`)
  * rather than the last build: a car reserved online shows Reserved on the
  * dealer's site at once. No React: a tiny module watches the page for

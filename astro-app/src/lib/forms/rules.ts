@@ -41,16 +41,16 @@ export const MESSAGES = {
 
 export type MessageKey = keyof typeof MESSAGES;
 
-/** Title of the error panel (spec 002 §5). */
+/** Title of the error panel (docs/behaviour/content.md §5). */
 export const FORM_ERROR_TITLE = 'Please fix the following errors:';
-/** The panel's title when the server refused the form without naming a field: spec 002's failure wording, announced by the panel (role=alert) rather than a blocking alert(). */
+/** The panel's title when the server refused the form without naming a field: docs/behaviour/content.md's failure wording, announced by the panel (role=alert) rather than a blocking alert(). */
 export const NOT_SENT_TITLE = 'An error occurred when submitting this form';
 /** The panel's message when the lead could not reach the dealer (no network, the service down); the phone follows it. */
 export const NOT_SENT_MESSAGE = 'We could not send it: our enquiry service did not answer. Nothing you entered is lost.';
 /** Label of the terms checkbox (the words before the two links). */
 export const TERMS_LABEL = 'I agree to the terms of use and privacy policy.';
 
-/** Postcodes are exactly 4 digits; the input takes at most 4 characters (spec 002 §5). */
+/** Postcodes are exactly 4 digits; the input takes at most 4 characters (docs/behaviour/content.md §5). */
 export const POSTCODE_MAX_LENGTH = 4;
 /** Registrations: letters, digits, spaces and dashes, at most 12 characters (as the worker takes them). */
 export const REGO_MAX_LENGTH = 12;

@@ -1,9 +1,9 @@
 /**
  * What the forms keep on the shopper's device (localStorage):
  *  - the customer's details, to fill the next form, stored only when name,
- *    e-mail and phone are all present (spec 002 §4);
+ *    e-mail and phone are all present (docs/behaviour/content.md §4);
  *  - the last sent lead's category and car, read by the success page
- *    (spec 001 §4: "the car and a success category are stored locally").
+ *    (docs/behaviour/car-page.md §4: "the car and a success category are stored locally").
  * Storage may be blocked or full: every call degrades to doing nothing.
  */
 

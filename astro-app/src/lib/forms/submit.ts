@@ -8,7 +8,7 @@ import { api, type ApiResult } from '../api';
 
 export type LeadResult = { ok: true; leadId: string } | { ok: false; status: number; error: string; fields: Record<string, string> };
 
-/** Posts a lead; a success needs a `lead_id` (spec 001 §4: "If the response returns a lead_id"). */
+/** Posts a lead; a success needs a `lead_id` (docs/behaviour/car-page.md §4: "If the response returns a lead_id"). */
 export async function postLead(apiBase: string, body: Record<string, unknown>, fetchImpl?: typeof fetch): Promise<LeadResult> {
   const result = await api<{ lead_id?: unknown }>(apiBase, '/api/leads', { body, fetchImpl });
   if (result.ok) {

@@ -1,5 +1,5 @@
 /**
- * The success page's words for the lead just sent (spec 002 §2.4: the page
+ * The success page's words for the lead just sent (docs/behaviour/content.md §2.4: the page
  * is loaded "with the category and car_type passed along"): the page's
  * HTML says a plain thank-you; this module, the page's only script, puts
  * the category's words and the car (kept on this device by the form) in.

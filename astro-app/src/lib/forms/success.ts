@@ -1,5 +1,5 @@
 /**
- * The success page (`forms.success_path`, spec 001 §2 and 002 §2.4: loaded
+ * The success page (`forms.success_path`, docs/behaviour/car-page.md §2 and 002 §2.4: loaded
  * after a sent form "with the category and car_type passed along"): the
  * link to it, and what it says for a category.
  */
@@ -18,7 +18,7 @@ const MESSAGES: Record<string, { title: string; text: string }> = {
   test_drive: { title: 'Thank you for booking a test drive', text: "We'll contact you shortly to confirm the time." },
   finance: { title: 'Thank you for your finance enquiry', text: 'One of our finance specialists will be in touch shortly.' },
   trade_in: { title: 'Thank you for your trade-in details', text: "We'll be in touch with you about your trade-in shortly." },
-  // Spec 002 §4: "Thank you for your submission!" / "We'll be in touch with you about your offer shortly."
+  // docs/behaviour/content.md §4: "Thank you for your submission!" / "We'll be in touch with you about your offer shortly."
   offer: { title: 'Thank you for your submission!', text: "We'll be in touch with you about your offer shortly." },
   photo_request: { title: 'Thank you for your request', text: "We'll send you more photos of this car shortly." },
   find_me_similar: { title: 'Thank you for your enquiry', text: "We'll be in touch with cars like this one shortly." },

@@ -1,5 +1,5 @@
 /**
- * Records the visit for a lead's `lead_attributes` (spec 001 "Lead
+ * Records the visit for a lead's `lead_attributes` (docs/behaviour/car-page.md "Lead
  * payload"): the pages the shopper saw in this visit and the query
  * parameters of the link they arrived by, in sessionStorage (this tab,
  * this visit; nothing leaves the device until a form is sent).

@@ -1,5 +1,5 @@
 /**
- * "Open now", judged at view time in the location's own time zone (spec 002
+ * "Open now", judged at view time in the location's own time zone (docs/behaviour/content.md
  * §4): Australian states differ, and some have daylight saving, so the
  * local clock comes from the browser's time zone database (Intl), never
  * from a fixed offset, and never from the build.

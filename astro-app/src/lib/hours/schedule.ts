@@ -1,5 +1,5 @@
 /**
- * A location's hours as the shopper sees them at view time (spec 002 §3,
+ * A location's hours as the shopper sees them at view time (docs/behaviour/content.md §3,
  * §4): special hours by date and department override the week (a
  * department's own entry beats an "all departments" one), on alternating
  * Saturdays counted from a configured Saturday a department is by

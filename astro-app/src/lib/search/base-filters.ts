@@ -1,5 +1,5 @@
 /**
- * The dealer's base search filters (spec 000 §9): photo threshold, sold
+ * The dealer's base search filters (docs/behaviour/search.md §9): photo threshold, sold
  * window, in-stock only, excluded makes / car types / stock numbers. The
  * generator applied them when it built the index; the browser applies them
  * again at the shopper's clock (a site built yesterday must not list a car

@@ -1,5 +1,5 @@
 /**
- * The result cache (spec 000 §9): up to 10 responses, the oldest evicted
+ * The result cache (docs/behaviour/search.md §9): up to 10 responses, the oldest evicted
  * first, so going back to an earlier search shows it without searching again.
  */
 export const RESULT_CACHE_SIZE = 10;

@@ -1,5 +1,5 @@
 /**
- * What a result card offers (spec 000 §2, §4, §5; 002 §2.7): cars not in
+ * What a result card offers (docs/behaviour/search.md §2, §4, §5; 002 §2.7): cars not in
  * stock get only Find Me Something Similar; in-stock cars the dealer's
  * button set, Reserve Now only when checkout is on (with the deposit when
  * not zero); compare/favourite only when the feature is on and the car is
@@ -103,7 +103,7 @@ export function showToggle(
 }
 
 /**
- * The notes under a card's buttons (spec 000 §9): the deposit hold where
+ * The notes under a card's buttons (docs/behaviour/search.md §9): the deposit hold where
  * Reserve Now is offered ("$200 deposit, 100% refundable: we hold the car
  * for 48 hours"), and the dealer's used-car guarantee on used cars in stock.
  */

@@ -40,7 +40,7 @@ import {
 
 export const INDEX_VERSION = 2;
 const DAY_MS = 86_400_000;
-/** Cars listed within this many days get the new-arrival tag (spec 000 §9). */
+/** Cars listed within this many days get the new-arrival tag (docs/behaviour/search.md §9). */
 export const NEW_ARRIVAL_DAYS = 8;
 
 /** A facet with several values per car (bit v of a car's mask: it has value v). */

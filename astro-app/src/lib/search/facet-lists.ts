@@ -1,5 +1,5 @@
 /**
- * How facet values are listed (spec 000 §9, 002 §2.7): car types in the
+ * How facet values are listed (docs/behaviour/search.md §9, content.md §2.7): car types in the
  * order new, demo, used; makes by popularity with the first 7 (or the
  * dealer's popular-makes count) shown before "Show all makes"; the city list
  * capped at 20 and the dealership/location list at 40; per-make model lists

@@ -1,5 +1,5 @@
 /**
- * Search history (spec 002 §2.7): the last 5 searches, each its refinements
+ * Search history (docs/behaviour/content.md §2.7): the last 5 searches, each its refinements
  * plus the path, newest first, kept on the shopper's device.
  */
 import { rangeLabel } from './range';

@@ -1,5 +1,5 @@
 /**
- * The hosted search service (Algolia-compatible API; spec 000 §7): host,
+ * The hosted search service (Algolia-compatible API; docs/behaviour/search.md §7): host,
  * application id, index name (e.g. Car_production, ranked by custom_rank
  * descending), the search-only public key and the replica of each sort
  * order (site.search.sort_options, from `search.sort_replicas`) come from
@@ -244,7 +244,7 @@ async function post(o: HostedOptions, requests: HostedRequest[]): Promise<RawRes
   return ((await res.json()) as { results: RawResult[] }).results;
 }
 
-/** Page size of the catalogue and listing searches (spec 000 §9). */
+/** Page size of the catalogue and listing searches (docs/behaviour/search.md §9). */
 export const LISTING_PAGE_SIZE = 21;
 
 export interface HostedClient extends SearchClient {

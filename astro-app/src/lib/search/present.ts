@@ -9,7 +9,7 @@
 import { dollars } from '../format';
 import type { HitRules } from '../../types/site';
 
-/** Listed within this many days: the new-arrival tag (spec 000 §9). */
+/** Listed within this many days: the new-arrival tag (docs/behaviour/search.md §9). */
 export const NEW_ARRIVAL_DAYS = 8;
 const DAY_MS = 86_400_000;
 

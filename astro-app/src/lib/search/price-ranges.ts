@@ -1,5 +1,5 @@
 /**
- * The price_range and weekly_price_range facets (spec 000 §3): a car's
+ * The price_range and weekly_price_range facets (docs/behaviour/search.md §3): a car's
  * price (or weekly subscription price) in a band. The value is the band as
  * "lo-hi" dollars (hi excluded) or "lo+" for the top band, so a link like
  * `refinementList[price_range][0]=20000-30000` reads plainly; the label is

@@ -1,5 +1,5 @@
 /**
- * Promo tiles and the CTA card among the results (spec 002 §2.11, §4, §9):
+ * Promo tiles and the CTA card among the results (docs/behaviour/content.md §2.11, §4, §9):
  * a tile shows only between its start and expiry, within its daily window
  * (judged in the dealer's time zone), and for searches limited to its car
  * types (the promo's display; without strictDisplay also for searches

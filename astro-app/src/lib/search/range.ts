@@ -1,5 +1,5 @@
 /**
- * Range slider rules (spec 000 §5, §9): bounds from the facet statistics
+ * Range slider rules (docs/behaviour/search.md §5, §9): bounds from the facet statistics
  * (0 to 100000 without them), step one hundredth of the range rounded,
  * price and km snap to the nearest 1000, the minimum stays at or below the
  * maximum, and out-of-range input is ignored (only logged).
@@ -92,7 +92,7 @@ export function refinementOf(thumbs: Thumbs, bounds: FacetStatsValue): RangeRefi
   return min === undefined && max === undefined ? undefined : { min, max };
 }
 
-/** Labels (spec 000 §9): price in dollars, subscription price per week, year plain, km with the unit. */
+/** Labels (docs/behaviour/search.md §9): price in dollars, subscription price per week, year plain, km with the unit. */
 export function rangeLabel(attr: string, value: number): string {
   if (attr === 'price') return dollars(value);
   if (attr === 'subscription_price') return `${dollars(value)} / week`;

@@ -1,5 +1,5 @@
 /**
- * Favourites and the compare list, kept on the shopper's device (spec 000
+ * Favourites and the compare list, kept on the shopper's device (docs/behaviour/search.md
  * §2, §5; 001: a favourite is stored locally per site as id, name, slug,
  * make, model and photo). Every island that shows them (cards, the car
  * page's button, the compare bar, /favourites/, /compare/) reads and
@@ -13,7 +13,7 @@ export const COMPARE_KEY = 'dealergen:compare';
 export const COMPARE_LIMIT = 4;
 export const SAVED_EVENT = 'dealergen:saved';
 
-/** A favourite as stored (spec 001). */
+/** A favourite as stored (docs/behaviour/car-page.md). */
 export interface Favourite {
   id: string;
   name: string;

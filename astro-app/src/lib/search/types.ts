@@ -102,7 +102,7 @@ export interface SearchClient {
 }
 
 /**
- * Facet attributes with one value per car (spec 000 §3). The index stores
+ * Facet attributes with one value per car (docs/behaviour/search.md §3). The index stores
  * most of them (generator/src/search_index.rs FACET_ATTRIBUTES); the engine
  * derives city, location_name and state from the car's location,
  * make_model ("Toyota|Corolla", the per-make model picker), year, seats and

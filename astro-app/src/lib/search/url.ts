@@ -8,7 +8,7 @@ import { EMPTY_STATE, type RangeRefinement, type SearchState } from './types';
 
 /**
  * Set by the home page's "Show me N cars" widget: the results page scrolls
- * to the top on arrival (spec 000 §4). Here rather than in the search
+ * to the top on arrival (docs/behaviour/search.md §4). Here rather than in the search
  * island so the widget does not bundle the island to read one string.
  */
 export const SCROLL_FLAG = 'dealergen:scroll-top';
@@ -85,7 +85,7 @@ export function stateKey(state: SearchState): string {
   return serialiseSearchState(sorted);
 }
 
-/** Any change of filters, query or sort goes back to page 1 (spec 000 §4). */
+/** Any change of filters, query or sort goes back to page 1 (docs/behaviour/search.md §4). */
 export function withFilters(state: SearchState, change: Partial<Omit<SearchState, 'page'>>): SearchState {
   return { ...state, ...change, page: 1 };
 }

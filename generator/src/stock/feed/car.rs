@@ -125,7 +125,7 @@ pub struct CaravanFacts {
     pub sleeps: Option<u32>,
 }
 
-/// One lender's figures for a car (spec 001, finance lender entry): the
+/// One lender's figures for a car (docs/behaviour/car-page.md, finance lender entry): the
 /// shared rules' type, so the display decision reads what the feed gave.
 pub type LenderFigures = dealer_rules::finance_display::LenderEntry;
 

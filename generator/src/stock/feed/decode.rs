@@ -290,7 +290,7 @@ pub fn car_type(v: &Value) -> Option<dealer_config::model::CarType> {
 }
 
 /// One photo in any shape the feeds use: a URL, `{"url": …}` or
-/// `{"image": {"url": …}}` (spec 002: "the first has image.url"). The
+/// `{"image": {"url": …}}` (docs/behaviour/content.md: "the first has image.url"). The
 /// URL must be absolute (http/https) or a site path; anything else
 /// (`javascript:`, `data:`, a relative "photo.jpg" that would resolve
 /// against each page's own folder) is refused.
