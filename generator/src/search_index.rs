@@ -71,6 +71,10 @@ pub struct IndexContext<'a> {
     /// The new-arrival tag text, which the browser applies at the shopper's
     /// clock: the index's banner column leaves it out.
     pub new_arrival_text: &'a str,
+    /// `features.phone_reveal`: the locations' numbers are left out of the
+    /// index (a public file), so a masked number is given only by the
+    /// phone reveal, which records it (docs/behaviour/phone-reveal.md).
+    pub masked_phones: bool,
 }
 
 /// Numeric attributes with range statistics (the sliders). The
@@ -169,13 +173,17 @@ fn unix_seconds(iso: &str) -> i64 {
     parse_time(iso).map_or(0, |t| t.timestamp())
 }
 
-fn location_of(car: &Car) -> IndexLocation {
+fn location_of(car: &Car, ctx: &IndexContext) -> IndexLocation {
     IndexLocation {
         id: car.location.id.clone(),
         name: car.location.name.clone(),
         city: car.location.suburb.clone(),
         state: car.location.state.clone(),
-        phone: car.location.phone.clone(),
+        phone: if ctx.masked_phones {
+            String::new()
+        } else {
+            car.location.phone.clone()
+        },
     }
 }
 
@@ -374,7 +382,7 @@ pub fn build(cars: &[Car], ctx: &IndexContext) -> SearchIndex {
 
     let locations: Vec<IndexLocation> = cars
         .iter()
-        .map(location_of)
+        .map(|c| location_of(c, ctx))
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -395,7 +403,7 @@ pub fn build(cars: &[Car], ctx: &IndexContext) -> SearchIndex {
         "location".into(),
         num(&|c| {
             locations
-                .binary_search(&location_of(c))
+                .binary_search(&location_of(c, ctx))
                 .expect("location listed") as i64
         }),
     );
@@ -614,6 +622,30 @@ mod tests {
             u32::MAX >> 1,
             "the last car has all 31 kept values"
         );
+    }
+
+    /// A masked number (`features.phone_reveal`) is not in the public index:
+    /// the reveal is the one way to it, and it records the call.
+    #[test]
+    fn the_index_carries_the_locations_numbers_only_where_they_are_not_masked() {
+        let mut car = tiny_car(None, None);
+        car.location.phone = "(07) 3555 0100".into();
+        let cars = [car];
+        let index = |masked_phones| {
+            build(
+                &cars,
+                &IndexContext {
+                    dealer_slug: "d",
+                    dealer_name: "D",
+                    new_arrival_text: "New Arrival",
+                    masked_phones,
+                },
+            )
+        };
+        assert_eq!(index(false).locations[0].phone, "(07) 3555 0100");
+        let masked = index(true);
+        assert_eq!(masked.locations[0].phone, "");
+        assert!(!serde_json::to_string(&masked).unwrap().contains("3555"));
     }
 
     #[test]

@@ -58,6 +58,6 @@ fn every_schema_leaf_is_in_the_reference() {
     }
     // Each preset's value is shown where it sets one.
     assert!(
-        doc.contains("- Presets: franchise-group: `[call_dealer, enquire, finance, test_drive]`")
+        doc.contains("- Presets: franchise-group: `[enquire, finance, test_drive]`")
     );
 }

@@ -698,6 +698,12 @@ async function main() {
           assertJsonEqual(carries, !st.site.features.phone_reveal, `${st.site.slug} ${car.slug} carries ${number}`);
         }
         assert(pages > 0, `${st.site.slug}: no car pages read`);
+        // Nor the search index (a public file the search pages fetch), nor a result card's Call Dealer.
+        const index = fs.readFileSync(path.join(st.dist, 'search-index.json'), 'utf8');
+        const numbers = [...new Set(st.cars.map((c) => c.location.phone).filter((n) => digits(n) !== main))];
+        need(numbers.length > 0, `${st.site.slug}: a car at a location with a number of its own`);
+        for (const number of numbers) assertJsonEqual(index.includes(number), !st.site.features.phone_reveal, `${st.site.slug} search-index.json carries ${number}`);
+        if (st.site.features.phone_reveal) assert(!st.site.cards.buttons.includes('call_dealer'), `${st.site.slug}: result cards offer Call Dealer`);
       }
       const { site: s, car } = need(find((c, st) => st.site.features.phone_reveal && st.site.detail_page.sticky_sidebar && c.in_stock && digits(c.location.phone) !== digits(st.site.contact.phone)), 'a masked dealer with the sticky bar');
       const reveals = [];

@@ -1,7 +1,8 @@
 //! The vehicle detail page and photo sizes: a photo address template the
 //! site can expand, sizes in order, sidebar buttons and tabs that each do
-//! something once, tab entries with a heading, and a servicing table whose
-//! every row can be shown.
+//! something once, tab entries with a heading, a servicing table whose
+//! every row can be shown, and no result-card call button where the
+//! numbers are masked.
 
 use std::collections::HashMap;
 
@@ -16,6 +17,28 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
     }
     if cx.skip.ok("detail_page") {
         detail_page(cfg, cx);
+    }
+    if cx.skip.ok("cards") {
+        cards(cfg, cx);
+    }
+}
+
+/// With `features.phone_reveal` on, a number is given only by the reveal,
+/// which records the call (docs/behaviour/phone-reveal.md): a result card's
+/// Call Dealer would have to show it, so it is refused rather than left
+/// doing nothing (the search index carries no masked number).
+fn cards(cfg: &DealerConfig, cx: &mut Ctx) {
+    if !cfg.features.phone_reveal {
+        return;
+    }
+    for (i, b) in cfg.cards.buttons.iter().enumerate() {
+        if *b == CardButton::CallDealer {
+            cx.err(
+                &root().key("cards").key("buttons").index(i),
+                "`call_dealer` on a result card would show the number `features.phone_reveal` masks",
+            )
+            .hint = Some("remove it: shoppers call from the car page, where the number is revealed and the call recorded; or set `features: { phone_reveal: false }` to show the numbers everywhere".into());
+        }
     }
 }
 
@@ -246,6 +269,17 @@ mod tests {
         // The fallback width and the quality have ranges in the schema.
         problem_at("images: { width: 50 }\n", "images.width");
         problem_at("images: { quality: 0 }\n", "images.quality");
+    }
+
+    #[test]
+    fn result_cards_offer_no_call_button_where_the_numbers_are_masked() {
+        let p = problem_at(
+            "features: { phone_reveal: true }\ncards: { buttons: [enquire, call_dealer] }\n",
+            "cards.buttons[1]",
+        );
+        assert!(p.message.contains("`features.phone_reveal` masks"));
+        accepted("features: { phone_reveal: false }\ncards: { buttons: [enquire, call_dealer] }\n");
+        accepted("features: { phone_reveal: true }\ncards: { buttons: [enquire, finance] }\n");
     }
 
     #[test]

@@ -122,6 +122,7 @@ pub fn generate(
                     dealer_slug: &dealer.slug,
                     dealer_name: &cfg.name,
                     new_arrival_text: &cfg.copy.new_arrival_text,
+                    masked_phones: cfg.features.phone_reveal,
                 },
             ))?,
         ),
