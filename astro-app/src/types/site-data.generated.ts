@@ -85,7 +85,7 @@ export type CalculatorVariant = 'standard' | 'lender' | 'brand';
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "MakeOfferMode".
  */
-export type MakeOfferMode = 'dialog' | 'chat';
+export type MakeOfferMode = 'dialog' | 'enquiry_form';
 /**
  * The kinds of form page.
  *
@@ -1897,8 +1897,9 @@ export interface Forms {
    */
   default_state: string;
   /**
-   * Make an Offer opens the offer form in a dialog ("dialog") or the
-   * dealer's chat ("chat"; no offer dialog is rendered).
+   * Make an Offer opens the offer form in a dialog ("dialog") or takes
+   * the shopper to the car page's enquiry form set to an offer
+   * ("enquiry_form"; no offer dialog is rendered).
    */
   make_offer: MakeOfferMode;
   /**

@@ -42,8 +42,8 @@ pub enum MakeOfferMode {
     /// An offer form in a dialog (offer amount required).
     #[default]
     Dialog,
-    /// The dealer's chat widget.
-    Chat,
+    /// The car page's enquiry form, set to an offer (`?enquiry=offer#enquire`); no dialog.
+    EnquiryForm,
 }
 
 impl Default for Features {

@@ -99,10 +99,10 @@ pub struct Address {
     pub state: AuState,
     /// Four-digit postcode, e.g. "4006" (quote it so a leading zero stays).
     pub postcode: String,
-    /// Latitude, for maps and distance.
+    /// Latitude, for the location's map image (`maps.static_map_url`) and its Get Directions link (`maps.directions_url`).
     #[serde(default)]
     pub lat: Option<f64>,
-    /// Longitude, for maps and distance.
+    /// Longitude, for the location's map image (`maps.static_map_url`) and its Get Directions link (`maps.directions_url`).
     #[serde(default)]
     pub lng: Option<f64>,
     /// Link for "Get Directions". Defaults to the dealer's `maps.directions_url` filled with `lat`/`lng` (or the address when they are missing).

@@ -26,8 +26,9 @@ pub struct Forms {
     /// The Cloudflare Turnstile site key when the dealer has the captcha on
     /// (`features.captcha` with `forms.turnstile`); null: no captcha.
     pub captcha_site_key: Option<String>,
-    /// Make an Offer opens the offer form in a dialog ("dialog") or the
-    /// dealer's chat ("chat"; no offer dialog is rendered).
+    /// Make an Offer opens the offer form in a dialog ("dialog") or takes
+    /// the shopper to the car page's enquiry form set to an offer
+    /// ("enquiry_form"; no offer dialog is rendered).
     pub make_offer: model::MakeOfferMode,
     /// The trade-in pages exist (`features.trade_in`): /trade-in/ and
     /// /cars/trade-in/?car_id={id}.
@@ -242,12 +243,12 @@ mod tests {
     fn dealer_switches_reach_the_forms() {
         let f = forms(&config_with(json!({
             "forms": {"message_required": false, "terms_required": false, "default_state": "WA"},
-            "features": {"make_offer": "chat", "checkout": {"hold_hours": 24, "car_types": ["used"], "makes": ["Kia"]}},
+            "features": {"make_offer": "enquiry_form", "checkout": {"hold_hours": 24, "car_types": ["used"], "makes": ["Kia"]}},
             "trade_in": {"save_valuation": true}
         })));
         assert!(!f.message_required && !f.terms_required);
         assert_eq!(f.default_state, "WA");
-        assert_eq!(f.make_offer, model::MakeOfferMode::Chat);
+        assert_eq!(f.make_offer, model::MakeOfferMode::EnquiryForm);
         assert_eq!(f.checkout_hold_hours, 24);
         assert_eq!(f.checkout_car_types, [model::CarType::Used]);
         assert_eq!(f.checkout_makes, ["Kia"]);

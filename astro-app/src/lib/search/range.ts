@@ -1,7 +1,8 @@
 /**
  * Range slider rules (docs/behaviour/search.md §5, §9): bounds from the facet statistics
- * (0 to 100000 without them), step one hundredth of the range rounded,
- * price and km snap to the nearest 1000, the minimum stays at or below the
+ * (0 to 100000 without them), step one hundredth of the range rounded
+ * (whole thousands for price and km: sliderStep), price and km snap to
+ * the nearest 1000, the minimum stays at or below the
  * maximum, and out-of-range input is ignored (only logged).
  */
 import type { FacetStatsValue, RangeRefinement } from './types';
