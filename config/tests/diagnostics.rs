@@ -199,7 +199,7 @@ fn links_must_go_somewhere_safe() {
         .expected
         .as_deref()
         .unwrap()
-        .contains("`chat`"));
+        .contains("`enquiry_form`"));
 }
 
 #[test]
