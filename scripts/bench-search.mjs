@@ -59,9 +59,9 @@ if (esbuild.status !== 0) process.exit(1);
 const { createEngine, decodeIndex, planner } = await import(pathToFileURL(out).href);
 
 const feeds = DEMO.map((d) => JSON.parse(fs.readFileSync(path.join(root, `dealers/stock/${d}.json`), 'utf8')));
-/** The features the generator keeps for the filtered_features facet (generator/src/search_index.rs FEATURE_FILTERS). */
+/** The features the generator keeps for the filtered_features facet (generator/src/pipeline/search_index.rs FEATURE_FILTERS). */
 const FEATURE_FILTERS = fs
-  .readFileSync(path.join(root, 'generator/src/search_index.rs'), 'utf8')
+  .readFileSync(path.join(root, 'generator/src/pipeline/search_index.rs'), 'utf8')
   .match(/FEATURE_FILTERS: \[&str; \d+\] = \[([\s\S]*?)\];/)[1]
   .match(/"[^"]+"/g)
   .map((s) => JSON.parse(s));
@@ -103,7 +103,7 @@ const demoCars = feeds.flat();
 /** n cars: the demo feeds repeated with new ids, stock numbers, prices and km. */
 const cars = (n) => Array.from({ length: n }, (_, i) => carOf(demoCars[i % demoCars.length], i, true));
 
-/** The generator's index layout (generator/src/search_index.rs) for these cars. */
+/** The generator's index layout (generator/src/pipeline/search_index.rs) for these cars. */
 function toIndex(list) {
   const dict = (key) => {
     const values = [...new Set(list.map((c) => c[key]).filter(Boolean))].sort();

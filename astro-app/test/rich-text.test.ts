@@ -1,7 +1,7 @@
 /**
  * Dealer-supplied rich text (offer descriptions and disclaimers, dealer
  * comments, content pages) reaches a page only as the generator's
- * sanitised `*_html` fields (generator/src/rich_text.rs): a component
+ * sanitised `*_html` fields (generator/src/pipeline/rich_text.rs): a component
  * prints those unescaped (`set:html`) and nothing else a dealer or a feed
  * wrote. The formatting itself is checked on a built car page
  * (generator/tests/build.rs) and by the generator's unit tests.

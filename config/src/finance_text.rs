@@ -1,7 +1,7 @@
 //! Reading finance figures out of a dealer's own text: the comparison
 //! rates a disclaimer states. The config checks use it (a calculator's
 //! default rate needs a comparison rate to show beside it), and so does the
-//! generator's compliance check of built pages (`generator/src/compliance/
+//! generator's compliance check of built pages (`generator/src/checks/compliance/
 //! patterns.rs`, which builds its other patterns from [`NUM`] and
 //! [`pattern`]).
 

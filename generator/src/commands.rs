@@ -6,11 +6,11 @@ use anyhow::{bail, Context, Result};
 use dealer_config::diagnostic::{render_github, render_human};
 use dealer_config::{Loader, Severity};
 
-use crate::build::{BuildFailure, BuildOptions};
 use crate::cli::{
     BuildArgs, CheckArgs, CheckLinksArgs, Cli, Command, OutputFormat, Selection, StockCommand,
 };
 use crate::project::Project;
+use crate::run::build::{BuildFailure, BuildOptions};
 use crate::selection::{parse_as_of, select, shard_of, slug_of};
 
 mod diff;
@@ -93,7 +93,7 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
     if let Some((i, n)) = args.shard {
         files.retain(|f| shard_of(&slug_of(f), n) == i - 1);
     }
-    let opts = crate::build_all::RunOptions {
+    let opts = crate::run::build_all::RunOptions {
         build: BuildOptions {
             now: match args.as_of.as_deref() {
                 Some(at) => parse_as_of(Some(at))?,
@@ -102,17 +102,17 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
             skip_astro: args.no_astro,
         },
         rebuild: if args.force {
-            crate::build::Rebuild::Force
+            crate::run::build::Rebuild::Force
         } else {
-            crate::build::Rebuild::IfChanged
+            crate::run::build::Rebuild::IfChanged
         },
         jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
         separate: args.separate,
     };
     let jobs = opts.jobs;
     let started = Instant::now();
-    let progress = crate::progress::Progress::new(files.len());
-    let results = crate::build_all::run(project, &files, &opts, &progress)?;
+    let progress = crate::run::progress::Progress::new(files.len());
+    let results = crate::run::build_all::run(project, &files, &opts, &progress)?;
     let plan = crate::deploy::configured_plan(project);
 
     let mut failed = 0;
@@ -209,7 +209,7 @@ fn build(project: &Project, args: BuildArgs) -> Result<i32> {
 }
 
 /// Per dealer: pages, warnings, time and whether it was built, cached or failed.
-fn summary_table(results: &[crate::build_all::DealerResult]) -> String {
+fn summary_table(results: &[crate::run::build_all::DealerResult]) -> String {
     let width = results
         .iter()
         .map(|(s, _)| s.len())
@@ -254,7 +254,7 @@ fn summary_table(results: &[crate::build_all::DealerResult]) -> String {
 const MAX_PRINTED_WARNINGS: usize = 25;
 
 /// "2 records skipped, 19 warnings".
-fn feed_counts(w: &crate::build::Warnings) -> String {
+fn feed_counts(w: &crate::run::build::Warnings) -> String {
     format!(
         "{}, {}",
         plural(w.skipped, "record skipped", "records skipped"),
@@ -263,7 +263,7 @@ fn feed_counts(w: &crate::build::Warnings) -> String {
 }
 
 /// A dealer's warnings, the first [`MAX_PRINTED_WARNINGS`] of them.
-fn print_warnings(w: &crate::build::Warnings) {
+fn print_warnings(w: &crate::run::build::Warnings) {
     for line in w.lines.iter().take(MAX_PRINTED_WARNINGS) {
         println!("       warning: {line}");
     }
@@ -307,16 +307,16 @@ fn check_links(project: &Project, args: CheckLinksArgs) -> Result<i32> {
     if !dist.join("index.html").is_file() {
         bail!("{} is not a built site (no index.html)", dist.display());
     }
-    let generated = crate::build::generate(
+    let generated = crate::run::build::generate(
         &dealer,
         &project.public_dir(),
         parse_as_of(args.as_of.as_deref())?,
     )?;
     let report_file = project.site_dir(&dealer.slug).join("publish-problems.txt");
     std::fs::create_dir_all(project.site_dir(&dealer.slug))?;
-    let pages = crate::publish::known::read_pages(&dist)?;
-    let mut known = crate::publish::known::KnownPages::none();
-    match crate::publish::finish(
+    let pages = crate::checks::publish::known::read_pages(&dist)?;
+    let mut known = crate::checks::publish::known::KnownPages::none();
+    match crate::checks::publish::finish(
         &dist,
         &generated.plan.plan,
         &report_file,
@@ -447,7 +447,7 @@ fn schema(project: &Project, write: bool, site_data: bool, docs: bool) -> Result
         )
     } else if site_data {
         (
-            crate::site_data::contract_schema_text(),
+            crate::pipeline::site_data::contract_schema_text(),
             project.site_data_schema_file(),
         )
     } else {

@@ -7,8 +7,8 @@ use chrono::{DateTime, Utc};
 use dealer_config::DealerConfig;
 use dealer_rules::visibility::Hidden;
 
-use crate::stock::feed::{Feed, FeedCar, RecordRef};
-use crate::stock::{self, present, Verdict};
+use crate::pipeline::stock::feed::{Feed, FeedCar, RecordRef};
+use crate::pipeline::stock::{self, present, Verdict};
 
 /// What became of one feed record that matched the query.
 #[derive(Debug, Clone, PartialEq)]
@@ -203,9 +203,10 @@ pub fn finance(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> String 
     // rules/src/finance_display.rs), so the explanation cannot drift from it.
     let price = present::current_price(car).unwrap_or(0.0);
     let in_stock = present::is_in_stock(&car.status);
-    let rules = crate::stock::finance::display_rules(cfg, now);
-    let decision = crate::stock::finance::decision(car, price, in_stock, &rules);
-    let shown = crate::stock::finance::finance_for(car, price, in_stock, decision.clone(), cfg);
+    let rules = crate::pipeline::stock::finance::display_rules(cfg, now);
+    let decision = crate::pipeline::stock::finance::decision(car, price, in_stock, &rules);
+    let shown =
+        crate::pipeline::stock::finance::finance_for(car, price, in_stock, decision.clone(), cfg);
     if let Some(l) = &shown.lender {
         let who = l
             .lender_name
@@ -337,7 +338,7 @@ mod tests {
             car(2, "AB2", "demo"),
             car(3, "AB3", "used")
         ]);
-        crate::stock::feed::parse(&text.to_string(), "f.json").unwrap()
+        crate::pipeline::stock::feed::parse(&text.to_string(), "f.json").unwrap()
     }
 
     fn site(q: &str, cfg: &DealerConfig) -> OnSite {

@@ -910,7 +910,7 @@ fn bundled_dealers_validate_and_reference_the_committed_schema() {
     let committed = std::fs::read_to_string(project.site_data_schema_file()).unwrap();
     assert_eq!(
         committed,
-        dealergen::site_data::contract_schema_text(),
+        dealergen::pipeline::site_data::contract_schema_text(),
         "astro-app/src/types/site-data.schema.json is stale: run `dealergen schema --site-data --write` and `node scripts/gen-types.mjs`"
     );
     let loader = dealer_config::Loader::new(project.presets_dir());
@@ -1045,8 +1045,8 @@ fn search_index_holds_the_visible_stock_with_facets_ranges_and_landing_pages() {
 /// `UPDATE_FIXTURES=1 cargo test` rewrites them.
 #[test]
 fn fixture_site_search_index_is_what_the_generator_writes() {
-    use dealergen::search_index;
-    use dealergen::stock::present::Car;
+    use dealergen::pipeline::search_index;
+    use dealergen::pipeline::stock::present::Car;
     let data = repo_root().join("astro-app/test/fixtures/site/src/data");
     let cars: Vec<Car> =
         serde_json::from_str(&std::fs::read_to_string(data.join("cars.json")).unwrap()).unwrap();
@@ -1144,8 +1144,8 @@ fn base_filter_cases_shared_with_the_browser_match_the_visibility_rules() {
 /// two languages, one list of cases.
 #[test]
 fn card_rule_cases_shared_with_the_browser_match_present() {
-    use dealergen::stock::feed::FeedCar;
-    use dealergen::stock::present::{present, price_text, tag_banner, was_price_text};
+    use dealergen::pipeline::stock::feed::FeedCar;
+    use dealergen::pipeline::stock::present::{present, price_text, tag_banner, was_price_text};
     let cases = read_json(repo_root().join("astro-app/test/fixtures/search/present-cases.json"));
     let now = chrono::DateTime::parse_from_rfc3339(cases["now"].as_str().unwrap())
         .unwrap()
@@ -1175,7 +1175,7 @@ fn card_rule_cases_shared_with_the_browser_match_present() {
         }
         // Some cases carry unreadable values on purpose ("soon" as a date):
         // the decoder leaves them out, as the browser ignores them.
-        let which = dealergen::stock::feed::RecordRef::of(&car, name.to_string());
+        let which = dealergen::pipeline::stock::feed::RecordRef::of(&car, name.to_string());
         let (car, _left_out) = FeedCar::decode(car.as_object().unwrap(), which)
             .unwrap_or_else(|e| panic!("{name}: car: {e}"));
         assert_eq!(
@@ -1585,7 +1585,7 @@ fn a_build_that_fails_after_reading_the_feed_still_counts_prints_and_reports_its
 #[test]
 fn hostile_values_cannot_inject_code_into_the_generated_project() {
     use dealergen::project::Project;
-    use dealergen::render::{write_project, TemplateContext};
+    use dealergen::run::render::{write_project, TemplateContext};
     let base_url = "https://x.example'}); require('node:fs').writeFileSync('PWNED-url', '1'); ({a:'\"`${1}`</script>";
     let slug = "x\u{2028}require('node:fs').writeFileSync('PWNED-slug', '1')//\n});require('node:fs').writeFileSync('PWNED-slug2', '1');//";
     let sites = sites_dir();
@@ -1606,7 +1606,7 @@ fn hostile_values_cannot_inject_code_into_the_generated_project() {
         "the URL is data, not code:\n{config}"
     );
     assert!(!config.contains('\u{2028}'), "{config}");
-    let node = dealergen::astro::node_binary(&Project::new(repo_root()));
+    let node = dealergen::run::astro::node_binary(&Project::new(repo_root()));
     let out = Command::new(node)
         .args([
             "--input-type=module",

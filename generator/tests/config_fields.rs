@@ -480,7 +480,7 @@ fn generate(config: &Value, loader: &Loader) -> Result<Vec<(&'static str, String
             .map(|d| format!("{}: {}", d.key, d.message))
             .unwrap_or_default()
     })?;
-    dealergen::build::generate(&dealer, &public(), now())
+    dealergen::run::build::generate(&dealer, &public(), now())
         .map(|g| g.files)
         .map_err(|e| format!("{e:#}"))
 }
@@ -579,7 +579,7 @@ fn every_dealer_field_changes_the_generated_site_or_the_worker() {
     // The resolved config (preset merged) is the baseline: written back as
     // the dealer file, it must give exactly what the fixture gives.
     let config = serde_json::to_value(&fixture.config).unwrap();
-    let from_file = dealergen::build::generate(&fixture, &public(), now())
+    let from_file = dealergen::run::build::generate(&fixture, &public(), now())
         .unwrap()
         .files;
     let baseline = generate(&config, &loader)
@@ -677,7 +677,7 @@ fn a_dealers_template_decides_its_defaults() {
         std::os::unix::fs::symlink(fixture_dir().join("stock"), dir.path().join("stock")).unwrap();
         std::fs::write(dir.path().join("tiny-dealer.yaml"), text).unwrap();
         let dealer = loader.load(&dir.path().join("tiny-dealer.yaml")).unwrap();
-        dealergen::build::generate(&dealer, &public(), now())
+        dealergen::run::build::generate(&dealer, &public(), now())
             .unwrap()
             .files
     });

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use dealer_config::model::CarType;
-use dealergen::stock::feed::{self, Effect, Feed, FeedCar};
+use dealergen::pipeline::stock::feed::{self, Effect, Feed, FeedCar};
 
 fn malformed() -> Feed {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/feeds/malformed.json");

@@ -57,7 +57,5 @@ fn every_schema_leaf_is_in_the_reference() {
         );
     }
     // Each preset's value is shown where it sets one.
-    assert!(
-        doc.contains("- Presets: franchise-group: `[enquire, finance, test_drive]`")
-    );
+    assert!(doc.contains("- Presets: franchise-group: `[enquire, finance, test_drive]`"));
 }

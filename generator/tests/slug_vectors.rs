@@ -1,7 +1,7 @@
 //! The generator's slugs of names (rules/vectors/slugs.json, `kebab`): the
 //! search landing pages and location pages use them as URL segments.
 
-use dealergen::search_index::slugify;
+use dealergen::pipeline::search_index::slugify;
 use serde_json::Value;
 
 #[test]

@@ -112,7 +112,7 @@ for (let i = 0; i < 26; i++) {
       distribution_locations: loc === locs[0] ? ['Logan', 'Ipswich'] : [],
     },
     comment_paragraphs: comments,
-    // The generator's sanitised HTML of the same paragraphs (generator/src/rich_text.rs).
+    // The generator's sanitised HTML of the same paragraphs (generator/src/pipeline/rich_text.rs).
     comments_html: comments.map((c) => `<p>${c.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`).join(''),
     specs,
     // Search facets and relevance (issue 15): seats, item type, features, categories, a custom rank.
@@ -128,7 +128,7 @@ for (let i = 0; i < 26; i++) {
     detail: fixtureDetail({ i, slug, make, car_type, status, price, noPrice, images, vin: `JTDKB3FU${String(100000000 + i * 7919).slice(0, 9)}` }),
   });
 }
-/** The car page's own data (generator/src/stock/detail.rs), varied so every block has a car showing it. */
+/** The car page's own data (generator/src/pipeline/stock/detail.rs), varied so every block has a car showing it. */
 function fixtureDetail({ i, slug, make, car_type, status, noPrice, vin }) {
   const inStock = status === 'in_stock' || status === 'coming_soon';
   const page = `/cars/${slug}/`;

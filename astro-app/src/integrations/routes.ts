@@ -7,7 +7,7 @@
  * - a batch of dealers built in one Astro run (`sites/.batch-<n>/`, data in
  *   src/data/<slug>/ and their list in src/data/dealers.json): the same
  *   files under `/dealergen-batch/[dealer]`, split into each dealer's site
- *   afterwards (generator/src/batch.rs).
+ *   afterwards (generator/src/run/batch.rs).
  *
  * One set of route bodies serves both, so a page cannot differ between a
  * dealer built alone and one built in a batch, and both get per-page cache
@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
-/** The route segment a batch renders each dealer under (generator/src/batch.rs DEALERS_SEGMENT). */
+/** The route segment a batch renders each dealer under (generator/src/run/batch.rs DEALERS_SEGMENT). */
 export const BATCH_PREFIX = '/dealergen-batch/[dealer]';
 
 /** The folder of route files, beside this one. */

@@ -3,7 +3,7 @@
  * a component links to a page another part of the app builds (/fleet/,
  * /special-offers/, /finance/ ...) only when the dealer's site has it, so
  * no built page links to nothing. Mirrors page_path_of in
- * generator/src/site_data/pages.rs.
+ * generator/src/pipeline/site_data/pages.rs.
  */
 import type { SiteData } from '../types/site';
 

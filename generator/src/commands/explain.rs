@@ -5,8 +5,8 @@ use dealer_config::diagnostic::render_human;
 use dealer_config::Loader;
 
 use crate::cli::{ExplainArgs, Selection};
+use crate::pipeline::stock::feed;
 use crate::project::Project;
-use crate::stock::feed;
 
 /// Exit 0 when the car was found in the feed (on the site or not), 1 when
 /// no record of the feed is that car or the dealer cannot be read.

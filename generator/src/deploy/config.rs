@@ -54,7 +54,7 @@ pub struct SitesTarget {
     pub compatibility_date: String,
     /// The account's Workers plan, whose limits a site must fit (files per
     /// site, bytes per file: asset_limits). Default free.
-    pub plan: crate::asset_limits::Plan,
+    pub plan: crate::checks::asset_limits::Plan,
 }
 
 /// A problem in the deploy configuration, with where it is.
@@ -269,7 +269,7 @@ impl DeployConfig {
             None => (
                 "dealergen-site-".to_string(),
                 DEFAULT_COMPAT.to_string(),
-                crate::asset_limits::Plan::default(),
+                crate::checks::asset_limits::Plan::default(),
             ),
             Some(s) => {
                 let s = s.into_inner();
@@ -303,16 +303,16 @@ impl DeployConfig {
                     }
                 };
                 let plan = match s.plan {
-                    None => crate::asset_limits::Plan::default(),
+                    None => crate::checks::asset_limits::Plan::default(),
                     Some(p) => {
                         let v = p.get_ref().trim().to_string();
-                        crate::asset_limits::Plan::parse(&v).unwrap_or_else(|| {
+                        crate::checks::asset_limits::Plan::parse(&v).unwrap_or_else(|| {
                             c.err(
                                 p.span(),
                                 "sites.plan",
                                 format!("`{v}` is not a Workers plan: \"free\" or \"paid\""),
                             );
-                            crate::asset_limits::Plan::default()
+                            crate::checks::asset_limits::Plan::default()
                         })
                     }
                 };
@@ -457,7 +457,7 @@ database_id = "0b0f0c3e-1111-2222-3333-444455556666"
         );
         assert_eq!(c.zone_of("example.com.au"), Some("example.com.au"));
         assert_eq!(c.zone_of("notexample.com.au"), None);
-        assert_eq!(c.sites.plan, crate::asset_limits::Plan::Free);
+        assert_eq!(c.sites.plan, crate::checks::asset_limits::Plan::Free);
     }
 
     #[test]
@@ -465,7 +465,7 @@ database_id = "0b0f0c3e-1111-2222-3333-444455556666"
         let paid = format!("{GOOD}\n[sites]\nplan = \"paid\"\n");
         assert_eq!(
             parse(&paid).unwrap().sites.plan,
-            crate::asset_limits::Plan::Paid
+            crate::checks::asset_limits::Plan::Paid
         );
         let e = parse(&paid.replace("\"paid\"", "\"business\""))
             .unwrap_err()

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use dealer_config::Loader;
 
-use crate::asset_limits as limits;
+use crate::checks::asset_limits as limits;
 use crate::cli::DeployArgs;
 use crate::project::Project;
 use config::DeployConfig;

@@ -15,7 +15,7 @@ use super::release::{self, KvEntry, Release};
 use super::state::{self, Deployed, EdgeDeployed, Remote, Store};
 use super::wrangler::Wrangler;
 use super::{api_hosts, configs, out_dir, secrets, write_json, write_state_config};
-use crate::asset_limits as limits;
+use crate::checks::asset_limits as limits;
 use crate::cli::DeployArgs;
 use crate::project::Project;
 

@@ -50,7 +50,7 @@ impl Tools {
             );
         }
         Ok(Tools {
-            node: crate::astro::node_binary(project),
+            node: crate::run::astro::node_binary(project),
             wrangler,
             root: project.root.clone(),
         })

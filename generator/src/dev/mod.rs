@@ -26,9 +26,9 @@ use anyhow::{Context, Result};
 use dealer_config::diagnostic::render_human;
 use dealer_config::Severity;
 
-use crate::build::{build_dealer, BuildFailure, BuildOptions};
 use crate::cli::{DevArgs, Selection};
 use crate::project::Project;
+use crate::run::build::{build_dealer, BuildFailure, BuildOptions};
 use crate::selection::{parse_as_of, select, slug_of};
 use events::{Hub, Overlay, Problem};
 use locate::Published;

@@ -11,8 +11,8 @@ use chrono::{DateTime, Utc};
 use dealer_config::{Loader, Severity};
 use serde_json::Value;
 
-use crate::build::generate;
-use crate::stock::{self, feed, Verdict};
+use crate::pipeline::stock::{self, feed, Verdict};
+use crate::run::build::generate;
 
 /// What one revision of a dealer makes.
 #[derive(Debug)]
@@ -74,7 +74,7 @@ impl Snapshot {
 
 /// Loads the dealer at `dealer_file` (with presets from `presets_dir`)
 /// and derives everything the diff compares, at `now`, with the site's
-/// public files in `public` (see [`crate::build::generate`]).
+/// public files in `public` (see [`crate::run::build::generate`]).
 pub fn take(
     presets_dir: &Path,
     public: &Path,

@@ -17,8 +17,8 @@ use dealer_config::model::{SourceLocation, StockSource};
 use dealer_config::{DealerConfig, Loader, Rejected};
 use serde::Serialize;
 
+use crate::pipeline::stock::{self, feed};
 use crate::project::Project;
-use crate::stock::{self, feed};
 use fetch::{Fetch, Fetched, HttpSettings};
 use state::PullState;
 

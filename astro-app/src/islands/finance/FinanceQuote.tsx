@@ -3,7 +3,7 @@
  * (client:idle: it starts empty, and an empty island never becomes
  * "visible"). Renders nothing until a quote arrives, and nothing at all when
  * it fails (docs/behaviour/car-page.md §8: silent). The figures are marked for the finance
- * markup contract (see generator/src/compliance): the comparison rate is
+ * markup contract (see generator/src/checks/compliance): the comparison rate is
  * as large as the weekly figure, with the warning.
  */
 import { useEffect, useState } from 'react';
@@ -49,7 +49,7 @@ export default function FinanceQuote(props: FinanceQuoteProps) {
   if (!quote && (!asks || failed)) return null;
   const pending = !quote;
   const text = quote ? quoteText(quote) : { weekly: '—', comparison: '—', advertised: '—' };
-  // The placeholder carries no finance markup (generator/src/compliance
+  // The placeholder carries no finance markup (generator/src/checks/compliance
   // judges figures, and a dash is none) and is hidden from everyone.
   const mark = (kind: string) => (pending ? {} : { 'data-finance': kind });
   return (

@@ -1,5 +1,5 @@
 /**
- * The generator's card rules (generator/src/stock/present.rs) for hits the
+ * The generator's card rules (generator/src/pipeline/stock/present.rs) for hits the
  * hosted search service returns as raw feed fields: the one tag banner in
  * the spec's priority order (000 §4) and the price text (001 §4). Both
  * languages are checked against the same cases

@@ -103,7 +103,7 @@ export interface SearchClient {
 
 /**
  * Facet attributes with one value per car (docs/behaviour/search.md §3). The index stores
- * most of them (generator/src/search_index.rs FACET_ATTRIBUTES); the engine
+ * most of them (generator/src/pipeline/search_index.rs FACET_ATTRIBUTES); the engine
  * derives city, location_name and state from the car's location,
  * make_model ("Toyota|Corolla", the per-make model picker), year, seats and
  * certified from numbers, and price_range and weekly_price_range from the

@@ -1,0 +1,331 @@
+//! `_redirects` (Cloudflare's format: `from to status`): a car sold before
+//! its window has no page any more, but search engines and shoppers'
+//! bookmarks still ask for it; it answers 301 with the closest search
+//! instead of a 404: its make and model's landing page, else its make's,
+//! else the whole stock. And the addresses of pages the platform no
+//! longer builds ([`retired_pages`]).
+
+use std::collections::HashSet;
+
+use crate::pipeline::search_index::slugify;
+pub use crate::pipeline::stock::GoneCar;
+
+/// Cloudflare Pages reads at most 2,000 static redirects.
+pub const MAX_REDIRECTS: usize = 2_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    pub from: String,
+    pub to: String,
+    pub status: u16,
+}
+
+/// The redirects of sold-and-gone cars: both `/cars/{slug}` and
+/// `/cars/{slug}/` (the CDN matches paths as written). `landing_paths` are
+/// the search landing pages ("kia", "kia/rio"); `live_slugs` the cars with a
+/// page (a slug sold once and listed again keeps its page). Returns the
+/// redirects and how many gone cars did not fit under [`MAX_REDIRECTS`].
+pub fn sold_cars(
+    gone: &[GoneCar],
+    landing_paths: &HashSet<String>,
+    live_slugs: &HashSet<&str>,
+    room: usize,
+) -> (Vec<Redirect>, usize) {
+    let mut cars: Vec<&GoneCar> = gone
+        .iter()
+        .filter(|c| !live_slugs.contains(c.slug.as_str()))
+        .collect();
+    // Newest sales first: they are the ones still linked from elsewhere.
+    cars.sort_by(|a, b| b.sold_at.cmp(&a.sold_at).then_with(|| a.slug.cmp(&b.slug)));
+    let mut seen = HashSet::new();
+    cars.retain(|c| seen.insert(c.slug.as_str()));
+    // Two rules a car, within the static rules `room` leaves.
+    let fit = room.min(MAX_REDIRECTS) / 2;
+    let left_out = cars.len().saturating_sub(fit);
+    let redirects = cars
+        .into_iter()
+        .take(fit)
+        .flat_map(|car| {
+            both_forms(
+                &format!("/cars/{}", car.slug),
+                &search_for(car, landing_paths),
+            )
+        })
+        .collect();
+    (redirects, left_out)
+}
+
+/// Cloudflare reads at most 100 dynamic redirects (with a `*` splat), besides
+/// the static ones.
+pub const MAX_DYNAMIC_REDIRECTS: usize = 100;
+
+/// Pages the platform built once and no longer does, answered with the
+/// page that took their place: a car's print page (`/cars/{slug}/print/`)
+/// is the car page's print style now (docs/behaviour/car-page.md §2 asks for print, not for
+/// a second page per car: a third of every build's pages). Dynamic rules
+/// (`*` in `from`, `:splat` in `to`), after the static ones.
+pub fn retired_pages() -> Vec<Redirect> {
+    ["/cars/*/print/", "/cars/*/print"]
+        .into_iter()
+        .map(|from| Redirect {
+            from: from.into(),
+            to: "/cars/:splat/".into(),
+            status: 301,
+        })
+        .collect()
+}
+
+/// The old platform's addresses (docs/behaviour/car-page.md and 002, "Routes") that are not
+/// pages here, each with the pages that took its place, best first: a
+/// dealer moving onto this platform keeps its inbound links and search
+/// rankings. An address this site has as a page is left alone, and one
+/// whose successors this site lacks gets no rule (the link check holds the
+/// rules to pages that exist). Addresses that carry their meaning in the
+/// query string (`/print?car_id=`, `/checkout-journey?car_id=`,
+/// `/models?body=`) cannot be told apart by `_redirects`, which matches
+/// paths only.
+const LEGACY: &[(&str, &[&str])] = &[
+    ("/contact", &["/contact-us/"]),
+    ("/sell-your-car", &["/trade-in/", "/contact-us/"]),
+    ("/finance", &["/apply-for-finance/"]),
+    ("/finance-enquiry", &["/finance/", "/apply-for-finance/"]),
+    ("/apply-for-finance", &["/finance/"]),
+    ("/car-finance", &["/finance/", "/apply-for-finance/"]),
+    ("/used-car/list", &["/search/used-cars/", "/search/"]),
+    ("/used-car/new-cars", &["/search/new-cars/", "/search/"]),
+    (
+        "/new-used-and-demo-cars",
+        &["/search/new-used-and-demo-cars/", "/search/"],
+    ),
+    ("/models/get-quote", &["/models/", "/contact-us/"]),
+    (
+        "/vehicle-parts-and-accessories",
+        &["/service/", "/contact-us/"],
+    ),
+    ("/blog", &["/"]),
+];
+
+/// Old address folders whose pages have no counterpart one by one (a team
+/// member's page, a blog post): each folder goes to one page. Dynamic rules.
+const LEGACY_FOLDERS: &[(&str, &[&str])] = &[
+    ("/teams/*", &["/about-us/", "/contact-us/"]),
+    ("/blog/*", &["/"]),
+];
+
+/// Redirects of the old platform's addresses for a site whose pages are
+/// `pages` (site paths with their trailing slash). A single-manufacturer
+/// dealer's old model pages (`/models/toyota-corolla`) go to the model's
+/// page (`/models/corolla/`). Static rules first, then the dynamic ones.
+pub fn legacy_addresses(pages: &HashSet<String>, manufacturer: Option<&str>) -> Vec<Redirect> {
+    let first = |targets: &'static [&'static str]| -> Option<&'static str> {
+        targets.iter().find(|t| pages.contains(**t)).copied()
+    };
+    let mut out: Vec<Redirect> = Vec::new();
+    for (from, targets) in LEGACY {
+        if pages.contains(&format!("{from}/")) {
+            continue;
+        }
+        if let Some(to) = first(targets) {
+            out.extend(both_forms(from, to));
+        }
+    }
+    if let Some(make) = manufacturer.map(slugify).filter(|m| !m.is_empty()) {
+        let mut models: Vec<&String> = pages
+            .iter()
+            .filter(|p| {
+                p.strip_prefix("/models/")
+                    .and_then(|rest| rest.strip_suffix('/'))
+                    .is_some_and(|slug| !slug.is_empty() && !slug.contains('/'))
+            })
+            .collect();
+        models.sort();
+        for page in models {
+            let slug = &page["/models/".len()..page.len() - 1];
+            out.extend(both_forms(&format!("/models/{make}-{slug}"), page));
+        }
+    }
+    for (from, targets) in LEGACY_FOLDERS {
+        if let Some(to) = first(targets) {
+            out.push(Redirect {
+                from: from.to_string(),
+                to: to.to_string(),
+                status: 301,
+            });
+        }
+    }
+    out
+}
+
+/// Whether the rule matches many paths (`*`): its target is a pattern,
+/// not a page the link check can look for.
+pub fn is_dynamic(r: &Redirect) -> bool {
+    r.from.contains('*')
+}
+
+/// 301s of `from` and `from/` to `to`: the CDN matches paths as written.
+fn both_forms(from: &str, to: &str) -> [Redirect; 2] {
+    [from.to_string(), format!("{from}/")].map(|from| Redirect {
+        from,
+        to: to.to_string(),
+        status: 301,
+    })
+}
+
+/// The closest search landing page of a car.
+fn search_for(car: &GoneCar, landing_paths: &HashSet<String>) -> String {
+    let make = slugify(&car.make);
+    let model = format!("{make}/{}", slugify(&car.model));
+    if landing_paths.contains(&model) {
+        format!("/search/{model}/")
+    } else if landing_paths.contains(&make) {
+        format!("/search/{make}/")
+    } else {
+        "/search/".into()
+    }
+}
+
+/// The `_redirects` file.
+pub fn render(redirects: &[Redirect]) -> String {
+    let mut out = String::from(
+        "# Generated by dealergen: cars sold before the dealer's window go to the closest search; retired pages go to their successors.\n",
+    );
+    for r in redirects {
+        out.push_str(&format!("{} {} {}\n", r.from, r.to, r.status));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gone(slug: &str, make: &str, model: &str, sold_at: i64) -> GoneCar {
+        GoneCar {
+            slug: slug.into(),
+            make: make.into(),
+            model: model.into(),
+            sold_at: Some(sold_at),
+        }
+    }
+
+    #[test]
+    fn a_gone_car_goes_to_its_model_else_its_make_else_all_stock() {
+        let landings: HashSet<String> = ["kia", "kia/rio", "mazda"].map(String::from).into();
+        let cars = [
+            gone("2019-kia-rio-1", "Kia", "Rio", 3),
+            gone("2018-mazda-cx-5-2", "Mazda", "CX-5", 2),
+            gone("2017-holden-barina-3", "Holden", "Barina", 1),
+        ];
+        let (redirects, left_out) = sold_cars(&cars, &landings, &HashSet::new(), MAX_REDIRECTS);
+        assert_eq!(left_out, 0);
+        insta::assert_snapshot!(render(&redirects), @r"
+        # Generated by dealergen: cars sold before the dealer's window go to the closest search; retired pages go to their successors.
+        /cars/2019-kia-rio-1 /search/kia/rio/ 301
+        /cars/2019-kia-rio-1/ /search/kia/rio/ 301
+        /cars/2018-mazda-cx-5-2 /search/mazda/ 301
+        /cars/2018-mazda-cx-5-2/ /search/mazda/ 301
+        /cars/2017-holden-barina-3 /search/ 301
+        /cars/2017-holden-barina-3/ /search/ 301
+        ");
+    }
+
+    #[test]
+    fn a_slug_with_a_page_is_never_redirected_and_the_newest_sales_fit() {
+        let cars: Vec<GoneCar> = (0..1_200)
+            .map(|i| gone(&format!("car-{i}"), "Kia", "Rio", i))
+            .chain([gone("live", "Kia", "Rio", 5_000)])
+            .collect();
+        let live: HashSet<&str> = ["live"].into();
+        let (redirects, left_out) = sold_cars(&cars, &HashSet::new(), &live, MAX_REDIRECTS);
+        assert_eq!(redirects.len(), MAX_REDIRECTS);
+        assert_eq!(left_out, 200);
+        assert!(redirects.iter().all(|r| !r.from.contains("/live")));
+        assert_eq!(redirects[0].from, "/cars/car-1199", "newest sale first");
+    }
+
+    #[test]
+    fn a_print_page_goes_to_its_car_page() {
+        let rules = retired_pages();
+        assert!(rules.iter().all(is_dynamic));
+        assert!(rules.len() <= MAX_DYNAMIC_REDIRECTS);
+        let file = render(&rules);
+        assert!(
+            file.contains("/cars/*/print/ /cars/:splat/ 301\n"),
+            "{file}"
+        );
+        assert!(file.contains("/cars/*/print /cars/:splat/ 301\n"), "{file}");
+        // As the CDN reads the file (the preview applies it the same way).
+        let cdn = crate::dev::cdn_rules::CdnRules::parse(&file, "");
+        assert_eq!(
+            cdn.redirect("/cars/2021-kia-rio-7/print/"),
+            Some((301, "/cars/2021-kia-rio-7/".to_string()))
+        );
+        assert_eq!(
+            cdn.redirect("/cars/2021-kia-rio-7/print"),
+            Some((301, "/cars/2021-kia-rio-7/".to_string()))
+        );
+        assert_eq!(cdn.redirect("/cars/2021-kia-rio-7/"), None);
+    }
+
+    #[test]
+    fn old_addresses_go_to_the_pages_that_took_their_place_where_the_site_has_them() {
+        let pages: HashSet<String> = [
+            "/",
+            "/contact-us/",
+            "/apply-for-finance/",
+            "/search/",
+            "/search/used-cars/",
+            "/models/",
+            "/models/corolla/",
+            "/models/landcruiser-300/",
+            "/about-us/",
+            "/blog/",
+        ]
+        .map(String::from)
+        .into();
+        let rules = legacy_addresses(&pages, Some("Toyota"));
+        let to = |from: &str| rules.iter().find(|r| r.from == from).map(|r| r.to.as_str());
+        assert_eq!(to("/contact"), Some("/contact-us/"));
+        assert_eq!(to("/contact/"), Some("/contact-us/"));
+        // No trade-in pages here: the contact page.
+        assert_eq!(to("/sell-your-car"), Some("/contact-us/"));
+        // This dealer's finance page is /apply-for-finance/.
+        assert_eq!(to("/finance"), Some("/apply-for-finance/"));
+        assert_eq!(to("/finance-enquiry/"), Some("/apply-for-finance/"));
+        assert_eq!(to("/apply-for-finance"), None, "a page of this site");
+        assert_eq!(to("/used-car/list"), Some("/search/used-cars/"));
+        assert_eq!(
+            to("/used-car/new-cars"),
+            Some("/search/"),
+            "no new-cars page"
+        );
+        assert_eq!(to("/models/toyota-corolla"), Some("/models/corolla/"));
+        assert_eq!(
+            to("/models/toyota-landcruiser-300/"),
+            Some("/models/landcruiser-300/")
+        );
+        assert_eq!(to("/models/get-quote"), Some("/models/"));
+        assert_eq!(to("/teams/*"), Some("/about-us/"));
+        // A site with a blog page keeps it; its posts still have no counterpart.
+        assert_eq!(to("/blog"), None);
+        assert_eq!(to("/blog/*"), Some("/"));
+        // Static rules first (the CDN reads dynamic ones after them).
+        let first_dynamic = rules.iter().position(is_dynamic).unwrap();
+        assert!(rules[first_dynamic..].iter().all(is_dynamic));
+        // Without the manufacturer, no model rules; every target is a page of the site.
+        let plain = legacy_addresses(&pages, None);
+        assert!(plain.iter().all(|r| !r.from.starts_with("/models/toyota-")));
+        assert!(plain.iter().all(|r| pages.contains(&r.to)), "{plain:?}");
+    }
+
+    #[test]
+    fn the_old_addresses_leave_room_for_fewer_sold_cars() {
+        let cars: Vec<GoneCar> = (0..1_200)
+            .map(|i| gone(&format!("car-{i}"), "Kia", "Rio", i))
+            .collect();
+        let (redirects, left_out) =
+            sold_cars(&cars, &HashSet::new(), &HashSet::new(), MAX_REDIRECTS - 30);
+        assert_eq!(redirects.len(), MAX_REDIRECTS - 30);
+        assert_eq!(left_out, 1_200 - (MAX_REDIRECTS - 30) / 2);
+    }
+}

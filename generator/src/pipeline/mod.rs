@@ -1,0 +1,12 @@
+//! What a dealer's site is made of, from the dealer's config and stock
+//! feed, before Astro runs: `stock` (read the feed, keep the cars the site
+//! shows, present them), `site_data` (the config resolved into what the
+//! pages show), `search_index` (the precomputed search), `rich_text`
+//! (dealer Markdown to safe HTML), `pages` (every page a build makes).
+//! Pure data in, data out: nothing here runs Astro or writes a release.
+
+pub mod pages;
+pub mod rich_text;
+pub mod search_index;
+pub mod site_data;
+pub mod stock;

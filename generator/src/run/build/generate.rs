@@ -1,0 +1,148 @@
+//! Everything a build derives from a dealer and its stock before Astro
+//! runs, in memory: the site data, the cars, the search index, the worker's
+//! files and the publish plan.
+
+use std::path::Path;
+
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use dealer_rules::edge_config::EdgeConfig;
+
+use super::{edge_cars, edge_config, edge_kv, publish_plan, PlannedPublish};
+use crate::pipeline::site_data;
+use crate::pipeline::stock::{self, feed, present};
+
+/// Everything a build derives from the dealer and its stock before Astro
+/// runs, in memory: what `build_dealer` writes, what `dealergen diff`
+/// compares between two revisions, and what the config-field test
+/// compares (every documented field must change some of it).
+pub struct Generated {
+    pub site: site_data::SiteData,
+    /// The visible cars as the pages show them.
+    pub cars: Vec<present::Car>,
+    /// (file name, text): site.json, cars.json, search-index.json (the
+    /// pages' data), edge-config.json and edge-kv.json (the worker's),
+    /// redirects.txt (the sold-car redirects the publish step writes).
+    pub files: Vec<(&'static str, String)>,
+    /// The worker's configuration (also in `files` as edge-config.json).
+    pub edge: EdgeConfig,
+    pub plan: PlannedPublish,
+    /// Paths of every page the site has (`crate::pipeline::pages`).
+    pub pages: Vec<String>,
+    pub skipped: Vec<feed::SkippedRecord>,
+    pub feed_warnings: Vec<feed::FeedWarning>,
+    /// Warnings of the build itself (links left out, redirects that did not fit).
+    pub build_warnings: Vec<String>,
+    /// Cars of the feed the site does not show (incl. other dealerships).
+    pub hidden: usize,
+}
+
+impl Generated {
+    /// One generated file's text (see [`Generated::files`]).
+    pub fn file(&self, name: &str) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.as_str())
+    }
+}
+
+/// Reads the stock and resolves everything the site and the worker get.
+/// `public` holds the site's public files (`astro-app/public`, see
+/// [`Project::public_dir`]): a shown car's photo named by a site path that
+/// is not there is left out of the car, with a feed warning.
+pub fn generate(
+    dealer: &dealer_config::LoadedDealer,
+    public: &Path,
+    now: DateTime<Utc>,
+) -> Result<Generated> {
+    let cfg = &dealer.config;
+    let feed_path = dealer.dir().join(&cfg.stock.feed);
+    if !feed_path.exists() && cfg.stock.source.is_some() {
+        anyhow::bail!(
+            "the stock feed {} is not there yet: run `dealergen stock pull --dealer {}` first",
+            feed_path.display(),
+            dealer.slug
+        );
+    }
+    let mut feed = feed::load(&feed_path)?;
+    let skipped = std::mem::take(&mut feed.skipped);
+    let mut feed_warnings = std::mem::take(&mut feed.warnings);
+    let mut selection = stock::select(feed, cfg, now);
+    let mut build_warnings: Vec<String> = Vec::new();
+    feed_warnings.append(&mut selection.warnings);
+    // Before any page or the search index names them (crate::checks::photos).
+    feed_warnings.extend(crate::checks::photos::drop_missing_local_photos(
+        &mut selection.visible,
+        &cfg.images,
+        public,
+    ));
+    let mut cars: Vec<present::Car> = selection
+        .visible
+        .iter()
+        .map(|c| present::present(c, cfg, now))
+        .collect();
+    stock::detail::attach_similar(&mut cars, cfg);
+    let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
+
+    let mut site = site_data::build_with_pages(&dealer.slug, cfg, &cars, &dealer.pages, now);
+    site.logo_size = site_data::logo::intrinsic_size(public, &site.theme.logo);
+    let car_slugs = cars.iter().map(|c| c.slug.clone()).collect();
+    let settled = site_data::pages::settle_links(&mut site, &car_slugs);
+    let mut link_errors = settled.errors;
+    link_errors.extend(site_data::pages::unmatched_gated_routes(&site, &car_slugs));
+    if !link_errors.is_empty() {
+        anyhow::bail!(
+            "{} link(s) or gated route(s) in {} lead to no page:\n  {}",
+            link_errors.len(),
+            dealer.path.display(),
+            link_errors.join("\n  ")
+        );
+    }
+    build_warnings.extend(settled.warnings);
+    let plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
+    if plan.left_out > 0 {
+        build_warnings.push(format!(
+            "{} sold car(s) past the window get no redirect: _redirects holds {} static rules, shared with the old platform's addresses (the most recent sales are kept)",
+            plan.left_out,
+            crate::checks::publish::redirects::MAX_REDIRECTS
+        ));
+    }
+    let pages = crate::pipeline::pages::page_paths(&site, &cars);
+    let edge = edge_config(&dealer.slug, cfg);
+    let kv = edge_kv(&edge, &edge_cars(cfg, &cars))?;
+    let files = vec![
+        ("site.json", serde_json::to_string_pretty(&site)?),
+        ("cars.json", serde_json::to_string(&cars)?),
+        (
+            "search-index.json",
+            serde_json::to_string(&crate::pipeline::search_index::build(
+                &cars,
+                &crate::pipeline::search_index::IndexContext {
+                    dealer_slug: &dealer.slug,
+                    dealer_name: &cfg.name,
+                    new_arrival_text: &cfg.copy.new_arrival_text,
+                    masked_phones: cfg.features.phone_reveal,
+                },
+            ))?,
+        ),
+        ("edge-config.json", serde_json::to_string_pretty(&edge)?),
+        ("edge-kv.json", serde_json::to_string_pretty(&kv)?),
+        (
+            "redirects.txt",
+            crate::checks::publish::redirects::render(&plan.plan.redirects),
+        ),
+    ];
+    Ok(Generated {
+        site,
+        cars,
+        files,
+        edge,
+        plan,
+        pages,
+        skipped,
+        feed_warnings,
+        build_warnings,
+        hidden,
+    })
+}

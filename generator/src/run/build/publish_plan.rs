@@ -1,0 +1,84 @@
+//! What the publish step needs besides the built pages: the sold-car and
+//! old-address redirects, and the origins the site's scripts reach at run
+//! time (the Content-Security-Policy).
+
+use crate::pipeline::site_data;
+use crate::pipeline::stock::present;
+
+pub struct PlannedPublish {
+    pub plan: crate::checks::publish::PublishPlan,
+    pub left_out: usize,
+}
+
+/// What the publish step needs besides the built pages: the sold-car
+/// redirects and the origins the site's scripts reach at run time.
+pub fn publish_plan(
+    slug: &str,
+    cfg: &dealer_config::DealerConfig,
+    site: &site_data::SiteData,
+    cars: &[present::Car],
+    gone: &[crate::pipeline::stock::GoneCar],
+) -> PlannedPublish {
+    use crate::checks::publish::headers::origin_of;
+    let landings: std::collections::HashSet<String> = site
+        .search
+        .landing_pages
+        .iter()
+        .map(|l| l.path.clone())
+        .collect();
+    let live: std::collections::HashSet<&str> = cars.iter().map(|c| c.slug.as_str()).collect();
+    let site_pages: std::collections::HashSet<String> = site.pages.iter().cloned().collect();
+    let legacy = crate::checks::publish::redirects::legacy_addresses(
+        &site_pages,
+        cfg.manufacturer.as_deref(),
+    );
+    let static_legacy = legacy
+        .iter()
+        .filter(|r| !crate::checks::publish::redirects::is_dynamic(r))
+        .count();
+    let room = crate::checks::publish::redirects::MAX_REDIRECTS.saturating_sub(static_legacy);
+    let (mut redirects, left_out) =
+        crate::checks::publish::redirects::sold_cars(gone, &landings, &live, room);
+    // Static rules (sold cars, old addresses) before the dynamic ones.
+    let (dynamic, fixed): (Vec<_>, Vec<_>) = legacy
+        .into_iter()
+        .partition(crate::checks::publish::redirects::is_dynamic);
+    redirects.extend(fixed);
+    redirects.extend(dynamic);
+    redirects.extend(crate::checks::publish::redirects::retired_pages());
+    let mut runtime = crate::checks::publish::headers::RuntimeOrigins::default();
+    // The edge API (leads, watchlist, quotes...) and, when hosted, the search service.
+    if let Some(api) = origin_of(&cfg.edge.api_base) {
+        runtime.connect.insert(api.clone());
+        runtime.forms.insert(api);
+    }
+    if let Some(hosted) = &site.search.hosted {
+        if let Some(o) = origin_of(&format!("https://{}", hosted.host)) {
+            runtime.connect.insert(o);
+        }
+    }
+    // Car photos (search results and the watchlist render them in islands),
+    // and the configured images.
+    let images = cars
+        .iter()
+        .flat_map(|c| c.images.iter())
+        .chain(site.search.promo_tiles.iter().map(|t| &t.image))
+        .chain(std::iter::once(&site.theme.logo));
+    runtime.images.extend(images.filter_map(|u| origin_of(u)));
+    // The captcha widget (lib/forms/turnstile.ts) loads its script and its
+    // challenge frame from Cloudflare, on the pages with a form.
+    if site.forms.captcha_site_key.is_some() {
+        let turnstile = "https://challenges.cloudflare.com".to_string();
+        runtime.scripts.insert(turnstile.clone());
+        runtime.frames.insert(turnstile);
+    }
+    PlannedPublish {
+        plan: crate::checks::publish::PublishPlan {
+            dealer: slug.to_string(),
+            origin: cfg.site_url.clone(),
+            redirects,
+            runtime,
+        },
+        left_out,
+    }
+}
