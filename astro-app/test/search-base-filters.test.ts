@@ -12,7 +12,7 @@ interface Case {
   cars: Array<BaseFilterFacts & { id: string }>;
   visible: string[];
 }
-const { cases } = JSON.parse(fs.readFileSync(new URL('./fixtures/search/base-filters.json', import.meta.url), 'utf8')) as { cases: Case[] };
+const { cases } = JSON.parse(fs.readFileSync(new URL('../../rules/vectors/base-filters.json', import.meta.url), 'utf8')) as { cases: Case[] };
 
 describe('base filters (shared with Rust)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s: same visible cars', (_, c) => {

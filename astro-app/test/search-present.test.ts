@@ -18,7 +18,7 @@ interface Case {
   price_text: string;
   was_price_text: string | null;
 }
-const shared = JSON.parse(fs.readFileSync(new URL('./fixtures/search/present-cases.json', import.meta.url), 'utf8')) as {
+const shared = JSON.parse(fs.readFileSync(new URL('../../rules/vectors/present-cases.json', import.meta.url), 'utf8')) as {
   now: string;
   default_rules: HitRules;
   cases: Case[];

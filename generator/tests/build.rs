@@ -1093,7 +1093,7 @@ fn fixture_site_search_index_is_what_the_generator_writes() {
 #[test]
 fn base_filter_cases_shared_with_the_browser_match_the_visibility_rules() {
     use dealer_rules::visibility::{check, CarFacts, VisibilityRules};
-    let cases = read_json(repo_root().join("astro-app/test/fixtures/search/base-filters.json"));
+    let cases = read_json(repo_root().join("rules/vectors/base-filters.json"));
     for case in cases["cases"].as_array().unwrap() {
         let r = &case["rules"];
         let strings = |v: &Value| -> Vec<String> {
@@ -1146,7 +1146,7 @@ fn base_filter_cases_shared_with_the_browser_match_the_visibility_rules() {
 fn card_rule_cases_shared_with_the_browser_match_present() {
     use dealergen::pipeline::stock::feed::FeedCar;
     use dealergen::pipeline::stock::present::{present, price_text, tag_banner, was_price_text};
-    let cases = read_json(repo_root().join("astro-app/test/fixtures/search/present-cases.json"));
+    let cases = read_json(repo_root().join("rules/vectors/present-cases.json"));
     let now = chrono::DateTime::parse_from_rfc3339(cases["now"].as_str().unwrap())
         .unwrap()
         .with_timezone(&chrono::Utc);

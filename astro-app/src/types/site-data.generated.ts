@@ -2371,7 +2371,7 @@ export interface BaseFilters {
  * hits the hosted search service returns as raw feed fields: the browser
  * applies them in astro-app/src/lib/search/present.ts, and both languages
  * are checked against the same cases
- * (astro-app/test/fixtures/search/present-cases.json).
+ * (rules/vectors/present-cases.json).
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "HitRules".

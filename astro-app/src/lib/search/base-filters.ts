@@ -5,7 +5,7 @@
  * again at the shopper's clock (a site built yesterday must not list a car
  * whose sold window ended this morning), and sends the same rules as a
  * filter string to a hosted service. Pinned to the Rust rules by
- * test/fixtures/search/base-filters.json.
+ * rules/vectors/base-filters.json.
  */
 import type { BaseFilters } from '../../types/site';
 

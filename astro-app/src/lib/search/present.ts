@@ -3,7 +3,7 @@
  * hosted search service returns as raw feed fields: the one tag banner in
  * the spec's priority order (000 §4) and the price text (001 §4). Both
  * languages are checked against the same cases
- * (test/fixtures/search/present-cases.json), so a rule changed on one side
+ * (rules/vectors/present-cases.json), so a rule changed on one side
  * only fails a test.
  */
 import { dollars } from '../format';

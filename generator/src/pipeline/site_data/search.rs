@@ -110,7 +110,7 @@ pub struct SortOption {
 /// hits the hosted search service returns as raw feed fields: the browser
 /// applies them in astro-app/src/lib/search/present.ts, and both languages
 /// are checked against the same cases
-/// (astro-app/test/fixtures/search/present-cases.json).
+/// (rules/vectors/present-cases.json).
 #[derive(Debug, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct HitRules {
