@@ -34,10 +34,40 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Diff(args) => diff::run(&project, args),
         Command::Changed(args) => diff::changed(&project, args),
         // --- deploy (issue 13) ---
-        Command::Deploy(args) => crate::deploy::deploy(&project, args),
-        Command::Rollback(args) => crate::deploy::rollback(&project, args),
+        Command::Deploy(args) => crate::deploy::deploy(
+            &project,
+            crate::deploy::Options {
+                dealers: args.selection.dealer,
+                changed_only: args.selection.changed,
+                edge_only: args.selection.edge_only,
+                shard: args.shard,
+                dry_run: args.dry_run,
+                no_edge: args.no_edge,
+                config: args.config,
+            },
+        ),
+        Command::Rollback(args) => crate::deploy::rollback(
+            &project,
+            crate::deploy::RollbackOptions {
+                dealer: args.dealer,
+                dry_run: args.dry_run,
+                config: args.config,
+            },
+        ),
         // --- end deploy ---
-        Command::Dev(args) => crate::dev::run(&project, args),
+        Command::Dev(args) => crate::dev::run(
+            &project,
+            crate::dev::Options {
+                dealer: args.dealer,
+                port: args.port,
+                no_edge: args.no_edge,
+                as_of: args
+                    .as_of
+                    .as_deref()
+                    .map(|t| parse_as_of(Some(t)))
+                    .transpose()?,
+            },
+        ),
         Command::New {
             slug,
             template,

@@ -32,7 +32,6 @@ use anyhow::{bail, Context, Result};
 use dealer_config::Loader;
 
 use crate::checks::asset_limits as limits;
-use crate::cli::DeployArgs;
 use crate::project::Project;
 use config::DeployConfig;
 
@@ -161,9 +160,40 @@ fn write_state_config(cfg: &DeployConfig, out: &Path) -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// What `dealergen deploy` deploys and how (its command line, read).
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The dealers by slug; empty: every dealer.
+    pub dealers: Vec<String>,
+    /// Only dealers whose release differs from the deployed one; dealers
+    /// without a build in this checkout are skipped, not an error.
+    pub changed_only: bool,
+    /// The edge worker (and D1 migrations) alone, no dealer.
+    pub edge_only: bool,
+    /// Shard `(i, n)`: the dealers whose slug falls in shard i of n.
+    pub shard: Option<(usize, usize)>,
+    /// Print the plan; upload and change nothing.
+    pub dry_run: bool,
+    /// Leave the edge worker and the migrations out (a CI shard's sites).
+    pub no_edge: bool,
+    /// The deployment config instead of `config/deploy.toml`.
+    pub config: Option<PathBuf>,
+}
+
+/// What `dealergen rollback` returns to (its command line, read).
+#[derive(Debug, Clone)]
+pub struct RollbackOptions {
+    /// The dealer whose previous deployment comes back.
+    pub dealer: String,
+    /// Print what would be done; change nothing.
+    pub dry_run: bool,
+    /// The deployment config instead of `config/deploy.toml`.
+    pub config: Option<PathBuf>,
+}
+
 /// `dealergen deploy`: the plan (read, nothing changed), printed; then,
 /// unless `--dry-run` or something blocks it, carried out.
-pub fn deploy(project: &Project, args: DeployArgs) -> Result<i32> {
+pub fn deploy(project: &Project, args: Options) -> Result<i32> {
     let cfg = load_config(project, args.config.as_deref())?;
     if !args.dry_run {
         refuse_placeholders(&cfg)?;

@@ -14,9 +14,8 @@ use super::config::DeployConfig;
 use super::release::{self, KvEntry, Release};
 use super::state::{self, Deployed, EdgeDeployed, Remote, Store};
 use super::wrangler::Wrangler;
-use super::{api_hosts, configs, out_dir, secrets, write_json, write_state_config};
+use super::{api_hosts, configs, out_dir, secrets, write_json, write_state_config, Options};
 use crate::checks::asset_limits as limits;
-use crate::cli::DeployArgs;
 use crate::project::Project;
 
 /// One dealer's part of a deployment.
@@ -105,7 +104,7 @@ pub(super) struct Plan {
 impl Plan {
     /// Reads everything the plan needs; changes nothing remotely (it writes
     /// the wrangler configs under `sites/.deploy/`).
-    pub(super) fn make(project: &Project, args: &DeployArgs, cfg: DeployConfig) -> Result<Plan> {
+    pub(super) fn make(project: &Project, args: &Options, cfg: DeployConfig) -> Result<Plan> {
         let reach = super::credentials(&cfg);
         let wrangler = Wrangler::locate(&project.root)?;
         let out = out_dir(project);
@@ -114,12 +113,12 @@ impl Plan {
         // Which dealers, and their releases.
         let with_edge = !args.no_edge;
         let all: Vec<String> = hosts.keys().cloned().collect();
-        let mut slugs: Vec<String> = if args.selection.edge_only {
+        let mut slugs: Vec<String> = if args.edge_only {
             Vec::new()
-        } else if args.selection.dealer.is_empty() {
+        } else if args.dealers.is_empty() {
             all.clone()
         } else {
-            for s in &args.selection.dealer {
+            for s in &args.dealers {
                 if !hosts.contains_key(s) {
                     let hint = dealer_config::suggest::closest(s, all.iter().map(String::as_str))
                         .map(|x| format!(" (did you mean `{x}`?)"))
@@ -127,7 +126,7 @@ impl Plan {
                     bail!("no dealer `{s}` in {}{hint}", project.dealers_dir.display());
                 }
             }
-            args.selection.dealer.clone()
+            args.dealers.clone()
         };
         if let Some((i, n)) = args.shard {
             slugs.retain(|s| crate::selection::shard_of(s, n) == i - 1);
@@ -139,7 +138,7 @@ impl Plan {
                 Ok(r) => releases.push(r),
                 // A CI runner builds only its changed dealers: the others have
                 // nothing here to compare, and nothing to upload.
-                Err(_) if args.selection.changed => not_built.push(slug.clone()),
+                Err(_) if args.changed_only => not_built.push(slug.clone()),
                 Err(e) => return Err(e),
             }
         }
@@ -195,7 +194,7 @@ impl Plan {
                 .map(|v: Vec<RouteIn>| v.into_iter().map(RouteIn::into_route).collect())
                 .unwrap_or_default();
             let deployed = store.get_json::<Deployed>(&state::deployed_key(&r.slug));
-            let decision = decide(&r, &deployed, args.selection.changed);
+            let decision = decide(&r, &deployed, args.changed_only);
             let previous_kv = match &deployed {
                 Remote::Found(d) => match release::by_id(&project.sites_dir, &r.slug, &d.release) {
                     Some(local) => release::kv_entries(&local.kv_file()).ok(),

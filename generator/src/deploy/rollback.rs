@@ -7,11 +7,13 @@ use anyhow::{bail, Context, Result};
 use super::release::KvEntry;
 use super::state::{self, Deployed, Remote, Store};
 use super::wrangler::Wrangler;
-use super::{credentials, load_config, now, out_dir, refuse_placeholders, write_state_config};
-use crate::cli::RollbackArgs;
+use super::{
+    credentials, load_config, now, out_dir, refuse_placeholders, write_state_config,
+    RollbackOptions,
+};
 use crate::project::Project;
 
-pub fn rollback(project: &Project, args: RollbackArgs) -> Result<i32> {
+pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     let cfg = load_config(project, args.config.as_deref())?;
     if !args.dry_run {
         refuse_placeholders(&cfg)?;

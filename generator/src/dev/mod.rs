@@ -26,10 +26,10 @@ use anyhow::{Context, Result};
 use dealer_config::diagnostic::render_human;
 use dealer_config::Severity;
 
-use crate::cli::{DevArgs, Selection};
+use crate::cli::Selection;
 use crate::project::Project;
 use crate::run::build::{build_dealer, BuildFailure, BuildOptions};
-use crate::selection::{parse_as_of, select, slug_of};
+use crate::selection::{select, slug_of};
 use events::{Hub, Overlay, Problem};
 use locate::Published;
 use serve::{Api, Site};
@@ -40,7 +40,22 @@ const DEBOUNCE: Duration = Duration::from_millis(200);
 /// Warnings printed after a build (the rest are in the build's report files).
 const MAX_WARNINGS: usize = 10;
 
-pub fn run(project: &Project, args: DevArgs) -> Result<i32> {
+/// What `dealergen dev` previews and how (the command line's
+/// `dealergen dev` arguments, already read).
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The dealer's slug.
+    pub dealer: String,
+    /// The port on 127.0.0.1 (0: any free port).
+    pub port: u16,
+    /// Serve the pages only, without the local edge worker.
+    pub no_edge: bool,
+    /// The instant sold windows and new arrivals are judged at; `None`:
+    /// the start of the current hour at each build.
+    pub as_of: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+pub fn run(project: &Project, args: Options) -> Result<i32> {
     let file = select(
         project,
         &Selection {
@@ -50,10 +65,7 @@ pub fn run(project: &Project, args: DevArgs) -> Result<i32> {
     )?
     .remove(0);
     let slug = slug_of(&file);
-    let as_of = match &args.as_of {
-        Some(t) => Some(parse_as_of(Some(t))?),
-        None => None,
-    };
+    let as_of = args.as_of;
     // Everything that can be wrong is found before the first build.
     let tools = if args.no_edge {
         None
