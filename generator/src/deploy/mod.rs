@@ -145,6 +145,22 @@ fn write_json(path: &Path, v: &serde_json::Value) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// What is deployed, kept in the account's KV (`state_dir` holds the
+/// config naming the account); `reachable` says why it cannot be read.
+fn state_store<'a>(
+    wrangler: &'a wrangler::Wrangler,
+    state_dir: &Path,
+    cfg: &DeployConfig,
+    reachable: Result<(), String>,
+) -> state::Store<'a> {
+    state::Store {
+        wrangler,
+        dir: state_dir.to_path_buf(),
+        namespace_id: cfg.kv_namespace_id.clone(),
+        reachable,
+    }
+}
+
 /// The small config the KV and rollback commands run with (it names the
 /// account; they need no worker code).
 fn write_state_config(cfg: &DeployConfig, out: &Path) -> Result<PathBuf> {

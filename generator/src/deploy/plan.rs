@@ -14,7 +14,9 @@ use super::config::DeployConfig;
 use super::release::{self, KvEntry, Release};
 use super::state::{self, Deployed, EdgeDeployed, Remote, Store};
 use super::wrangler::Wrangler;
-use super::{api_hosts, configs, out_dir, secrets, write_json, write_state_config, Options};
+use super::{
+    api_hosts, configs, out_dir, secrets, state_store, write_json, write_state_config, Options,
+};
 use crate::checks::asset_limits as limits;
 use crate::project::Project;
 
@@ -172,12 +174,7 @@ impl Plan {
         } else {
             None
         };
-        let store = Store {
-            wrangler: &wrangler,
-            dir: state_dir.clone(),
-            namespace_id: cfg.kv_namespace_id.clone(),
-            reachable: reach.clone(),
-        };
+        let store = state_store(&wrangler, &state_dir, &cfg, reach.clone());
 
         let mut plans = Vec::new();
         for r in releases {
@@ -342,12 +339,12 @@ impl Plan {
 
     /// The store of deployment state (KV through wrangler).
     pub(super) fn store(&self) -> Store<'_> {
-        Store {
-            wrangler: &self.wrangler,
-            dir: self.state_dir.clone(),
-            namespace_id: self.cfg.kv_namespace_id.clone(),
-            reachable: self.reach.clone(),
-        }
+        state_store(
+            &self.wrangler,
+            &self.state_dir,
+            &self.cfg,
+            self.reach.clone(),
+        )
     }
 
     /// The dealers this deployment uploads.

@@ -5,10 +5,10 @@
 use anyhow::{bail, Context, Result};
 
 use super::release::KvEntry;
-use super::state::{self, Deployed, Remote, Store};
+use super::state::{self, Deployed, Remote};
 use super::wrangler::Wrangler;
 use super::{
-    credentials, load_config, now, out_dir, refuse_placeholders, write_state_config,
+    credentials, load_config, now, out_dir, refuse_placeholders, state_store, write_state_config,
     RollbackOptions,
 };
 use crate::project::Project;
@@ -24,12 +24,7 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     let wrangler = Wrangler::locate(&project.root)?;
     let out = out_dir(project);
     let state_dir = write_state_config(&cfg, &out)?;
-    let store = Store {
-        wrangler: &wrangler,
-        dir: state_dir.clone(),
-        namespace_id: cfg.kv_namespace_id.clone(),
-        reachable: Ok(()),
-    };
+    let store = state_store(&wrangler, &state_dir, &cfg, Ok(()));
     let slug = &args.dealer;
     let worker = cfg.site_worker(slug);
     let current = match store.get_json::<Deployed>(&state::deployed_key(slug)) {
