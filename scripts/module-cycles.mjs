@@ -82,15 +82,15 @@ export function codeOnly(text) {
 /** The top-level modules of a crate's src/ and the files of each. */
 function modulesOf(src) {
   const modules = new Map();
+  const add = (name, files) => modules.set(name, [...new Set([...(modules.get(name) ?? []), ...files])]);
   for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
     if (entry.isFile() && entry.name.endsWith('.rs') && !['lib.rs', 'main.rs'].includes(entry.name)) {
       const name = entry.name.slice(0, -3);
-      const files = [path.join(src, entry.name)];
       // `m.rs` with its submodules in `m/`.
-      if (fs.existsSync(path.join(src, name))) files.push(...rustFiles(path.join(src, name)));
-      modules.set(name, [...new Set([...(modules.get(name) ?? []), ...files])]);
+      const sub = path.join(src, name);
+      add(name, [path.join(src, entry.name), ...(fs.existsSync(sub) ? rustFiles(sub) : [])]);
     } else if (entry.isDirectory() && fs.existsSync(path.join(src, entry.name, 'mod.rs'))) {
-      modules.set(entry.name, [...new Set([...(modules.get(entry.name) ?? []), ...rustFiles(path.join(src, entry.name))])]);
+      add(entry.name, rustFiles(path.join(src, entry.name)));
     }
   }
   return modules;

@@ -119,7 +119,7 @@ export async function startWorker({ kvSeed, vars = {} }) {
   // The worker's log so far (a getter: it grows), and the first match of a
   // pattern in it from an offset, as soon as the line arrives.
   Object.defineProperty(worker, "log", { get: () => dev.log, enumerable: true });
-  worker.waitForLog = (re, from = 0, ms = 10_000) => dev.waitForLog(re, from, ms);
+  worker.waitForLog = dev.waitForLog;
   /**
    * The sign-in code the dev SMS provider logged for `phone` (national
    * digits, e.g. "0412345678"; any dealer unless named) after log offset

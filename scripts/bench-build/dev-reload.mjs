@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { watchOutput } from '../lib/output.mjs';
 
 const [bin, work, slug, asOf] = process.argv.slice(2);
 if (!bin || !work || !slug || !asOf) {
@@ -41,33 +42,13 @@ const dev = spawn(bin, ['--dealers-dir', dealers, '--sites-dir', sites, 'dev', '
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
 });
-let out = '';
-dev.stdout.on('data', (d) => (out += d));
-dev.stderr.on('data', (d) => (out += d));
+const output = watchOutput(dev, 'dealergen dev');
 const stop = () => {
   if (dev.exitCode === null) dev.kill('SIGINT');
 };
 process.on('exit', stop);
 
-/** Resolves with the first match of `re` in dev's output, as soon as it is printed. */
-function printed(re, ms = 300_000) {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const m = out.match(re);
-      if (m) {
-        clearTimeout(timer);
-        dev.stdout.off('data', check);
-        resolve(m);
-      }
-    };
-    const timer = setTimeout(() => reject(new Error(`dealergen dev did not print ${re}:\n${out.slice(-2000)}`)), ms);
-    dev.stdout.on('data', check);
-    dev.once('exit', () => reject(new Error(`dealergen dev exited:\n${out.slice(-2000)}`)));
-    check();
-  });
-}
-
-const [, url] = await printed(/serving \S+ at (http:\/\/127\.0\.0\.1:\d+)/);
+const [, url] = await output.waitFor(/serving \S+ at (http:\/\/127\.0\.0\.1:\d+)/, 0, 300_000);
 // The page's event stream, as the dev script in every page listens to it.
 const events = [];
 const waiters = [];
@@ -90,7 +71,7 @@ http.get(`${url}/__dealergen/events`, (res) => {
 /** Resolves when an event named `name` arrives after the `from`th event. */
 function event(name, from, ms = 300_000) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${name} event; got ${events.join(', ')}:\n${out.slice(-2000)}`)), ms);
+    const timer = setTimeout(() => reject(new Error(`no ${name} event; got ${events.join(', ')}:\n${output.text.slice(-2000)}`)), ms);
     const check = () => {
       if (events.slice(from).includes(name)) {
         clearTimeout(timer);
@@ -114,7 +95,7 @@ async function timeEdit(what, file, edit) {
   fs.writeFileSync(file, after);
   await event('reload', from);
   const secs = (performance.now() - t0) / 1000;
-  const built = out.match(/built {2}\S+: .*pages in [\d.]+s/g)?.at(-1) ?? '';
+  const built = output.text.match(/built {2}\S+: .*pages in [\d.]+s/g)?.at(-1) ?? '';
   console.log(`${what} ${secs.toFixed(2)}  (${built})`);
 }
 

@@ -19,9 +19,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { watchOutput } from '../lib/output.mjs';
 import { assert, assertEqual, createRunner } from './common.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -34,17 +34,8 @@ let dev;
 let browser;
 let page;
 let tmp;
-const output = [];
-const waiters = [];
-
-/** Resolves with the next output line matching `re`. */
-function line(re, ms = BUILD_MS) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no line ${re} in ${ms / 1000}s:\n${output.slice(-30).join('\n')}`)), ms);
-    waiters.push({ re, resolve: (l) => (clearTimeout(timer), resolve(l)) });
-  });
-}
-
+/** What dealergen dev prints (scripts/lib/output.mjs). */
+let output;
 function edit(file, from, to) {
   const text = fs.readFileSync(file, 'utf8');
   assert(text.includes(from), `${from} is not in ${file}`);
@@ -61,14 +52,8 @@ async function main() {
 
   dev = spawn(BIN, ['--root', ROOT, '--dealers-dir', dealers, '--sites-dir', path.join(tmp, 'sites'),
     'dev', '--dealer', 'tiny-dealer', '--port', '0', '--no-edge', '--as-of', '2026-11-20'], { cwd: dealers, env: { ...process.env, NO_COLOR: '1' } });
-  for (const stream of [dev.stdout, dev.stderr]) {
-    readline.createInterface({ input: stream }).on('line', (l) => {
-      output.push(l);
-      const i = waiters.findIndex((w) => w.re.test(l));
-      if (i >= 0) waiters.splice(i, 1)[0].resolve(l);
-    });
-  }
-  const url = (await line(/^serving tiny-dealer at /)).match(/http:\/\/127\.0\.0\.1:\d+\//)[0];
+  output = watchOutput(dev, 'dealergen dev');
+  const [, url] = await output.waitFor(/^serving tiny-dealer at (http:\/\/127\.0\.0\.1:\d+\/)/m, 0, BUILD_MS);
 
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -136,10 +121,11 @@ async function main() {
   });
 
   await test('Ctrl-C stops it with exit code 0', async () => {
-    const exited = new Promise((resolve) => dev.once('exit', (code) => resolve(code)));
+    // 'close': its output is all read by then.
+    const exited = new Promise((resolve) => dev.once('close', (code) => resolve(code)));
     dev.kill('SIGINT');
     assertEqual(await exited, 0, 'exit code');
-    assert(output.includes('stopped'), `output:\n${output.slice(-5).join('\n')}`);
+    assert(output.text.split('\n').includes('stopped'), `output:\n${output.text.split('\n').slice(-5).join('\n')}`);
   });
 }
 

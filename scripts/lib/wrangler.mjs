@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { watchOutput } from './output.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
@@ -51,17 +52,9 @@ export function startDev({ port, args, cwd = ROOT, env = {} }) {
     [WRANGLER, 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--show-interactive-dev-session=false', ...args],
     { cwd, env: { ...WRANGLER_ENV, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const dev = { child, log: '' };
-  const waiters = new Set();
-  const onData = (d) => {
-    dev.log += d;
-    for (const check of [...waiters]) check();
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  child.once('exit', () => {
-    for (const check of [...waiters]) check();
-  });
+  const output = watchOutput(child, 'wrangler dev');
+  const dev = { child, waitForLog: output.waitFor };
+  Object.defineProperty(dev, 'log', { get: () => output.text, enumerable: true });
   const killOnExit = () => {
     try {
       if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
@@ -70,22 +63,6 @@ export function startDev({ port, args, cwd = ROOT, env = {} }) {
     }
   };
   process.once('exit', killOnExit);
-  dev.waitForLog = (re, from = 0, ms = 10_000) =>
-    new Promise((resolveMatch, reject) => {
-      const done = (fn, value) => {
-        waiters.delete(check);
-        clearTimeout(timer);
-        fn(value);
-      };
-      const check = () => {
-        const m = dev.log.slice(from).match(re);
-        if (m) done(resolveMatch, m);
-        else if (child.exitCode !== null || child.signalCode !== null) done(reject, new Error(`wrangler dev exited before logging ${re}:\n${dev.log.slice(-2000)}`));
-      };
-      const timer = setTimeout(() => done(reject, new Error(`wrangler dev did not log ${re} within ${ms} ms:\n${dev.log.slice(from).slice(-1000)}`)), ms);
-      waiters.add(check);
-      check();
-    });
   dev.stop = () => {
     process.removeListener('exit', killOnExit);
     return stop(child);
