@@ -73,9 +73,13 @@ fn js_safe(json: &str) -> String {
 }
 
 /// Renders the project into `site_dir`, with `data` (paths under
-/// `src/data/`, and their text). `src/` and `app/` are written fresh each
-/// time so nothing of an earlier build lingers; the output and the page
-/// cache (`.astro-cache/`) are not touched here.
+/// `src/data/`, and their text). Only files whose bytes differ are written,
+/// and files of `src/` and `app/` that this project no longer has are
+/// removed, so nothing of an earlier build lingers and an unchanged file
+/// keeps its modification time: `dealergen dev`'s live preview runs
+/// `astro dev` on a project written this way, and a rewritten file is a
+/// change its watcher acts on (a rewritten astro.config.mjs restarts it).
+/// The output and the page cache (`.astro-cache/`) are not touched here.
 pub fn write_project<N: AsRef<str>>(
     project: &Project,
     site_dir: &Path,
@@ -84,16 +88,9 @@ pub fn write_project<N: AsRef<str>>(
 ) -> Result<()> {
     let templates = project.site_templates_dir();
     let env = environment();
-
-    for fresh in ["src", APP_DIR] {
-        let dir = site_dir.join(fresh);
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir)
-                .with_context(|| format!("cannot clear {}", dir.display()))?;
-        }
-    }
     std::fs::create_dir_all(site_dir)
         .with_context(|| format!("cannot create {}", site_dir.display()))?;
+    let mut kept = Kept::default();
 
     let mut count = 0;
     for entry in WalkDir::new(&templates).sort_by_file_name() {
@@ -118,7 +115,7 @@ pub fn write_project<N: AsRef<str>>(
             ),
             None => (rel_str.clone(), source),
         };
-        write_file(&site_dir.join(&out_rel), text.as_bytes())?;
+        kept.write(&site_dir.join(&out_rel), text.as_bytes())?;
         count += 1;
     }
     anyhow::ensure!(
@@ -127,32 +124,120 @@ pub fn write_project<N: AsRef<str>>(
         templates.display()
     );
 
-    write_file(
+    kept.write(
         &site_dir.join("package.json"),
         site_package_json(project)?.as_bytes(),
     )?;
-    copy_app(project, site_dir)?;
+    for part in APP_PARTS {
+        kept.tree(
+            &project.astro_app_dir().join(part),
+            &site_dir.join(APP_DIR).join(part),
+            part == "public",
+        )?;
+    }
     for (name, json) in data {
-        write_file(
+        kept.write(
             &site_dir.join("src/data").join(name.as_ref()),
             json.as_bytes(),
         )?;
+    }
+    for fresh in ["src", APP_DIR] {
+        kept.remove_others(&site_dir.join(fresh))?;
     }
     link_node_modules(project, site_dir)?;
     Ok(())
 }
 
-/// The shared app's sources (copied) and public files (hard-linked where
-/// possible) into `<dir>/app`.
-pub(crate) fn copy_app(project: &Project, dir: &Path) -> Result<()> {
-    for part in APP_PARTS {
-        copy_or_link_tree(
-            &project.astro_app_dir().join(part),
-            &dir.join(APP_DIR).join(part),
-            part == "public",
-        )?;
+/// The files a project write put in place (written, or found already
+/// holding the same bytes), so that the others can go.
+#[derive(Default)]
+struct Kept(std::collections::HashSet<PathBuf>);
+
+impl Kept {
+    /// `bytes` into `path`, unless it already holds them.
+    fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
+        if std::fs::read(path).ok().as_deref() != Some(bytes) {
+            write_file(path, bytes)?;
+        }
+        self.0.insert(path.to_path_buf());
+        Ok(())
     }
-    Ok(())
+
+    /// The files under `from` into `to` (see [`copy_or_link_tree`]), each
+    /// left alone when it is already the same file or the same bytes.
+    fn tree(&mut self, from: &Path, to: &Path, link: bool) -> Result<()> {
+        for entry in WalkDir::new(from) {
+            let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
+            let rel = entry
+                .path()
+                .strip_prefix(from)
+                .expect("walkdir yields children");
+            let target = to.join(rel);
+            if entry.file_type().is_dir() || (entry.path_is_symlink() && entry.path().is_dir()) {
+                std::fs::create_dir_all(&target)
+                    .with_context(|| format!("cannot create {}", target.display()))?;
+                continue;
+            }
+            self.0.insert(target.clone());
+            if same_file(entry.path(), &target) {
+                continue;
+            }
+            if !link && std::fs::read(entry.path()).ok() == std::fs::read(&target).ok() {
+                continue;
+            }
+            if std::fs::symlink_metadata(&target).is_ok() {
+                std::fs::remove_file(&target)
+                    .with_context(|| format!("cannot replace {}", target.display()))?;
+            }
+            place(entry.path(), &target, link)?;
+        }
+        Ok(())
+    }
+
+    /// Removes the files under `dir` that were not put in place, and the
+    /// folders left empty.
+    fn remove_others(&self, dir: &Path) -> Result<()> {
+        if !dir.exists() {
+            return Ok(());
+        }
+        for entry in WalkDir::new(dir).contents_first(true) {
+            let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+            let path = entry.path();
+            if entry.file_type().is_dir() {
+                if path != dir && std::fs::read_dir(path)?.next().is_none() {
+                    std::fs::remove_dir(path)
+                        .with_context(|| format!("cannot remove {}", path.display()))?;
+                }
+            } else if !self.0.contains(path) {
+                std::fs::remove_file(path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `a` and `b` are one file (a hard link of the other).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
+    }
+    let _ = (a, b);
+    false
+}
+
+/// `from` at `to`: a hard link when `link` and the file system allows, else a copy.
+fn place(from: &Path, to: &Path, link: bool) -> Result<()> {
+    if link && std::fs::hard_link(from, to).is_ok() {
+        return Ok(());
+    }
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .with_context(|| format!("cannot copy {} to {}", from.display(), to.display()))
 }
 
 /// The site's own package.json: the runtime dependencies of the checkout's
@@ -208,16 +293,8 @@ pub(crate) fn copy_or_link_tree(from: &Path, to: &Path, link: bool) -> Result<()
         if entry.file_type().is_dir() || (entry.path_is_symlink() && entry.path().is_dir()) {
             std::fs::create_dir_all(&target)
                 .with_context(|| format!("cannot create {}", target.display()))?;
-        } else if link && std::fs::hard_link(entry.path(), &target).is_ok() {
-            continue;
         } else {
-            std::fs::copy(entry.path(), &target).with_context(|| {
-                format!(
-                    "cannot copy {} to {}",
-                    entry.path().display(),
-                    target.display()
-                )
-            })?;
+            place(entry.path(), &target, link)?;
         }
     }
     Ok(())
@@ -250,6 +327,89 @@ mod tests {
         environment()
             .render_str(template, minijinja::context! { value })
             .unwrap()
+    }
+
+    /// A checkout with one template, one app source and one public file.
+    fn checkout() -> (tempfile::TempDir, Project) {
+        let root = tempfile::tempdir().unwrap();
+        let files = [
+            ("templates/site/astro.config.mjs.j2", "// {{ project }}\n"),
+            ("templates/site/src/env.d.ts", "/// types\n"),
+            ("astro-app/src/lib/a.ts", "export const a = 1;\n"),
+            ("astro-app/public/photo.jpg", "jpeg"),
+            ("package.json", r#"{"dependencies":{"astro":"7"}}"#),
+        ];
+        for (rel, text) in files {
+            let path = root.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let project = Project::new(root.path());
+        (root, project)
+    }
+
+    fn mtime(path: &Path) -> std::time::SystemTime {
+        std::fs::metadata(path).unwrap().modified().unwrap()
+    }
+
+    #[test]
+    fn a_second_write_leaves_unchanged_files_alone_and_removes_what_went() {
+        let (root, project) = checkout();
+        let site = root.path().join("sites/x");
+        let ctx = TemplateContext {
+            project: "x".into(),
+        };
+        let data = [
+            ("site.json", "{}".to_string()),
+            ("cars.json", "[]".to_string()),
+        ];
+        write_project(&project, &site, &ctx, &data).unwrap();
+        let config = site.join("astro.config.mjs");
+        assert_eq!(std::fs::read_to_string(&config).unwrap(), "// \"x\"\n");
+        // A stray file in src/ (an earlier build's) and one in app/.
+        std::fs::write(site.join("src/data/old.json"), "{}").unwrap();
+        std::fs::create_dir_all(site.join("app/src/gone")).unwrap();
+        std::fs::write(site.join("app/src/gone/b.ts"), "").unwrap();
+        let before = [
+            config.clone(),
+            site.join("app/src/lib/a.ts"),
+            site.join("src/data/site.json"),
+        ]
+        .map(|p| mtime(&p));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let data = [
+            ("site.json", "{}".to_string()),
+            ("cars.json", "[1]".to_string()),
+        ];
+        write_project(&project, &site, &ctx, &data).unwrap();
+        let after = [
+            config.clone(),
+            site.join("app/src/lib/a.ts"),
+            site.join("src/data/site.json"),
+        ]
+        .map(|p| mtime(&p));
+        assert_eq!(before, after, "unchanged files were rewritten");
+        assert_eq!(
+            std::fs::read_to_string(site.join("src/data/cars.json")).unwrap(),
+            "[1]"
+        );
+        assert!(!site.join("src/data/old.json").exists());
+        assert!(
+            !site.join("app/src/gone").exists(),
+            "an emptied folder stays"
+        );
+        assert_eq!(
+            std::fs::read(site.join("app/public/photo.jpg")).unwrap(),
+            b"jpeg"
+        );
+        // A changed public file is replaced, not written through its link.
+        std::fs::remove_file(project.public_dir().join("photo.jpg")).unwrap();
+        std::fs::write(project.public_dir().join("photo.jpg"), "png").unwrap();
+        write_project(&project, &site, &ctx, &data).unwrap();
+        assert_eq!(
+            std::fs::read(site.join("app/public/photo.jpg")).unwrap(),
+            b"png"
+        );
     }
 
     #[test]
