@@ -4,11 +4,12 @@
 // that sound: the key is the hash of everything in the props, and a route
 // hands its page everything it shows as props (it reads the dealer's data
 // only inside getStaticPaths).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { keyed, propsKey } from '@app/lib/build-data';
+import { keyed, propsKey, readDealer } from '@app/lib/build-data';
 import { routeFiles } from '@app/integrations/routes';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -136,6 +137,33 @@ describe('the code key (integrations/code-key.ts)', () => {
     } finally {
       delete process.env[CODE_KEY_ENV];
       vi.resetModules();
+    }
+  });
+});
+
+describe('readDealer', () => {
+  it('reads a dealer once while its files stay the same, and again when one changes (astro dev keeps the module)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'build-data-'));
+    try {
+      const write = (label: string, when: number) => {
+        writeFileSync(path.join(dir, 'site.json'), JSON.stringify({ slug: 'demo', name: label }));
+        writeFileSync(path.join(dir, 'cars.json'), '[]');
+        writeFileSync(path.join(dir, 'search-index.json'), '{}');
+        for (const f of ['site.json', 'cars.json', 'search-index.json']) utimesSync(path.join(dir, f), when, when);
+      };
+      write('Demo Motors', 1_000);
+      const first = readDealer(dir);
+      expect(first.site.name).toBe('Demo Motors');
+      expect(readDealer(dir)).toBe(first);
+      // Same size and time: still the object read before.
+      write('Demo Motorz', 1_000);
+      expect(readDealer(dir)).toBe(first);
+      write('Demo Motors Group', 1_000);
+      expect(readDealer(dir).site.name).toBe('Demo Motors Group');
+      write('Demo Motorz Group', 2_000);
+      expect(readDealer(dir).site.name).toBe('Demo Motorz Group');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -312,6 +312,12 @@ pub struct DevArgs {
     /// Serve the pages only: no local worker, /api answers 503.
     #[arg(long)]
     pub no_edge: bool,
+    /// Serve the last good build, exactly as it would be published (with
+    /// its Content-Security-Policy), rebuilt whole after each save, instead
+    /// of live pages rendered on request by `astro dev` (a save shows in
+    /// about a second; the full build runs after it to check).
+    #[arg(long)]
+    pub built: bool,
     /// Judge sold windows and new arrivals at this moment (RFC 3339 or a date) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,

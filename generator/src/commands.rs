@@ -61,6 +61,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                 dealer: args.dealer,
                 port: args.port,
                 no_edge: args.no_edge,
+                built: args.built,
                 as_of: args
                     .as_of
                     .as_deref()

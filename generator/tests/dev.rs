@@ -281,11 +281,14 @@ fn dev_serves_the_site_reloads_on_change_and_overlays_problems_over_the_last_goo
     let project = Project::new();
     let mut dev = Dev::start(&project, &["--no-edge"]);
 
-    // The page, with the dev script added on the way out only.
+    // The page, rendered live, with the dev script added on the way out only.
     let (status, home) = dev.get("/");
     assert_eq!(status, 200);
     assert!(home.contains("(07) 3000 0001"), "the dealer's phone");
     assert!(home.contains(r#"<script type="module" src="/__dealergen/dev.js"></script></head>"#));
+    assert!(home.contains("/@vite/client"), "rendered by astro dev");
+    // The full build follows the preview and publishes.
+    dev.wait_line(|l| l.starts_with("checked tiny-dealer: built"), BUILD_WAIT);
     let built =
         std::fs::read_to_string(project.sites().join("tiny-dealer/dist/index.html")).unwrap();
     assert!(
@@ -412,12 +415,103 @@ fn dev_serves_the_site_reloads_on_change_and_overlays_problems_over_the_last_goo
     assert!(out.contains("stopped"), "{out}");
 }
 
+/// Live pages follow the stock at once (a car added has its page, a car
+/// removed has none), and what only the full build finds (a dead link)
+/// comes over the page after the preview, saying the change would not
+/// publish; the fix reloads without it.
+#[test]
+fn live_pages_follow_the_stock_and_the_full_build_reports_what_would_not_publish() {
+    support::require_astro();
+    let project = Project::new();
+    let mut dev = Dev::start(&project, &["--no-edge"]);
+    let events = dev.events();
+    assert_eq!(events.next(Duration::from_secs(10)).0, "hello");
+    assert_eq!(dev.get("/cars/car-9/").0, 200);
+    assert_eq!(dev.get("/cars/car-77/").0, 404);
+
+    // car-9 sold (gone from the feed), car-77 arrives as its copy.
+    let feed = project.dealers().join("stock/tiny.json");
+    let mut stock: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&feed).unwrap()).unwrap();
+    let at = stock.iter().position(|c| c["slug"] == "car-9").unwrap();
+    let mut arrived = stock.remove(at);
+    arrived["id"] = serde_json::json!(77);
+    arrived["slug"] = serde_json::json!("car-77");
+    arrived["price"] = serde_json::json!(23456);
+    stock.push(arrived);
+    std::fs::write(&feed, serde_json::to_string_pretty(&stock).unwrap()).unwrap();
+    assert_eq!(events.next(BUILD_WAIT).0, "reload", "{}", dev.output());
+    let (status, page) = dev.get("/cars/car-77/");
+    assert_eq!(status, 200, "{}", dev.output());
+    assert!(page.contains("$23,456"));
+    assert_eq!(dev.get("/cars/car-9/").0, 404);
+
+    // A content page with a dead link: the preview shows it, the full build refuses it.
+    let pages = project.dealers().join("tiny-dealer/pages");
+    std::fs::create_dir_all(&pages).unwrap();
+    let story = pages.join("our-story.md");
+    std::fs::write(
+        &story,
+        "---\ntitle: Our story\ndescription: How it began.\n---\nSee [our team](/no-such-team/).\n",
+    )
+    .unwrap();
+    assert_eq!(events.next(BUILD_WAIT).0, "reload");
+    let (status, about) = dev.get("/pages/our-story/");
+    assert_eq!(status, 200);
+    assert!(about.contains("/no-such-team/"));
+    let (name, data) = events.next(BUILD_WAIT);
+    assert_eq!(name, "overlay", "{data}");
+    let overlay: serde_json::Value = serde_json::from_str(&data).unwrap();
+    assert!(
+        overlay["note"]
+            .as_str()
+            .unwrap()
+            .contains("would not publish"),
+        "{overlay}"
+    );
+    assert!(
+        overlay["text"].as_str().unwrap().contains("/no-such-team/"),
+        "{overlay}"
+    );
+    assert!(
+        !project
+            .sites()
+            .join("tiny-dealer/dist/pages/our-story")
+            .exists(),
+        "the page with the dead link was not published"
+    );
+
+    let checked = |dev: &Dev| {
+        dev.output()
+            .lines()
+            .filter(|l| l.starts_with("checked tiny-dealer: built"))
+            .count()
+    };
+    let before = checked(&dev);
+    std::fs::write(
+        &story,
+        "---\ntitle: Our story\ndescription: How it began.\n---\nSee [our cars](/search/).\n",
+    )
+    .unwrap();
+    assert_eq!(events.next(BUILD_WAIT).0, "reload");
+    // Earlier builds' lines may still be unread: the one after the fix.
+    while checked(&dev) <= before {
+        dev.wait_line(|l| l.starts_with("checked tiny-dealer: built"), BUILD_WAIT);
+    }
+    assert!(project
+        .sites()
+        .join("tiny-dealer/dist/pages/our-story/index.html")
+        .is_file());
+    dev.interrupt();
+}
+
 /// Saves in quick succession are one build; saves during a build make
 /// exactly one more after it.
 #[test]
 fn a_burst_of_saves_is_one_build_and_saves_during_a_build_make_one_more() {
     let project = Project::new();
-    let mut dev = Dev::start(&project, &["--no-edge"]);
+    // The built pages: a save's build is long enough to save during it.
+    let mut dev = Dev::start(&project, &["--no-edge", "--built"]);
     let builds = |dev: &Dev| {
         dev.output()
             .lines()
@@ -452,6 +546,16 @@ fn a_burst_of_saves_is_one_build_and_saves_during_a_build_make_one_more() {
     assert_eq!(builds(&dev), 3, "{}", dev.output());
     let (_, home) = dev.get("/");
     assert!(home.contains("Legal text, save 6."));
+    // The published build itself: its Content-Security-Policy comes with it.
+    let (status, answer) = raw_status(&dev.url, "/");
+    assert_eq!(status, 200);
+    assert!(
+        answer
+            .to_ascii_lowercase()
+            .contains("content-security-policy: default-src 'self'"),
+        "{}",
+        answer.lines().take(20).collect::<Vec<_>>().join("\n")
+    );
     dev.interrupt();
 }
 

@@ -19,7 +19,7 @@
  * Build-time only: this module uses node:fs and is never shipped.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CODE_KEY_ENV } from '../integrations/code-key';
 import type { Car, SearchIndex, SiteData } from '../types/site';
@@ -33,17 +33,32 @@ export interface DealerData {
 }
 
 const read = (dir: string, file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
-const loaded = new Map<string, DealerData>();
+const DATA_FILES = ['site.json', 'cars.json', 'search-index.json'];
+const loaded = new Map<string, { stamp: string; data: DealerData }>();
 
-/** The data in `dir` (site.json, cars.json, search-index.json), read once per build. */
+/** The sizes and modification times of the data files in `dir`: a new stamp, new data. */
+export function dataStamp(dir: string): string {
+  return DATA_FILES.map((f) => {
+    const s = statSync(path.join(dir, f));
+    return `${s.size}:${s.mtimeMs}`;
+  }).join(',');
+}
+
+/**
+ * The data in `dir` (site.json, cars.json, search-index.json), read once
+ * while its files stay the same. A build reads them once; `astro dev`
+ * (the live preview of `dealergen dev`) keeps this module loaded across
+ * requests while dealergen rewrites the files, so a changed size or
+ * modification time reads them again.
+ */
 export function readDealer(dir: string): DealerData {
-  let d = loaded.get(dir);
-  if (!d) {
-    const site = read(dir, 'site.json') as SiteData;
-    d = { slug: site.slug, site, cars: read(dir, 'cars.json') as Car[], index: read(dir, 'search-index.json') as SearchIndex };
-    loaded.set(dir, d);
-  }
-  return d;
+  const stamp = dataStamp(dir);
+  const known = loaded.get(dir);
+  if (known?.stamp === stamp) return known.data;
+  const site = read(dir, 'site.json') as SiteData;
+  const data = { slug: site.slug, site, cars: read(dir, 'cars.json') as Car[], index: read(dir, 'search-index.json') as SearchIndex };
+  loaded.set(dir, { stamp, data });
+  return data;
 }
 
 /** The generated-data folder of the project being built (Astro runs in the project's folder). */

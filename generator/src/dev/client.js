@@ -27,7 +27,7 @@ function show(overlay) {
   title.textContent = overlay.title;
   css(title, { color: '#ff8a80', font: 'bold 18px/1.4 system-ui, sans-serif', margin: '0 0 1rem' });
   const note = document.createElement('p');
-  note.textContent = 'The page below is the last good build. Save a fix and this page reloads.';
+  note.textContent = `${overlay.note} Save a fix and this page reloads.`;
   css(note, { margin: '0 0 1rem', font: '14px/1.4 system-ui, sans-serif' });
   const text = document.createElement('pre');
   text.textContent = overlay.text;

@@ -6,10 +6,12 @@
 //! calls) and no lead webhook (so a test enquiry never reaches the
 //! dealer's CRM); leads stay in the local D1 and the worker's log.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
+
+use super::child::Running;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -97,7 +99,7 @@ impl Tools {
 /// A running worker; stopped (with its workerd) when dropped.
 pub struct Edge {
     tools: Tools,
-    child: Option<Child>,
+    child: Option<Running>,
     state: tempfile::TempDir,
     pub addr: SocketAddr,
     slug: String,
@@ -151,73 +153,18 @@ impl Edge {
         .args(["--var", &format!("SESSION_SECRET:{}", random_hex())])
         // Published KV entries are read anew on every call: a saved edit
         // is live at once (the deployed worker keeps a read for 30 s).
-        .args(["--var", "PUBLISHED_CACHE_SECS:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-        own_process_group(&mut cmd);
-        let mut child = cmd.spawn().context("cannot start wrangler dev")?;
+        .args(["--var", "PUBLISHED_CACHE_SECS:0"]);
         // The worker's log goes to the terminal once it is up (sign-in
         // codes are logged there by the dev SMS provider), each line
         // marked; wrangler's start-up banner only if it fails to start.
-        let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-        let ready = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        for out in [
-            child
-                .stdout
-                .take()
-                .map(|s| Box::new(s) as Box<dyn Read + Send>),
-            child
-                .stderr
-                .take()
-                .map(|s| Box::new(s) as Box<dyn Read + Send>),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            let (log, ready) = (log.clone(), ready.clone());
-            std::thread::spawn(move || {
-                for line in BufReader::new(out).lines().map_while(Result::ok) {
-                    let line = strip_ansi(&line);
-                    if line.trim().is_empty() {
-                        continue;
-                    }
-                    if ready.load(std::sync::atomic::Ordering::SeqCst) {
-                        eprintln!("edge | {line}");
-                    }
-                    let mut log = log.lock().expect("log lock");
-                    if log.len() < 64 * 1024 {
-                        log.push_str(&line);
-                        log.push('\n');
-                    }
-                }
-            });
-        }
-        edge.child = Some(child);
-        let started = Instant::now();
-        loop {
-            if let Some(status) = edge
-                .child
-                .as_mut()
-                .and_then(|c| c.try_wait().ok().flatten())
-            {
-                bail!(
-                    "wrangler dev stopped ({status}) before the worker answered:\n{}",
-                    log.lock().expect("log lock")
-                );
-            }
-            if healthy(edge.addr) {
-                ready.store(true, std::sync::atomic::Ordering::SeqCst);
-                return Ok(edge);
-            }
-            if started.elapsed() > START_TIMEOUT {
-                bail!(
-                    "the worker did not answer /api/health within {}s",
-                    START_TIMEOUT.as_secs()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        let child = edge
+            .child
+            .insert(Running::spawn(cmd, "wrangler dev", "edge", |_| true)?);
+        let addr = edge.addr;
+        child.wait_until("wrangler dev (the edge worker)", START_TIMEOUT, |_| {
+            healthy(addr).then_some(())
+        })?;
+        Ok(edge)
     }
 
     /// Writes a build's KV entries into the local KV (the worker reads KV
@@ -246,32 +193,14 @@ impl Edge {
 
     /// Whether the worker process is still running.
     pub fn running(&mut self) -> bool {
-        self.child
-            .as_mut()
-            .is_some_and(|c| c.try_wait().ok().flatten().is_none())
+        self.child.as_mut().is_some_and(Running::running)
     }
 
-    /// Stops wrangler and its workerd (their whole process group): SIGTERM,
-    /// then SIGKILL after 5 s.
+    /// Stops wrangler and its workerd.
     pub fn stop(&mut self) {
-        let Some(mut child) = self.child.take() else {
-            return;
-        };
-        let group = child.id() as i32;
-        signal_group(group, libc::SIGTERM);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline && child.try_wait().ok().flatten().is_none() {
-            std::thread::sleep(Duration::from_millis(50));
+        if let Some(mut child) = self.child.take() {
+            child.stop();
         }
-        // workerd may outlive wrangler briefly: the group goes in any case.
-        signal_group(group, libc::SIGKILL);
-        let _ = child.wait();
-    }
-}
-
-impl Drop for Edge {
-    fn drop(&mut self) {
-        self.stop();
     }
 }
 
@@ -303,25 +232,6 @@ pub fn for_preview(
         entries.push(serde_json::json!({ "key": format!("origin:{o}"), "value": slug }));
     }
     Ok(entries)
-}
-
-/// `text` without terminal colour codes (ESC [ ... letter).
-fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' && chars.peek() == Some(&'[') {
-            chars.next();
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn free_port() -> Result<SocketAddr> {
@@ -357,30 +267,6 @@ fn random_hex() -> String {
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The child leads a process group of its own, so stopping it stops
-/// workerd too; on Linux it is also told to stop if dealergen dies (the
-/// signal follows the thread that spawned it: `dealergen dev` starts the
-/// worker from its main thread, which lives as long as the process).
-fn own_process_group(cmd: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    cmd.process_group(0);
-    #[cfg(target_os = "linux")]
-    unsafe {
-        // SAFETY: prctl is async-signal-safe; nothing else runs in the fork.
-        cmd.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-            Ok(())
-        });
-    }
-}
-
-fn signal_group(group: i32, signal: i32) {
-    // SAFETY: kill(2) with a negative pid signals that process group only.
-    unsafe {
-        libc::kill(-group, signal);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,14 +297,6 @@ mod tests {
         );
         assert_eq!(out.len(), 4);
         assert!(for_preview(vec![], "tiny", &[]).is_err());
-    }
-
-    #[test]
-    fn colour_codes_are_left_out_of_the_log() {
-        assert_eq!(
-            strip_ansi("\u{1b}[33m▲ \u{1b}[43;33m[WARNING]\u{1b}[0m Scheduled"),
-            "▲ [WARNING] Scheduled"
-        );
     }
 
     #[test]

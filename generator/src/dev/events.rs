@@ -19,6 +19,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Serialize)]
 pub struct Overlay {
     pub title: String,
+    /// What the page under the overlay is (the last good build or preview,
+    /// or the change that would not publish).
+    pub note: String,
     /// The text `dealergen check` prints (or the build error).
     pub text: String,
     pub problems: Vec<Problem>,
@@ -156,6 +159,7 @@ mod tests {
 
     fn overlay() -> Overlay {
         Overlay {
+            note: "The page below is the last good build.".into(),
             title: "dealers/x.yaml has 1 problem".into(),
             text: "error: bad\n  --> dealers/x.yaml:3:7\n".into(),
             problems: vec![Problem {

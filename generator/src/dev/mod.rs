@@ -1,25 +1,33 @@
 //! `dealergen dev`: one dealer's site and the edge worker running together
-//! on 127.0.0.1, rebuilt with the same build as `dealergen build` when the
-//! dealer's files change, the pages reloaded after a good build and the
-//! problems of a bad one shown in the terminal (as `dealergen check` prints
-//! them) and over the page, which keeps showing the last good build.
+//! on 127.0.0.1. By default the pages are live: each saved change to the
+//! dealer's files writes the site's data again (the build's own loading,
+//! checks of the YAML and stock reading, without Astro) into a preview
+//! project that `astro dev` renders from when a page is asked for, and the
+//! open pages reload at once; then the full build (`dealergen build`: every
+//! page, the link and compliance checks, publishing) runs in the
+//! background and shows its problems over the page. With `--built` the
+//! pages are the last good build itself, rebuilt whole after each save.
+//! Problems are shown in the terminal (as `dealergen check` prints them)
+//! and over the page, which keeps showing the last good preview or build.
 //!
-//! `serve` answers the browser, `events` is the reload/overlay stream,
-//! `watch` decides which changes rebuild, `edge` runs the worker with
-//! wrangler, `locate` finds the published build.
+//! `serve` answers the browser, `live` runs `astro dev`, `events` is the
+//! reload/overlay stream, `watch` decides which changes rebuild, `edge`
+//! runs the worker with wrangler, `locate` finds the published build.
 
 pub mod cdn_rules;
+mod child;
 pub mod edge;
 pub mod events;
 mod http;
+pub mod live;
 pub mod locate;
 mod proxy;
 pub mod serve;
 pub mod watch;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -28,11 +36,11 @@ use dealer_config::Severity;
 
 use crate::cli::Selection;
 use crate::project::Project;
-use crate::run::build::{build_dealer, BuildFailure, BuildOptions};
+use crate::run::build::{build_dealer, write_preview, BuildFailure, BuildOptions, BuildReport};
 use crate::selection::{select, slug_of};
 use events::{Hub, Overlay, Problem};
 use locate::Published;
-use serve::{Api, Site};
+use serve::{Api, LivePages, Pages, Site};
 
 /// Quiet time after a change before the build starts: an editor's save,
 /// a `git checkout` or a feed written in parts is one change.
@@ -50,6 +58,8 @@ pub struct Options {
     pub port: u16,
     /// Serve the pages only, without the local edge worker.
     pub no_edge: bool,
+    /// Serve the last good build instead of live pages.
+    pub built: bool,
     /// The instant sold windows and new arrivals are judged at; `None`:
     /// the start of the current hour at each build.
     pub as_of: Option<chrono::DateTime<chrono::Utc>>,
@@ -65,7 +75,6 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
     )?
     .remove(0);
     let slug = slug_of(&file);
-    let as_of = args.as_of;
     // Everything that can be wrong is found before the first build.
     let tools = if args.no_edge {
         None
@@ -78,16 +87,18 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
 
     let hub = Arc::new(Hub::new());
     let site_dir = project.site_dir(&slug);
+    let preview_dir = live::preview_dir(project, &slug);
     let api = if args.no_edge {
         "the edge worker is off: dealergen dev was started with --no-edge"
     } else {
         "the edge worker is still starting: try again in a few seconds"
     };
-    let site = Arc::new(Site::new(
-        Published::new(&site_dir),
-        hub.clone(),
-        Api::Off(api.into()),
-    ));
+    let pages = if args.built {
+        Pages::Built(Published::new(&site_dir))
+    } else {
+        Pages::Live(LivePages::new(preview_dir.clone()))
+    };
+    let site = Arc::new(Site::new(pages, hub.clone(), Api::Off(api.into())));
     {
         let site = site.clone();
         std::thread::spawn(move || serve::run(listener, site));
@@ -99,14 +110,26 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
     .context("cannot handle Ctrl-C")?;
 
     let edge: Arc<Mutex<Option<edge::Edge>>> = Arc::new(Mutex::new(None));
+    let astro: Arc<Mutex<Option<live::Live>>> = Arc::new(Mutex::new(None));
+    let checks = Arc::new(Checks::default());
     let mut builder = Builder {
         project: project.clone(),
         file: file.clone(),
         slug: slug.clone(),
-        as_of,
+        as_of: args.as_of,
         hub: hub.clone(),
         inputs: watch::Inputs::new(project, &file),
         edge: edge.clone(),
+        mode: if args.built {
+            Mode::Built
+        } else {
+            Mode::Live {
+                dir: preview_dir,
+                site: site.clone(),
+                astro: astro.clone(),
+                checks: checks.clone(),
+            }
+        },
     };
     // Watching starts before the first build: a save during it makes one
     // more build after it, as any other.
@@ -132,13 +155,8 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
             format!("http://localhost:{port}"),
         ];
         let started = Instant::now();
-        // Started on this (the main) thread: see edge::own_process_group.
-        let worker = edge::Edge::start(
-            tools,
-            &slug,
-            origins,
-            Published::new(&site_dir).edge_kv().as_deref(),
-        )?;
+        // Started on this (the main) thread: see child::own_process_group.
+        let worker = edge::Edge::start(tools, &slug, origins, builder.edge_kv().as_deref())?;
         *site.api.write().expect("api lock") = Api::Worker(worker.addr);
         println!(
             "edge worker ready at http://{} in {:.1}s; /api/* on {url} goes to it (leads stay local: no webhook)",
@@ -148,6 +166,17 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
         *edge.lock().expect("edge lock") = Some(worker);
     }
 
+    if let Mode::Live { .. } = builder.mode {
+        let checker = Checker {
+            project: project.clone(),
+            file: file.clone(),
+            slug: slug.clone(),
+            as_of: args.as_of,
+            hub: hub.clone(),
+            checks: checks.clone(),
+        };
+        std::thread::spawn(move || checker.run());
+    }
     let (watch_tx, watch_rx) = channel::<watch::Inputs>();
     println!(
         "watching {}, its preset and content, its stock feed and the templates",
@@ -177,17 +206,44 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
                 *worker = None;
             }
         }
+        let mut pages = astro.lock().expect("astro lock");
+        if pages.as_mut().is_some_and(|p| !p.running()) {
+            eprintln!("astro dev stopped; the next saved change starts it again");
+            if let Pages::Live(live) = &site.pages {
+                *live.astro.write().expect("astro lock") = None;
+            }
+            *pages = None;
+        }
     }
     println!("stopping ...");
+    checks.stop();
     if let Some(mut w) = edge.lock().expect("edge lock").take() {
         w.stop();
         println!("edge worker stopped");
+    }
+    if astro.lock().expect("astro lock").take().is_some() {
+        println!("astro dev stopped");
     }
     println!("stopped");
     Ok(0)
 }
 
-/// Runs the dealer's build, one at a time, and tells the pages.
+/// How the pages follow a saved change.
+enum Mode {
+    /// A full build, then the reload.
+    Built,
+    /// The preview project written and `astro dev` (started with the
+    /// first good preview) renders it, then the reload; the full build
+    /// follows in the background ([`Checker`]).
+    Live {
+        dir: PathBuf,
+        site: Arc<Site>,
+        astro: Arc<Mutex<Option<live::Live>>>,
+        checks: Arc<Checks>,
+    },
+}
+
+/// Runs the dealer's build (or preview), one at a time, and tells the pages.
 struct Builder {
     project: Project,
     file: PathBuf,
@@ -196,6 +252,7 @@ struct Builder {
     hub: Arc<Hub>,
     inputs: watch::Inputs,
     edge: Arc<Mutex<Option<edge::Edge>>>,
+    mode: Mode,
 }
 
 impl Builder {
@@ -222,7 +279,19 @@ impl Builder {
         }
     }
 
-    /// One build; `changed` names what started it (empty: the first build).
+    /// The worker's KV entries of what the pages show now.
+    fn edge_kv(&self) -> Option<PathBuf> {
+        match &self.mode {
+            Mode::Built => Published::new(self.project.site_dir(&self.slug)).edge_kv(),
+            Mode::Live { dir, .. } => Some(
+                dir.join(crate::run::build::GENERATED_DIR)
+                    .join("edge-kv.json"),
+            )
+            .filter(|p| p.is_file()),
+        }
+    }
+
+    /// One build or preview; `changed` names what started it (empty: the first).
     fn build(&mut self, changed: &[PathBuf]) {
         let cwd = std::env::current_dir().unwrap_or_default();
         if !changed.is_empty() {
@@ -245,98 +314,245 @@ impl Builder {
         }
         self.inputs.read_feed();
         self.hub.building();
-        let opts = BuildOptions {
-            now: self.as_of.unwrap_or_else(chrono::Utc::now),
-            skip_astro: false,
-        };
-        match build_dealer(&self.project, &self.file, &opts, &|_| {}) {
-            Ok(report) => {
-                println!(
-                    "built  {}: {} cars shown, {} hidden; {} pages in {:.1}s",
-                    self.slug,
-                    report.cars_visible,
-                    report.cars_hidden,
-                    report.pages,
-                    report.elapsed.as_secs_f64()
-                );
-                print_warnings(&report.warnings.lines);
-                self.reseed_edge();
-                let pages = self.hub.reload();
-                if !changed.is_empty() {
-                    println!("reloaded {pages} open page(s)");
-                }
-            }
-            Err(BuildFailure::Invalid(rejected)) => {
-                // As `dealergen check` prints it.
-                print!("{}", render_human(&rejected.diagnostics, &rejected.files));
-                let errors: Vec<_> = rejected
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .collect();
-                println!(
-                    "FAILED {}: {} problem(s)",
-                    self.file.display(),
-                    errors.len()
-                );
-                println!(
-                    "       the last good build is still served; fix the file and it rebuilds"
-                );
-                let overlay = Overlay {
-                    title: format!("{} has {} problem(s)", self.file.display(), errors.len()),
-                    text: render_human(&rejected.diagnostics, &rejected.files),
-                    problems: errors
-                        .iter()
-                        .map(|d| Problem {
-                            at: format!("{}:{}:{}", d.file.display(), d.line, d.column),
-                            message: d.message.clone(),
-                        })
-                        .collect(),
+        let now = self.as_of.unwrap_or_else(chrono::Utc::now);
+        let result = match &self.mode {
+            Mode::Built => {
+                let opts = BuildOptions {
+                    now,
+                    skip_astro: false,
                 };
-                self.hub.overlay(&overlay);
+                build_dealer(&self.project, &self.file, &opts, &|_| {})
             }
-            Err(BuildFailure::Failed(e)) => self.show_failure(&e, &[]),
-            // A build that failed after reading the feed still has the
-            // feed's warnings: shown with the error, as a build shows them.
-            Err(BuildFailure::Unpublished { error, warnings }) => {
-                self.show_failure(&error, &warnings.lines)
+            Mode::Live { dir, .. } => write_preview(&self.project, &self.file, now, dir),
+        };
+        let report = match result {
+            Ok(report) => report,
+            Err(failure) => {
+                let note = match self.mode {
+                    Mode::Built => "The page below is the last good build.",
+                    Mode::Live { .. } => "The page below is the last good preview.",
+                };
+                return show_failure(&self.hub, &self.file, &self.slug, failure, note);
             }
+        };
+        if let Err(e) = self.show_live() {
+            return show_failure(
+                &self.hub,
+                &self.file,
+                &self.slug,
+                BuildFailure::Failed(e),
+                "The page below is the last good preview.",
+            );
         }
+        match self.mode {
+            Mode::Built => println!(
+                "built  {}: {} cars shown, {} hidden; {} pages in {:.1}s",
+                self.slug,
+                report.cars_visible,
+                report.cars_hidden,
+                report.pages,
+                report.elapsed.as_secs_f64()
+            ),
+            Mode::Live { .. } => println!(
+                "preview {}: {} cars shown, {} hidden; data written in {:.1}s (pages render as they are opened; the full build follows)",
+                self.slug,
+                report.cars_visible,
+                report.cars_hidden,
+                report.elapsed.as_secs_f64()
+            ),
+        }
+        print_warnings(&report.warnings.lines);
+        self.reseed_edge();
+        let pages = self.hub.reload();
+        if !changed.is_empty() {
+            println!("reloaded {pages} open page(s)");
+        }
+        if let Mode::Live { checks, .. } = &self.mode {
+            checks.want();
+        }
+    }
+
+    /// Live pages: `astro dev` running on the preview project (started
+    /// with the first good preview, or again after it stopped).
+    fn show_live(&self) -> Result<()> {
+        let Mode::Live {
+            dir, site, astro, ..
+        } = &self.mode
+        else {
+            return Ok(());
+        };
+        let mut astro = astro.lock().expect("astro lock");
+        if astro.is_none() {
+            println!("starting the live pages (astro dev) ...");
+            let started = Instant::now();
+            let running = live::Live::start(&self.project, dir)?;
+            println!(
+                "live pages ready in {:.1}s",
+                started.elapsed().as_secs_f64()
+            );
+            if let Pages::Live(pages) = &site.pages {
+                *pages.astro.write().expect("astro lock") = Some(running.addr);
+            }
+            *astro = Some(running);
+        }
+        Ok(())
     }
 
     /// The rebuilt worker config and cars into the local KV.
-    /// A build that did not publish: its warnings and the error, in the
-    /// terminal and in the browser's overlay.
-    fn show_failure(&self, e: &anyhow::Error, warnings: &[String]) {
-        println!("FAILED {}: {e:#}", self.slug);
-        print_warnings(warnings);
-        println!("       the last good build is still served; fix the problem and it rebuilds");
-        let mut text = format!("{e:#}");
-        if !warnings.is_empty() {
-            text.push_str(&format!(
-                "\n\n{} warning(s):\n{}",
-                warnings.len(),
-                warnings.join("\n")
-            ));
-        }
-        self.hub.overlay(&Overlay {
-            title: format!("{} did not build", self.slug),
-            text,
-            problems: Vec::new(),
-        });
-    }
-
     fn reseed_edge(&self) {
         let mut edge = self.edge.lock().expect("edge lock");
         let Some(worker) = edge.as_mut() else {
             return;
         };
-        let Some(kv) = Published::new(self.project.site_dir(&self.slug)).edge_kv() else {
+        let Some(kv) = self.edge_kv() else {
             return;
         };
         if let Err(e) = worker.seed(&kv) {
             println!("warning: the edge worker kept its previous config: {e:#}");
         }
+    }
+}
+
+/// A build or preview that failed: its problems in the terminal (an
+/// invalid file as `dealergen check` prints it) and over the pages, with
+/// `note` saying what the page under them is.
+fn show_failure(hub: &Hub, file: &Path, slug: &str, failure: BuildFailure, note: &str) {
+    let (e, warnings) = match failure {
+        BuildFailure::Invalid(rejected) => {
+            print!("{}", render_human(&rejected.diagnostics, &rejected.files));
+            let errors: Vec<_> = rejected
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .collect();
+            println!("FAILED {}: {} problem(s)", file.display(), errors.len());
+            println!("       the last good pages are still served; fix the file and they reload");
+            hub.overlay(&Overlay {
+                title: format!("{} has {} problem(s)", file.display(), errors.len()),
+                note: note.to_string(),
+                text: render_human(&rejected.diagnostics, &rejected.files),
+                problems: errors
+                    .iter()
+                    .map(|d| Problem {
+                        at: format!("{}:{}:{}", d.file.display(), d.line, d.column),
+                        message: d.message.clone(),
+                    })
+                    .collect(),
+            });
+            return;
+        }
+        BuildFailure::Failed(e) => (e, Vec::new()),
+        // A build that failed after reading the feed still has the
+        // feed's warnings: shown with the error, as a build shows them.
+        BuildFailure::Unpublished { error, warnings } => (error, warnings.lines),
+    };
+    println!("FAILED {slug}: {e:#}");
+    print_warnings(&warnings);
+    println!("       the last good pages are still served; fix the problem and they reload");
+    let mut text = format!("{e:#}");
+    if !warnings.is_empty() {
+        text.push_str(&format!(
+            "\n\n{} warning(s):\n{}",
+            warnings.len(),
+            warnings.join("\n")
+        ));
+    }
+    hub.overlay(&Overlay {
+        title: format!("{slug} did not build"),
+        note: note.to_string(),
+        text,
+        problems: Vec::new(),
+    });
+}
+
+/// The full builds live pages ask for: how many were asked for, and
+/// whether `dealergen dev` is stopping.
+#[derive(Default)]
+struct Checks {
+    state: Mutex<(u64, bool)>,
+    wake: Condvar,
+}
+
+impl Checks {
+    /// One more full build wanted (of the files as they are now).
+    fn want(&self) {
+        self.state.lock().expect("checks lock").0 += 1;
+        self.wake.notify_all();
+    }
+
+    fn stop(&self) {
+        self.state.lock().expect("checks lock").1 = true;
+        self.wake.notify_all();
+    }
+
+    /// Waits until a build newer than `done` is wanted; `None` when stopping.
+    fn next(&self, done: u64) -> Option<u64> {
+        let mut state = self.state.lock().expect("checks lock");
+        loop {
+            if state.1 {
+                return None;
+            }
+            if state.0 > done {
+                return Some(state.0);
+            }
+            state = self.wake.wait(state).expect("checks lock");
+        }
+    }
+
+    /// Whether a build newer than `asked` is wanted already.
+    fn superseded(&self, asked: u64) -> bool {
+        self.state.lock().expect("checks lock").0 > asked
+    }
+}
+
+/// Live pages' full build, in the background: the same build as
+/// `dealergen build` (every page, the checks before publishing, the
+/// release), after each good preview; saves during one make one more
+/// after it. Its problems go over the pages, unless a newer save already
+/// asked for another.
+struct Checker {
+    project: Project,
+    file: PathBuf,
+    slug: String,
+    as_of: Option<chrono::DateTime<chrono::Utc>>,
+    hub: Arc<Hub>,
+    checks: Arc<Checks>,
+}
+
+impl Checker {
+    fn run(self) {
+        let mut done = 0;
+        while let Some(asked) = self.checks.next(done) {
+            done = asked;
+            let opts = BuildOptions {
+                now: self.as_of.unwrap_or_else(chrono::Utc::now),
+                skip_astro: false,
+            };
+            let result = build_dealer(&self.project, &self.file, &opts, &|_| {});
+            if self.checks.superseded(asked) {
+                continue;
+            }
+            match result {
+                Ok(report) => self.report(&report),
+                Err(failure) => show_failure(
+                    &self.hub,
+                    &self.file,
+                    &self.slug,
+                    failure,
+                    "The page below shows your change, but the full build would not publish it.",
+                ),
+            }
+        }
+    }
+
+    fn report(&self, report: &BuildReport) {
+        println!(
+            "checked {}: built, checked and published {} pages in {:.1}s{}",
+            self.slug,
+            report.pages,
+            report.elapsed.as_secs_f64(),
+            if report.cached { " (unchanged)" } else { "" }
+        );
     }
 }
 

@@ -1,5 +1,6 @@
 //! `/api/*` under `dealergen dev`: each request passed to the local edge
-//! worker unchanged, and its answer back byte for byte.
+//! worker unchanged, and its answer back byte for byte; and the live
+//! pages' WebSocket (Vite's channel) tunnelled to `astro dev`.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -92,4 +93,36 @@ pub fn pass(request: &Request, mut client: TcpStream, worker: SocketAddr) {
         return;
     }
     let _ = std::io::copy(&mut up, &mut client);
+}
+
+/// A WebSocket upgrade passed to `upstream` as it came (with `early`, any
+/// bytes the client sent after it), then the bytes of both directions
+/// copied until either side closes.
+pub fn tunnel(request: &Request, early: &[u8], client: TcpStream, upstream: SocketAddr) {
+    let mut head = format!("{} {} HTTP/1.1\r\n", request.method, request.target);
+    for (name, value) in &request.headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    let Ok(mut up) = TcpStream::connect_timeout(&upstream, Duration::from_secs(3)) else {
+        let mut client = client;
+        let (s, h, b) = super::http::text(502, "the live pages (astro dev) are not running");
+        let _ = respond(&mut client, s, &h, &b, false, false);
+        return;
+    };
+    if up.write_all(head.as_bytes()).is_err() || up.write_all(early).is_err() {
+        return;
+    }
+    let (Ok(mut up_read), Ok(mut client_write)) = (up.try_clone(), client.try_clone()) else {
+        return;
+    };
+    let _ = client.set_read_timeout(None);
+    let mut client_read = client;
+    let back = std::thread::spawn(move || {
+        let _ = std::io::copy(&mut up_read, &mut client_write);
+        let _ = client_write.shutdown(std::net::Shutdown::Both);
+    });
+    let _ = std::io::copy(&mut client_read, &mut up);
+    let _ = up.shutdown(std::net::Shutdown::Both);
+    let _ = back.join();
 }

@@ -1,8 +1,11 @@
-//! The preview server on 127.0.0.1: the dealer's last good build with the
-//! CDN's URL rules (`/a/` → `/a/index.html`, `/a` → 307 `/a/`, else
-//! `404.html`; `_redirects` and `_headers` applied), `/api/*` passed to the
-//! local worker, the reload event stream, and the dev script added to every
-//! HTML answer on its way out (never to the built files).
+//! The preview server on 127.0.0.1: the dealer's pages, either live from
+//! `astro dev` (the default: rendered when asked for, the site's
+//! `_redirects` and the CDN's slash rule applied in front, Vite's
+//! WebSocket passed through) or the last good build with the CDN's URL
+//! rules (`dealergen dev --built`: `/a/` → `/a/index.html`, `/a` → 307
+//! `/a/`, else `404.html`; `_redirects` and `_headers` applied); `/api/*`
+//! passed to the local worker, the reload event stream, and the dev script
+//! added to every HTML answer on its way out (never to the built files).
 //!
 //! HTTP/1.1 over std's sockets, one thread per connection (httparse reads
 //! the request head): a browser keeps six connections open per site and an
@@ -46,9 +49,41 @@ pub enum Api {
     Worker(SocketAddr),
 }
 
+/// Where the pages come from.
+pub enum Pages {
+    /// The last published build (`dealergen dev --built`).
+    Built(Published),
+    /// Rendered on request by `astro dev` (the default).
+    Live(LivePages),
+}
+
+/// The live pages: `astro dev` on the preview project.
+pub struct LivePages {
+    /// The preview project; its `generated/_redirects` is the site's.
+    pub dir: PathBuf,
+    /// Where `astro dev` listens, once it does.
+    pub astro: RwLock<Option<SocketAddr>>,
+    agent: ureq::Agent,
+}
+
+impl LivePages {
+    pub fn new(dir: PathBuf) -> Self {
+        LivePages {
+            dir,
+            astro: RwLock::new(None),
+            agent: ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .max_redirects(0)
+                .timeout_global(Some(Duration::from_secs(120)))
+                .build()
+                .into(),
+        }
+    }
+}
+
 /// What the request handlers share.
 pub struct Site {
-    pub published: Published,
+    pub pages: Pages,
     pub hub: Arc<Hub>,
     pub api: RwLock<Api>,
     /// The CDN rules of the build last served, keyed by its folder and the
@@ -59,9 +94,9 @@ pub struct Site {
 type RulesKey = (PathBuf, Option<SystemTime>, Option<SystemTime>);
 
 impl Site {
-    pub fn new(published: Published, hub: Arc<Hub>, api: Api) -> Self {
+    pub fn new(pages: Pages, hub: Arc<Hub>, api: Api) -> Self {
         Site {
-            published,
+            pages,
             hub,
             api: RwLock::new(api),
             rules: Mutex::new(None),
@@ -169,9 +204,13 @@ fn serve_connection(site: &Site, mut stream: TcpStream) {
                     }
                 }
             }
+        } else if let Some(astro) = site.websocket(&request) {
+            // Vite's own channel (its client in every live page): passed
+            // through both ways until either side closes.
+            return proxy::tunnel(&request, &buf, stream, astro);
         } else {
             let head_only = request.method == "HEAD";
-            let (status, headers, body) = answer(site, &path, &query, &request.method);
+            let (status, headers, body) = answer(site, &path, &query, &request);
             if respond(
                 &mut stream,
                 status,
@@ -202,13 +241,27 @@ pub fn local_host(host: Option<&str>, port: u16) -> bool {
         .any(|name| host == format!("{name}:{port}"))
 }
 
+impl Site {
+    /// Where a WebSocket upgrade goes: `astro dev`, for live pages.
+    fn websocket(&self, request: &super::http::Request) -> Option<SocketAddr> {
+        let upgrade = request
+            .header("upgrade")
+            .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
+        match &self.pages {
+            Pages::Live(live) if upgrade => *live.astro.read().expect("astro lock"),
+            _ => None,
+        }
+    }
+}
+
 /// A page, file or the dev script: (status, headers, body).
 fn answer(
     site: &Site,
     path: &str,
     query: &str,
-    method: &str,
+    request: &super::http::Request,
 ) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let method = request.method.as_str();
     if path == CLIENT_PATH {
         return (
             200,
@@ -230,6 +283,10 @@ fn answer(
             file,
             headers,
         } => file_answer(status, &file, headers),
+        Answer::Live(addr) => match &site.pages {
+            Pages::Live(live) => live_answer(live, addr, request),
+            Pages::Built(_) => text(500, "no live pages"),
+        },
         Answer::NoBuildYet => (
             503,
             vec![
@@ -254,6 +311,8 @@ pub enum Answer {
         file: PathBuf,
         headers: Vec<(String, String)>,
     },
+    /// Rendered by `astro dev`, listening here.
+    Live(SocketAddr),
     NoBuildYet,
 }
 
@@ -280,12 +339,17 @@ pub fn decode_path(raw: &str) -> Option<String> {
     plain.then_some(path)
 }
 
-/// Decides what a GET or HEAD of `raw_path` gets from the published build.
+/// Decides what a request for `raw_path` gets: from the published build,
+/// or from `astro dev`.
 pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &str) -> Answer {
     let Some(path) = decode_path(raw_path) else {
         return Answer::Status(400, "bad path");
     };
-    let Some(root) = site.published.dist() else {
+    let published = match &site.pages {
+        Pages::Built(published) => published,
+        Pages::Live(live) => return resolve_live(site, live, &path, raw_path, query, method),
+    };
+    let Some(root) = published.dist() else {
         return Answer::NoBuildYet;
     };
     let rules = site.rules(&root);
@@ -321,6 +385,131 @@ pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &str) -> Answer
         Some(f) => page(404, f),
         None => Answer::Status(404, "not found"),
     }
+}
+
+/// What a live request gets: the site's redirects and the CDN's slash
+/// rule here, the rest from `astro dev`.
+fn resolve_live(
+    site: &Site,
+    live: &LivePages,
+    path: &str,
+    raw_path: &str,
+    query: &str,
+    method: &str,
+) -> Answer {
+    let Some(addr) = *live.astro.read().expect("astro lock") else {
+        return Answer::NoBuildYet;
+    };
+    let rules = site.rules(&live.dir.join(crate::run::build::GENERATED_DIR));
+    if let Some((status, to)) = rules.redirect(raw_path) {
+        return Answer::Redirect(status, format!("{to}{query}"));
+    }
+    if path == "/_headers" || path == "/_redirects" {
+        return Answer::Status(404, "not found");
+    }
+    if method != "GET" && method != "HEAD" {
+        return Answer::Status(405, "method not allowed");
+    }
+    // A page's address without its slash: 307, as workerd answers for a
+    // folder with an index.html. Vite's own paths (`/@vite/client`,
+    // `/@id/...`) and files (a dot in the last segment) pass.
+    let last = path.rsplit('/').next().unwrap_or("");
+    if !path.ends_with('/') && !last.contains('.') && !path.starts_with("/@") {
+        return Answer::Redirect(307, format!("{raw_path}/{query}"));
+    }
+    Answer::Live(addr)
+}
+
+/// Request headers a live page or module request passes on to `astro dev`
+/// (Vite answers modules by what is asked for, and revalidates with tags).
+const LIVE_REQUEST_HEADERS: [&str; 6] = [
+    "accept",
+    "if-none-match",
+    "if-modified-since",
+    "sec-fetch-dest",
+    "sec-fetch-mode",
+    "referer",
+];
+
+/// Answer headers that describe the connection or the encoding of the
+/// body as `astro dev` sent it, not the body passed on.
+const LIVE_DROPPED_HEADERS: [&str; 6] = [
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "content-length",
+    "content-encoding",
+    "date",
+];
+
+/// The largest answer taken from `astro dev` (React's development build is
+/// about 1 MB).
+const MAX_LIVE_BODY: u64 = 64 * 1024 * 1024;
+
+/// Asks `astro dev` for the page or module; an HTML answer gets the dev script.
+fn live_answer(
+    live: &LivePages,
+    addr: SocketAddr,
+    request: &super::http::Request,
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let url = format!("http://{addr}{}", request.target);
+    let mut ask = if request.method == "HEAD" {
+        live.agent.head(&url)
+    } else {
+        live.agent.get(&url)
+    };
+    for name in LIVE_REQUEST_HEADERS {
+        if let Some(value) = request.header(name) {
+            ask = ask.header(name, value);
+        }
+    }
+    let mut got = match ask.call() {
+        Ok(got) => got,
+        Err(e) => {
+            return text(
+                502,
+                &format!("the live pages (astro dev) did not answer: {e}; if it is restarting, reload in a moment"),
+            )
+        }
+    };
+    let status = got.status().as_u16();
+    let mut headers: Vec<(String, String)> = got
+        .headers()
+        .iter()
+        .filter(|(name, _)| !LIVE_DROPPED_HEADERS.contains(&name.as_str()))
+        .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_string())))
+        .collect();
+    let body = if request.method == "HEAD" {
+        Vec::new()
+    } else {
+        match got
+            .body_mut()
+            .with_config()
+            .limit(MAX_LIVE_BODY)
+            .read_to_vec()
+        {
+            Ok(body) => body,
+            Err(e) => {
+                return text(
+                    502,
+                    &format!("the live pages (astro dev) answered {url} badly: {e}"),
+                )
+            }
+        }
+    };
+    let html = headers
+        .iter()
+        .any(|(n, v)| n == "content-type" && v.starts_with("text/html"));
+    if !html {
+        return (status, headers, body);
+    }
+    headers.retain(|(n, _)| n != "cache-control" && n != "etag");
+    headers.push(("cache-control".into(), "no-store".into()));
+    (
+        status,
+        headers,
+        inject(&String::from_utf8_lossy(&body)).into_bytes(),
+    )
 }
 
 fn content_type(file: &Path) -> &'static str {
@@ -418,7 +607,7 @@ mod tests {
             std::fs::write(p, body).unwrap();
         }
         let site = Site::new(
-            Published::new(dir.path()),
+            Pages::Built(Published::new(dir.path())),
             Arc::new(Hub::default()),
             Api::Off("off".into()),
         );
@@ -471,7 +660,7 @@ mod tests {
     fn before_the_first_build_there_is_a_placeholder() {
         let dir = tempfile::tempdir().unwrap();
         let site = Site::new(
-            Published::new(dir.path()),
+            Pages::Built(Published::new(dir.path())),
             Arc::new(Hub::default()),
             Api::Off("off".into()),
         );

@@ -35,6 +35,15 @@ pub struct SharedKey {
 }
 
 impl SharedKey {
+    /// No key: for a run that computes no build or inputs keys (the
+    /// live preview of `dealergen dev`, which runs no Astro build).
+    pub fn none() -> Self {
+        SharedKey {
+            digest: [0; 32],
+            presets: [0; 32],
+        }
+    }
+
     /// Hashes the templates, the shared app, the presets, the lockfile and
     /// the tool versions of `project`. Not memoised: a run computes it once
     /// and hands it to every dealer, and a long-running `dealergen dev`

@@ -228,12 +228,64 @@ pub fn prepare(
     let dealer = loader
         .load(dealer_file)
         .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
-    prepare_loaded(project, dealer, opts, rebuild, shared, step, started)
+    let site_dir = project.site_dir(&dealer.slug);
+    prepare_loaded(
+        project, dealer, site_dir, opts, rebuild, shared, step, started,
+    )
 }
 
+/// `dealergen dev`'s live preview of a dealer: the dealer loaded and
+/// checked, its stock read and its project written into `dir` (not its
+/// own `sites/<slug>/`, whose releases stay as they are), with the
+/// worker's files and the CDN's redirects in `dir/generated/`. No Astro
+/// build, nothing published: `astro dev` renders the pages from `dir` as
+/// they are asked for.
+pub fn write_preview(
+    project: &Project,
+    dealer_file: &Path,
+    now: DateTime<Utc>,
+    dir: &Path,
+) -> Result<BuildReport, BuildFailure> {
+    let started = Instant::now();
+    let loader = Loader::new(project.presets_dir());
+    let dealer = loader
+        .load(dealer_file)
+        .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
+    let opts = BuildOptions {
+        now,
+        skip_astro: true,
+    };
+    // Not read without Astro: the inputs and build keys are not computed.
+    let shared = crate::run::cache::SharedKey::none();
+    let prepared = prepare_loaded(
+        project,
+        dealer,
+        dir.to_path_buf(),
+        &opts,
+        Rebuild::IfChanged,
+        &shared,
+        &|_| {},
+        started,
+    )?;
+    let redirects =
+        crate::checks::publish::redirects::render(&prepared.generated().plan.plan.redirects);
+    let write = || {
+        render::write_file(
+            &dir.join(GENERATED_DIR).join("_redirects"),
+            redirects.as_bytes(),
+        )
+    };
+    match write() {
+        Ok(()) => prepared.report(None).map_err(BuildFailure::Failed),
+        Err(e) => Err(prepared.unpublished(e)),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn prepare_loaded(
     project: &Project,
     dealer: dealer_config::LoadedDealer,
+    site_dir: PathBuf,
     opts: &BuildOptions,
     rebuild: Rebuild,
     shared: &crate::run::cache::SharedKey,
@@ -241,7 +293,6 @@ fn prepare_loaded(
     started: Instant,
 ) -> Result<Prepared, BuildFailure> {
     let force = rebuild == Rebuild::Force;
-    let site_dir = project.site_dir(&dealer.slug);
     let content_dir = dealer.dir().join(&dealer.slug);
     let mut inputs_key = String::new();
     if !opts.skip_astro {
