@@ -104,7 +104,7 @@ async function main() {
     await connected();
   });
 
-  await step('a problem shows the overlay with file:line over the last good build', async () => {
+  await step('a problem shows the overlay with file:line over the last good preview', async () => {
     edit(yaml, 'dealership_id: 77', 'dealership_id: seventy-seven');
     await overlay.waitFor({ timeout: BUILD_MS });
     assertEqual(await overlay.getAttribute('role'), 'alert', 'role');
