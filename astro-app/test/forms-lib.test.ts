@@ -280,10 +280,11 @@ describe('checkout (rules/vectors/checkout.json)', () => {
 
   it('cards offer Reserve and Buy Online only for cars with a checkout page, Trade In only with the trade-in pages', () => {
     const settings: CardSettings = { buttons: ['reserve', 'buy_online', 'trade_in'], checkout: true, checkoutDeposit: 200, checkoutPath: 'checkout', checkoutMakes: ['Kia'], tradeIn: true };
-    const hit = { objectID: '1', slug: 'kia-1', status: 'in_stock' as const, phone: '', car_type: 'used' as const, make: 'Kia', reserved: false };
+    const hit = { objectID: '1', slug: 'kia-1', status: 'in_stock' as const, phone: '', car_type: 'used' as const, make: 'Kia', reserved: false, price: 18990 };
     expect(cardActions(hit, settings).map((a) => a.href)).toEqual(['/cars/kia-1/checkout/', '/cars/kia-1/checkout/', '/cars/trade-in/?car_id=1']);
     expect(cardActions({ ...hit, make: 'Mazda' }, settings).map((a) => a.kind)).toEqual(['trade_in']);
-    expect(cardActions({ ...hit, reserved: true }, settings).map((a) => a.kind)).toEqual(['trade_in']);
+    // A reserved car: neither a checkout nor a valuation.
+    expect(cardActions({ ...hit, reserved: true }, settings).map((a) => a.kind)).toEqual([]);
     expect(cardActions(hit, { ...settings, tradeIn: false }).map((a) => a.kind)).toEqual(['reserve', 'buy_online']);
   });
 });

@@ -139,7 +139,7 @@ describe('promo tiles', () => {
 });
 
 const settings: CardSettings = { buttons: ['enquire', 'test_drive', 'finance', 'reserve', 'trade_in', 'view_details'], checkout: true, checkoutDeposit: 200, checkoutPath: 'checkout' };
-const car = { objectID: '7', slug: 'kia-rio-7', status: 'in_stock' as const, phone: '(07) 3000 0001' };
+const car = { objectID: '7', slug: 'kia-rio-7', status: 'in_stock' as const, phone: '(07) 3000 0001', price: 18990 };
 
 describe('card buttons and toggles', () => {
   it('gives in-stock cars the dealer button set, Reserve Now with the deposit', () => {

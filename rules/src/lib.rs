@@ -12,4 +12,5 @@ pub mod edge_config;
 pub mod finance;
 pub mod finance_display;
 pub mod slug;
+pub mod trade_in;
 pub mod visibility;

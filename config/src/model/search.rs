@@ -271,7 +271,8 @@ pub enum CardButton {
     Finance,
     /// Reserve Now (only when checkout is enabled; shows the deposit).
     Reserve,
-    /// Trade In.
+    /// Trade In (only with `features.trade_in`, and only for a car in
+    /// stock, not reserved and priced over $200).
     TradeIn,
     /// View Details.
     ViewDetails,

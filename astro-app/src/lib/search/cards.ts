@@ -28,11 +28,24 @@ export interface CardSettings {
   /** Car types and makes reserved online (empty: all): Reserve and Buy Online only for those cars. */
   checkoutCarTypes?: string[];
   checkoutMakes?: string[];
-  /** The trade-in pages exist (`features.trade_in`): Trade In only then. */
+  /** The trade-in pages exist (`features.trade_in`): Trade In only then, and only for the cars `mayValueTradeIn` allows. */
   tradeIn?: boolean;
 }
 
-type CardCar = Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone'> & Partial<Pick<Hit, 'car_type' | 'make' | 'reserved'>>;
+type CardCar = Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone'> & Partial<Pick<Hit, 'car_type' | 'make' | 'reserved' | 'price'>>;
+
+/** A trade-in valuation needs the car priced above this many dollars. */
+export const TRADE_IN_MIN_PRICE = 200;
+
+/**
+ * Whether a car offers a trade-in valuation (docs/behaviour/content.md §4):
+ * the dealer offers them, the car is in stock (not coming soon), not
+ * reserved, and priced over $200. The car page's sidebar has the same rule
+ * (dealer_rules::trade_in, pinned by rules/vectors/trade-in.json).
+ */
+export function mayValueTradeIn(offered: boolean, car: { status: string; reserved?: boolean; price?: number }): boolean {
+  return offered && car.status === 'in_stock' && !car.reserved && (car.price ?? 0) > TRADE_IN_MIN_PRICE;
+}
 
 /** Whether this card's car has a checkout page (no link to a page that does not exist). */
 export function reservable(car: CardCar, s: CardSettings): boolean {
@@ -69,7 +82,7 @@ export function cardActions(car: CardCar, s: CardSettings): CardAction[] {
         }
         break;
       case 'trade_in':
-        if (s.tradeIn !== false)
+        if (mayValueTradeIn(s.tradeIn !== false, car))
           out.push({ kind: b, label: 'Trade In', href: `/cars/trade-in/?car_id=${encodeURIComponent(car.objectID)}` });
         break;
       case 'view_details':

@@ -20,8 +20,6 @@ pub const COMMENT_PREVIEW_CHARS: usize = 400;
 /// The below-market badge needs the car this many dollars or more under
 /// the market average, i.e. more than $499 (docs/behaviour/car-page.md §5, §9).
 pub const BELOW_MARKET_MIN: f64 = 499.0;
-/// Trade-in valuation needs a price above this (docs/behaviour/content.md §4).
-pub const TRADE_IN_MIN_PRICE: f64 = 200.0;
 /// Similar cars shown on a car page.
 pub const SIMILAR_CARS: usize = 8;
 
@@ -154,13 +152,15 @@ pub fn checkout_allowed(car: &FeedCar, price: f64, cfg: &DealerConfig) -> bool {
     super::present::may_reserve_online(car, cfg) && price > 10.0
 }
 
-/// Trade-in valuation (docs/behaviour/content.md §4): in stock (not coming soon), not
-/// reserved, priced over $200, and the dealer offers it.
+/// Trade-in valuation (docs/behaviour/content.md §4): the rule the search
+/// cards share (`dealer_rules::trade_in`, rules/vectors/trade-in.json).
 pub fn trade_in_allowed(car: &FeedCar, price: f64, cfg: &DealerConfig) -> bool {
-    cfg.features.trade_in
-        && car.status == "in_stock"
-        && !car.reserved.unwrap_or(false)
-        && price > TRADE_IN_MIN_PRICE
+    dealer_rules::trade_in::may_value(
+        cfg.features.trade_in,
+        &car.status,
+        car.reserved.unwrap_or(false),
+        price,
+    )
 }
 
 fn tel(phone: &str) -> String {
