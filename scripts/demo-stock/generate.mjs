@@ -330,6 +330,12 @@ function financeCoverage(cars, dealer, asOf, asOfYear) {
   give('Car Clarity: shown', (c) => priced(c) && recent(c), 'Car Clarity');
   give('Suzuki: a complete Manual entry', (c) => inStock(c) && c.make === 'Suzuki' && c.price > 500, 'Manual');
   give('a sold car with a Manual entry', soldShown, 'Manual');
+  // A car whose feed already carries the quote service's figures
+  // (`youxQuote`): its page shows them and asks nothing.
+  const quoted = cars.find((c) => !taken.has(c.id) && priced(c) && c.status === 'in_stock' && !c.finance_lenders && recent(c));
+  if (!quoted) throw new Error(`finance coverage for ${dealer.slug}: no car for "a quote in the feed"`);
+  taken.add(quoted.id);
+  quoted.youxQuote = { weeklyRepaymentAmount: 111.4, comparisonRate: 9.35, advertisedRate: 8.65 };
 }
 
 /* ------------------------------------------------------------- make a car */

@@ -422,6 +422,27 @@ async function main() {
       }
     });
 
+    await test('a quote the stock feed carries (youxQuote) is in the page as it loads, and the quote service is not asked', async () => {
+      const { site: s, car } = need(find((c) => c.finance.known_quote), 'a car whose feed carries its quote (youxQuote)');
+      const asked = [];
+      const onRequest = (req) => {
+        if (new URL(req.url()).pathname === '/api/youx/quote') asked.push(req.url());
+      };
+      page.on('request', onRequest);
+      try {
+        await open(s, car);
+        const text = await page.locator('.finance-panel--quote').innerText();
+        const q = car.finance.known_quote;
+        for (const want of [`$${Math.round(q.weekly_repayment)}`, `${q.comparison_rate.toFixed(2)}% p.a.`, `${q.advertised_rate.toFixed(2)}% p.a.`]) assert(text.includes(want), `the panel shows ${want}: ${text}`);
+        // Static HTML: no island, so no script and no request.
+        assertJsonEqual(await page.locator('astro-island[component-url*="FinanceQuote"]').count(), 0, 'FinanceQuote islands');
+        await page.waitForLoadState('networkidle');
+        assertJsonEqual(asked, [], 'requests to the quote service');
+      } finally {
+        page.off('request', onRequest);
+      }
+    });
+
     await test("what the edge answers after load (views, the finance quote, Reserved) moves nothing on the page: no layout shift at 375 and 1280 px (issue 25, item 9)", async () => {
       const { site: s, car } = need(find((c) => c.checkout && c.finance.quote && c.in_stock), 'a car reserved online with a finance quote');
       for (const width of [375, 1280]) {

@@ -51,6 +51,7 @@ function financeOf(i, status, price) {
         }
       : null,
     quote: inStock && price > 0 && !lender,
+    known_quote: null,
     calculator: inStock,
   };
 }

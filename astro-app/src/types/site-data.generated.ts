@@ -610,13 +610,37 @@ export interface CarFinance {
    */
   calculator: boolean;
   /**
+   * The quote the stock feed already carries for the car (`youxQuote`), shown without asking the service again; null when it has none (or `quote` is false).
+   */
+  known_quote: KnownQuote | null;
+  /**
    * The lender's figures the page shows, or null (no lender entry meets its conditions).
    */
   lender: LenderOffer | null;
   /**
-   * The page asks the dealer's quote service for a weekly quote (no lender figures, priced, in stock).
+   * The page shows the dealer's quote service's weekly quote (no lender figures, priced, in stock): `known_quote` when the feed carries one, else asked for by the page.
    */
   quote: boolean;
+}
+/**
+ * A quote service's figures for the car, from the feed.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "KnownQuote".
+ */
+export interface KnownQuote {
+  /**
+   * Advertised rate, % p.a.
+   */
+  advertised_rate: number;
+  /**
+   * Comparison rate, % p.a.
+   */
+  comparison_rate: number;
+  /**
+   * Dollars a week.
+   */
+  weekly_repayment: number;
 }
 /**
  * One lender's figures for the car, as shown.

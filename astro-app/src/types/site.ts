@@ -35,6 +35,7 @@ export type {
   Car,
   CarDetail,
   CarFinance,
+  KnownQuote,
   CarLocation,
   CertifiedBadge,
   DetailPage,

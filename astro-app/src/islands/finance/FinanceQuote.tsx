@@ -21,7 +21,7 @@ export interface FinanceQuoteProps {
   nvic: string | null;
   /** `site.finance.comparison_warning`. */
   warning: string;
-  /** A quote already known (none today: the feed carries no quote). */
+  /** The quote the stock feed carries (`car.finance.known_quote`): shown, and nothing is asked. */
   existing?: Quote | null;
   fetchImpl?: typeof fetch;
 }

@@ -7,6 +7,7 @@
  * rounded to whole dollars and the rates to 2 decimals for display, nothing
  * is computed here.
  */
+import type { KnownQuote } from '../../types/site';
 import { api } from '../api';
 import { dollars } from '../format';
 
@@ -14,6 +15,11 @@ export interface Quote {
   weeklyRepaymentAmount: number;
   comparisonRate: number;
   advertisedRate: number;
+}
+
+/** The quote the stock feed carries (`car.finance.known_quote`), as the service's answer reads. */
+export function knownQuote(k: KnownQuote): Quote {
+  return { weeklyRepaymentAmount: k.weekly_repayment, comparisonRate: k.comparison_rate, advertisedRate: k.advertised_rate };
 }
 
 /** docs/behaviour/car-page.md §5: only when enabled, no quote exists yet, and the price is above 0. */

@@ -20,8 +20,10 @@ use super::present::dollars;
 pub struct CarFinance {
     /// The lender's figures the page shows, or null (no lender entry meets its conditions).
     pub lender: Option<LenderOffer>,
-    /// The page asks the dealer's quote service for a weekly quote (no lender figures, priced, in stock).
+    /// The page shows the dealer's quote service's weekly quote (no lender figures, priced, in stock): `known_quote` when the feed carries one, else asked for by the page.
     pub quote: bool,
+    /// The quote the stock feed already carries for the car (`youxQuote`), shown without asking the service again; null when it has none (or `quote` is false).
+    pub known_quote: Option<KnownQuote>,
     /// The page shows the finance calculator (finance on for this make, car in stock).
     pub calculator: bool,
 }
@@ -54,6 +56,18 @@ pub struct LenderOffer {
     pub total_payable_text: Option<String>,
     /// The lender's disclaimer; null: the dealer's (site.finance.disclaimer).
     pub disclaimer: Option<String>,
+}
+
+/// A quote service's figures for the car, from the feed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct KnownQuote {
+    /// Dollars a week.
+    pub weekly_repayment: f64,
+    /// Comparison rate, % p.a.
+    pub comparison_rate: f64,
+    /// Advertised rate, % p.a.
+    pub advertised_rate: f64,
 }
 
 /// How often the shown repayment falls due.
@@ -126,8 +140,14 @@ pub fn finance_for(
 ) -> CarFinance {
     let facts = display_car(car, price, in_stock);
     let quote_service = cfg.finance.quote_provider.is_some();
+    let quote = finance_display::asks_quote(&decision, &facts, quote_service);
     CarFinance {
-        quote: finance_display::asks_quote(&decision, &facts, quote_service),
+        quote,
+        known_quote: car.quote.filter(|_| quote).map(|q| KnownQuote {
+            weekly_repayment: q.weekly_repayment,
+            comparison_rate: q.comparison_rate,
+            advertised_rate: q.advertised_rate,
+        }),
         calculator: finance_display::shows_calculator(&decision, &facts),
         lender: decision.ok().map(|s| LenderOffer {
             lender_name: s.lender_name.clone().or_else(|| {
@@ -215,6 +235,61 @@ mod tests {
         // Sold: no quote, no calculator.
         let f = car_finance(&bare, 19_990.0, false, &rules, &cfg);
         assert!(!f.quote && !f.calculator);
+    }
+
+    #[test]
+    fn a_quote_in_the_feed_is_shown_instead_of_asked_for_and_only_whole() {
+        let cfg = cfg(
+            json!({"providers": ["angle"], "quote_provider": {"url": "https://q.example", "secret_name": "K"}}),
+        );
+        let rules = display_rules(&cfg, "2026-11-20T00:00:00Z".parse().unwrap());
+        let with_quote = |quote: serde_json::Value| {
+            let mut r = record(2022, json!(null));
+            r["youxQuote"] = quote;
+            r
+        };
+        let car = one(with_quote(
+            json!({"weeklyRepaymentAmount": 98.6, "comparisonRate": "9.15%", "advertisedRate": 8.95}),
+        ));
+        let f = car_finance(&car, 19_990.0, true, &rules, &cfg);
+        assert!(f.quote);
+        assert_eq!(
+            f.known_quote,
+            Some(KnownQuote {
+                weekly_repayment: 98.6,
+                comparison_rate: 9.15,
+                advertised_rate: 8.95
+            })
+        );
+        // Sold, or with the lender's figures shown: no quote panel, so none.
+        assert_eq!(
+            car_finance(&car, 19_990.0, false, &rules, &cfg).known_quote,
+            None
+        );
+        let mut lent = with_quote(
+            json!({"weeklyRepaymentAmount": 98.6, "comparisonRate": 9.15, "advertisedRate": 8.95}),
+        );
+        lent["finance_lenders"] =
+            json!({"Angle": {"interestRate": 7.35, "comparisonRate": 8.37, "paymentWeek": 98}});
+        let f = car_finance(&one(lent), 19_990.0, true, &rules, &cfg);
+        assert!(f.lender.is_some() && f.known_quote.is_none());
+        // Without its comparison rate (or a repayment above 0) a quote is
+        // left out with a warning, and the page asks the service.
+        for half in [
+            json!({"weeklyRepaymentAmount": 98.6, "advertisedRate": 8.95}),
+            json!({"weeklyRepaymentAmount": 0, "comparisonRate": 9.15, "advertisedRate": 8.95}),
+            json!("99 a week"),
+        ] {
+            let feed =
+                feed::parse(&json!([with_quote(half.clone())]).to_string(), "f.json").unwrap();
+            let warned = feed
+                .warnings
+                .iter()
+                .any(|w| w.to_string().contains("youxQuote"));
+            assert!(warned, "{half}: {:?}", feed.warnings);
+            let f = car_finance(&feed.cars[0], 19_990.0, true, &rules, &cfg);
+            assert!(f.quote && f.known_quote.is_none(), "{half}");
+        }
     }
 
     #[test]

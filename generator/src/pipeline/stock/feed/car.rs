@@ -102,6 +102,21 @@ pub struct FeedCar {
     pub standard_equipment: Vec<String>,
     /// Market prices of similar cars (`autograb_data`).
     pub market: MarketPrices,
+    /// A finance quote the feed already carries (`youxQuote`).
+    pub quote: Option<FeedQuote>,
+}
+
+/// The quote service's figures for a car, when the feed already has them
+/// (`youxQuote`): the page shows them instead of asking the service
+/// (docs/behaviour/car-page.md §5: a quote is asked only when none exists).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FeedQuote {
+    /// Dollars a week (`weeklyRepaymentAmount`), above 0.
+    pub weekly_repayment: f64,
+    /// % p.a. (`comparisonRate`).
+    pub comparison_rate: f64,
+    /// % p.a. (`advertisedRate`).
+    pub advertised_rate: f64,
 }
 
 /// What similar cars sell for (the feed's `autograb_data`), for the
@@ -381,6 +396,32 @@ impl<'a> Fields<'a> {
         market
     }
 
+    /// `youxQuote`, whole or not at all: a quote without its comparison
+    /// rate (or any other figure) may not be shown, so it is left out with
+    /// a warning and the page asks the service as for a car without one.
+    fn quote(&mut self) -> Option<FeedQuote> {
+        let v = self.value("youxQuote")?;
+        let figure = |key: &str, read: fn(&Value) -> Option<f64>| v.get(key).and_then(read);
+        let quote = match (
+            figure("weeklyRepaymentAmount", decode::money).filter(|n| *n > 0.0),
+            figure("comparisonRate", decode::rate),
+            figure("advertisedRate", decode::rate),
+        ) {
+            (Some(weekly_repayment), Some(comparison_rate), Some(advertised_rate)) => {
+                Some(FeedQuote {
+                    weekly_repayment,
+                    comparison_rate,
+                    advertised_rate,
+                })
+            }
+            _ => None,
+        };
+        if quote.is_none() {
+            self.warn("youxQuote".into(), v, decode::QUOTE, Effect::LeftOut);
+        }
+        quote
+    }
+
     /// `location.distribution_locations`; an entry that cannot be read is
     /// left out on its own, duplicates once.
     fn distribution_locations(&mut self) -> Vec<String> {
@@ -635,6 +676,7 @@ impl FeedCar {
             file: f.optional("file", decode::FILE, decode::image),
             standard_equipment,
             market: f.market(),
+            quote: f.quote(),
         };
         Ok((car, f.problems))
     }

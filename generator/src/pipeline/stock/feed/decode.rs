@@ -54,6 +54,9 @@ pub const TEXTS: Shape = Shape(
     "a list of texts such as [\"Reversing Camera\", \"Cruise Control\"], or one text with the items separated by \"|\"",
 );
 pub const TEXT_ITEM: Shape = Shape("text such as \"Reversing Camera\"");
+pub const QUOTE: Shape = Shape(
+    "a finance quote with all three figures such as {\"weeklyRepaymentAmount\": 99, \"comparisonRate\": 9.15, \"advertisedRate\": 8.95}",
+);
 pub const MARKET: Shape = Shape(
     "market prices such as {\"average_market_price\": 31990, \"state_average_market_price\": 32490}",
 );
