@@ -143,6 +143,38 @@ fn stock_change_names_each_car_and_the_rule() {
     insta::assert_snapshot!("diff_stock", md);
 }
 
+/// A location's phone is on every car page there: one shared change that
+/// names its setting, not a row per car; the repriced car keeps its row,
+/// and the cars that list it among their similar cars say why they changed.
+#[test]
+fn a_change_many_car_pages_show_is_one_line_with_its_setting() {
+    let md = case("shared", "tiny-dealer");
+    for expected in [
+        "| $19,990 → $18,490 |",
+        "`location.phone`: `\"(07) 3000 0002\"` → `\"(07) 3000 0992\"`",
+        "From the setting `locations[tiny-main].phone`",
+        "(a car these pages list among their similar cars was repriced, sold or added)",
+    ] {
+        assert!(md.contains(expected), "`{expected}` missing:\n{md}");
+    }
+    // One row per car with changes of its own, not one per car at the location.
+    let rows = md.lines().filter(|l| l.starts_with("| [")).count();
+    let shared = md
+        .lines()
+        .find(|l| l.contains("`location.phone`"))
+        .expect("the shared phone line");
+    let pages: usize = shared
+        .trim_start_matches("- **")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(pages >= 5, "{shared}");
+    assert!(rows < pages, "{rows} car rows for {pages} pages:\n{md}");
+    insta::assert_snapshot!("diff_shared", md);
+}
+
 #[test]
 fn a_preset_change_reaches_every_dealer_on_it() {
     let repo = repo();

@@ -86,8 +86,26 @@ pub struct CarEdit {
     pub price: Option<(String, String)>,
     /// Tag banner before and after, when it changed.
     pub tag: Option<(Option<String>, Option<String>)>,
-    /// Other fields of its page that changed (names only).
+    /// Other fields of its page that changed on it alone (names only).
     pub other: Vec<String>,
+    /// How many of the shared changes (`Report::shared`) it also shows.
+    pub shared: usize,
+}
+
+/// A change several car pages show alike (a location's phone on every car
+/// there, a repriced car on the pages that list it among their similar
+/// cars): reported once, with how many pages and which setting it comes
+/// from, rather than as an unexplained field on each car.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedChange {
+    /// The pages' cars (name and URL), in slug order.
+    pub cars: Vec<(String, String)>,
+    /// What changed, the same on each of them.
+    pub changes: Vec<Change>,
+    /// The settings whose change this is (the same old and new value).
+    pub settings: Vec<String>,
+    /// Why, in words, when the fields say it (the similar cars' list).
+    pub reason: Option<&'static str>,
 }
 
 /// Everything the Markdown shows.
@@ -104,6 +122,11 @@ pub struct Report {
     pub appear: Vec<CarMove>,
     pub disappear: Vec<CarMove>,
     pub edited: Vec<CarEdit>,
+    /// Changes shown alike on several car pages.
+    pub shared: Vec<SharedChange>,
+    /// Cars on the site on both sides whose page changed (those in
+    /// `edited` and those changed only through `shared`).
+    pub changed_cars: usize,
     pub sections: BTreeMap<Section, Vec<Change>>,
 }
 
@@ -115,6 +138,7 @@ impl Report {
             && self.appear.is_empty()
             && self.disappear.is_empty()
             && self.edited.is_empty()
+            && self.shared.is_empty()
             && self.sections.values().all(Vec::is_empty)
     }
 }
@@ -215,8 +239,32 @@ pub fn compare(base: &Side, head: &Side) -> Report {
                 .or_default()
                 .extend(edge_changes);
         }
+        attribute(&mut report);
     }
     report
+}
+
+/// Names, for each shared change, the settings that changed from the same
+/// value to the same value (a car's `location.phone` and the setting
+/// `locations[main].phone`). Settings of the worker are left out: the
+/// site's own setting is the one a marketer edits.
+fn attribute(report: &mut Report) {
+    let settings: Vec<&Change> = report
+        .sections
+        .iter()
+        .filter(|(section, _)| **section != Section::EdgeSettings)
+        .flat_map(|(_, changes)| changes)
+        .filter(|c| !c.path.starts_with("cars["))
+        .collect();
+    for group in &mut report.shared {
+        for c in &group.changes {
+            for s in &settings {
+                if s.old == c.old && s.new == c.new && !group.settings.contains(&s.path) {
+                    group.settings.push(s.path.clone());
+                }
+            }
+        }
+    }
 }
 
 fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
@@ -261,6 +309,15 @@ fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
             reason: absent_reason(h, slug, "no longer in the feed"),
         });
     }
+    // Each changed car's price, tag and other changes; then the changes
+    // several cars show alike are taken out as shared.
+    struct Edited<'a> {
+        slug: &'a String,
+        price: Option<(String, String)>,
+        tag: Option<(Option<String>, Option<String>)>,
+        changes: Vec<Change>,
+    }
+    let mut edited = Vec::new();
     for (slug, new) in &h.cars {
         let Some(old) = b.cars.get(slug) else {
             continue;
@@ -279,13 +336,9 @@ fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
             .then(|| (text(old, "tag_banner"), text(new, "tag_banner")));
         let mut fields = Vec::new();
         diff_values("", old, new, &mut fields);
-        let mut other: Vec<String> = Vec::new();
+        let mut changes = Vec::new();
         for c in fields {
-            let top: String = c
-                .path
-                .chars()
-                .take_while(|ch| *ch != '.' && *ch != '[')
-                .collect();
+            let top = top_field(&c.path);
             // Shown in their own columns (`tag` is the feed's tag behind the banner).
             if ["price_text", "tag_banner", "price", "tag"].contains(&top.as_str()) {
                 continue;
@@ -303,27 +356,102 @@ fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
                     });
                 continue;
             }
+            changes.push(c);
+        }
+        if price.is_none() && tag.is_none() && changes.is_empty() {
+            continue;
+        }
+        edited.push(Edited {
+            slug,
+            price,
+            tag,
+            changes,
+        });
+    }
+    // The cars showing each change (the same path, old and new value).
+    let key = |c: &Change| {
+        let v = |x: &Option<Value>| x.as_ref().map(Value::to_string).unwrap_or_default();
+        (c.path.clone(), v(&c.old), v(&c.new))
+    };
+    let mut showing: BTreeMap<(String, String, String), Vec<&String>> = BTreeMap::new();
+    for e in &edited {
+        for c in &e.changes {
+            showing.entry(key(c)).or_default().push(e.slug);
+        }
+    }
+    // Changes shown by the same cars are one shared change.
+    let mut groups: BTreeMap<Vec<&String>, Vec<Change>> = BTreeMap::new();
+    let mut seen = BTreeSet::new();
+    for e in &edited {
+        for c in &e.changes {
+            let cars = &showing[&key(c)];
+            if cars.len() > 1 && seen.insert(key(c)) {
+                groups.entry(cars.clone()).or_default().push(c.clone());
+            }
+        }
+    }
+    let page_of = |slug: &String| {
+        let (name, _) = record_name(h.records.get(slug), slug);
+        let name = h.cars[slug]
+            .get("name")
+            .and_then(Value::as_str)
+            .map(String::from)
+            .unwrap_or(name);
+        (name, url_of(h.records.get(slug)))
+    };
+    let mut shared: Vec<SharedChange> = groups
+        .into_iter()
+        .map(|(cars, changes)| SharedChange {
+            cars: cars.into_iter().map(page_of).collect(),
+            reason: changes
+                .iter()
+                .all(|c| c.path.starts_with("detail.similar"))
+                .then_some(
+                    "a car these pages list among their similar cars was repriced, sold or added",
+                ),
+            changes,
+            settings: Vec::new(),
+        })
+        .collect();
+    // The widest first.
+    shared.sort_by_key(|g| std::cmp::Reverse(g.cars.len()));
+    report.changed_cars = edited.len();
+    for e in edited {
+        let mut other: Vec<String> = Vec::new();
+        let mut in_shared = BTreeSet::new();
+        for c in &e.changes {
+            let cars = &showing[&key(c)];
+            if cars.len() > 1 {
+                in_shared.insert(cars.clone());
+                continue;
+            }
+            let top = top_field(&c.path);
             if !other.contains(&top) {
                 other.push(top);
             }
         }
-        if price.is_none() && tag.is_none() && other.is_empty() {
+        if e.price.is_none() && e.tag.is_none() && other.is_empty() {
             continue;
         }
-        let (name, _) = record_name(h.records.get(slug), slug);
+        let (name, url) = page_of(e.slug);
         report.edited.push(CarEdit {
-            slug: slug.clone(),
-            name: new
-                .get("name")
-                .and_then(Value::as_str)
-                .map(String::from)
-                .unwrap_or(name),
-            url: url_of(h.records.get(slug)),
-            price,
-            tag,
+            slug: e.slug.clone(),
+            name,
+            url,
+            price: e.price,
+            tag: e.tag,
             other,
+            shared: in_shared.len(),
         });
     }
+    report.shared = shared;
+}
+
+/// The first field of a path (`detail` of `detail.similar[x].price_text`).
+fn top_field(path: &str) -> String {
+    path.chars()
+        .take_while(|ch| *ch != '.' && *ch != '[')
+        .collect()
 }
 
 /// The key that identifies the items of a list of objects, if they have

@@ -7,10 +7,13 @@ use std::fmt::Write;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::compare::{CarMove, Change, Report};
+use super::compare::{CarMove, Change, Report, SharedChange};
 
 /// Rows shown per list before "... and N more".
 const MAX_ROWS: usize = 30;
+/// Changes listed per shared change, and cars named as its examples.
+const MAX_SHARED_LINES: usize = 5;
+const EXAMPLES: usize = 3;
 
 /// The first line of every comment: the workflow finds and updates its
 /// earlier comment by it.
@@ -50,7 +53,11 @@ pub fn render(slug: &str, base: &str, now: DateTime<Utc>, r: &Report) -> String 
         let _ = writeln!(out, "\nCar pages follow the cars below.\n");
     }
 
-    if !r.appear.is_empty() || !r.disappear.is_empty() || !r.edited.is_empty() {
+    if !r.appear.is_empty()
+        || !r.disappear.is_empty()
+        || !r.edited.is_empty()
+        || !r.shared.is_empty()
+    {
         let _ = writeln!(out, "### Cars\n");
         moves(
             &mut out,
@@ -64,8 +71,21 @@ pub fn render(slug: &str, base: &str, now: DateTime<Utc>, r: &Report) -> String 
             "The rule that hides it now",
             &r.disappear,
         );
+        if r.changed_cars > 0 {
+            let through_shared = r.changed_cars - r.edited.len();
+            let _ = writeln!(
+                out,
+                "**Changed ({})**: {} with changes of their own{}.\n",
+                r.changed_cars,
+                r.edited.len(),
+                if through_shared > 0 {
+                    format!(", {through_shared} only through the shared changes below")
+                } else {
+                    String::new()
+                }
+            );
+        }
         if !r.edited.is_empty() {
-            let _ = writeln!(out, "**Changed ({})**\n", r.edited.len());
             let _ = writeln!(out, "| Car | Price | Tag | Also changed |");
             let _ = writeln!(out, "|---|---|---|---|");
             for e in r.edited.iter().take(MAX_ROWS) {
@@ -84,14 +104,28 @@ pub fn render(slug: &str, base: &str, now: DateTime<Utc>, r: &Report) -> String 
                         format!("{} → {}", t(a), t(b))
                     })
                     .unwrap_or_default();
+                let mut also = cell(&e.other.join(", "));
+                if e.shared > 0 {
+                    if !also.is_empty() {
+                        also.push_str("; ");
+                    }
+                    also.push_str("shared changes below");
+                }
                 let _ = writeln!(
                     out,
-                    "| {} | {price} | {tag} | {} |",
+                    "| {} | {price} | {tag} | {also} |",
                     car_link(&e.name, &e.url),
-                    cell(&e.other.join(", "))
                 );
             }
             more(&mut out, r.edited.len());
+            out.push('\n');
+        }
+        if !r.shared.is_empty() {
+            let _ = writeln!(out, "**Shared changes** (the same on several car pages)\n");
+            for g in r.shared.iter().take(MAX_ROWS) {
+                shared(&mut out, g);
+            }
+            more(&mut out, r.shared.len());
             out.push('\n');
         }
     }
@@ -151,6 +185,42 @@ fn moves(out: &mut String, title: &str, why: &str, cars: &[CarMove]) {
     }
     more(out, cars.len());
     out.push('\n');
+}
+
+/// One shared change: how many car pages, what changed on them, the
+/// setting it comes from, and a few of the cars.
+fn shared(out: &mut String, g: &SharedChange) {
+    let what: Vec<String> = g
+        .changes
+        .iter()
+        .take(MAX_SHARED_LINES)
+        .map(change)
+        .collect();
+    let rest = g.changes.len().saturating_sub(MAX_SHARED_LINES);
+    let why = g.reason.map(|r| format!(" ({r})")).unwrap_or_default();
+    let mut line = format!("- **{} car pages**{why}: {}", g.cars.len(), what.join("; "));
+    if rest > 0 {
+        let _ = write!(line, "; and {rest} more field(s)");
+    }
+    if !g.settings.is_empty() {
+        let names: Vec<String> = g
+            .settings
+            .iter()
+            .map(|p| format!("`{}`", code_safe(p)))
+            .collect();
+        let _ = write!(line, ". From the setting {}", names.join(", "));
+    }
+    let examples: Vec<String> = g
+        .cars
+        .iter()
+        .take(EXAMPLES)
+        .map(|(name, url)| car_link(name, url))
+        .collect();
+    let _ = write!(line, ". For example {}", examples.join(", "));
+    if g.cars.len() > EXAMPLES {
+        let _ = write!(line, " and {} more", g.cars.len() - EXAMPLES);
+    }
+    let _ = writeln!(out, "{line}.");
 }
 
 fn more(out: &mut String, total: usize) {
