@@ -14,8 +14,26 @@
  * Checked before the request, not on a file watcher's event, so a reload
  * that follows dealergen's write at once cannot beat it.
  */
+// Only node: imports here: astro.config.mjs loads this file with Node's
+// own TypeScript support, which resolves no extensionless imports;
+// lib/build-data.ts takes dataDir and dataStamp from here.
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { dataDir, dataStamp } from '../lib/build-data';
+
+/** The data files of a dealer's project that its pages read. */
+const DATA_FILES = ['site.json', 'cars.json', 'search-index.json'];
+
+/** The generated-data folder of the project being built or served (Astro runs in the project's folder). */
+export const dataDir = (): string => path.join(process.cwd(), 'src/data');
+
+/** The sizes and modification times of the data files in `dir`: a new stamp, new data. */
+export function dataStamp(dir: string): string {
+  return DATA_FILES.map((f) => {
+    const s = statSync(path.join(dir, f));
+    return `${s.size}:${s.mtimeMs}`;
+  }).join(',');
+}
 
 /** The Vite environments that run the pages' server code in `astro dev`. */
 const SERVER_ENVIRONMENTS = ['ssr', 'prerender'];

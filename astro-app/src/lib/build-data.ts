@@ -19,9 +19,10 @@
  * Build-time only: this module uses node:fs and is never shipped.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CODE_KEY_ENV } from '../integrations/code-key';
+import { dataDir, dataStamp } from '../integrations/live-data';
 import type { Car, SearchIndex, SiteData } from '../types/site';
 
 /** One dealer's generated data. */
@@ -33,16 +34,7 @@ export interface DealerData {
 }
 
 const read = (dir: string, file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
-const DATA_FILES = ['site.json', 'cars.json', 'search-index.json'];
 const loaded = new Map<string, { stamp: string; data: DealerData }>();
-
-/** The sizes and modification times of the data files in `dir`: a new stamp, new data. */
-export function dataStamp(dir: string): string {
-  return DATA_FILES.map((f) => {
-    const s = statSync(path.join(dir, f));
-    return `${s.size}:${s.mtimeMs}`;
-  }).join(',');
-}
 
 /**
  * The data in `dir` (site.json, cars.json, search-index.json), read once
@@ -61,8 +53,8 @@ export function readDealer(dir: string): DealerData {
   return data;
 }
 
-/** The generated-data folder of the project being built (Astro runs in the project's folder). */
-export const dataDir = (): string => path.join(process.cwd(), 'src/data');
+/** The generated-data folder of the project (defined beside the live pages' stamp, integrations/live-data.ts). */
+export { dataDir };
 
 /** A single-dealer project's dealer (src/data/). */
 export const dealer = (): DealerData => readDealer(dataDir());
