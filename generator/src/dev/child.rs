@@ -21,6 +21,8 @@ pub struct Running {
     child: Option<Child>,
     log: Arc<Mutex<String>>,
     ready: Arc<AtomicBool>,
+    /// Output readers still reading (each ends at its pipe's end).
+    reading: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Running {
@@ -41,6 +43,7 @@ impl Running {
             .with_context(|| format!("cannot start {what}"))?;
         let log = Arc::new(Mutex::new(String::new()));
         let ready = Arc::new(AtomicBool::new(false));
+        let reading = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let outputs = [
             child
                 .stdout
@@ -52,7 +55,8 @@ impl Running {
                 .map(|s| Box::new(s) as Box<dyn Read + Send>),
         ];
         for out in outputs.into_iter().flatten() {
-            let (log, ready) = (log.clone(), ready.clone());
+            let (log, ready, reading) = (log.clone(), ready.clone(), reading.clone());
+            reading.fetch_add(1, Ordering::SeqCst);
             std::thread::spawn(move || {
                 for line in BufReader::new(out).lines().map_while(Result::ok) {
                     let line = strip_ansi(&line);
@@ -68,12 +72,14 @@ impl Running {
                         log.push('\n');
                     }
                 }
+                reading.fetch_sub(1, Ordering::SeqCst);
             });
         }
         Ok(Running {
             child: Some(child),
             log,
             ready,
+            reading,
         })
     }
 
@@ -114,6 +120,12 @@ impl Running {
                 return Ok(found);
             }
             if let Some(status) = self.exited() {
+                // Its last lines may still be in the pipes: read them (a
+                // grandchild holding a pipe open gets 2 s).
+                let end = Instant::now() + Duration::from_secs(2);
+                while self.reading.load(Ordering::SeqCst) > 0 && Instant::now() < end {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
                 anyhow::bail!(
                     "{what} stopped ({status}) before it was ready:\n{}",
                     self.log()
@@ -235,11 +247,18 @@ mod tests {
             .unwrap();
         up.stop();
         assert!(!up.running());
-        // Gone, or a zombie waiting for whoever adopted it to reap it.
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let running = state
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| !rest.starts_with('Z'));
-        assert!(!running, "the tool's own child {pid} outlived it: {state}");
+        // Gone, or a zombie waiting for whoever adopted it to reap it; a
+        // killed process dies when it next runs, so a busy machine gets 5 s.
+        let alive = || {
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            state
+                .rsplit_once(") ")
+                .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+        };
+        let end = Instant::now() + Duration::from_secs(5);
+        while alive() && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!alive(), "the tool's own child {pid} outlived it");
     }
 }
