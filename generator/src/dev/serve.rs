@@ -807,4 +807,180 @@ mod tests {
         let answer = exchange(addr, "NOT HTTP\r\n\r\n");
         assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
     }
+
+    /// Live pages with the preview's `_redirects`; `astro dev` at `astro`.
+    fn live_site(astro: Option<SocketAddr>) -> (tempfile::TempDir, Site) {
+        let dir = tempfile::tempdir().unwrap();
+        let generated = dir.path().join(crate::run::build::GENERATED_DIR);
+        std::fs::create_dir_all(&generated).unwrap();
+        std::fs::write(generated.join("_redirects"), "/contact /contact-us/ 301\n").unwrap();
+        let live = LivePages::new(dir.path().to_path_buf());
+        *live.astro.write().unwrap() = astro;
+        let site = Site::new(
+            Pages::Live(live),
+            Arc::new(Hub::default()),
+            Api::Off("off".into()),
+        );
+        (dir, site)
+    }
+
+    #[test]
+    fn live_requests_get_the_sites_redirects_and_slash_rule_before_astro_dev() {
+        let (_dir, waiting) = live_site(None);
+        assert_eq!(resolve(&waiting, "/", "", "GET"), Answer::NoBuildYet);
+        let astro = SocketAddr::from(([127, 0, 0, 1], 4391));
+        let (_dir, site) = live_site(Some(astro));
+        let get = |p: &str, q: &str| resolve(&site, p, q, "GET");
+        assert_eq!(
+            get("/contact", "?x=1"),
+            Answer::Redirect(301, "/contact-us/?x=1".into())
+        );
+        assert_eq!(
+            get("/search", "?make=kia"),
+            Answer::Redirect(307, "/search/?make=kia".into())
+        );
+        for passed in [
+            "/",
+            "/search/",
+            "/cars/a.json",
+            "/@vite/client",
+            "/@id/astro:scripts/page.js",
+        ] {
+            assert_eq!(get(passed, ""), Answer::Live(astro), "{passed}");
+        }
+        assert_eq!(get("/_redirects", ""), Answer::Status(404, "not found"));
+        assert_eq!(get("/%2e%2e/x", ""), Answer::Status(400, "bad path"));
+        assert_eq!(
+            resolve(&site, "/", "", "POST"),
+            Answer::Status(405, "method not allowed")
+        );
+    }
+
+    /// A stand-in for `astro dev`: answers each connection with `answer`
+    /// and hands back the request it read.
+    fn stand_in(answer: &'static str) -> (SocketAddr, std::sync::mpsc::Receiver<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let mut s = stream.unwrap();
+                let mut req = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !req.ends_with(b"\r\n\r\n") {
+                    let n = s.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    req.extend_from_slice(&buf[..n]);
+                }
+                let _ = tx.send(String::from_utf8_lossy(&req).into_owned());
+                let _ = s.write_all(answer.as_bytes());
+            }
+        });
+        (addr, rx)
+    }
+
+    #[test]
+    fn a_live_page_comes_from_astro_dev_with_the_dev_script_and_no_caching() {
+        let (astro, requests) = stand_in(
+            "HTTP/1.1 404 Not Found\r\ncontent-type: text/html\r\netag: \"abc\"\r\ncache-control: max-age=60\r\ntransfer-encoding: chunked\r\n\r\n18\r\n<head></head><p>gone</p>\r\n0\r\n\r\n",
+        );
+        let (_dir, site) = live_site(Some(astro));
+        let addr = serving(site);
+        let answer = exchange(
+            addr,
+            "GET /nowhere/?q=1 HTTP/1.1\r\nhost: x\r\naccept: text/html\r\ncookie: secret=1\r\nconnection: close\r\n\r\n",
+        );
+        let sent = requests.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(sent.starts_with("GET /nowhere/?q=1 HTTP/1.1\r\n"), "{sent}");
+        assert!(sent.contains("accept: text/html"), "{sent}");
+        assert!(
+            !sent.contains("secret"),
+            "only the listed headers go: {sent}"
+        );
+        assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+        assert!(
+            answer.contains(&format!("<head>{CLIENT_TAG}</head><p>gone</p>")),
+            "{answer}"
+        );
+        assert!(answer.contains("cache-control: no-store"), "{answer}");
+        assert!(
+            !answer.contains("etag") && !answer.contains("max-age"),
+            "{answer}"
+        );
+        assert!(!answer.contains("transfer-encoding"), "{answer}");
+
+        // A module passes unchanged, with its tag.
+        let (astro, _) = stand_in(
+            "HTTP/1.1 200 OK\r\ncontent-type: text/javascript\r\netag: \"m1\"\r\ncontent-length: 9\r\n\r\nexport {}",
+        );
+        let (_dir, site) = live_site(Some(astro));
+        let answer = exchange(
+            serving(site),
+            "GET /@vite/client HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        );
+        assert!(
+            answer.contains("etag: \"m1\"") && answer.ends_with("export {}"),
+            "{answer}"
+        );
+        assert!(!answer.contains("__dealergen"), "{answer}");
+
+        // astro dev gone: a clear 502.
+        let gone = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let (_dir, site) = live_site(Some(gone));
+        let answer = exchange(
+            serving(site),
+            "GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        );
+        assert!(answer.starts_with("HTTP/1.1 502"), "{answer}");
+        assert!(answer.contains("astro dev"), "{answer}");
+    }
+
+    #[test]
+    fn vites_websocket_is_tunnelled_both_ways() {
+        // A stand-in that answers the upgrade and echoes what follows.
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let astro = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut req = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !req.ends_with(b"\r\n\r\n") {
+                let n = s.read(&mut buf).unwrap();
+                req.extend_from_slice(&buf[..n]);
+            }
+            assert!(String::from_utf8_lossy(&req).contains("?token=t HTTP/1.1"));
+            s.write_all(b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n\r\n").unwrap();
+            let n = s.read(&mut buf).unwrap();
+            s.write_all(&buf[..n]).unwrap();
+        });
+        let (_dir, site) = live_site(Some(astro));
+        let addr = serving(site);
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        write!(
+            s,
+            "GET /?token=t HTTP/1.1\r\nhost: {addr}\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-key: a\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = Vec::new();
+        let mut buf = [0u8; 1024];
+        while !head.ends_with(b"\r\n\r\n") {
+            let n = s.read(&mut buf).unwrap();
+            head.extend_from_slice(&buf[..n]);
+        }
+        assert!(
+            head.starts_with(b"HTTP/1.1 101"),
+            "{}",
+            String::from_utf8_lossy(&head)
+        );
+        s.write_all(b"frame").unwrap();
+        let mut echoed = [0u8; 5];
+        s.read_exact(&mut echoed).unwrap();
+        assert_eq!(&echoed, b"frame");
+    }
 }
