@@ -2,15 +2,13 @@
  * The hosted client against a local stand-in of the search service's
  * documented multi-query endpoint (POST /1/indexes/{*}/queries on
  * 127.0.0.1, an OS-chosen port): the main search pages with offset and
- * length and refines with facetFilters and numericFilters, and the spec's
- * other searches: by filters with a limit, the catalogue (manufacturer,
- * model, body) and the dealership listing (categories and price), 21 a
- * page. The stand-in implements just what the client sends.
+ * length and refines with facetFilters and numericFilters, with the
+ * dealer's base filters. The stand-in implements just what the client sends.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHostedClient, LISTING_PAGE_SIZE, type HostedOptions } from '../src/lib/search/hosted';
+import { createHostedClient, type HostedOptions } from '../src/lib/search/hosted';
 import { EMPTY_STATE } from '../src/lib/search/types';
 
 type Rec = Record<string, unknown>;
@@ -23,13 +21,7 @@ const cars: Rec[] = Array.from({ length: 50 }, (_, i) => ({
   car_type: 'used',
   status: 'in_stock',
   price: 10_000 + i * 1000,
-  categories: i % 3 === 0 ? ['Family'] : ['Work'],
 }));
-const catalogue: Rec[] = [
-  { objectID: 'm1', manufacturer: { name: 'Toyota' }, model: { name: 'HiLux', body: 'Ute' } },
-  { objectID: 'm2', manufacturer: { name: 'Toyota' }, model: { name: 'RAV4', body: 'SUV' } },
-  { objectID: 'm3', manufacturer: { name: 'Kia' }, model: { name: 'Sportage', body: 'SUV' } },
-];
 const seen: Array<{ indexName: string; params: URLSearchParams; apiKey: string }> = [];
 
 const get = (r: Rec, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o as Rec | undefined)?.[k], r);
@@ -50,10 +42,7 @@ function matches(r: Rec, p: URLSearchParams): boolean {
     const x = Number(m[3]);
     return { '>=': v >= x, '<=': v <= x, '!=': v !== x, '>': v > x, '<': v < x, '=': v === x }[m[2]!];
   });
-  // The dealer's filter string: this stand-in reads only "make:Lada" exclusions and the AND'ed extra of byFilters.
-  const filters = p.get('filters') ?? '';
-  const extra = /AND \((\w+):"([^"]+)"\)$/.exec(filters);
-  return facetOk && numOk && (!extra || get(r, extra[1]!) === extra[2]);
+  return facetOk && numOk;
 }
 
 let server: http.Server;
@@ -71,7 +60,7 @@ beforeAll(async () => {
       const results = requests.map(({ indexName, params }) => {
         const p = new URLSearchParams(params);
         seen.push({ indexName, params: p, apiKey: String(req.headers['x-algolia-api-key']) });
-        const all = (indexName === 'Catalogue' ? catalogue : cars).filter((r) => matches(r, p));
+        const all = cars.filter((r) => matches(r, p));
         const offset = Number(p.get('offset') ?? 0);
         const length = Number(p.get('length') ?? 20);
         const facets: Record<string, Record<string, number>> = {};
@@ -113,32 +102,7 @@ describe('hosted search against a stand-in service', () => {
     expect(first.hits.every((h) => h.make === 'Toyota')).toBe(true);
     expect(first.facets.make).toEqual({ Toyota: 25, Kia: 25 });
     expect(seen.at(-1)?.apiKey).toBe('search-only');
-  });
-
-  it('searches by a filter string with a limit, inside the base filters', async () => {
-    const hits = await createHostedClient(options()).byFilters('model:"Rio"', 3);
-    expect(hits.map((h) => h.model)).toEqual(['Rio', 'Rio', 'Rio']);
-    const p = seen.at(-1)!.params;
-    expect(p.get('length')).toBe('3');
-    expect(p.get('filters')).toMatch(/^show_on_dealer_website:true .* AND \(model:"Rio"\)$/);
-  });
-
-  it('searches the catalogue by manufacturer, model and body, 21 a page', async () => {
-    const client = createHostedClient(options());
-    expect((await client.catalogue('Catalogue', { manufacturer: 'Toyota' })).hits.map((h) => h.objectID)).toEqual(['m1', 'm2']);
-    expect((await client.catalogue('Catalogue', { body: 'SUV' })).nbHits).toBe(2);
-    expect((await client.catalogue('Catalogue', { manufacturer: 'Kia', model: 'Sportage', body: 'SUV' })).hits.map((h) => h.objectID)).toEqual(['m3']);
-    expect(seen.at(-1)!.params.get('hitsPerPage')).toBe(String(LISTING_PAGE_SIZE));
-    expect(seen.at(-1)!.indexName).toBe('Catalogue');
-  });
-
-  it("lists the dealership's cars by category and price, 21 a page", async () => {
-    const client = createHostedClient(options());
-    const family = cars.filter((c) => (c.categories as string[]).includes('Family') && (c.price as number) <= 45_000).length;
-    const p1 = await client.listing({ categories: ['Family'], price: { max: 45_000 } });
-    expect(p1.nbHits).toBe(family);
-    expect(p1.hits.length).toBe(Math.min(LISTING_PAGE_SIZE, family));
-    const all = await client.listing({}, 2);
-    expect([all.nbHits, all.page, all.nbPages, all.hits.length]).toEqual([50, 2, 3, 8]);
+    // The dealer's base filters go with every query.
+    expect(seen.at(-1)!.params.get('filters')).toMatch(/^show_on_dealer_website:true/);
   });
 });

@@ -10,9 +10,11 @@
  * numericFilters) and hitsPerPage. Disjunctive facets need one extra
  * query per group of refined attributes (each without those refinements),
  * sent together in one multi-query request; the answers merge into the
- * same response the embedded engine gives. The spec's other searches are
- * here too: by filters with a limit, the manufacturer/model catalogue and
- * the dealership listing (21 a page). The keyword goes to the service as
+ * same response the embedded engine gives. The spec's other searches (by
+ * filters with a limit, the manufacturer/model catalogue, the dealership
+ * listing) are not asked of the service: what they fed is built from the
+ * stock at build time (docs/behaviour/search.md § 'Decision: the hosted
+ * service answers the search page only'). The keyword goes to the service as
  * typed: its own typo tolerance and synonyms apply, not the embedded
  * engine's.
  * Loaded only on sites that use it (a dynamic import), so embedded sites
@@ -244,57 +246,13 @@ async function post(o: HostedOptions, requests: HostedRequest[]): Promise<RawRes
   return ((await res.json()) as { results: RawResult[] }).results;
 }
 
-/** Page size of the catalogue and listing searches (docs/behaviour/search.md §9). */
-export const LISTING_PAGE_SIZE = 21;
-
-export interface HostedClient extends SearchClient {
-  /** Up to `limit` cars matching a filter string, within the dealer's base filters (the spec's search by filters with limit). */
-  byFilters(filters: string, limit: number): Promise<Hit[]>;
-  /**
-   * The manufacturer/model catalogue (another index of the service): its
-   * records filtered on manufacturer.name, model.name and model.body, 21 a
-   * page; records as the service returns them.
-   */
-  catalogue(index: string, f: { manufacturer?: string; model?: string; body?: string }, page?: number): Promise<{ hits: Record<string, unknown>[]; nbHits: number }>;
-  /** The dealership's cars in categories and a price range, 21 a page (the spec's dealership listing search). */
-  listing(f: { categories?: string[]; price?: { min?: number; max?: number } }, page?: number): Promise<SearchResponse>;
-}
-
-export function createHostedClient(o: HostedOptions): HostedClient {
+export function createHostedClient(o: HostedOptions): SearchClient {
   const now = o.now ?? (() => Math.floor(Date.now() / 1000));
-  const base = () => hostedBaseFilter(o.baseFilters, now());
   return {
     async search(state) {
       const nowSeconds = now();
       const requests = buildRequests(state, o, nowSeconds);
       return mergeResults(await post(o, requests), requests, o.rules, nowSeconds * 1000, o.hitsPerPage);
-    },
-    async byFilters(filters, limit) {
-      const [r] = await post(o, [{ indexName: o.config.index, params: encode({ query: '', filters: `${base()} AND (${filters})`, offset: 0, length: limit, hitsPerPage: limit }) }]);
-      return (r?.hits ?? []).map((h) => hitFromHosted(h, o.rules, now() * 1000));
-    },
-    async catalogue(index, f, page = 0) {
-      const facetFilters = [
-        f.manufacturer && [`manufacturer.name:${f.manufacturer}`],
-        f.model && [`model.name:${f.model}`],
-        f.body && [`model.body:${f.body}`],
-      ].filter((x): x is string[] => !!x);
-      const [r] = await post(o, [{ indexName: index, params: encode({ query: '', facetFilters, offset: page * LISTING_PAGE_SIZE, length: LISTING_PAGE_SIZE, hitsPerPage: LISTING_PAGE_SIZE }) }]);
-      return { hits: r?.hits ?? [], nbHits: r?.nbHits ?? 0 };
-    },
-    async listing(f, page = 0) {
-      const state: SearchState = {
-        query: '',
-        refinementList: f.categories?.length ? { categories: f.categories } : {},
-        range: f.price ? { price: f.price } : {},
-        page: page + 1,
-        sortBy: '',
-      };
-      const nowSeconds = now();
-      const requests: HostedRequest[] = [
-        { indexName: o.config.index, params: encode({ query: '', offset: page * LISTING_PAGE_SIZE, length: LISTING_PAGE_SIZE, hitsPerPage: LISTING_PAGE_SIZE, filters: hostedBaseFilter(o.baseFilters, nowSeconds), ...searchFilters(state) }) },
-      ];
-      return mergeResults(await post(o, requests), requests, o.rules, nowSeconds * 1000, LISTING_PAGE_SIZE);
     },
   };
 }
