@@ -83,7 +83,7 @@ describe('the server-rendered form works without JavaScript', () => {
     expect(form.getAttribute('action')).toBe('https://api.example.com/api/leads');
     expect(form.hasAttribute('novalidate')).toBe(false);
     const names = [...form.querySelectorAll('input:not([type=hidden]), textarea, select')].map((e) => e.getAttribute('name'));
-    expect(names).toEqual(['name', 'email', 'phone', 'do-you-have-a-trade-in', 'do-you-have-a-trade-in', 'opt_in_finance', 'message', 'opt_in', 'terms_conditions', 'website']);
+    expect(names).toEqual(['name', 'email', 'phone', 'do-you-have-a-trade-in', 'do-you-have-a-trade-in', 'opt_in_finance', 'opt_in_trade', 'message', 'opt_in', 'terms_conditions', 'website']);
     // The marketing opt-in is a box the shopper sees, ticked (docs/behaviour/content.md §5: optional, defaults to true), after a hidden "false" so unticking it is sent.
     const optIn = form.querySelector<HTMLInputElement>('input[type=checkbox][name=opt_in]')!;
     expect(optIn.checked).toBe(true);
@@ -201,6 +201,10 @@ describe('the enquiry, step by step', () => {
     sessionStorage.setItem('dealergen:visit', JSON.stringify({ visited_pages: ['/search/', '/cars/a/'], linked_query_params: { utm_source: 'google' } }));
     await toStep2();
     fireEvent.click(screen.getByLabelText('Yes'));
+    // The trade opt-in starts unticked, as the finance one; ticked, it is sent.
+    const trade = screen.getByRole('checkbox', { name: 'I would like a valuation of my trade-in.' });
+    expect((trade as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(trade);
     type('Message', '  Is it still available?  ');
     fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
     press('Send enquiry');
@@ -215,6 +219,7 @@ describe('the enquiry, step by step', () => {
       message: 'Is it still available?',
       'do-you-have-a-trade-in': 'Yes',
       opt_in_finance: false,
+      opt_in_trade: true,
       terms_conditions: true,
       car_id: '410033',
       dealership_slug: 'brisbane-motor-group',

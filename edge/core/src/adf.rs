@@ -575,7 +575,7 @@ Opt-in: marketing yes</comments>
     fn offers_names_attributes_and_preferences() {
         let l = lead(
             json!({"category": "offer", "offer_amount": "$49,500", "last_name": "Bloggs",
-            "PreferredContactMethod": "Email", "opt_in": false, "opt_in_finance": true,
+            "PreferredContactMethod": "Email", "opt_in": false, "opt_in_finance": true, "opt_in_trade": true,
             "lead_attributes": {"visited_pages": ["/", "/cars/x/"], "linked_query_params": {"utm_source": "google"}}}),
         );
         let xml = render(&l, &config(), "l", "t");
@@ -586,7 +586,7 @@ Opt-in: marketing yes</comments>
         assert!(xml.contains(r#"<name part="first">Jo &lt;Bloggs&gt;</name>"#));
         assert!(xml.contains(r#"<name part="last">Bloggs</name>"#));
         assert!(xml.contains(r#"<email preferredcontact="1">"#));
-        assert!(xml.contains("Opt-in: marketing no, finance yes"));
+        assert!(xml.contains("Opt-in: marketing no, finance yes, trade-in yes"));
         assert!(xml.contains("Visited pages: / /cars/x/\nCampaign: utm_source=google"));
     }
 
