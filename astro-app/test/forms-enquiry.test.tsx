@@ -42,6 +42,7 @@ const config: FormConfig = {
   messageRequired: true,
   termsRequired: true,
   defaultState: 'QLD',
+  budgetPresets: [],
 };
 
 beforeEach(() => {

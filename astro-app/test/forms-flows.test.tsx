@@ -21,6 +21,7 @@ const config: FormConfig = {
   messageRequired: true,
   termsRequired: true,
   defaultState: 'QLD',
+  budgetPresets: [],
 };
 const car = { id: '7', slug: 'kia-7', name: '2022 Kia Rio S', year: 2022, make: 'Kia', model: 'Rio', badge: 'S', km: 30000, car_type: 'used', status: 'in_stock', stocknum: 'S7', tag: null, location_id: 'bmg-newstead' };
 

@@ -31,6 +31,7 @@ const config: FormConfig = {
   messageRequired: true,
   termsRequired: true,
   defaultState: 'QLD',
+  budgetPresets: [],
 };
 const locations = [
   { id: 'bmg-newstead', name: 'Newstead' },

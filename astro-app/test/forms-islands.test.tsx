@@ -33,6 +33,7 @@ const config: FormConfig = {
   messageRequired: true,
   termsRequired: true,
   defaultState: 'QLD',
+  budgetPresets: [5000, 10000, 20000, 30000, 40000, 50000, 70000],
 };
 const locations = [
   { id: 'bmg-newstead', name: 'Newstead' },
@@ -244,6 +245,16 @@ describe('fleet, offer, test drive and finance forms', () => {
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=finance&car_type=used'));
     expect(lead(routes.calls)).toMatchObject({ category: 'finance', car_id: '7', car_type: 'used', location_id: 'bmg-springwood', vehiclePriceBudget: 50000, postcode: '4006' });
     expect(eventId(routes.calls)).toBe(15);
+  });
+
+  it('offers the dealer’s own quick amounts (forms.budget_presets: a truck dealer’s $300,000 to $800,000), or none', () => {
+    const trucks = [300_000, 400_000, 500_000, 600_000, 700_000, 800_000];
+    const { unmount } = render(<FinanceEnquiry config={{ ...config, budgetPresets: trucks }} locations={locations} />);
+    const group = screen.getByRole('group', { name: /quick amounts/ });
+    expect(Array.from(group.querySelectorAll('button')).map((b) => b.textContent)).toEqual(['$300,000', '$400,000', '$500,000', '$600,000', '$700,000', '$800,000']);
+    unmount();
+    render(<FinanceEnquiry config={{ ...config, budgetPresets: [] }} locations={locations} />);
+    expect(screen.queryByRole('group', { name: /quick amounts/ })).toBeNull();
   });
 });
 

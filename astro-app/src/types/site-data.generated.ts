@@ -1898,6 +1898,10 @@ export interface Payment {
  */
 export interface Forms {
   /**
+   * Quick amounts under the finance form's budget question, in dollars (`forms.budget_presets`).
+   */
+  budget_presets: number[];
+  /**
    * The Cloudflare Turnstile site key when the dealer has the captcha on
    * (`features.captcha` with `forms.turnstile`); null: no captcha.
    */

@@ -38,6 +38,41 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
     checkout(cfg, cx);
     trade_in(cfg, cx);
     success_path(&cfg.forms.success_path, cx);
+    budget_presets(&cfg.forms.budget_presets, cx);
+}
+
+/// Most quick amounts a form shows (they wrap to two rows on a phone).
+const MAX_BUDGET_PRESETS: usize = 8;
+
+/// The finance form's quick amounts: a few, ascending, each a plausible loan.
+fn budget_presets(amounts: &[u32], cx: &mut Ctx) {
+    let at = root().key("forms").key("budget_presets");
+    if amounts.len() > MAX_BUDGET_PRESETS {
+        cx.err(
+            &at,
+            format!(
+                "{} quick amounts: the form shows at most {MAX_BUDGET_PRESETS}",
+                amounts.len()
+            ),
+        );
+    }
+    for (i, a) in amounts.iter().enumerate() {
+        if !(1_000..=5_000_000).contains(a) {
+            cx.err(
+                &at.clone().index(i),
+                format!("${a} is not a loan amount the form offers"),
+            )
+            .expected = Some("whole dollars from 1000 to 5000000".into());
+        } else if i > 0 && amounts[i - 1] >= *a {
+            cx.err(
+                &at.clone().index(i),
+                format!(
+                    "{a} does not come after {}: list the amounts from the smallest",
+                    amounts[i - 1]
+                ),
+            );
+        }
+    }
 }
 
 fn captcha(cfg: &DealerConfig, cx: &mut Ctx) {
@@ -266,6 +301,27 @@ mod tests {
             (all[0].key.as_str(), all[0].severity),
             ("trade_in", Severity::Warning)
         );
+    }
+
+    #[test]
+    fn budget_presets_are_a_few_ascending_loan_amounts() {
+        accepted("forms: { budget_presets: [300000, 400000, 800000] }\n");
+        accepted("forms: { budget_presets: [] }\n");
+        let p = problem_at(
+            "forms: { budget_presets: [5000, 5000] }\n",
+            "forms.budget_presets[1]",
+        );
+        assert!(p.message.contains("does not come after"), "{p:?}");
+        let p = problem_at(
+            "forms: { budget_presets: [500] }\n",
+            "forms.budget_presets[0]",
+        );
+        assert!(p.message.contains("is not a loan amount"), "{p:?}");
+        let p = problem_at(
+            "forms: { budget_presets: [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000] }\n",
+            "forms.budget_presets",
+        );
+        assert!(p.message.contains("at most 8"), "{p:?}");
     }
 
     #[test]

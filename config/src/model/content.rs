@@ -279,6 +279,8 @@ pub struct FormsConfig {
     pub default_state: super::AuState,
     /// Where the shopper lands after a successful form.
     pub success_path: String,
+    /// Quick amounts offered under the finance form's budget question, in whole dollars, ascending: the default [5000, 10000, 20000, 30000, 40000, 50000, 70000] suits cars; a truck or caravan dealer lists its own, e.g. [300000, 400000, 500000, 600000, 700000, 800000]. At most 8, each $1,000 to $5,000,000; empty: no quick amounts.
+    pub budget_presets: Vec<u32>,
     /// The dealer's Cloudflare Turnstile widget, used when `features.captcha` is on.
     pub turnstile: Option<Turnstile>,
 }
@@ -300,6 +302,7 @@ impl Default for FormsConfig {
             terms_required: true,
             default_state: super::AuState::QLD,
             success_path: "/success".into(),
+            budget_presets: vec![5_000, 10_000, 20_000, 30_000, 40_000, 50_000, 70_000],
             turnstile: None,
         }
     }

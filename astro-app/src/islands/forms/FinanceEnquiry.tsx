@@ -15,15 +15,12 @@ import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
 import { contactFields, dealerDefaults, locationField, messageField, postcodeField, consentFields, type FormConfig } from './specs';
 
-/** Quick amounts of the budget (docs/behaviour/content.md §9: money presets $5,000 to $70,000). */
-export const BUDGET_PRESETS = [5000, 10000, 20000, 30000, 40000, 50000, 70000];
-
 export function financeFields(config: FormConfig, locations: Pick<Location, 'id' | 'name'>[]): FieldSpec[] {
   const fields: FieldSpec[] = [...contactFields(), postcodeField(true)];
   const location = locationField(locations, undefined, 'Preferred dealership');
   if (location) fields.push(location);
   fields.push(
-    { name: 'vehiclePriceBudget', rule: 'money', required: false, label: 'How much would you like to borrow?', input: 'money', presets: BUDGET_PRESETS },
+    { name: 'vehiclePriceBudget', rule: 'money', required: false, label: 'How much would you like to borrow?', input: 'money', presets: config.budgetPresets },
     messageField('finance', config),
     ...consentFields(config),
   );

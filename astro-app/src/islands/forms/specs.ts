@@ -18,6 +18,8 @@ export interface FormConfig extends FormSettings {
   termsRequired: boolean;
   /** `forms.default_state`, e.g. "QLD". */
   defaultState: string;
+  /** `forms.budget_presets`: the finance form's quick amounts, in dollars. */
+  budgetPresets: number[];
 }
 
 /** The forms' settings of a dealer's site (pages pass this to every form island). */
@@ -31,6 +33,7 @@ export function formConfig(site: SiteData): FormConfig {
     messageRequired: site.forms.message_required,
     termsRequired: site.forms.terms_required,
     defaultState: site.forms.default_state,
+    budgetPresets: site.forms.budget_presets,
     phone: site.contact.phone,
   };
 }

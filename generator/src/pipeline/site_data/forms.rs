@@ -20,6 +20,8 @@ pub struct Forms {
     pub terms_required: bool,
     /// State pre-selected in state selects (`forms.default_state`), e.g. "QLD".
     pub default_state: String,
+    /// Quick amounts under the finance form's budget question, in dollars (`forms.budget_presets`).
+    pub budget_presets: Vec<u32>,
     /// Where a sent form lands (`forms.success_path`), as a site path with
     /// the trailing slash the site's pages have, e.g. "/success/".
     pub success_path: String,
@@ -141,6 +143,7 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
         message_required: cfg.forms.message_required,
         terms_required: cfg.forms.terms_required,
         default_state: cfg.forms.default_state.as_str().into(),
+        budget_presets: cfg.forms.budget_presets.clone(),
         success_path: format!("/{success}/"),
         captcha_site_key: cfg
             .features
