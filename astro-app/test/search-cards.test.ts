@@ -25,3 +25,18 @@ describe('trade-in valuation (rules/vectors/trade-in.json)', () => {
     }
   });
 });
+
+describe('button labels (cards.labels)', () => {
+  const car = { objectID: '7', slug: 'kia-7', status: 'in_stock' as const, phone: '(07) 3000 0001', price: 18990 };
+  const settings: CardSettings = { buttons: ['enquire', 'finance', 'reserve', 'view_details'], checkout: true, checkoutDeposit: 200, checkoutPath: 'checkout' };
+
+  it('keep the platform’s wording by default', () => {
+    expect(cardActions(car, settings).map((a) => a.label)).toEqual(['Enquire', 'Get Finance', 'Reserve Now $200', 'View Details']);
+  });
+
+  it('take the dealer’s wording kind by kind (002: "Reserve Car Now", "Finance Enquiry"), the links unchanged', () => {
+    const labelled = cardActions(car, { ...settings, labels: { reserve: 'Reserve Car Now', finance: 'Finance Enquiry' } });
+    expect(labelled.map((a) => a.label)).toEqual(['Enquire', 'Finance Enquiry', 'Reserve Car Now', 'View Details']);
+    expect(labelled.map((a) => a.href)).toEqual(cardActions(car, settings).map((a) => a.href));
+  });
+});

@@ -1013,6 +1013,12 @@ export interface Cards {
    */
   buttons: CardButton[];
   /**
+   * The dealer's button labels by kind (`cards.labels`); a kind not here keeps the platform's wording.
+   */
+  labels: {
+    [k: string]: string | undefined;
+  };
+  /**
    * Guarantee line on used cars' cards (`cards.used_car_guarantee`); null: none.
    */
   used_car_guarantee: string | null;

@@ -28,6 +28,7 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
 /// Call Dealer would have to show it, so it is refused rather than left
 /// doing nothing (the search index carries no masked number).
 fn cards(cfg: &DealerConfig, cx: &mut Ctx) {
+    labels(cfg, cx);
     if !cfg.features.phone_reveal {
         return;
     }
@@ -38,6 +39,29 @@ fn cards(cfg: &DealerConfig, cx: &mut Ctx) {
                 "`call_dealer` on a result card would show the number `features.phone_reveal` masks",
             )
             .hint = Some("remove it: shoppers call from the car page, where the number is revealed and the call recorded; or set `features: { phone_reveal: false }` to show the numbers everywhere".into());
+        }
+    }
+}
+
+/// Longest button label: the buttons share a card's width on a phone.
+const MAX_LABEL: usize = 40;
+
+/// Each button label a few words on one line.
+fn labels(cfg: &DealerConfig, cx: &mut Ctx) {
+    for (kind, label) in cfg.cards.labels.set() {
+        let name = serde_json::to_value(kind)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        let chars = label.trim().chars().count();
+        if chars == 0 || chars > MAX_LABEL || label.contains(['\n', '\r']) {
+            cx.err(
+                &root().key("cards").key("labels").key(&name),
+                format!(
+                    "the `{name}` button's label must be 1 to {MAX_LABEL} characters on one line"
+                ),
+            )
+            .hint = Some("leave it out to keep the platform's wording".into());
         }
     }
 }
@@ -219,6 +243,25 @@ fn plan_numbers(values: [(&str, Option<u32>); 6], path: &KeyPath, cx: &mut Ctx) 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_button_label_is_a_few_words_on_one_line() {
+        crate::check::testing::accepted(
+            "cards: { labels: { finance: Finance Enquiry, reserve: Reserve Car Now } }\n",
+        );
+        for bad in [
+            "\"\"",
+            "\"  \"",
+            "\"a very long label that goes on and on past forty\"",
+            "\"two\\nlines\"",
+        ] {
+            let p = crate::check::testing::problem_at(
+                &format!("cards: {{ labels: {{ finance: {bad} }} }}\n"),
+                "cards.labels.finance",
+            );
+            assert!(p.message.contains("1 to 40 characters"), "{bad}: {p:?}");
+        }
+    }
     use crate::check::testing::{accepted, problem_at, problems};
 
     #[test]

@@ -245,6 +245,8 @@ pub struct CardsConfig {
     /// A guarantee line on used cars' cards, e.g. "48 hour money back ·
     /// 12 months roadside assist". Empty: none.
     pub used_car_guarantee: Option<String>,
+    /// The dealer's wording of the buttons, by kind, on the result cards and in the car page's sidebar, e.g. { reserve: Reserve Car Now, finance: Finance Enquiry }; a kind left out keeps the platform's wording (cards: Enquire, Book a Test Drive, Get Finance, Reserve Now $200, Trade In, View Details, Call Dealer, Make an Offer, Buy Online; sidebar: Enquire Now, Get Finance Quote, Reserve Car Now, Trade-In Valuation, ...). Each 1 to 40 characters.
+    pub labels: ButtonLabels,
 }
 
 impl Default for CardsConfig {
@@ -255,7 +257,61 @@ impl Default for CardsConfig {
             certified_badge_make: Some("Toyota".into()),
             strict_compare: false,
             used_car_guarantee: None,
+            labels: ButtonLabels::default(),
         }
+    }
+}
+
+/// A dealer's wording of each kind of button (`cards.labels`); empty: the platform's.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct ButtonLabels {
+    /// The enquiry button, e.g. "Enquire Now".
+    pub enquire: Option<String>,
+    /// The test drive button, e.g. "Book a Test Drive".
+    pub test_drive: Option<String>,
+    /// The finance button, e.g. "Finance Enquiry".
+    pub finance: Option<String>,
+    /// The reservation button, e.g. "Reserve Car Now" (replaces the card's "Reserve Now $200"; the deposit stays in the note under the buttons).
+    pub reserve: Option<String>,
+    /// The trade-in button, e.g. "Value My Trade".
+    pub trade_in: Option<String>,
+    /// The card's link to the car page, e.g. "See Details".
+    pub view_details: Option<String>,
+    /// The call button, e.g. "Call Us".
+    pub call_dealer: Option<String>,
+    /// The offer button, e.g. "Make an Offer".
+    pub make_offer: Option<String>,
+    /// The online purchase button, e.g. "Buy Now".
+    pub buy_online: Option<String>,
+    /// The history report button (sidebar), e.g. "Vehicle History".
+    pub history_report: Option<String>,
+}
+
+impl ButtonLabels {
+    /// The dealer's label for `kind`, if it set one.
+    pub fn get(&self, kind: CardButton) -> Option<&str> {
+        match kind {
+            CardButton::Enquire => &self.enquire,
+            CardButton::TestDrive => &self.test_drive,
+            CardButton::Finance => &self.finance,
+            CardButton::Reserve => &self.reserve,
+            CardButton::TradeIn => &self.trade_in,
+            CardButton::ViewDetails => &self.view_details,
+            CardButton::CallDealer => &self.call_dealer,
+            CardButton::MakeOffer => &self.make_offer,
+            CardButton::BuyOnline => &self.buy_online,
+            CardButton::HistoryReport => &self.history_report,
+        }
+        .as_deref()
+    }
+
+    /// Every label the dealer set, by kind (in the order of `CardButton`).
+    pub fn set(&self) -> Vec<(CardButton, &str)> {
+        CardButton::ALL
+            .into_iter()
+            .filter_map(|k| self.get(k).map(|l| (k, l)))
+            .collect()
     }
 }
 
@@ -284,6 +340,22 @@ pub enum CardButton {
     BuyOnline,
     /// Car History Report (only when the car has a file).
     HistoryReport,
+}
+
+impl CardButton {
+    /// Every kind, in declaration order.
+    pub const ALL: [CardButton; 10] = [
+        CardButton::Enquire,
+        CardButton::TestDrive,
+        CardButton::Finance,
+        CardButton::Reserve,
+        CardButton::TradeIn,
+        CardButton::ViewDetails,
+        CardButton::CallDealer,
+        CardButton::MakeOffer,
+        CardButton::BuyOnline,
+        CardButton::HistoryReport,
+    ];
 }
 
 #[cfg(test)]

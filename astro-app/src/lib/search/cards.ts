@@ -30,6 +30,8 @@ export interface CardSettings {
   checkoutMakes?: string[];
   /** The trade-in pages exist (`features.trade_in`): Trade In only then, and only for the cars `mayValueTradeIn` allows. */
   tradeIn?: boolean;
+  /** The dealer's button labels by kind (`cards.labels`); a kind not here keeps the wording below. */
+  labels?: Partial<Record<CardButton, string>>;
 }
 
 type CardCar = Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone'> & Partial<Pick<Hit, 'car_type' | 'make' | 'reserved' | 'price'>>;
@@ -64,38 +66,39 @@ export function cardActions(car: CardCar, s: CardSettings): CardAction[] {
   // The car page's form reads ?enquiry=similar (a sold car's page asks for it anyway).
   if (!inStock(car)) return [{ kind: 'similar', label: 'Find Me Something Similar', href: `${page}?enquiry=similar#enquire` }];
   const out: CardAction[] = [];
+  const label = (kind: CardButton, ours: string) => s.labels?.[kind] ?? ours;
   for (const b of s.buttons) {
     switch (b) {
       case 'enquire':
-        out.push({ kind: b, label: 'Enquire', href: `${page}#enquire` });
+        out.push({ kind: b, label: label(b, 'Enquire'), href: `${page}#enquire` });
         break;
       case 'test_drive':
-        out.push({ kind: b, label: 'Book a Test Drive', href: `${page}?enquiry=test-drive#enquire` });
+        out.push({ kind: b, label: label(b, 'Book a Test Drive'), href: `${page}?enquiry=test-drive#enquire` });
         break;
       case 'finance':
-        out.push({ kind: b, label: 'Get Finance', href: `${page}?enquiry=finance#enquire` });
+        out.push({ kind: b, label: label(b, 'Get Finance'), href: `${page}?enquiry=finance#enquire` });
         break;
       case 'reserve':
         if (reservable(car, s)) {
           const amount = s.checkoutDeposit > 0 ? ` $${s.checkoutDeposit}` : '';
-          out.push({ kind: b, label: `Reserve Now${amount}`, href: `${page}${s.checkoutPath}/` });
+          out.push({ kind: b, label: label(b, `Reserve Now${amount}`), href: `${page}${s.checkoutPath}/` });
         }
         break;
       case 'trade_in':
         if (mayValueTradeIn(s.tradeIn !== false, car))
-          out.push({ kind: b, label: 'Trade In', href: `/cars/trade-in/?car_id=${encodeURIComponent(car.objectID)}` });
+          out.push({ kind: b, label: label(b, 'Trade In'), href: `/cars/trade-in/?car_id=${encodeURIComponent(car.objectID)}` });
         break;
       case 'view_details':
-        out.push({ kind: b, label: 'View Details', href: page });
+        out.push({ kind: b, label: label(b, 'View Details'), href: page });
         break;
       case 'call_dealer':
-        if (car.phone) out.push({ kind: b, label: 'Call Dealer', href: telHref(car.phone) });
+        if (car.phone) out.push({ kind: b, label: label(b, 'Call Dealer'), href: telHref(car.phone) });
         break;
       case 'make_offer':
-        out.push({ kind: b, label: 'Make an Offer', href: `${page}?enquiry=offer#enquire` });
+        out.push({ kind: b, label: label(b, 'Make an Offer'), href: `${page}?enquiry=offer#enquire` });
         break;
       case 'buy_online':
-        if (reservable(car, s)) out.push({ kind: b, label: 'Buy Online', href: `${page}${s.checkoutPath}/` });
+        if (reservable(car, s)) out.push({ kind: b, label: label(b, 'Buy Online'), href: `${page}${s.checkoutPath}/` });
         break;
       case 'history_report':
         // Needs the car's history file, which result cards do not carry.

@@ -150,6 +150,8 @@ pub struct Cards {
     pub buttons: Vec<model::CardButton>,
     /// Guarantee line on used cars' cards (`cards.used_car_guarantee`); null: none.
     pub used_car_guarantee: Option<String>,
+    /// The dealer's button labels by kind (`cards.labels`); a kind not here keeps the platform's wording.
+    pub labels: std::collections::BTreeMap<String, String>,
 }
 
 /// Wording that differs between dealers.
@@ -256,6 +258,16 @@ pub fn build_with_pages(
                 .used_car_guarantee
                 .clone()
                 .filter(|g| !g.trim().is_empty()),
+            labels: cfg
+                .cards
+                .labels
+                .set()
+                .into_iter()
+                .filter_map(|(kind, label)| {
+                    let name = serde_json::to_value(kind).ok()?.as_str()?.to_string();
+                    Some((name, label.trim().to_string()))
+                })
+                .collect(),
         },
         search: search::search(cfg, cars),
         copy: Copy {

@@ -191,9 +191,10 @@ pub fn sidebar_buttons(
         }
     );
     let deposit = cfg.features.checkout.deposit;
+    // The dealer's wording (`cards.labels`), else the platform's.
     let button = |kind, label: &str, href: String| SidebarButton {
         kind,
-        label: label.into(),
+        label: cfg.cards.labels.get(kind).map_or(label, str::trim).into(),
         href,
         note: None,
         external: false,
@@ -719,6 +720,27 @@ mod tests {
             kinds(&buttons(&car, &cfg)),
             ["call_dealer", "make_offer", "enquire"]
         );
+    }
+
+    #[test]
+    fn the_dealers_labels_replace_the_platforms_wording_kind_by_kind() {
+        let car = feed_car(json!({"file": "https://reports.example.com/7.pdf"}));
+        let label = |b: &[SidebarButton], k: CardButton| {
+            b.iter().find(|x| x.kind == k).unwrap().label.clone()
+        };
+        let ours = buttons(&car, &dealer(json!({})));
+        assert_eq!(label(&ours, CardButton::Finance), "Get Finance Quote");
+        assert_eq!(label(&ours, CardButton::Reserve), "Reserve Car Now");
+        let cfg = dealer(
+            json!({"cards": {"labels": {"finance": "Finance Enquiry", "reserve": " Hold This Car "}}}),
+        );
+        let theirs = buttons(&car, &cfg);
+        assert_eq!(label(&theirs, CardButton::Finance), "Finance Enquiry");
+        assert_eq!(label(&theirs, CardButton::Reserve), "Hold This Car");
+        // The rest keep the platform's, and every button still does what it did.
+        assert_eq!(label(&theirs, CardButton::Enquire), "Enquire Now");
+        let hrefs = |b: &[SidebarButton]| b.iter().map(|x| x.href.clone()).collect::<Vec<_>>();
+        assert_eq!(hrefs(&theirs), hrefs(&ours));
     }
 
     #[test]
