@@ -208,7 +208,7 @@ pub struct Popup {
 pub struct ReviewsConfig {
     /// Show the reviews section (the home page's `reviews` block, #reviews).
     pub enabled: bool,
-    /// Reviews rated below this (1-5) are not shown.
+    /// Reviews rated below this (1-5) are not listed; they still count in a summary made from `items`.
     #[schemars(range(min = 1, max = 5))]
     pub min_rating: u8,
     /// Page where shoppers leave a review (a "Leave a review" button).
@@ -265,6 +265,9 @@ pub struct Review {
     /// Photo path or URL (optional).
     #[serde(default)]
     pub image: Option<String>,
+    /// Leave this review out everywhere, the list and the count and average made from `items` (a review the review site removed, or one not from a customer). A review rated under `min_rating` is only left out of the list: it still counts, so the summary is never an average of the favourable reviews alone.
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 /// Enquiry forms.

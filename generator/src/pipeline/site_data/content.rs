@@ -631,17 +631,21 @@ fn reviews(cfg: &DealerConfig) -> Option<Reviews> {
     if !r.enabled {
         return None;
     }
+    // A hidden review is not a review of this dealer's: in neither the
+    // count nor the list. One under `min_rating` still counts (an average
+    // of the favourable ones alone would misrepresent the dealer's), and
+    // is only left out of the list (docs/behaviour/content.md §2).
+    let items: Vec<&model::Review> = r.items.iter().filter(|i| !i.hidden).collect();
     let (count, average) = match &r.summary {
         Some(s) => (s.count, s.average_rating),
-        None if r.items.is_empty() => return None,
+        None if items.is_empty() => return None,
         None => (
-            r.items.len() as u32,
-            r.items.iter().map(|i| i.rating).sum::<f64>() / r.items.len() as f64,
+            items.len() as u32,
+            items.iter().map(|i| i.rating).sum::<f64>() / items.len() as f64,
         ),
     };
-    let mut shown: Vec<&model::Review> = r
-        .items
-        .iter()
+    let mut shown: Vec<&model::Review> = items
+        .into_iter()
         .filter(|i| r.show_list && i.rating >= f64::from(r.min_rating))
         .collect();
     shown.sort_by(|a, b| b.review_date.cmp(&a.review_date));
@@ -794,8 +798,19 @@ mod tests {
         assert_eq!(
             (r.count, r.average_rating),
             (4, 4.1),
-            "the summary counts every review"
+            "the summary counts every review, the 3-star one not listed included"
         );
+        // A hidden review is in neither the list nor the count.
+        let mut hiding = reviews.clone();
+        hiding["items"][2]["hidden"] = json!(true);
+        let r = built(json!({"reviews": hiding})).reviews.unwrap();
+        let dates: Vec<&str> = r.items.iter().map(|i| i.review_date.as_str()).collect();
+        assert_eq!(
+            dates,
+            ["2026-03-01", "2026-01-01"],
+            "the 2026-08-01 review is hidden"
+        );
+        assert_eq!((r.count, r.average_rating), (3, 4.2));
         let mut with_summary = reviews.clone();
         with_summary["summary"] = json!({"count": 1410, "average_rating": 4.7});
         with_summary["show_list"] = json!(false);
