@@ -4,7 +4,7 @@
  * on screen (docs/behaviour/search.md §4), the keyword box waits 300 ms (docs/behaviour/search.md §9), the
  * URL follows the state, and the server render matches the hydrated one.
  */
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import fs from 'node:fs';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
@@ -60,6 +60,24 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
+});
+
+describe('the card among the results (search.cta_card)', () => {
+  const withCard = (cta_card: typeof search.cta_card) => ({ ...props, config: { ...props.config, search: { ...search, cta_card_position: 3, cta_card } } });
+
+  it('offers Find Me Something Similar by default, at its position', () => {
+    render(<SearchApp {...withCard({ kind: 'find_similar' })} />);
+    const card = document.querySelector('.cta-card')!;
+    expect(Array.from(card.parentElement!.children).indexOf(card)).toBe(2);
+    expect(within(card as HTMLElement).getByRole('link', { name: 'Find Me Something Similar' }).getAttribute('href')).toBe('/contact-us/');
+  });
+
+  it('calls the dealer instead where the dealer chose call_dealer (000: a call-the-dealer card)', () => {
+    render(<SearchApp {...withCard({ kind: 'call_dealer', phone: '(07) 3000 0001' })} />);
+    const link = within(document.querySelector('.cta-card') as HTMLElement).getByRole('link', { name: 'Call (07) 3000 0001' });
+    expect(link.getAttribute('href')).toBe('tel:0730000001');
+    expect(screen.queryByRole('link', { name: 'Find Me Something Similar' })).toBeNull();
+  });
 });
 
 describe('search island', () => {

@@ -89,6 +89,9 @@ fn context(path: &str) -> Vec<(&'static str, Value)> {
                 serde_json::json!([["wagon", "suv"], ["ute", "pickup"]]),
             ),
         ],
+        // A call card shows the dealer's number, which the fixture masks
+        // (features.phone_reveal); judged with the numbers shown.
+        "search.cta_card" => vec![("/features/phone_reveal", false.into())],
         _ => Vec::new(),
     }
 }

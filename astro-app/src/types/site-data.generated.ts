@@ -140,6 +140,23 @@ export type SpecialDepartment = 'all' | 'sales' | 'service' | 'parts';
  */
 export type NavMenu = 'models' | 'pre_owned';
 /**
+ * The card among the results for a shopper who has not found the car.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "CtaCard".
+ */
+export type CtaCard =
+  | {
+      kind: 'find_similar';
+    }
+  | {
+      kind: 'call_dealer';
+      /**
+       * The number as the site shows it, e.g. "(07) 3555 0100".
+       */
+      phone: string;
+    };
+/**
  * A sort order of the results.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -2311,6 +2328,10 @@ export interface Search {
    * Base filters every search applies (the same rules that chose the visible stock).
    */
   base_filters: BaseFilters;
+  /**
+   * What that card offers (`search.cta_card`).
+   */
+  cta_card: CtaCard;
   /**
    * 1-based slot of the "can't find what you want" card among a page's results; 0 hides it.
    */

@@ -32,6 +32,13 @@ fn cards(cfg: &DealerConfig, cx: &mut Ctx) {
     if !cfg.features.phone_reveal {
         return;
     }
+    if cfg.search.cta_card == crate::model::CtaCard::CallDealer {
+        cx.err(
+            &root().key("search").key("cta_card"),
+            "`call_dealer` among the results would show the number `features.phone_reveal` masks",
+        )
+        .hint = Some("use find_similar, or set `features: { phone_reveal: false }` to show the numbers everywhere".into());
+    }
     for (i, b) in cfg.cards.buttons.iter().enumerate() {
         if *b == CardButton::CallDealer {
             cx.err(
@@ -243,6 +250,16 @@ fn plan_numbers(values: [(&str, Option<u32>); 6], path: &KeyPath, cx: &mut Ctx) 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_call_card_among_the_results_only_where_numbers_are_not_masked() {
+        crate::check::testing::accepted("search: { cta_card: call_dealer }\n");
+        let p = crate::check::testing::problem_at(
+            "search: { cta_card: call_dealer }\nfeatures: { phone_reveal: true }\n",
+            "search.cta_card",
+        );
+        assert!(p.message.contains("phone_reveal"), "{p:?}");
+    }
 
     #[test]
     fn a_button_label_is_a_few_words_on_one_line() {

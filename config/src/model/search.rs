@@ -25,6 +25,8 @@ pub struct SearchConfig {
     pub stock_count_override: Option<u32>,
     /// Position (1-based, among results) of the "can't find what you want" card. 0 hides it.
     pub cta_card_position: u32,
+    /// What that card offers: "find_similar" (the default) links to the contact form; "call_dealer" calls the dealer's main number (`contact.phone`), and is refused with `features.phone_reveal` on, whose numbers only the reveal gives.
+    pub cta_card: CtaCard,
     /// Promotional tiles placed among the results.
     pub promo_tiles: Vec<PromoTile>,
     /// Where searches run: in the browser over a precomputed index (default) or on a hosted search service.
@@ -61,6 +63,7 @@ impl Default for SearchConfig {
             keyword_placeholder: "Keyword search eg. EV, SUV, Toyota".into(),
             stock_count_override: None,
             cta_card_position: 30,
+            cta_card: CtaCard::FindSimilar,
             promo_tiles: Vec::new(),
             engine: SearchEngine::Embedded,
             sort_replicas: SortReplicas::default(),
@@ -228,6 +231,16 @@ pub struct PromoTile {
     /// Daily display window "08:30-17:30" (local time); empty shows it all day.
     #[serde(default)]
     pub daily_hours: Option<String>,
+}
+
+/// The card among the search results for a shopper who has not found the car.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CtaCard {
+    /// "Find Me Something Similar": the contact form.
+    FindSimilar,
+    /// "Call us": the dealer's main number.
+    CallDealer,
 }
 
 /// Result card buttons and badges.

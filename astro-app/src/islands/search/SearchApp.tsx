@@ -21,7 +21,7 @@ import type { CardSettings } from '../../lib/search/cards';
 import { COMPARE_LIMIT, loadCompared, loadFavourites, onSavedChange, setCompared, toggleCompared, toggleFavourite, type Compared, type Favourite } from '../../lib/search/saved';
 import type { ImagesConfig, Search } from '../../types/site';
 import { photoProps, SIZES } from '../../lib/images';
-import { formatCount } from '../../lib/format';
+import { formatCount, telHref } from '../../lib/format';
 import { pageLinks } from '../../lib/pagination';
 import { CheckboxList, Dropdown, FoldedList, MakeCards } from './Facets';
 import { KeywordBox } from './KeywordBox';
@@ -550,10 +550,21 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
                 ) : (
                   <li key="cta" className="cta-card">
                     <h2>Can't find what you're looking for?</h2>
-                    <p>Tell us what you want and we'll find it for you.</p>
-                    <a className="button" href="/contact-us/">
-                      Find Me Something Similar
-                    </a>
+                    {s.cta_card.kind === 'call_dealer' ? (
+                      <>
+                        <p>Call us and we'll find it for you.</p>
+                        <a className="button" href={telHref(s.cta_card.phone)}>
+                          Call {s.cta_card.phone}
+                        </a>
+                      </>
+                    ) : (
+                      <>
+                        <p>Tell us what you want and we'll find it for you.</p>
+                        <a className="button" href="/contact-us/">
+                          Find Me Something Similar
+                        </a>
+                      </>
+                    )}
                   </li>
                 ),
               )}

@@ -29,6 +29,8 @@ pub struct Search {
     pub stock_count_override: Option<u32>,
     /// 1-based slot of the "can't find what you want" card among a page's results; 0 hides it.
     pub cta_card_position: u32,
+    /// What that card offers (`search.cta_card`).
+    pub cta_card: CtaCard,
     /// Promotional tiles, their windows resolved to unix seconds in the dealer's time zone.
     pub promo_tiles: Vec<PromoTile>,
     /// The hosted search service, or null for the embedded index (/search-index.json).
@@ -45,6 +47,19 @@ pub struct Search {
     pub synonyms: Vec<Vec<String>>,
     /// The make cards offer the per-make model picker.
     pub model_picker: bool,
+}
+
+/// The card among the results for a shopper who has not found the car.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CtaCard {
+    /// "Find Me Something Similar": the contact form.
+    FindSimilar,
+    /// "Call us" on the dealer's main number.
+    CallDealer {
+        /// The number as the site shows it, e.g. "(07) 3555 0100".
+        phone: String,
+    },
 }
 
 /// A promotional tile among search results.
@@ -175,6 +190,12 @@ pub fn search(cfg: &DealerConfig, cars: &[Car]) -> Search {
         popular_makes_count: cfg.search.popular_makes_count,
         stock_count_override: cfg.search.stock_count_override,
         cta_card_position: cfg.search.cta_card_position,
+        cta_card: match cfg.search.cta_card {
+            dealer_config::model::CtaCard::FindSimilar => CtaCard::FindSimilar,
+            dealer_config::model::CtaCard::CallDealer => CtaCard::CallDealer {
+                phone: cfg.contact.phone.clone(),
+            },
+        },
         promo_tiles: cfg
             .search
             .promo_tiles
