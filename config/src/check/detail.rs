@@ -253,7 +253,9 @@ mod tests {
 
     #[test]
     fn a_call_card_among_the_results_only_where_numbers_are_not_masked() {
-        crate::check::testing::accepted("search: { cta_card: call_dealer }\nfeatures: { phone_reveal: false }\n");
+        crate::check::testing::accepted(
+            "search: { cta_card: call_dealer }\nfeatures: { phone_reveal: false }\n",
+        );
         let p = crate::check::testing::problem_at(
             "search: { cta_card: call_dealer }\nfeatures: { phone_reveal: true }\n",
             "search.cta_card",
