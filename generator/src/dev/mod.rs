@@ -328,11 +328,11 @@ impl Builder {
         let report = match result {
             Ok(report) => report,
             Err(failure) => {
-                let note = match self.mode {
-                    Mode::Built => "The page below is the last good build.",
-                    Mode::Live { .. } => "The page below is the last good preview.",
+                let served = match self.mode {
+                    Mode::Built => Served::LastBuild,
+                    Mode::Live { .. } => Served::LastPreview,
                 };
-                return show_failure(&self.hub, &self.file, &self.slug, failure, note);
+                return show_failure(&self.hub, &self.file, &self.slug, failure, served);
             }
         };
         if let Err(e) = self.show_live() {
@@ -341,7 +341,7 @@ impl Builder {
                 &self.file,
                 &self.slug,
                 BuildFailure::Failed(e),
-                "The page below is the last good preview.",
+                Served::LastPreview,
             );
         }
         match self.mode {
@@ -413,10 +413,48 @@ impl Builder {
     }
 }
 
+/// What the pages show while a build or preview has failed.
+#[derive(Clone, Copy)]
+enum Served {
+    /// The last good build (`--built`).
+    LastBuild,
+    /// The last good preview (live pages: the failed change is not written).
+    LastPreview,
+    /// The change itself (live pages: the preview took it, the full build
+    /// would not publish it).
+    Unpublishable,
+}
+
+impl Served {
+    /// Over the page, before "Save a fix and this page reloads."
+    fn note(self) -> &'static str {
+        match self {
+            Served::LastBuild => "The page below is the last good build.",
+            Served::LastPreview => "The page below is the last good preview.",
+            Served::Unpublishable => {
+                "The page below shows your change, but the full build would not publish it."
+            }
+        }
+    }
+
+    /// In the terminal, under the problems.
+    fn terminal(self) -> &'static str {
+        match self {
+            Served::LastBuild => "the last good build is still served; fix the problem and it rebuilds",
+            Served::LastPreview => {
+                "the last good preview is still served; fix the problem and the pages reload"
+            }
+            Served::Unpublishable => {
+                "the preview shows the change, but it would not publish; the published site is unchanged"
+            }
+        }
+    }
+}
+
 /// A build or preview that failed: its problems in the terminal (an
-/// invalid file as `dealergen check` prints it) and over the pages, with
-/// `note` saying what the page under them is.
-fn show_failure(hub: &Hub, file: &Path, slug: &str, failure: BuildFailure, note: &str) {
+/// invalid file as `dealergen check` prints it) and over the pages, saying
+/// what the page under them is.
+fn show_failure(hub: &Hub, file: &Path, slug: &str, failure: BuildFailure, served: Served) {
     let (e, warnings) = match failure {
         BuildFailure::Invalid(rejected) => {
             print!("{}", render_human(&rejected.diagnostics, &rejected.files));
@@ -426,10 +464,10 @@ fn show_failure(hub: &Hub, file: &Path, slug: &str, failure: BuildFailure, note:
                 .filter(|d| d.severity == Severity::Error)
                 .collect();
             println!("FAILED {}: {} problem(s)", file.display(), errors.len());
-            println!("       the last good pages are still served; fix the file and they reload");
+            println!("       {}", served.terminal());
             hub.overlay(&Overlay {
                 title: format!("{} has {} problem(s)", file.display(), errors.len()),
-                note: note.to_string(),
+                note: served.note().to_string(),
                 text: render_human(&rejected.diagnostics, &rejected.files),
                 problems: errors
                     .iter()
@@ -448,7 +486,7 @@ fn show_failure(hub: &Hub, file: &Path, slug: &str, failure: BuildFailure, note:
     };
     println!("FAILED {slug}: {e:#}");
     print_warnings(&warnings);
-    println!("       the last good pages are still served; fix the problem and they reload");
+    println!("       {}", served.terminal());
     let mut text = format!("{e:#}");
     if !warnings.is_empty() {
         text.push_str(&format!(
@@ -459,7 +497,7 @@ fn show_failure(hub: &Hub, file: &Path, slug: &str, failure: BuildFailure, note:
     }
     hub.overlay(&Overlay {
         title: format!("{slug} did not build"),
-        note: note.to_string(),
+        note: served.note().to_string(),
         text,
         problems: Vec::new(),
     });
@@ -539,7 +577,7 @@ impl Checker {
                     &self.file,
                     &self.slug,
                     failure,
-                    "The page below shows your change, but the full build would not publish it.",
+                    Served::Unpublishable,
                 ),
             }
         }
