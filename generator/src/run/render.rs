@@ -166,32 +166,20 @@ impl Kept {
     /// The files under `from` into `to` (see [`copy_or_link_tree`]), each
     /// left alone when it is already the same file or the same bytes.
     fn tree(&mut self, from: &Path, to: &Path, link: bool) -> Result<()> {
-        for entry in WalkDir::new(from) {
-            let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
-            let rel = entry
-                .path()
-                .strip_prefix(from)
-                .expect("walkdir yields children");
-            let target = to.join(rel);
-            if entry.file_type().is_dir() || (entry.path_is_symlink() && entry.path().is_dir()) {
-                std::fs::create_dir_all(&target)
-                    .with_context(|| format!("cannot create {}", target.display()))?;
-                continue;
+        each_file(from, to, |source, target| {
+            self.0.insert(target.to_path_buf());
+            if same_file(source, target) {
+                return Ok(());
             }
-            self.0.insert(target.clone());
-            if same_file(entry.path(), &target) {
-                continue;
+            if !link && std::fs::read(source).ok() == std::fs::read(target).ok() {
+                return Ok(());
             }
-            if !link && std::fs::read(entry.path()).ok() == std::fs::read(&target).ok() {
-                continue;
-            }
-            if std::fs::symlink_metadata(&target).is_ok() {
-                std::fs::remove_file(&target)
+            if std::fs::symlink_metadata(target).is_ok() {
+                std::fs::remove_file(target)
                     .with_context(|| format!("cannot replace {}", target.display()))?;
             }
-            place(entry.path(), &target, link)?;
-        }
-        Ok(())
+            place(source, target, link)
+        })
     }
 
     /// Removes the files under `dir` that were not put in place, and the
@@ -282,6 +270,17 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 /// the shared app's photos are most of a project's bytes, and nothing
 /// writes to them in place.
 pub(crate) fn copy_or_link_tree(from: &Path, to: &Path, link: bool) -> Result<()> {
+    each_file(from, to, |source, target| place(source, target, link))
+}
+
+/// Walks the files under `from`, creating their folders under `to`, and
+/// calls `file(source, target)` for each. A linked folder (the root of
+/// `from` may be a symlink) is a folder.
+fn each_file(
+    from: &Path,
+    to: &Path,
+    mut file: impl FnMut(&Path, &Path) -> Result<()>,
+) -> Result<()> {
     for entry in WalkDir::new(from) {
         let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
         let rel = entry
@@ -289,12 +288,11 @@ pub(crate) fn copy_or_link_tree(from: &Path, to: &Path, link: bool) -> Result<()
             .strip_prefix(from)
             .expect("walkdir yields children");
         let target = to.join(rel);
-        // A linked folder (the root of `from` may be a symlink) is copied as a folder.
         if entry.file_type().is_dir() || (entry.path_is_symlink() && entry.path().is_dir()) {
             std::fs::create_dir_all(&target)
                 .with_context(|| format!("cannot create {}", target.display()))?;
         } else {
-            place(entry.path(), &target, link)?;
+            file(entry.path(), &target)?;
         }
     }
     Ok(())
