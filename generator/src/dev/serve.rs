@@ -63,7 +63,6 @@ pub struct LivePages {
     pub dir: PathBuf,
     /// Where `astro dev` listens, once it does.
     pub astro: RwLock<Option<SocketAddr>>,
-    agent: ureq::Agent,
 }
 
 impl LivePages {
@@ -71,12 +70,6 @@ impl LivePages {
         LivePages {
             dir,
             astro: RwLock::new(None),
-            agent: ureq::Agent::config_builder()
-                .http_status_as_error(false)
-                .max_redirects(0)
-                .timeout_global(Some(Duration::from_secs(120)))
-                .build()
-                .into(),
         }
     }
 }
@@ -89,6 +82,8 @@ pub struct Site {
     /// The CDN rules of the build last served, keyed by its folder and the
     /// files' modification times (re-read when a new build is swapped in).
     rules: Mutex<Option<(RulesKey, Arc<CdnRules>)>>,
+    /// The client live requests go to `astro dev` with.
+    agent: ureq::Agent,
 }
 
 type RulesKey = (PathBuf, Option<SystemTime>, Option<SystemTime>);
@@ -100,6 +95,12 @@ impl Site {
             hub,
             api: RwLock::new(api),
             rules: Mutex::new(None),
+            agent: ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .max_redirects(0)
+                .timeout_global(Some(Duration::from_secs(120)))
+                .build()
+                .into(),
         }
     }
 
@@ -283,10 +284,7 @@ fn answer(
             file,
             headers,
         } => file_answer(status, &file, headers),
-        Answer::Live(addr) => match &site.pages {
-            Pages::Live(live) => live_answer(live, addr, request),
-            Pages::Built(_) => text(500, "no live pages"),
-        },
+        Answer::Live(addr) => live_answer(&site.agent, addr, request),
         Answer::NoBuildYet => (
             503,
             vec![
@@ -339,20 +337,26 @@ pub fn decode_path(raw: &str) -> Option<String> {
     plain.then_some(path)
 }
 
-/// Decides what a request for `raw_path` gets: from the published build,
-/// or from `astro dev`.
+/// Decides what a request for `raw_path` gets: the site's redirects, the
+/// CDN's own files refused and GET/HEAD only, whichever the pages' source;
+/// then a file of the published build, or `astro dev`.
 pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &str) -> Answer {
     let Some(path) = decode_path(raw_path) else {
         return Answer::Status(400, "bad path");
     };
-    let published = match &site.pages {
-        Pages::Built(published) => published,
-        Pages::Live(live) => return resolve_live(site, live, &path, raw_path, query, method),
+    // The folder whose `_redirects` (and `_headers`) apply, and for live
+    // pages where `astro dev` listens.
+    let (rules_dir, astro) = match &site.pages {
+        Pages::Built(published) => match published.dist() {
+            Some(root) => (root, None),
+            None => return Answer::NoBuildYet,
+        },
+        Pages::Live(live) => match *live.astro.read().expect("astro lock") {
+            Some(addr) => (live.dir.join(crate::run::build::GENERATED_DIR), Some(addr)),
+            None => return Answer::NoBuildYet,
+        },
     };
-    let Some(root) = published.dist() else {
-        return Answer::NoBuildYet;
-    };
-    let rules = site.rules(&root);
+    let rules = site.rules(&rules_dir);
     if let Some((status, to)) = rules.redirect(raw_path) {
         return Answer::Redirect(status, format!("{to}{query}"));
     }
@@ -363,8 +367,16 @@ pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &str) -> Answer
     if method != "GET" && method != "HEAD" {
         return Answer::Status(405, "method not allowed");
     }
+    match astro {
+        Some(addr) => live_page(&path, raw_path, query, addr),
+        None => built_file(&rules_dir, &rules, &path, raw_path, query),
+    }
+}
+
+/// A file of the published build in `root`, with the CDN's URL rules.
+fn built_file(root: &Path, rules: &CdnRules, path: &str, raw_path: &str, query: &str) -> Answer {
     let file = root.join(path.trim_start_matches('/'));
-    let found = |p: PathBuf| inside(&root, &p).filter(|p| p.is_file());
+    let found = |p: PathBuf| inside(root, &p).filter(|p| p.is_file());
     let page = |status, file: PathBuf| Answer::File {
         status,
         headers: rules.headers_for(raw_path),
@@ -387,32 +399,11 @@ pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &str) -> Answer
     }
 }
 
-/// What a live request gets: the site's redirects and the CDN's slash
-/// rule here, the rest from `astro dev`.
-fn resolve_live(
-    site: &Site,
-    live: &LivePages,
-    path: &str,
-    raw_path: &str,
-    query: &str,
-    method: &str,
-) -> Answer {
-    let Some(addr) = *live.astro.read().expect("astro lock") else {
-        return Answer::NoBuildYet;
-    };
-    let rules = site.rules(&live.dir.join(crate::run::build::GENERATED_DIR));
-    if let Some((status, to)) = rules.redirect(raw_path) {
-        return Answer::Redirect(status, format!("{to}{query}"));
-    }
-    if path == "/_headers" || path == "/_redirects" {
-        return Answer::Status(404, "not found");
-    }
-    if method != "GET" && method != "HEAD" {
-        return Answer::Status(405, "method not allowed");
-    }
-    // A page's address without its slash: 307, as workerd answers for a
-    // folder with an index.html. Vite's own paths (`/@vite/client`,
-    // `/@id/...`) and files (a dot in the last segment) pass.
+/// A live request: a page's address without its slash gets 307, as
+/// workerd answers for a folder with an index.html; the rest goes to
+/// `astro dev` (Vite's own paths, `/@vite/client`, `/@id/...`, and files,
+/// a dot in the last segment, pass as they are).
+fn live_page(path: &str, raw_path: &str, query: &str, addr: SocketAddr) -> Answer {
     let last = path.rsplit('/').next().unwrap_or("");
     if !path.ends_with('/') && !last.contains('.') && !path.starts_with("/@") {
         return Answer::Redirect(307, format!("{raw_path}/{query}"));
@@ -448,15 +439,15 @@ const MAX_LIVE_BODY: u64 = 64 * 1024 * 1024;
 
 /// Asks `astro dev` for the page or module; an HTML answer gets the dev script.
 fn live_answer(
-    live: &LivePages,
+    agent: &ureq::Agent,
     addr: SocketAddr,
     request: &super::http::Request,
 ) -> (u16, Vec<(String, String)>, Vec<u8>) {
     let url = format!("http://{addr}{}", request.target);
     let mut ask = if request.method == "HEAD" {
-        live.agent.head(&url)
+        agent.head(&url)
     } else {
-        live.agent.get(&url)
+        agent.get(&url)
     };
     for name in LIVE_REQUEST_HEADERS {
         if let Some(value) = request.header(name) {
