@@ -56,14 +56,11 @@ const MAX_LABEL: usize = 40;
 /// Each button label a few words on one line.
 fn labels(cfg: &DealerConfig, cx: &mut Ctx) {
     for (kind, label) in cfg.cards.labels.set() {
-        let name = serde_json::to_value(kind)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
-        let chars = label.trim().chars().count();
+        let name = kind.key();
+        let chars = label.chars().count();
         if chars == 0 || chars > MAX_LABEL || label.contains(['\n', '\r']) {
             cx.err(
-                &root().key("cards").key("labels").key(&name),
+                &root().key("cards").key("labels").key(name),
                 format!(
                     "the `{name}` button's label must be 1 to {MAX_LABEL} characters on one line"
                 ),

@@ -302,7 +302,7 @@ pub struct ButtonLabels {
 }
 
 impl ButtonLabels {
-    /// The dealer's label for `kind`, if it set one.
+    /// The dealer's label for `kind`, trimmed, if it set one.
     pub fn get(&self, kind: CardButton) -> Option<&str> {
         match kind {
             CardButton::Enquire => &self.enquire,
@@ -317,9 +317,10 @@ impl ButtonLabels {
             CardButton::HistoryReport => &self.history_report,
         }
         .as_deref()
+        .map(str::trim)
     }
 
-    /// Every label the dealer set, by kind (in the order of `CardButton`).
+    /// Every label the dealer set, trimmed, by kind (in the order of `CardButton`).
     pub fn set(&self) -> Vec<(CardButton, &str)> {
         CardButton::ALL
             .into_iter()
@@ -356,6 +357,22 @@ pub enum CardButton {
 }
 
 impl CardButton {
+    /// The kind's word in the YAML (`cards.buttons`, `cards.labels`), e.g. "test_drive".
+    pub fn key(self) -> &'static str {
+        match self {
+            CardButton::Enquire => "enquire",
+            CardButton::TestDrive => "test_drive",
+            CardButton::Finance => "finance",
+            CardButton::Reserve => "reserve",
+            CardButton::TradeIn => "trade_in",
+            CardButton::ViewDetails => "view_details",
+            CardButton::CallDealer => "call_dealer",
+            CardButton::MakeOffer => "make_offer",
+            CardButton::BuyOnline => "buy_online",
+            CardButton::HistoryReport => "history_report",
+        }
+    }
+
     /// Every kind, in declaration order.
     pub const ALL: [CardButton; 10] = [
         CardButton::Enquire,
@@ -374,6 +391,13 @@ impl CardButton {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_buttons_key_is_its_yaml_word() {
+        for kind in CardButton::ALL {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.key(), "{kind:?}");
+        }
+    }
 
     const ALL: [SortOption; 6] = [
         SortOption::Relevance,

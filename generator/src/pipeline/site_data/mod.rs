@@ -263,10 +263,7 @@ pub fn build_with_pages(
                 .labels
                 .set()
                 .into_iter()
-                .filter_map(|(kind, label)| {
-                    let name = serde_json::to_value(kind).ok()?.as_str()?.to_string();
-                    Some((name, label.trim().to_string()))
-                })
+                .map(|(kind, label)| (kind.key().to_string(), label.to_string()))
                 .collect(),
         },
         search: search::search(cfg, cars),

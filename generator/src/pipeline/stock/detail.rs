@@ -194,7 +194,7 @@ pub fn sidebar_buttons(
     // The dealer's wording (`cards.labels`), else the platform's.
     let button = |kind, label: &str, href: String| SidebarButton {
         kind,
-        label: cfg.cards.labels.get(kind).map_or(label, str::trim).into(),
+        label: cfg.cards.labels.get(kind).unwrap_or(label).into(),
         href,
         note: None,
         external: false,
