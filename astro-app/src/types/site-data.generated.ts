@@ -640,22 +640,25 @@ export interface CarFinance {
   quote: boolean;
 }
 /**
- * A quote service's figures for the car, from the feed.
+ * The quote service's figures for a car, when the feed already has them
+ * (`youxQuote`): the page shows them instead of asking the service
+ * (docs/behaviour/car-page.md §5: a quote is asked only when none
+ * exists). cars.json carries it as `finance.known_quote`.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "KnownQuote".
  */
 export interface KnownQuote {
   /**
-   * Advertised rate, % p.a.
+   * Advertised rate, % p.a. (`advertisedRate`).
    */
   advertised_rate: number;
   /**
-   * Comparison rate, % p.a.
+   * Comparison rate, % p.a. (`comparisonRate`).
    */
   comparison_rate: number;
   /**
-   * Dollars a week.
+   * Dollars a week (the feed's `weeklyRepaymentAmount`), above 0.
    */
   weekly_repayment: number;
 }

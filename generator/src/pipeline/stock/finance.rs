@@ -12,6 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::feed::FeedCar;
+pub use super::feed::KnownQuote;
 use super::present::dollars;
 
 /// Finance on one car's page.
@@ -56,18 +57,6 @@ pub struct LenderOffer {
     pub total_payable_text: Option<String>,
     /// The lender's disclaimer; null: the dealer's (site.finance.disclaimer).
     pub disclaimer: Option<String>,
-}
-
-/// A quote service's figures for the car, from the feed.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct KnownQuote {
-    /// Dollars a week.
-    pub weekly_repayment: f64,
-    /// Comparison rate, % p.a.
-    pub comparison_rate: f64,
-    /// Advertised rate, % p.a.
-    pub advertised_rate: f64,
 }
 
 /// How often the shown repayment falls due.
@@ -143,11 +132,7 @@ pub fn finance_for(
     let quote = finance_display::asks_quote(&decision, &facts, quote_service);
     CarFinance {
         quote,
-        known_quote: car.quote.filter(|_| quote).map(|q| KnownQuote {
-            weekly_repayment: q.weekly_repayment,
-            comparison_rate: q.comparison_rate,
-            advertised_rate: q.advertised_rate,
-        }),
+        known_quote: car.quote.filter(|_| quote),
         calculator: finance_display::shows_calculator(&decision, &facts),
         lender: decision.ok().map(|s| LenderOffer {
             lender_name: s.lender_name.clone().or_else(|| {

@@ -103,19 +103,23 @@ pub struct FeedCar {
     /// Market prices of similar cars (`autograb_data`).
     pub market: MarketPrices,
     /// A finance quote the feed already carries (`youxQuote`).
-    pub quote: Option<FeedQuote>,
+    pub quote: Option<KnownQuote>,
 }
 
 /// The quote service's figures for a car, when the feed already has them
 /// (`youxQuote`): the page shows them instead of asking the service
-/// (docs/behaviour/car-page.md §5: a quote is asked only when none exists).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FeedQuote {
-    /// Dollars a week (`weeklyRepaymentAmount`), above 0.
+/// (docs/behaviour/car-page.md §5: a quote is asked only when none
+/// exists). cars.json carries it as `finance.known_quote`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields)]
+pub struct KnownQuote {
+    /// Dollars a week (the feed's `weeklyRepaymentAmount`), above 0.
     pub weekly_repayment: f64,
-    /// % p.a. (`comparisonRate`).
+    /// Comparison rate, % p.a. (`comparisonRate`).
     pub comparison_rate: f64,
-    /// % p.a. (`advertisedRate`).
+    /// Advertised rate, % p.a. (`advertisedRate`).
     pub advertised_rate: f64,
 }
 
@@ -399,7 +403,7 @@ impl<'a> Fields<'a> {
     /// `youxQuote`, whole or not at all: a quote without its comparison
     /// rate (or any other figure) may not be shown, so it is left out with
     /// a warning and the page asks the service as for a car without one.
-    fn quote(&mut self) -> Option<FeedQuote> {
+    fn quote(&mut self) -> Option<KnownQuote> {
         let v = self.value("youxQuote")?;
         let figure = |key: &str, read: fn(&Value) -> Option<f64>| v.get(key).and_then(read);
         let quote = match (
@@ -408,7 +412,7 @@ impl<'a> Fields<'a> {
             figure("advertisedRate", decode::rate),
         ) {
             (Some(weekly_repayment), Some(comparison_rate), Some(advertised_rate)) => {
-                Some(FeedQuote {
+                Some(KnownQuote {
                     weekly_repayment,
                     comparison_rate,
                     advertised_rate,

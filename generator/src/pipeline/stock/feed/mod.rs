@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-pub use car::{CaravanFacts, Decoded, Effect, FeedCar, FieldProblem, LenderFigures};
+pub use car::{CaravanFacts, Decoded, Effect, FeedCar, FieldProblem, KnownQuote, LenderFigures};
 pub use decode::FeedId;
 
 /// How a record is named in messages: by stock number when it has one
