@@ -112,12 +112,15 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
     let edge: Arc<Mutex<Option<edge::Edge>>> = Arc::new(Mutex::new(None));
     let astro: Arc<Mutex<Option<live::Live>>> = Arc::new(Mutex::new(None));
     let checks = Arc::new(Checks::default());
-    let mut builder = Builder {
+    let dealer = Dealer {
         project: project.clone(),
         file: file.clone(),
         slug: slug.clone(),
         as_of: args.as_of,
         hub: hub.clone(),
+    };
+    let mut builder = Builder {
+        dealer: dealer.clone(),
         inputs: watch::Inputs::new(project, &file),
         edge: edge.clone(),
         mode: if args.built {
@@ -168,11 +171,7 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
 
     if let Mode::Live { .. } = builder.mode {
         let checker = Checker {
-            project: project.clone(),
-            file: file.clone(),
-            slug: slug.clone(),
-            as_of: args.as_of,
-            hub: hub.clone(),
+            dealer,
             checks: checks.clone(),
         };
         std::thread::spawn(move || checker.run());
@@ -243,13 +242,40 @@ enum Mode {
     },
 }
 
-/// Runs the dealer's build (or preview), one at a time, and tells the pages.
-struct Builder {
+/// The dealer `dealergen dev` previews, and the pages it tells.
+#[derive(Clone)]
+struct Dealer {
     project: Project,
     file: PathBuf,
     slug: String,
     as_of: Option<chrono::DateTime<chrono::Utc>>,
     hub: Arc<Hub>,
+}
+
+impl Dealer {
+    /// The instant a build judges at.
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.as_of.unwrap_or_else(chrono::Utc::now)
+    }
+
+    /// The same build as `dealergen build --dealer`.
+    fn full_build(&self) -> Result<BuildReport, BuildFailure> {
+        let opts = BuildOptions {
+            now: self.now(),
+            skip_astro: false,
+        };
+        build_dealer(&self.project, &self.file, &opts, &|_| {})
+    }
+
+    /// A failure in the terminal and over the pages ([`show_failure`]).
+    fn fail(&self, failure: BuildFailure, served: Served) {
+        show_failure(&self.hub, &self.file, &self.slug, failure, served)
+    }
+}
+
+/// Runs the dealer's build (or preview), one at a time, and tells the pages.
+struct Builder {
+    dealer: Dealer,
     inputs: watch::Inputs,
     edge: Arc<Mutex<Option<edge::Edge>>>,
     mode: Mode,
@@ -282,7 +308,9 @@ impl Builder {
     /// The worker's KV entries of what the pages show now.
     fn edge_kv(&self) -> Option<PathBuf> {
         match &self.mode {
-            Mode::Built => Published::new(self.project.site_dir(&self.slug)).edge_kv(),
+            Mode::Built => {
+                Published::new(self.dealer.project.site_dir(&self.dealer.slug)).edge_kv()
+            }
             Mode::Live { dir, .. } => Some(
                 dir.join(crate::run::build::GENERATED_DIR)
                     .join("edge-kv.json"),
@@ -309,21 +337,15 @@ impl Builder {
             println!(
                 "changed: {}{more}; rebuilding {} ...",
                 names.join(", "),
-                self.slug
+                self.dealer.slug
             );
         }
         self.inputs.read_feed();
-        self.hub.building();
-        let now = self.as_of.unwrap_or_else(chrono::Utc::now);
+        self.dealer.hub.building();
+        let d = &self.dealer;
         let result = match &self.mode {
-            Mode::Built => {
-                let opts = BuildOptions {
-                    now,
-                    skip_astro: false,
-                };
-                build_dealer(&self.project, &self.file, &opts, &|_| {})
-            }
-            Mode::Live { dir, .. } => write_preview(&self.project, &self.file, now, dir),
+            Mode::Built => d.full_build(),
+            Mode::Live { dir, .. } => write_preview(&d.project, &d.file, d.now(), dir),
         };
         let report = match result {
             Ok(report) => report,
@@ -332,22 +354,18 @@ impl Builder {
                     Mode::Built => Served::LastBuild,
                     Mode::Live { .. } => Served::LastPreview,
                 };
-                return show_failure(&self.hub, &self.file, &self.slug, failure, served);
+                return self.dealer.fail(failure, served);
             }
         };
         if let Err(e) = self.show_live() {
-            return show_failure(
-                &self.hub,
-                &self.file,
-                &self.slug,
-                BuildFailure::Failed(e),
-                Served::LastPreview,
-            );
+            return self
+                .dealer
+                .fail(BuildFailure::Failed(e), Served::LastPreview);
         }
         match self.mode {
             Mode::Built => println!(
                 "built  {}: {} cars shown, {} hidden; {} pages in {:.1}s",
-                self.slug,
+                self.dealer.slug,
                 report.cars_visible,
                 report.cars_hidden,
                 report.pages,
@@ -355,7 +373,7 @@ impl Builder {
             ),
             Mode::Live { .. } => println!(
                 "preview {}: {} cars shown, {} hidden; data written in {:.1}s (pages render as they are opened; the full build follows)",
-                self.slug,
+                self.dealer.slug,
                 report.cars_visible,
                 report.cars_hidden,
                 report.elapsed.as_secs_f64()
@@ -363,7 +381,7 @@ impl Builder {
         }
         print_warnings(&report.warnings.lines);
         self.reseed_edge();
-        let pages = self.hub.reload();
+        let pages = self.dealer.hub.reload();
         if !changed.is_empty() {
             println!("reloaded {pages} open page(s)");
         }
@@ -385,7 +403,7 @@ impl Builder {
         if astro.is_none() {
             println!("starting the live pages (astro dev) ...");
             let started = Instant::now();
-            let running = live::Live::start(&self.project, dir)?;
+            let running = live::Live::start(&self.dealer.project, dir)?;
             println!(
                 "live pages ready in {:.1}s",
                 started.elapsed().as_secs_f64()
@@ -549,11 +567,7 @@ impl Checks {
 /// after it. Its problems go over the pages, unless a newer save already
 /// asked for another.
 struct Checker {
-    project: Project,
-    file: PathBuf,
-    slug: String,
-    as_of: Option<chrono::DateTime<chrono::Utc>>,
-    hub: Arc<Hub>,
+    dealer: Dealer,
     checks: Arc<Checks>,
 }
 
@@ -562,23 +576,13 @@ impl Checker {
         let mut done = 0;
         while let Some(asked) = self.checks.next(done) {
             done = asked;
-            let opts = BuildOptions {
-                now: self.as_of.unwrap_or_else(chrono::Utc::now),
-                skip_astro: false,
-            };
-            let result = build_dealer(&self.project, &self.file, &opts, &|_| {});
+            let result = self.dealer.full_build();
             if self.checks.superseded(asked) {
                 continue;
             }
             match result {
                 Ok(report) => self.report(&report),
-                Err(failure) => show_failure(
-                    &self.hub,
-                    &self.file,
-                    &self.slug,
-                    failure,
-                    Served::Unpublishable,
-                ),
+                Err(failure) => self.dealer.fail(failure, Served::Unpublishable),
             }
         }
     }
@@ -586,7 +590,7 @@ impl Checker {
     fn report(&self, report: &BuildReport) {
         println!(
             "checked {}: built, checked and published {} pages in {:.1}s{}",
-            self.slug,
+            self.dealer.slug,
             report.pages,
             report.elapsed.as_secs_f64(),
             if report.cached { " (unchanged)" } else { "" }
