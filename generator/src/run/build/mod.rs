@@ -224,14 +224,21 @@ pub fn prepare(
 ) -> Result<Prepared, BuildFailure> {
     let started = Instant::now();
     step("checking config");
-    let loader = Loader::new(project.presets_dir());
-    let dealer = loader
-        .load(dealer_file)
-        .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
+    let dealer = load(project, dealer_file)?;
     let site_dir = project.site_dir(&dealer.slug);
     prepare_loaded(
         project, dealer, site_dir, opts, rebuild, shared, step, started,
     )
+}
+
+/// The dealer file loaded with its preset and checked; all its problems when it has any.
+fn load(
+    project: &Project,
+    dealer_file: &Path,
+) -> Result<dealer_config::LoadedDealer, BuildFailure> {
+    Loader::new(project.presets_dir())
+        .load(dealer_file)
+        .map_err(|r| BuildFailure::Invalid(Box::new(r)))
 }
 
 /// `dealergen dev`'s live preview of a dealer: the dealer loaded and
@@ -247,10 +254,7 @@ pub fn write_preview(
     dir: &Path,
 ) -> Result<BuildReport, BuildFailure> {
     let started = Instant::now();
-    let loader = Loader::new(project.presets_dir());
-    let dealer = loader
-        .load(dealer_file)
-        .map_err(|r| BuildFailure::Invalid(Box::new(r)))?;
+    let dealer = load(project, dealer_file)?;
     let opts = BuildOptions {
         now,
         skip_astro: true,
