@@ -315,7 +315,8 @@ fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
         slug: &'a String,
         price: Option<(String, String)>,
         tag: Option<(Option<String>, Option<String>)>,
-        changes: Vec<Change>,
+        /// Each change with its key (the same path, old and new value).
+        changes: Vec<(ChangeKey, Change)>,
     }
     let mut edited = Vec::new();
     for (slug, new) in &h.cars {
@@ -356,7 +357,7 @@ fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
                     });
                 continue;
             }
-            changes.push(c);
+            changes.push((ChangeKey::of(&c), c));
         }
         if price.is_none() && tag.is_none() && changes.is_empty() {
             continue;
@@ -369,23 +370,19 @@ fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
         });
     }
     // The cars showing each change (the same path, old and new value).
-    let key = |c: &Change| {
-        let v = |x: &Option<Value>| x.as_ref().map(Value::to_string).unwrap_or_default();
-        (c.path.clone(), v(&c.old), v(&c.new))
-    };
-    let mut showing: BTreeMap<(String, String, String), Vec<&String>> = BTreeMap::new();
+    let mut showing: BTreeMap<&ChangeKey, Vec<&String>> = BTreeMap::new();
     for e in &edited {
-        for c in &e.changes {
-            showing.entry(key(c)).or_default().push(e.slug);
+        for (k, _) in &e.changes {
+            showing.entry(k).or_default().push(e.slug);
         }
     }
     // Changes shown by the same cars are one shared change.
     let mut groups: BTreeMap<Vec<&String>, Vec<Change>> = BTreeMap::new();
     let mut seen = BTreeSet::new();
     for e in &edited {
-        for c in &e.changes {
-            let cars = &showing[&key(c)];
-            if cars.len() > 1 && seen.insert(key(c)) {
+        for (k, c) in &e.changes {
+            let cars = &showing[k];
+            if cars.len() > 1 && seen.insert(k) {
                 groups.entry(cars.clone()).or_default().push(c.clone());
             }
         }
@@ -416,11 +413,11 @@ fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
     // The widest first.
     shared.sort_by_key(|g| std::cmp::Reverse(g.cars.len()));
     report.changed_cars = edited.len();
-    for e in edited {
+    for e in &edited {
         let mut other: Vec<String> = Vec::new();
         let mut in_shared = BTreeSet::new();
-        for c in &e.changes {
-            let cars = &showing[&key(c)];
+        for (k, c) in &e.changes {
+            let cars = &showing[k];
             if cars.len() > 1 {
                 in_shared.insert(cars.clone());
                 continue;
@@ -438,13 +435,25 @@ fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {
             slug: e.slug.clone(),
             name,
             url,
-            price: e.price,
-            tag: e.tag,
+            price: e.price.clone(),
+            tag: e.tag.clone(),
             other,
             shared: in_shared.len(),
         });
     }
     report.shared = shared;
+}
+
+/// What makes two cars' changes the same change: the path and the old and
+/// new values (as JSON text, so they order and compare).
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct ChangeKey(String, String, String);
+
+impl ChangeKey {
+    fn of(c: &Change) -> Self {
+        let v = |x: &Option<Value>| x.as_ref().map(Value::to_string).unwrap_or_default();
+        ChangeKey(c.path.clone(), v(&c.old), v(&c.new))
+    }
 }
 
 /// The first field of a path (`detail` of `detail.similar[x].price_text`).
