@@ -66,39 +66,40 @@ export function cardActions(car: CardCar, s: CardSettings): CardAction[] {
   // The car page's form reads ?enquiry=similar (a sold car's page asks for it anyway).
   if (!inStock(car)) return [{ kind: 'similar', label: 'Find Me Something Similar', href: `${page}?enquiry=similar#enquire` }];
   const out: CardAction[] = [];
-  const label = (kind: CardButton, ours: string) => s.labels?.[kind] ?? ours;
   for (const b of s.buttons) {
+    // The dealer's wording of this kind (`cards.labels`), else ours.
+    const add = (ours: string, href: string) => out.push({ kind: b, label: s.labels?.[b] ?? ours, href });
     switch (b) {
       case 'enquire':
-        out.push({ kind: b, label: label(b, 'Enquire'), href: `${page}#enquire` });
+        add('Enquire', `${page}#enquire`);
         break;
       case 'test_drive':
-        out.push({ kind: b, label: label(b, 'Book a Test Drive'), href: `${page}?enquiry=test-drive#enquire` });
+        add('Book a Test Drive', `${page}?enquiry=test-drive#enquire`);
         break;
       case 'finance':
-        out.push({ kind: b, label: label(b, 'Get Finance'), href: `${page}?enquiry=finance#enquire` });
+        add('Get Finance', `${page}?enquiry=finance#enquire`);
         break;
       case 'reserve':
         if (reservable(car, s)) {
           const amount = s.checkoutDeposit > 0 ? ` $${s.checkoutDeposit}` : '';
-          out.push({ kind: b, label: label(b, `Reserve Now${amount}`), href: `${page}${s.checkoutPath}/` });
+          add(`Reserve Now${amount}`, `${page}${s.checkoutPath}/`);
         }
         break;
       case 'trade_in':
         if (mayValueTradeIn(s.tradeIn !== false, car))
-          out.push({ kind: b, label: label(b, 'Trade In'), href: `/cars/trade-in/?car_id=${encodeURIComponent(car.objectID)}` });
+          add('Trade In', `/cars/trade-in/?car_id=${encodeURIComponent(car.objectID)}`);
         break;
       case 'view_details':
-        out.push({ kind: b, label: label(b, 'View Details'), href: page });
+        add('View Details', page);
         break;
       case 'call_dealer':
-        if (car.phone) out.push({ kind: b, label: label(b, 'Call Dealer'), href: telHref(car.phone) });
+        if (car.phone) add('Call Dealer', telHref(car.phone));
         break;
       case 'make_offer':
-        out.push({ kind: b, label: label(b, 'Make an Offer'), href: `${page}?enquiry=offer#enquire` });
+        add('Make an Offer', `${page}?enquiry=offer#enquire`);
         break;
       case 'buy_online':
-        if (reservable(car, s)) out.push({ kind: b, label: label(b, 'Buy Online'), href: `${page}${s.checkoutPath}/` });
+        if (reservable(car, s)) add('Buy Online', `${page}${s.checkoutPath}/`);
         break;
       case 'history_report':
         // Needs the car's history file, which result cards do not carry.
