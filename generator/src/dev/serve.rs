@@ -847,6 +847,19 @@ mod tests {
         );
     }
 
+    /// What a peer sent up to the end of its head (or until it closed).
+    fn read_head(s: &mut TcpStream) -> Vec<u8> {
+        let mut head = Vec::new();
+        let mut buf = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match s.read(&mut buf).unwrap() {
+                0 => break,
+                n => head.extend_from_slice(&buf[..n]),
+            }
+        }
+        head
+    }
+
     /// A stand-in for `astro dev`: answers each connection with `answer`
     /// and hands back the request it read.
     fn stand_in(answer: &'static str) -> (SocketAddr, std::sync::mpsc::Receiver<String>) {
@@ -856,15 +869,7 @@ mod tests {
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let mut s = stream.unwrap();
-                let mut req = Vec::new();
-                let mut buf = [0u8; 4096];
-                while !req.ends_with(b"\r\n\r\n") {
-                    let n = s.read(&mut buf).unwrap();
-                    if n == 0 {
-                        break;
-                    }
-                    req.extend_from_slice(&buf[..n]);
-                }
+                let req = read_head(&mut s);
                 let _ = tx.send(String::from_utf8_lossy(&req).into_owned());
                 let _ = s.write_all(answer.as_bytes());
             }
@@ -938,12 +943,8 @@ mod tests {
         let astro = listener.local_addr().unwrap();
         std::thread::spawn(move || {
             let (mut s, _) = listener.accept().unwrap();
-            let mut req = Vec::new();
+            let req = read_head(&mut s);
             let mut buf = [0u8; 1024];
-            while !req.ends_with(b"\r\n\r\n") {
-                let n = s.read(&mut buf).unwrap();
-                req.extend_from_slice(&buf[..n]);
-            }
             assert!(String::from_utf8_lossy(&req).contains("?token=t HTTP/1.1"));
             s.write_all(b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n\r\n").unwrap();
             let n = s.read(&mut buf).unwrap();
@@ -958,12 +959,7 @@ mod tests {
             "GET /?token=t HTTP/1.1\r\nhost: {addr}\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-key: a\r\n\r\n"
         )
         .unwrap();
-        let mut head = Vec::new();
-        let mut buf = [0u8; 1024];
-        while !head.ends_with(b"\r\n\r\n") {
-            let n = s.read(&mut buf).unwrap();
-            head.extend_from_slice(&buf[..n]);
-        }
+        let head = read_head(&mut s);
         assert!(
             head.starts_with(b"HTTP/1.1 101"),
             "{}",
