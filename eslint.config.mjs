@@ -36,7 +36,7 @@ export default tseslint.config(
   },
   {
     // End-to-end tests: functions they pass to page.evaluate run in the browser.
-    files: ['scripts/e2e/**/*.mjs', 'scripts/lib/**/*.mjs', 'scripts/budget.mjs'],
+    files: ['scripts/e2e/**/*.mjs', 'scripts/lib/**/*.mjs', 'scripts/pr-pictures/**/*.mjs', 'scripts/budget.mjs'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
   {

@@ -65,6 +65,7 @@ gate "e2e car page (demo dealers)" e2e car-page sites/brisbane-motor-group/dist 
 # Every shopper form (the API answered in the browser), and Turnstile on the demo dealer that has the captcha on.
 gate "e2e forms"           e2e forms "sites/$DEMO/dist" sites/sunshine-coast-toyota/dist
 gate "e2e content pages"   e2e content "sites/$DEMO/dist"
+gate "e2e PR pictures"     e2e pictures
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge integration"    bash scripts/edge/test.sh
 # `dealergen dev`: the case with the worker needs edge/build (built by the

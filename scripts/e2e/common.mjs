@@ -12,6 +12,9 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { siteData } from '../lib/page-types.mjs';
 import { isFile } from '../lib/files.mjs';
 import { serveInWorkerd } from '../lib/workerd-site.mjs';
+import { popupSeen } from '../lib/browser-api.mjs';
+
+export { popupSeen };
 
 /**
  * What axe checks on every page the suites audit: WCAG 2.2 A/AA plus axe's
@@ -153,25 +156,6 @@ export async function withSites(dists, { name, viewport = { width: 1280, height:
     for (const s of sites) await s.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
-}
-
-/**
- * Makes the browser a returning shopper who has seen the site's popup, so
- * tests of other flows are not interrupted by it (the popup has its own
- * tests in scripts/e2e/content.mjs). Same storage key as lib/content/popup.ts.
- * A test of the popup itself sets `dealergen:e2e:show-popup` to opt out.
- */
-export async function popupSeen(context, site) {
-  const key = site.content?.popup?.key;
-  if (!key) return;
-  await context.addInitScript((k) => {
-    try {
-      if (localStorage.getItem('dealergen:e2e:show-popup') === '1') return;
-      localStorage.setItem(`dealergen:popup:${k}`, '1');
-    } catch {
-      // No storage on this page (about:blank): nothing to do.
-    }
-  }, key);
 }
 
 /**

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { answerApi } from '../lib/browser-api.mjs';
 import { pageTypes, siteData, VIEWPORTS } from '../lib/page-types.mjs';
 import { serveInWorkerd } from '../lib/workerd-site.mjs';
 import { popupSeen } from './common.mjs';
@@ -52,19 +53,7 @@ try {
   const { cars, site } = siteData(dist);
   await popupSeen(context, site);
   let signedIn = false;
-  await context.route(/\/api\//, (route) => {
-    const url = route.request().url();
-    const body = url.includes('/auth/me')
-      ? signedIn
-        ? { signed_in: true, phone_number: '0412345678' }
-        : { signed_in: false }
-      : url.includes('/api/watchlist')
-        ? { success: true, car_ids: cars.slice(0, 2).map((c) => c.id) }
-        : url.includes('/view.json')
-          ? { views: 12 }
-          : {};
-    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-  });
+  await answerApi(context, { cars, signedIn: () => signedIn });
   const page = context.pages()[0] ?? (await context.newPage());
   for (const width of widths) {
     const height = VIEWPORTS.find((v) => v.width === width)?.height ?? 900;

@@ -29,7 +29,8 @@ const SETTINGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'rules/vectors/site-
 export async function serveInWorkerd(dist, { edge, apiOrigin, port: fixedPort } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-site-'));
   const config = {
-    name: `dealergen-e2e-site-${path.basename(path.dirname(path.resolve(dist)))}`,
+    // Wrangler takes lowercase letters, digits and dashes only (a temporary folder's name has capitals).
+    name: `dealergen-e2e-site-${path.basename(path.dirname(path.resolve(dist)))}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 63),
     compatibility_date: SETTINGS.compatibility_date,
     assets: { directory: path.resolve(dist), ...SETTINGS.assets },
   };

@@ -1,0 +1,233 @@
+#!/usr/bin/env node
+/**
+ * The pull request's before/after pictures (scripts/pr-pictures/run.mjs,
+ * issue 24), on two real builds of the tiny fixture dealer in a temporary
+ * folder, served by workerd and shot in Chromium:
+ *
+ *   node scripts/e2e/pictures.mjs      (binary: $DEALERGEN_BIN, default target/release/dealergen)
+ *
+ * - a YAML comment changes no page: "No page changes", no pictures;
+ * - a location's phone number and one car's price: the pages list is every
+ *   page whose HTML changed (each page showing the new number, the car's
+ *   page), the home page and the repriced car's page are shot first, each
+ *   picture is as wide as its viewport, the price on the car page and the
+ *   number on the home page lie inside an outlined region while most of
+ *   each page is outside every region, and the contact sheet and the
+ *   comment name the pages.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { serveInWorkerd } from '../lib/workerd-site.mjs';
+import { addressOf, changeSize, htmlFiles, kindOf, pick } from '../pr-pictures/pages.mjs';
+import { diffRegions } from '../pr-pictures/regions.mjs';
+import { markdown } from '../pr-pictures/sheet.mjs';
+import { assert, assertEqual, createRunner } from './common.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BIN = path.resolve(process.env.DEALERGEN_BIN ?? path.join(ROOT, 'target/release/dealergen'));
+const FIXTURES = path.join(ROOT, 'generator/tests/fixtures/dealers');
+const AS_OF = '2026-11-20T00:00:00Z';
+const OLD_PHONE = '(07) 3000 0002';
+const NEW_PHONE = '(07) 3000 0992';
+const CAR = 'car-9';
+const NEW_PRICE = 18490;
+
+const { test, step, run } = createRunner();
+let tmp;
+
+/** Width and height of a PNG file, from its IHDR chunk. */
+function pngSize(file) {
+  const b = fs.readFileSync(file);
+  assertEqual(b.subarray(1, 4).toString('latin1'), 'PNG', `${file} is not a PNG`);
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}
+
+function edit(file, change) {
+  fs.writeFileSync(file, change(fs.readFileSync(file, 'utf8')));
+}
+
+/** RGBA rows `width` wide, white, with the pixels at `[x, y]` black. */
+function picture(width, height, dark = []) {
+  const px = new Uint8ClampedArray(width * height * 4).fill(255);
+  for (const [x, y] of dark) px.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+  return px;
+}
+
+async function main() {
+  await test('regions, the page order and the comment, without a browser', async () => {
+    const opts = { tolerance: 24, gap: 4 };
+    const w = 10;
+    assertEqual(JSON.stringify(diffRegions(picture(w, 20), picture(w, 20), w, 20, 20, opts)), '[]', 'same pictures');
+    // Two changes 2 rows apart are one region; one 10 rows further is another.
+    const regions = diffRegions(picture(w, 30), picture(w, 30, [[2, 3], [6, 5], [1, 15]]), w, 30, 30, opts);
+    assertEqual(JSON.stringify(regions), JSON.stringify([{ x: 2, y: 3, width: 5, height: 3 }, { x: 1, y: 15, width: 1, height: 1 }]), 'regions');
+    // A longer page: its extra rows differ whole.
+    assertEqual(JSON.stringify(diffRegions(picture(w, 20), picture(w, 24), w, 20, 24, opts)), JSON.stringify([{ x: 0, y: 20, width: 10, height: 4 }]), 'longer page');
+    // Antialiasing noise is no change.
+    const noisy = picture(w, 5);
+    noisy[0] = 240;
+    assertEqual(diffRegions(picture(w, 5), noisy, w, 5, 5, opts).length, 0, 'noise under the tolerance');
+
+    assertEqual(changeSize('<p>$19,990</p><p>a</p>', '<p>$19,990</p><p>a</p>'), 0, 'same page');
+    assert(changeSize('<p>$19,990</p><p>(07) 1</p>', '<p>$18,490</p><p>(07) 2</p>') > changeSize('<p>$19,990</p><p>(07) 1</p>', '<p>$19,990</p><p>(07) 2</p>'), 'two changes score above one');
+    assertEqual(kindOf('/cars/a-car/'), 'car', 'car page');
+    assertEqual(kindOf('/cars/a-car/reserve/'), 'car form', 'a car form is not a car page');
+    assertEqual(kindOf('/search/used-cars/'), 'search landing', 'landing page');
+    const cars = Array.from({ length: 20 }, (_, i) => ({ address: `/cars/c${i}/`, status: 'changed', size: i === 7 ? 50 : 2 }));
+    const chosen = pick([...cars, { address: '/privacy/', status: 'changed', size: 1 }, { address: '/', status: 'changed', size: 2 }], 4).map((p) => p.address);
+    assertEqual(JSON.stringify(chosen), JSON.stringify(['/', '/cars/c7/', '/privacy/', '/cars/c0/']), 'one of each kind first, the most changed car first');
+
+    const none = markdown({ dealer: 'd', instant: null, changed: [], added: [], removed: [], unchanged: 9, widths: [375], shot: [] });
+    assert(none.includes('No page changes') && none.includes('9 pages'), none);
+    const hostile = markdown({ dealer: 'd', instant: null, changed: ['/a|b`c/'], added: [], removed: [], unchanged: 0, widths: [375], shot: [] });
+    assert(hostile.includes('`/a b c/`'), `a page address escapes its code span: ${hostile}`);
+  });
+
+  assert(fs.existsSync(BIN), `${BIN} is missing: cargo build --release -p dealergen`);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-pictures-e2e-'));
+  const dealers = path.join(tmp, 'dealers');
+  const sites = path.join(tmp, 'sites');
+  fs.mkdirSync(path.join(dealers, 'stock'), { recursive: true });
+  for (const f of ['tiny-dealer.yaml', 'stock/tiny.json']) fs.copyFileSync(path.join(FIXTURES, f), path.join(dealers, f));
+  const yaml = path.join(dealers, 'tiny-dealer.yaml');
+  const feed = path.join(dealers, 'stock/tiny.json');
+  const site = path.join(sites, 'tiny-dealer');
+  /** Builds the dealer; returns the published release's dist (releases stay put: `current` moves). */
+  const build = () => {
+    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dealers, '--sites-dir', sites, 'build', '--dealer', 'tiny-dealer', '--as-of', AS_OF], { encoding: 'utf8' });
+    assertEqual(r.status, 0, `dealergen build failed:\n${r.stdout}\n${r.stderr}`);
+    return fs.realpathSync(path.join(site, 'current/dist'));
+  };
+  const pictures = (before, after, out) => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/pr-pictures/run.mjs'), '--before', before, '--after', after, '--out', out, '--dealer', 'tiny-dealer', '--as-of', AS_OF], { encoding: 'utf8' });
+    assertEqual(r.status, 0, `pr-pictures failed:\n${r.stdout}\n${r.stderr}`);
+    return { record: JSON.parse(fs.readFileSync(path.join(out, 'pictures.json'), 'utf8')), md: fs.readFileSync(path.join(out, 'pictures.md'), 'utf8') };
+  };
+
+  const base = build();
+  // The builds keep a release only while it is current or previous: each comparison copies its base.
+  const keep = (dist, name) => {
+    const to = path.join(tmp, name);
+    fs.cpSync(dist, to, { recursive: true });
+    return to;
+  };
+  const published = keep(base, 'published');
+
+  await test('a YAML comment changes no page: no pictures', async () => {
+    edit(yaml, (t) => `# A marketer's note: nothing on the site changes.\n${t}`);
+    const commented = build();
+    const out = path.join(tmp, 'out-comment');
+    const { record, md } = pictures(published, commented, out);
+    assertEqual(record.changed.length + record.added.length + record.removed.length, 0, `pages listed: ${JSON.stringify(record)}`);
+    assert(record.unchanged > 5, `only ${record.unchanged} pages compared`);
+    assert(md.includes('No page changes'), md);
+    assertEqual(fs.readdirSync(path.join(out, 'pages')).length, 0, 'pictures taken');
+    assert(!fs.existsSync(path.join(out, 'contact-sheet.png')), 'a contact sheet without changes');
+  });
+
+  edit(yaml, (t) => {
+    assert(t.includes(`phone: ${OLD_PHONE}`), `the fixture has no location phone ${OLD_PHONE}`);
+    return t.replace(`phone: ${OLD_PHONE}`, `phone: ${NEW_PHONE}`);
+  });
+  edit(feed, (t) => {
+    const cars = JSON.parse(t);
+    const car = cars.find((c) => c.slug === CAR);
+    assert(car && car.price !== NEW_PRICE, `the fixture has no ${CAR} to reprice`);
+    car.price = NEW_PRICE;
+    return JSON.stringify(cars);
+  });
+  const head = build();
+  const out = path.join(tmp, 'out');
+  let record;
+  let md;
+
+  await step('a phone number and a price: every page whose HTML changed is listed', async () => {
+    ({ record, md } = pictures(published, head, out));
+    const changedHere = htmlFiles(head)
+      .filter((f) => !fs.readFileSync(path.join(published, f)).equals(fs.readFileSync(path.join(head, f))))
+      .map(addressOf);
+    assertEqual(JSON.stringify(record.changed), JSON.stringify(changedHere), 'changed pages');
+    assert(record.changed.includes(`/cars/${CAR}/`), `${CAR}'s page is not listed: ${record.changed}`);
+    const digits = NEW_PHONE.replace(/\D/g, '');
+    const showing = htmlFiles(head).filter((f) => fs.readFileSync(path.join(head, f), 'utf8').replace(/\D/g, '').includes(digits));
+    assert(showing.length > 1, 'no page shows the new number');
+    for (const f of showing) assert(record.changed.includes(addressOf(f)), `${addressOf(f)} shows the new number but is not listed`);
+    assert(record.unchanged > 0, 'every page changed: the list tells nothing');
+    assertEqual(record.added.length + record.removed.length, 0, 'pages added or removed');
+  });
+
+  await step('most-visited kinds first, each picture as wide as its viewport', async () => {
+    assert(record.shot.length > 2 && record.shot.length <= 8, `${record.shot.length} pages shot`);
+    assertEqual(record.shot[0].address, '/', 'first page shot');
+    assertEqual(record.shot[1].kind, 'car', 'second page shot');
+    for (const entry of record.shot) {
+      for (const width of [375, 1280]) {
+        const w = entry.widths[width];
+        assert(w, `${entry.address} not shot at ${width} px`);
+        for (const key of ['before', 'after', 'beforeCrop', 'afterCrop']) {
+          const file = path.join(out, w.files[key]);
+          assertEqual(pngSize(file).width, width, `${file} width`);
+        }
+        assert(w.regions.length > 0, `${entry.address} at ${width} px: changed HTML, no region outlined`);
+      }
+    }
+  });
+
+  await step("the repriced car's price and the home page's phone number lie in outlined regions, most of each page in none", async () => {
+    assertEqual(record.shot.find((e) => e.kind === 'car')?.address, `/cars/${CAR}/`, 'the car page shot (the most changed first)');
+    const cases = [
+      { address: `/cars/${CAR}/`, text: '$18,490' },
+      { address: '/', text: NEW_PHONE },
+    ];
+    const server = await serveInWorkerd(head);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      for (const { address, text } of cases) {
+        const entry = record.shot.find((e) => e.address === address);
+        assert(entry, `${address} not shot`);
+        for (const width of [375, 1280]) {
+          const page = await browser.newPage({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+          await page.clock.setFixedTime(new Date(AS_OF));
+          await page.route(/\/api\//, (r) => r.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
+          await page.goto(server.origin + address, { waitUntil: 'networkidle' });
+          const box = await page.evaluate((t) => {
+            // The innermost element on show whose text has `t`.
+            const all = [...document.body.querySelectorAll('*')].filter((el) => el.textContent.includes(t) && el.getClientRects().length > 0);
+            const inner = all.filter((el) => ![...el.children].some((c) => all.includes(c)));
+            const r = inner[0]?.getBoundingClientRect();
+            return r && { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height };
+          }, text);
+          await page.close();
+          assert(box, `${text} not shown on ${address} at ${width} px`);
+          const { regions } = entry.widths[width];
+          const inside = regions.some((r) => box.x < r.x + r.width && r.x < box.x + box.width && box.y < r.y + r.height && r.y < box.y + box.height);
+          assert(inside, `${text} at ${JSON.stringify(box)} on ${address} is in no outlined region at ${width} px: ${JSON.stringify(regions)}`);
+          const { height } = pngSize(path.join(out, entry.widths[width].files.after));
+          const outlined = regions.reduce((sum, r) => sum + r.height, 0);
+          assert(outlined < height * 0.6, `${outlined} of ${height} rows of ${address} outlined at ${width} px: the change is not located`);
+        }
+      }
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+
+  await step('the contact sheet and the comment name the pages shot', async () => {
+    const sheet = pngSize(path.join(out, 'contact-sheet.png'));
+    assert(sheet.width >= 1400 && sheet.height > 400 * record.shot.length, `contact sheet ${JSON.stringify(sheet)}`);
+    const html = fs.readFileSync(path.join(out, 'sheet.html'), 'utf8');
+    for (const entry of record.shot) {
+      assert(html.includes(`<h2>${entry.address} `), `${entry.address} not on the sheet`);
+      assert(md.includes(`| \`${entry.address}\` |`), `${entry.address} not in the comment:\n${md}`);
+    }
+    assert(md.includes(`**${record.changed.length} changed, 0 added, 0 removed**`), md);
+    assert(md.includes(`as at ${AS_OF.replace('Z', '.000Z')}`), md);
+  });
+}
+
+await run(main, { shutdown: () => tmp && fs.rmSync(tmp, { recursive: true, force: true }) });
