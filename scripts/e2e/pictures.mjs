@@ -6,7 +6,9 @@
  *
  *   node scripts/e2e/pictures.mjs      (binary: $DEALERGEN_BIN, default target/release/dealergen)
  *
- * - a YAML comment changes no page: "No page changes", no pictures;
+ * - a YAML comment changes no page: "No page changes", no pictures (the
+ *   two builds in two folders, as the workflow makes them, whose islands'
+ *   ids differ);
  * - a location's phone number and one car's price: the pages list is every
  *   page whose HTML changed (each page showing the new number, the car's
  *   page), the home page and the repriced car's page are shot first, each
@@ -22,7 +24,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { serveInWorkerd } from '../lib/workerd-site.mjs';
-import { addressOf, changeSize, htmlFiles, kindOf, pick } from '../pr-pictures/pages.mjs';
+import { addressOf, changeSize, comparable, htmlFiles, kindOf, pick } from '../pr-pictures/pages.mjs';
 import { diffRegions } from '../pr-pictures/regions.mjs';
 import { markdown } from '../pr-pictures/sheet.mjs';
 import { assert, assertEqual, createRunner } from './common.mjs';
@@ -72,14 +74,21 @@ async function main() {
     noisy[0] = 240;
     assertEqual(diffRegions(picture(w, 5), noisy, w, 5, 5, opts).length, 0, 'noise under the tolerance');
 
-    assertEqual(changeSize('<p>$19,990</p><p>a</p>', '<p>$19,990</p><p>a</p>'), 0, 'same page');
-    assert(changeSize('<p>$19,990</p><p>(07) 1</p>', '<p>$18,490</p><p>(07) 2</p>') > changeSize('<p>$19,990</p><p>(07) 1</p>', '<p>$19,990</p><p>(07) 2</p>'), 'two changes score above one');
+    assertEqual(JSON.stringify(changeSize('<p>$19,990</p><p>a</p>', '<p>$19,990</p><p>a</p>')), JSON.stringify({ text: 0, size: 0 }), 'same page');
+    assert(changeSize('<p>$19,990</p><p>(07) 1</p>', '<p>$18,490</p><p>(07) 2</p>').text > changeSize('<p>$19,990</p><p>(07) 1</p>', '<p>$19,990</p><p>(07) 2</p>').text, 'two changes score above one');
+    const propsOnly = changeSize('<astro-island props="{&quot;phone&quot;:1}"></astro-island><script>a=1</script>', '<astro-island props="{&quot;phone&quot;:2}"></astro-island><script>a=2</script>');
+    assert(propsOnly.text === 0 && propsOnly.size > 0, `a change in props and scripts alone is not shown text: ${JSON.stringify(propsOnly)}`);
+    assertEqual(comparable('<astro-island uid="Z1x" prefix="r1">'), comparable('<astro-island uid="9aB" prefix="r1">'), 'island ids');
+    assert(comparable('<div uid="1">') !== comparable('<div uid="2">'), 'only an island\'s id is taken out');
     assertEqual(kindOf('/cars/a-car/'), 'car', 'car page');
     assertEqual(kindOf('/cars/a-car/reserve/'), 'car form', 'a car form is not a car page');
     assertEqual(kindOf('/search/used-cars/'), 'search landing', 'landing page');
-    const cars = Array.from({ length: 20 }, (_, i) => ({ address: `/cars/c${i}/`, status: 'changed', size: i === 7 ? 50 : 2 }));
-    const chosen = pick([...cars, { address: '/privacy/', status: 'changed', size: 1 }, { address: '/', status: 'changed', size: 2 }], 4).map((p) => p.address);
-    assertEqual(JSON.stringify(chosen), JSON.stringify(['/', '/cars/c7/', '/privacy/', '/cars/c0/']), 'one of each kind first, the most changed car first');
+    const size = (text, whole = text) => ({ text, size: whole });
+    const cars = Array.from({ length: 20 }, (_, i) => ({ address: `/cars/c${i}/`, status: 'changed', size: i === 7 ? size(50) : size(2) }));
+    const pages = [...cars, { address: '/privacy/', status: 'changed', size: size(1) }, { address: '/', status: 'changed', size: size(0, 9) }, { address: '/search/', status: 'changed', size: size(3) }];
+    const chosen = pick(pages, 5).map((p) => p.address);
+    assertEqual(JSON.stringify(chosen), JSON.stringify(['/cars/c7/', '/search/', '/privacy/', '/cars/c0/', '/cars/c1/']), 'shown changes first, one of each kind in turn, the most changed car first');
+    assertEqual(pick(pages, 30).at(-1).address, '/', 'a page whose change is not shown comes last');
 
     const none = markdown({ dealer: 'd', instant: null, changed: [], added: [], removed: [], unchanged: 9, widths: [375], shot: [] });
     assert(none.includes('No page changes') && none.includes('9 pages'), none);
@@ -90,17 +99,20 @@ async function main() {
   assert(fs.existsSync(BIN), `${BIN} is missing: cargo build --release -p dealergen`);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-pictures-e2e-'));
   const dealers = path.join(tmp, 'dealers');
-  const sites = path.join(tmp, 'sites');
   fs.mkdirSync(path.join(dealers, 'stock'), { recursive: true });
   for (const f of ['tiny-dealer.yaml', 'stock/tiny.json']) fs.copyFileSync(path.join(FIXTURES, f), path.join(dealers, f));
   const yaml = path.join(dealers, 'tiny-dealer.yaml');
   const feed = path.join(dealers, 'stock/tiny.json');
-  const site = path.join(sites, 'tiny-dealer');
-  /** Builds the dealer; returns the published release's dist (releases stay put: `current` moves). */
-  const build = () => {
-    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dealers, '--sites-dir', sites, 'build', '--dealer', 'tiny-dealer', '--as-of', AS_OF], { encoding: 'utf8' });
+  /**
+   * Builds the dealer into its own sites folder, as the workflow builds the
+   * base branch and the pull request in two checkouts (so the page cache
+   * of one cannot make the other's pages equal); returns its dist.
+   */
+  const build = (name) => {
+    const into = path.join(tmp, name);
+    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dealers, '--sites-dir', into, 'build', '--dealer', 'tiny-dealer', '--as-of', AS_OF], { encoding: 'utf8' });
     assertEqual(r.status, 0, `dealergen build failed:\n${r.stdout}\n${r.stderr}`);
-    return fs.realpathSync(path.join(site, 'current/dist'));
+    return fs.realpathSync(path.join(into, 'tiny-dealer/dist'));
   };
   const pictures = (before, after, out) => {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/pr-pictures/run.mjs'), '--before', before, '--after', after, '--out', out, '--dealer', 'tiny-dealer', '--as-of', AS_OF], { encoding: 'utf8' });
@@ -108,18 +120,11 @@ async function main() {
     return { record: JSON.parse(fs.readFileSync(path.join(out, 'pictures.json'), 'utf8')), md: fs.readFileSync(path.join(out, 'pictures.md'), 'utf8') };
   };
 
-  const base = build();
-  // The builds keep a release only while it is current or previous: each comparison copies its base.
-  const keep = (dist, name) => {
-    const to = path.join(tmp, name);
-    fs.cpSync(dist, to, { recursive: true });
-    return to;
-  };
-  const published = keep(base, 'published');
+  const published = build('sites-base');
 
   await test('a YAML comment changes no page: no pictures', async () => {
     edit(yaml, (t) => `# A marketer's note: nothing on the site changes.\n${t}`);
-    const commented = build();
+    const commented = build('sites-comment');
     const out = path.join(tmp, 'out-comment');
     const { record, md } = pictures(published, commented, out);
     assertEqual(record.changed.length + record.added.length + record.removed.length, 0, `pages listed: ${JSON.stringify(record)}`);
@@ -140,7 +145,7 @@ async function main() {
     car.price = NEW_PRICE;
     return JSON.stringify(cars);
   });
-  const head = build();
+  const head = build('sites-head');
   const out = path.join(tmp, 'out');
   let record;
   let md;
@@ -148,7 +153,7 @@ async function main() {
   await step('a phone number and a price: every page whose HTML changed is listed', async () => {
     ({ record, md } = pictures(published, head, out));
     const changedHere = htmlFiles(head)
-      .filter((f) => !fs.readFileSync(path.join(published, f)).equals(fs.readFileSync(path.join(head, f))))
+      .filter((f) => comparable(fs.readFileSync(path.join(published, f), 'utf8')) !== comparable(fs.readFileSync(path.join(head, f), 'utf8')))
       .map(addressOf);
     assertEqual(JSON.stringify(record.changed), JSON.stringify(changedHere), 'changed pages');
     assert(record.changed.includes(`/cars/${CAR}/`), `${CAR}'s page is not listed: ${record.changed}`);

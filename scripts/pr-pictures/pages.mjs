@@ -31,23 +31,47 @@ export function addressOf(file) {
 }
 
 /**
- * How much of a page changed: the words and tags (split at spaces and
- * angle brackets) one side has more often than the other. A car whose
- * price changed scores above the cars that only list it among similar
- * cars, so its page is the one pictured.
+ * A page's HTML without what differs between two Astro runs of the same
+ * input: an island's `uid` hashes its component's file path, so the same
+ * page built in two folders (the base branch's checkout and the pull
+ * request's) differs there alone. The same rule as generator/tests/build.rs
+ * `normalized`.
  */
-export function changeSize(a, b) {
+export function comparable(html) {
+  return html.replace(/(<astro-island) uid="[^"]*"/g, '$1');
+}
+
+/** The words of a page a shopper reads: without scripts, styles, tags and their attributes (island props). */
+export function visibleText(html) {
+  return html
+    .replace(/<(script|style|template)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ');
+}
+
+/** Tokens one of `a` and `b` has more often than the other. */
+function tokenChange(a, b, split) {
   const counts = new Map();
-  for (const t of a.split(/[\s<>]+/)) counts.set(t, (counts.get(t) ?? 0) + 1);
-  for (const t of b.split(/[\s<>]+/)) counts.set(t, (counts.get(t) ?? 0) - 1);
+  for (const t of a.split(split)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of b.split(split)) counts.set(t, (counts.get(t) ?? 0) - 1);
   let size = 0;
   for (const n of counts.values()) size += Math.abs(n);
   return size;
 }
 
 /**
+ * How much of a page changed: `{ text, size }`, the words a shopper reads
+ * that changed, and the words and tags of the whole HTML that did. A car
+ * whose price changed scores above the cars that only list it among similar
+ * cars, so its page is the one pictured; a page whose change is only in
+ * its data (an island's props, a number the phone reveal masks) has text 0.
+ */
+export function changeSize(a, b) {
+  return { text: tokenChange(visibleText(a), visibleText(b), /\s+/), size: tokenChange(a, b, /[\s<>]+/) };
+}
+
+/**
  * `{ changed, added, removed, unchanged, sizes }`: addresses of the pages
- * whose bytes differ, that only `after` has, that only `before` has, the
+ * whose HTML differs (`comparable`), that only `after` has, that only `before` has, the
  * count of the rest, and each changed page's `changeSize`. `before` null:
  * a site not published yet.
  */
@@ -64,13 +88,13 @@ export function comparePages(before, after) {
       added.push(addressOf(file));
       continue;
     }
-    const old = fs.readFileSync(path.join(before, file));
-    const now = fs.readFileSync(path.join(after, file));
-    if (old.equals(now)) {
+    const old = comparable(fs.readFileSync(path.join(before, file), 'utf8'));
+    const now = comparable(fs.readFileSync(path.join(after, file), 'utf8'));
+    if (old === now) {
       unchanged++;
     } else {
       changed.push(addressOf(file));
-      sizes[addressOf(file)] = changeSize(old.toString('utf8'), now.toString('utf8'));
+      sizes[addressOf(file)] = changeSize(old, now);
     }
   }
   for (const file of a) if (!b.has(file)) removed.push(addressOf(file));
@@ -101,26 +125,34 @@ export function kindOf(address) {
 }
 
 /**
- * At most `max` of `pages` (`{ address, status, size }`), one of each kind
- * in turn in KINDS order, then a second of each, and so on: a change that
- * reaches 300 car pages and the home page shows the home page and a few
- * car pages, not 12 car pages. Within a kind, the most changed first
- * (`size`, see changeSize; added and removed pages count as whole).
+ * At most `max` of `pages` (`{ address, status, size }`, `size` as
+ * changeSize gives it; added and removed pages count as wholly changed):
+ * pages whose shown text changed first, then the others. In each of the
+ * two, one of each kind in turn in KINDS order, then a second of each, and
+ * so on, the most changed page of a kind first: a change that reaches 300
+ * car pages and the home page shows the home page and a few car pages, not
+ * 12 car pages.
  */
 export function pick(pages, max) {
-  const byKind = new Map(KINDS.map(([k]) => [k, []]));
-  for (const p of pages) byKind.get(kindOf(p.address)).push(p);
-  for (const list of byKind.values()) list.sort((x, y) => (y.size ?? Infinity) - (x.size ?? Infinity) || (x.address < y.address ? -1 : 1));
+  const whole = { text: Infinity, size: Infinity };
+  const sized = pages.map((p) => ({ page: p, size: p.size ?? whole }));
   const out = [];
-  for (let round = 0; out.length < max; round++) {
-    let any = false;
+  for (const shown of [true, false]) {
+    const byKind = new Map(KINDS.map(([k]) => [k, []]));
+    for (const p of sized) if (p.size.text > 0 === shown) byKind.get(kindOf(p.page.address)).push(p);
     for (const list of byKind.values()) {
-      if (round < list.length && out.length < max) {
-        out.push(list[round]);
-        any = true;
-      }
+      list.sort((x, y) => y.size.text - x.size.text || y.size.size - x.size.size || (x.page.address < y.page.address ? -1 : 1));
     }
-    if (!any) break;
+    for (let round = 0; out.length < max; round++) {
+      let any = false;
+      for (const list of byKind.values()) {
+        if (round < list.length && out.length < max) {
+          out.push(list[round].page);
+          any = true;
+        }
+      }
+      if (!any) break;
+    }
   }
   return out;
 }
