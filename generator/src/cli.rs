@@ -191,6 +191,16 @@ pub struct DeployArgs {
     /// The deploy settings (default: config/deploy.toml).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Upload the selected dealers' builds as Worker Previews named NAME
+    /// (e.g. pr-123; dealers not built here are skipped), printing each
+    /// preview's URL: production's versions, routes and KV are not touched,
+    /// and a preview's forms send nothing (docs/pull-requests.md).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["changed", "edge_only", "no_edge"])]
+    pub preview: Option<String>,
+    /// With --preview: delete the previews of that name (when the pull
+    /// request closes).
+    #[arg(long, requires = "preview")]
+    pub remove: bool,
 }
 
 #[derive(Debug, Args)]

@@ -34,6 +34,17 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Diff(args) => diff::run(&project, args),
         Command::Changed(args) => diff::changed(&project, args),
         // --- deploy (issue 13) ---
+        Command::Deploy(args) if args.preview.is_some() => crate::deploy::preview(
+            &project,
+            crate::deploy::PreviewOptions {
+                name: args.preview.unwrap_or_default(),
+                dealers: args.selection.dealer,
+                shard: args.shard,
+                remove: args.remove,
+                dry_run: args.dry_run,
+                config: args.config,
+            },
+        ),
         Command::Deploy(args) => crate::deploy::deploy(
             &project,
             crate::deploy::Options {

@@ -778,6 +778,12 @@ fn wrangler_itself_accepts_the_generated_configs() {
     f.release(SECOND, R3, K3, "v1");
     let (code, out, err) = f.run_env(&["deploy", "--all", "--dry-run"], false);
     assert_eq!(code, 0, "{out}{err}");
+    // And a pull request's preview config (the same worker, no routes).
+    let (code, out, err) = f.run_env(
+        &["deploy", "--preview", "pr-7", "--all", "--dry-run"],
+        false,
+    );
+    assert_eq!(code, 0, "{out}{err}");
     let path = format!(
         "{}:{}",
         root.join("node_modules/node/bin").display(),
@@ -807,6 +813,13 @@ fn wrangler_itself_accepts_the_generated_configs() {
                 "second-dealer/releases/20261123T020000Z-cccccccccccc/dist",
             ],
         ),
+        (
+            "preview/pr-7/tiny-dealer",
+            vec![
+                "from the assets directory",
+                "tiny-dealer/releases/20261120T010000Z-aaaaaaaaaaaa/dist",
+            ],
+        ),
     ] {
         let dir = f.sites().join(".deploy").join(worker);
         let out = Command::new(&wrangler)
@@ -817,7 +830,7 @@ fn wrangler_itself_accepts_the_generated_configs() {
                 "wrangler.json",
                 "--outdir",
             ])
-            .arg(f.path().join("bundle").join(worker))
+            .arg(f.path().join("bundle").join(worker.replace('/', "-")))
             .current_dir(&dir)
             .env("PATH", &path)
             .env("XDG_CONFIG_HOME", f.path().join("xdg"))
@@ -988,4 +1001,139 @@ fn a_site_over_the_platform_limits_is_named_and_nothing_is_uploaded() {
     std::fs::remove_file(&huge).unwrap();
     let (code, out, err) = f.run(&["deploy", "--all"]);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+/// `deploy --preview pr-7`: each built dealer's site as a Worker Preview of
+/// its site worker (its URL printed and written for the pull request's
+/// comment), production's versions, routes and KV untouched; a dry run
+/// calls nothing; `--remove` deletes the previews and passes over a dealer
+/// that has none.
+#[test]
+fn a_preview_uploads_the_built_sites_beside_production_and_is_removed() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    f.release(SECOND, R3, K3, "v1");
+    let (code, out, err) = f.run(&["deploy", "--all"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // The pull request's build of tiny-dealer; second-dealer is not built here.
+    f.release(TINY, R2, K2, "v2");
+    std::fs::remove_file(f.sites().join(SECOND).join("current")).unwrap();
+    f.calls();
+    let production = (f.load("workers.json"), f.kv());
+
+    // A dry run writes the config and calls nothing, without a token.
+    let (code, out, err) = f.run_env(
+        &["deploy", "--preview", "pr-7", "--all", "--dry-run"],
+        false,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("preview tiny-dealer: would run `wrangler preview --name pr-7` for worker dealergen-site-tiny-dealer"),
+        "{out}"
+    );
+    assert!(f.calls().is_empty(), "a dry run called wrangler");
+    let config: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            f.sites()
+                .join(".deploy/preview/pr-7/tiny-dealer/wrangler.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(config["name"], "dealergen-site-tiny-dealer");
+    assert_eq!(config["previews"], serde_json::json!({}));
+    for production_only in ["routes", "workers_dev", "preview_urls"] {
+        assert!(
+            config.get(production_only).is_none(),
+            "{production_only} in {config}"
+        );
+    }
+
+    let (code, out, err) = f.run(&["deploy", "--preview", "pr-7", "--all"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let url = "https://pr-7-dealergen-site-tiny-dealer.fake-account.workers.dev";
+    assert!(
+        out.contains(&format!("preview tiny-dealer: {url}")),
+        "{out}"
+    );
+    assert!(
+        !out.contains("second-dealer"),
+        "an unbuilt dealer is previewed: {out}"
+    );
+    let calls = f.calls();
+    assert_eq!(calls.len(), 1, "{calls:#?}");
+    assert_eq!(
+        calls[0],
+        format!("[tiny-dealer] preview --config wrangler.json --name pr-7 --message dealergen tiny-dealer {R2} --json")
+    );
+    let previews = f.load("previews.json");
+    let tiny = &previews["dealergen-site-tiny-dealer"]["pr-7"];
+    assert!(
+        tiny["assets"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("tiny-dealer/releases/{R2}/dist")),
+        "{previews}"
+    );
+    assert_eq!(
+        (f.load("workers.json"), f.kv()),
+        production,
+        "a preview changed production"
+    );
+    let written: Value = serde_json::from_str(
+        &std::fs::read_to_string(f.sites().join(".deploy/preview/pr-7/previews.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        written,
+        serde_json::json!({"name": "pr-7", "dealers": {"tiny-dealer": url}})
+    );
+
+    // A second push updates the same preview.
+    let (code, out, err) = f.run(&["deploy", "--preview", "pr-7", "--dealer", TINY]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        f.load("previews.json")["dealergen-site-tiny-dealer"]["pr-7"]["deployments"],
+        2
+    );
+
+    // The pull request closes: every dealer's preview of that name goes.
+    f.calls();
+    let (code, out, err) = f.run(&["deploy", "--preview", "pr-7", "--remove", "--all"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("preview tiny-dealer: removed"), "{out}");
+    assert!(
+        out.contains("preview second-dealer: none to remove"),
+        "{out}"
+    );
+    assert_eq!(
+        f.load("previews.json")["dealergen-site-tiny-dealer"],
+        serde_json::json!({})
+    );
+    assert_eq!((f.load("workers.json"), f.kv()), production);
+    assert!(
+        f.calls()
+            .iter()
+            .all(|c| c.contains("preview delete --name pr-7 --worker-name dealergen-site-")),
+        "only preview deletions"
+    );
+
+    // A failure that is not "none there" is named and fails the run.
+    f.release(TINY, R2, K2, "v2");
+    f.fail("preview --config", "tiny-dealer");
+    let (code, _, err) = f.run(&["deploy", "--preview", "pr-7", "--dealer", TINY]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("preview tiny-dealer: wrangler preview failed")
+            && err.contains("injected failure"),
+        "{err}"
+    );
+
+    // Names wrangler and a workers.dev host would refuse are refused first.
+    let (code, _, err) = f.run(&["deploy", "--preview", "PR 7", "--all"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("is not a preview name"), "{err}");
+    // A preview is not a production deployment's variant.
+    let (code, _, err) = f.run(&["deploy", "--preview", "pr-7", "--changed"]);
+    assert_eq!(code, 2, "{err}");
 }

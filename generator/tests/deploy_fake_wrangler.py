@@ -9,6 +9,8 @@ against a little account kept in $FAKE_WRANGLER_STATE:
   secrets.json     secret names of the edge worker
   pending.json     D1 migrations not applied yet
   workers.json     {worker: {"versions": [ids], "live": id, "assets": dir}}
+  previews.json    {worker: {preview name: {"assets": dir, "deployments": n,
+                   "config": the config's keys}}} (Worker Previews)
   fail.json        [[argv substring, cwd substring], ...]: calls that fail
   log.jsonl        one line per call: argv, cwd, stdin, whether a token was set
 
@@ -157,5 +159,33 @@ elif argv[:1] == ["rollback"]:
     save("workers.json", workers)
     output({"type": "rollback", "version": 1, "worker_name": name, "version_id": vid})
     print(f"Worker Version {vid} has been deployed to 100% of traffic.")
+elif argv[:2] == ["preview", "delete"]:
+    # wrangler preview delete --name <preview> --worker-name <worker> -y
+    previews = load("previews.json", {})
+    name, worker = opt("--name"), opt("--worker-name")
+    if name not in previews.get(worker, {}):
+        print(f"X [ERROR] A request to the Cloudflare API failed: Preview \"{name}\" not found [code: 10000]", file=sys.stderr)
+        sys.exit(1)
+    del previews[worker][name]
+    save("previews.json", previews)
+    print(f"✨ Preview \"{name}\" deleted successfully.")
+elif argv[:1] == ["preview"]:
+    # wrangler preview --config <file> --name <preview> --message <m> --json
+    c = config()
+    worker, name = c["name"], opt("--name")
+    previews = load("previews.json", {})
+    p = previews.setdefault(worker, {}).setdefault(name, {"deployments": 0})
+    p["deployments"] += 1
+    p["assets"] = os.path.realpath(os.path.join(cwd, c["assets"]["directory"]))
+    p["config"] = sorted(c.keys())
+    p["message"] = opt("--message")
+    save("previews.json", previews)
+    deployment = f"{p['deployments']:08x}"
+    print(json.dumps({
+        "preview": {"id": f"{worker}-{name}", "name": name, "slug": name,
+                    "urls": [f"https://{name}-{worker}.fake-account.workers.dev"]},
+        "deployment": {"id": deployment,
+                       "urls": [f"https://{deployment}-{worker}.fake-account.workers.dev"]},
+    }, indent=2))
 else:
     sys.exit(f"fake wrangler: unknown command {line}")

@@ -57,6 +57,26 @@ pub fn site(cfg: &DeployConfig, release: &Release, out_dir: &Path) -> Result<ser
     }))
 }
 
+/// The site worker of one dealer as a Worker Preview (`wrangler preview`,
+/// `dealergen deploy --preview`): the same worker and assets as in
+/// production, without the routes or the workers.dev switches, which are
+/// production's and which a preview must not touch. The empty `previews`
+/// block says the preview needs no settings of its own (a site worker has
+/// no bindings).
+pub fn site_preview(
+    cfg: &DeployConfig,
+    release: &Release,
+    out_dir: &Path,
+) -> Result<serde_json::Value> {
+    Ok(serde_json::json!({
+        "name": cfg.site_worker(&release.slug),
+        "account_id": cfg.account_id,
+        "compatibility_date": cfg.sites.compatibility_date,
+        "assets": assets(relative(out_dir, &release.dist())?),
+        "previews": {},
+    }))
+}
+
 /// How a site worker serves its static assets from `directory`. The e2e
 /// suites serve built sites in workerd with the same settings
 /// (`rules/vectors/site-worker.json`, pinned by the test below).

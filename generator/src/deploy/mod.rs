@@ -11,11 +11,15 @@
 //! the keys the release no longer has, record it. A dealer whose site upload
 //! fails gets its previous KV entries back, so it is never half-deployed;
 //! the other dealers go on.
+//!
+//! `--preview <name>` instead uploads the built sites as Worker Previews
+//! for a pull request, touching nothing of production (`preview`).
 
 mod apply;
 pub mod config;
 pub mod configs;
 mod plan;
+mod preview;
 pub mod release;
 mod report;
 mod rollback;
@@ -23,6 +27,7 @@ pub mod secrets;
 pub mod state;
 pub mod wrangler;
 
+pub use preview::{preview, PreviewOptions};
 pub use rollback::rollback;
 
 use std::collections::BTreeMap;
