@@ -1,16 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EVENTS, sendEvent } from '../src/lib/events';
-import { maskPhone, revealPhone, telLink } from '../src/lib/phone';
+import { revealPhone, telLink } from '../src/lib/phone';
 import { fetchViews, viewsPath, viewsText } from '../src/lib/views';
 import { mockApi } from './helpers/api-mock';
 
 describe('phone', () => {
-  it('masks the last four digits and keeps the layout', () => {
-    expect(maskPhone('(07) 3555 0101')).toBe('(07) 3555 XXXX');
-    expect(maskPhone('0412 345 678')).toBe('0412 34X XXX');
-    expect(maskPhone('13 22 11')).toBe('13 XX XX');
-  });
   it('links digits only', () => {
     expect(telLink('(07) 3555 0101')).toBe('tel:0735550101');
     expect(telLink('+61 7 3555 0101')).toBe('tel:+61735550101');

@@ -295,6 +295,17 @@ pub struct DiffArgs {
     /// Judge the sold window and promo windows at this moment (RFC 3339 or a date) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
+    /// markdown: the pull request comment; json: the pages the diff says
+    /// change (car pages changed, added and removed; other pages added and
+    /// removed), for tools and tests.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Markdown)]
+    pub format: DiffFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Markdown,
+    Json,
 }
 
 #[derive(Debug, Args)]

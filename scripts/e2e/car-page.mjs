@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
-import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, frames, need, settled, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, frames, locationPhone, need, settled, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
 
 const dists = (process.argv.slice(2).length ? process.argv.slice(2) : ['sites/brisbane-motor-group/dist']).map((d) => path.resolve(d));
@@ -734,7 +734,9 @@ async function main() {
           pages++;
           // The dealer's own comments are shown as written (docs/behaviour/phone-reveal.md).
           const html = fs.readFileSync(file, 'utf8').replace(/<div class="comments__full"[\s\S]*?<\/div>|<div class="tabs__panel"[^>]*id="tab-dealer-comments-panel"[\s\S]*?<\/div>/g, '');
-          const number = car.location.phone;
+          const number = locationPhone(st.site, car);
+          // The car's data carries it masked, as its page shows it.
+          if (st.site.features.phone_reveal) assert(/X{4}$/.test(car.location.phone) && !car.location.phone.includes(number), `${st.site.slug} ${car.slug}: cars.json carries ${car.location.phone}`);
           // The site's own number (header, footer) is not the one the reveal hides.
           if (digits(number) === main) continue;
           const carries = html.includes(number) || html.includes(`tel:${digits(number)}`);
@@ -743,12 +745,13 @@ async function main() {
         assert(pages > 0, `${st.site.slug}: no car pages read`);
         // Nor the search index (a public file the search pages fetch), nor a result card's Call Dealer.
         const index = fs.readFileSync(path.join(st.dist, 'search-index.json'), 'utf8');
-        const numbers = [...new Set(st.cars.map((c) => c.location.phone).filter((n) => digits(n) !== main))];
+        const numbers = [...new Set(st.cars.map((c) => locationPhone(st.site, c)).filter((n) => digits(n) !== main))];
         need(numbers.length > 0, `${st.site.slug}: a car at a location with a number of its own`);
         for (const number of numbers) assertJsonEqual(index.includes(number), !st.site.features.phone_reveal, `${st.site.slug} search-index.json carries ${number}`);
         if (st.site.features.phone_reveal) assert(!st.site.cards.buttons.includes('call_dealer'), `${st.site.slug}: result cards offer Call Dealer`);
       }
-      const { site: s, car } = need(find((c, st) => st.site.features.phone_reveal && st.site.detail_page.sticky_sidebar && c.in_stock && digits(c.location.phone) !== digits(st.site.contact.phone)), 'a masked dealer with the sticky bar');
+      const { site: s, car } = need(find((c, st) => st.site.features.phone_reveal && st.site.detail_page.sticky_sidebar && c.in_stock && digits(locationPhone(st.site, c)) !== digits(st.site.contact.phone)), 'a masked dealer with the sticky bar');
+      const number = locationPhone(s.site, car);
       const reveals = [];
       // A tab of its own: the call ends in a tel: navigation, which leaves Chromium's tab waiting on the
       // external protocol (later clicks in that tab were lost); closing the tab ends it.
@@ -756,7 +759,7 @@ async function main() {
       watch(tab);
       await tab.route(/\/api\/phone-reveal$/, (route) => {
         reveals.push(route.request().postDataJSON());
-        return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ phone: car.location.phone, location_id: car.location.id }) });
+        return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ phone: number, location_id: car.location.id }) });
       });
       try {
         await tab.setViewportSize({ width: 1280, height: 900 });
@@ -767,7 +770,7 @@ async function main() {
         await call.focus();
         await tab.keyboard.press('Enter');
         await tab.waitForFunction(() => document.querySelector('[data-sticky-bar] [data-reveal-call]')?.dataset.revealed);
-        assertJsonEqual(await call.getAttribute('data-revealed'), `tel:${digits(car.location.phone)}`, 'the number called');
+        assertJsonEqual(await call.getAttribute('data-revealed'), `tel:${digits(number)}`, 'the number called');
         assertJsonEqual(reveals, [{ car_id: car.id, location_id: car.location.id, website_id: s.site.slug }], 'one reveal asked');
         const layer = await tab.evaluate(() => window.dataLayer.map((e) => e.event_id));
         assertJsonEqual(layer.filter((id) => id === 25).length, 1, `one phone click in the dataLayer (${layer})`);

@@ -41,6 +41,16 @@ export function builtAt(site) {
 }
 
 /**
+ * The number of a car's location as its location page shows it. A car's
+ * own `location.phone` is masked where the dealer reveals numbers on
+ * request (docs/behaviour/phone-reveal.md): the number the reveal answers
+ * is the location's.
+ */
+export function locationPhone(site, car) {
+  return site.locations.find((l) => l.id === car.location.id)?.phone ?? site.contact.phone;
+}
+
+/**
  * The value a test needs from the demo data, or a failure naming the case:
  * a test whose case is missing must not pass without testing anything.
  */

@@ -11,7 +11,7 @@
  *   ids differ);
  * - a location's phone number and one car's price: the pages list is every
  *   page whose HTML changed (each page showing the new number, the car's
- *   page), the home page and the repriced car's page are shot first, each
+ *   page), `dealergen diff --format json` names exactly its car pages, the home page and the repriced car's page are shot first, each
  *   picture is as wide as its viewport, the price on the car page and the
  *   number on the home page lie inside an outlined region while most of
  *   each page is outside every region, and the contact sheet and the
@@ -24,7 +24,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { serveInWorkerd } from '../lib/workerd-site.mjs';
-import { addressOf, changeSize, comparable, htmlFiles, kindOf, pick } from '../pr-pictures/pages.mjs';
+import { addressOf, changeSize, comparable, comparePages, htmlFiles, kindOf, pick } from '../pr-pictures/pages.mjs';
 import { diffRegions } from '../pr-pictures/regions.mjs';
 import { markdown } from '../pr-pictures/sheet.mjs';
 import { assert, assertEqual, createRunner } from './common.mjs';
@@ -120,7 +120,21 @@ async function main() {
     return { record: JSON.parse(fs.readFileSync(path.join(out, 'pictures.json'), 'utf8')), md: fs.readFileSync(path.join(out, 'pictures.md'), 'utf8') };
   };
 
+  // The dealers folder is a git repository, as a dealer repository is:
+  // `dealergen diff` compares the working tree with its HEAD.
+  const git = (...args) => {
+    const r = spawnSync('git', ['-C', dealers, '-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' });
+    assertEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+  };
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
   const published = build('sites-base');
+  const diffJson = () => {
+    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dealers, 'diff', '--dealer', 'tiny-dealer', '--base', 'HEAD', '--as-of', AS_OF, '--format', 'json'], { encoding: 'utf8', cwd: dealers });
+    assertEqual(r.status, 0, `dealergen diff failed:\n${r.stdout}\n${r.stderr}`);
+    return JSON.parse(r.stdout);
+  };
 
   await test('a YAML comment changes no page: no pictures', async () => {
     edit(yaml, (t) => `# A marketer's note: nothing on the site changes.\n${t}`);
@@ -163,6 +177,16 @@ async function main() {
     for (const f of showing) assert(record.changed.includes(addressOf(f)), `${addressOf(f)} shows the new number but is not listed`);
     assert(record.unchanged > 0, 'every page changed: the list tells nothing');
     assertEqual(record.added.length + record.removed.length, 0, 'pages added or removed');
+  });
+
+  await step("dealergen diff names exactly the car pages whose HTML changed", async () => {
+    const said = diffJson();
+    const carPages = (list) => list.filter((a) => kindOf(a) === 'car').sort();
+    assert(said.car_pages.changed.includes(`/cars/${CAR}/`), `the diff misses ${CAR}: ${JSON.stringify(said)}`);
+    assert(said.car_pages.changed.length > 1, `only ${CAR}'s page: the location's number shows on its other cars' pages too`);
+    assertEqual(JSON.stringify([...said.car_pages.changed].sort()), JSON.stringify(carPages(record.changed)), 'car pages the diff says change, against those whose HTML changed');
+    assertEqual(JSON.stringify(said.car_pages.added), JSON.stringify(carPages(record.added)), 'car pages added');
+    assertEqual(JSON.stringify(said.car_pages.removed), JSON.stringify(carPages(record.removed)), 'car pages removed');
   });
 
   await step('most-visited kinds first, each picture as wide as its viewport', async () => {
@@ -222,6 +246,8 @@ async function main() {
     }
   });
 
+  await test("with phone reveal on, a masked number's hidden digits change no car page, and the diff names none", () => maskedNumber({ yaml, git, build, diffJson }));
+
   await step('the contact sheet and the comment name the pages shot', async () => {
     const sheet = pngSize(path.join(out, 'contact-sheet.png'));
     assert(sheet.width >= 1400 && sheet.height > 400 * record.shot.length, `contact sheet ${JSON.stringify(sheet)}`);
@@ -233,6 +259,28 @@ async function main() {
     assert(md.includes(`**${record.changed.length} changed, 0 added, 0 removed**`), md);
     assert(md.includes(`as at ${AS_OF.replace('Z', '.000Z')}`), md);
   });
+}
+
+/**
+ * With `features.phone_reveal` on, car pages show a location's number
+ * masked: a change to its hidden last digits changes no car page, and the
+ * diff must say so (it named every car at that location before their data
+ * carried the number masked).
+ */
+async function maskedNumber({ yaml, git, build, diffJson }) {
+  edit(yaml, (t) => {
+    assert(/^features:\n/m.test(t), 'the fixture has no features block');
+    return t.replace(/^features:\n/m, 'features:\n  phone_reveal: true\n');
+  });
+  git('add', '-A');
+  git('commit', '-q', '-m', 'phone reveal on');
+  const before = build('sites-reveal-base');
+  edit(yaml, (t) => t.replace(`phone: ${NEW_PHONE}`, `phone: ${NEW_PHONE.slice(0, -1)}3`));
+  const after = build('sites-reveal-head');
+  const pages = comparePages(before, after);
+  assert(pages.changed.includes('/'), `the home page shows the number: ${JSON.stringify(pages)}`);
+  assertEqual(JSON.stringify(pages.changed.filter((a) => kindOf(a) === 'car')), '[]', 'car pages whose HTML changed');
+  assertEqual(JSON.stringify(diffJson().car_pages.changed), '[]', 'car pages the diff says change');
 }
 
 await run(main, { shutdown: () => tmp && fs.rmSync(tmp, { recursive: true, force: true }) });

@@ -1,18 +1,5 @@
-/** Phone reveal (docs/behaviour/search.md §4, §7, §8): the masked text and the call. */
+/** Phone reveal (docs/behaviour/search.md §4, §7, §8): the call (the build masks the number: docs/behaviour/phone-reveal.md). */
 import { api } from './api';
-
-/** "(07) 3555 0101" → "(07) 3555 XXXX": the last four digits hidden, the layout kept. */
-export function maskPhone(phone: string): string {
-  let hide = 4;
-  const chars = [...phone];
-  for (let i = chars.length - 1; i >= 0 && hide > 0; i--) {
-    if (/\d/.test(chars[i] ?? '')) {
-      chars[i] = 'X';
-      hide--;
-    }
-  }
-  return chars.join('');
-}
 
 /** "tel:" link of a shown number (digits and a leading +). */
 export function telLink(phone: string): string {

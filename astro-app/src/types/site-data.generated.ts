@@ -535,7 +535,9 @@ export interface SidebarButton {
    */
   external: boolean;
   /**
-   * Where it goes: a page, the enquiry form with its kind, a tel: link or the history report.
+   * Where it goes: a page, the enquiry form with its kind, a tel: link or
+   * the history report; empty for Call Now where the number is masked
+   * (`features.phone_reveal`: the page's reveal button gives it).
    */
   href: string;
   /**
@@ -740,7 +742,10 @@ export interface CarLocation {
    */
   name: string;
   /**
-   * Phone of the location.
+   * Phone of the location; where `features.phone_reveal` is on, masked
+   * as the car page shows it before a reveal ("(07) 3555 XXXX"): the
+   * page never carries the number, and a change to its hidden digits
+   * changes no car page.
    */
   phone: string;
   /**

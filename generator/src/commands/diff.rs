@@ -1,8 +1,9 @@
-//! `dealergen diff --dealer X [--base REV]`: prints the Markdown.
+//! `dealergen diff --dealer X [--base REV] [--format json]`: prints the
+//! Markdown (or the pages it names, as JSON).
 
 use anyhow::Result;
 
-use crate::cli::{ChangedArgs, DiffArgs, PullFormat};
+use crate::cli::{ChangedArgs, DiffArgs, DiffFormat, PullFormat};
 use crate::project::Project;
 
 /// Exit 0 with the Markdown on stdout (also when a side does not
@@ -18,8 +19,14 @@ pub fn run(project: &Project, args: DiffArgs) -> Result<i32> {
         anyhow::bail!("`{slug}` is not a dealer slug (lower-case letters, digits and dashes)");
     }
     let now = crate::selection::parse_as_of(args.as_of.as_deref())?;
-    let markdown = crate::diff::diff_dealer(project, slug, &args.base, now)?;
-    print!("{markdown}");
+    let report = crate::diff::report(project, slug, &args.base, now)?;
+    match args.format {
+        DiffFormat::Markdown => print!("{}", crate::diff::render(slug, &args.base, now, &report)),
+        DiffFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&crate::diff::pages(slug, &args.base, now, &report))?
+        ),
+    }
     Ok(0)
 }
 

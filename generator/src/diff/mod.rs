@@ -9,6 +9,7 @@
 mod changed;
 mod compare;
 mod markdown;
+mod pages;
 mod snapshot;
 
 use std::path::{Component, Path, PathBuf};
@@ -20,6 +21,7 @@ use chrono::{DateTime, Utc};
 pub use changed::{changed_dealers, Changed, PLATFORM};
 pub use compare::{compare, CarEdit, CarMove, Change, Report, Section};
 pub use markdown::{render, MARKER};
+pub use pages::pages;
 pub use snapshot::{take, Side, Snapshot};
 
 use crate::project::Project;
@@ -32,7 +34,20 @@ pub fn diff_dealer(
     base: &str,
     now: DateTime<Utc>,
 ) -> Result<String> {
-    let repo = Repo::of(&project.root)?;
+    Ok(markdown::render(
+        slug,
+        base,
+        now,
+        &report(project, slug, base, now)?,
+    ))
+}
+
+/// What changes for dealer `slug` between `base` (a git revision of the
+/// repository holding the dealers folder) and the working tree.
+pub fn report(project: &Project, slug: &str, base: &str, now: DateTime<Utc>) -> Result<Report> {
+    // The dealers' repository: dealergen's own checkout, or a dealer
+    // repository of its own beside it.
+    let repo = Repo::of(&project.dealers_dir)?;
     let rev = repo.commit(base)?;
     let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
     let (presets, dealer_file) = repo.materialize(&rev, project, slug, tmp.path())?;
@@ -46,8 +61,7 @@ pub fn diff_dealer(
         &project.dealer_file(slug),
         now,
     )?;
-    let report = compare::compare(&before, &after);
-    Ok(markdown::render(slug, base, now, &report))
+    Ok(compare::compare(&before, &after))
 }
 
 /// The git repository holding the checkout.
@@ -158,17 +172,35 @@ impl Repo {
         slug: &str,
         into: &Path,
     ) -> Result<(PathBuf, PathBuf)> {
-        let put = |rel: &str, bytes: &[u8]| -> Result<()> {
-            let path = into.join(rel);
-            std::fs::create_dir_all(path.parent().expect("has a parent"))?;
-            std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))
+        let put = |rel: &str, bytes: &[u8]| write_at(into, rel, bytes);
+        // Presets outside the dealers' repository (a dealer repository of
+        // its own) are the platform's, not the pull request's: both sides
+        // use the working tree's.
+        let Ok(presets_rel) = self.relative(&project.presets_dir()) else {
+            let dealer_file = self.dealer_side(rev, project, slug, into, &project.presets_dir())?;
+            return Ok((project.presets_dir(), dealer_file));
         };
-        let presets_rel = self.relative(&project.presets_dir())?;
         for file in self.list(rev, &presets_rel)? {
             if let Some(bytes) = self.show(rev, &file)? {
                 put(&file, &bytes)?;
             }
         }
+        let dealer_file = self.dealer_side(rev, project, slug, into, &into.join(&presets_rel))?;
+        Ok((into.join(presets_rel), dealer_file))
+    }
+
+    /// Writes the base revision's dealer file, its feed and its own folder
+    /// into `into`; the dealer file's path there. `presets`: the base's
+    /// presets folder, where a feed named only by the preset is found.
+    fn dealer_side(
+        &self,
+        rev: &str,
+        project: &Project,
+        slug: &str,
+        into: &Path,
+        presets: &Path,
+    ) -> Result<PathBuf> {
+        let put = |rel: &str, bytes: &[u8]| write_at(into, rel, bytes);
         let dealer_rel = self.relative(&project.dealer_file(slug))?;
         let dealer_file = into.join(&dealer_rel);
         if let Some(text) = self.show(rev, &dealer_rel)? {
@@ -178,8 +210,7 @@ impl Repo {
             let refs = dealer_config::dealer_refs(&text);
             let feed = refs.feed.or_else(|| {
                 let preset = refs.template?;
-                let bytes =
-                    std::fs::read(into.join(&presets_rel).join(format!("{preset}.yaml"))).ok()?;
+                let bytes = std::fs::read(presets.join(format!("{preset}.yaml"))).ok()?;
                 dealer_config::dealer_refs(&String::from_utf8_lossy(&bytes)).feed
             });
             let dealer_dir = Path::new(&dealer_rel).parent().unwrap_or(Path::new(""));
@@ -196,8 +227,15 @@ impl Repo {
                 }
             }
         }
-        Ok((into.join(presets_rel), dealer_file))
+        Ok(dealer_file)
     }
+}
+
+/// Writes `bytes` to `into/rel`, making its folders.
+fn write_at(into: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
+    let path = into.join(rel);
+    std::fs::create_dir_all(path.parent().expect("has a parent"))?;
+    std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A repository-relative path with `..` resolved; `None` when it leaves

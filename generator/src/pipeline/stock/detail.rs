@@ -61,7 +61,9 @@ pub struct SidebarButton {
     pub kind: CardButton,
     /// Its text, e.g. "Reserve Car Now".
     pub label: String,
-    /// Where it goes: a page, the enquiry form with its kind, a tel: link or the history report.
+    /// Where it goes: a page, the enquiry form with its kind, a tel: link or
+    /// the history report; empty for Call Now where the number is masked
+    /// (`features.phone_reveal`: the page's reveal button gives it).
     pub href: String,
     /// A line under the button, e.g. "$200 refundable deposit", or null.
     pub note: Option<String>,
@@ -229,9 +231,16 @@ pub fn sidebar_buttons(
             CardButton::BuyOnline => {
                 checkout.then(|| button(*kind, "Buy Online", checkout_href.clone()))
             }
-            CardButton::CallDealer => {
-                (!phone.trim().is_empty()).then(|| button(*kind, "Call Now", tel(phone)))
-            }
+            // A masked number (`features.phone_reveal`) is given by the
+            // page's reveal button, never as a link: no href.
+            CardButton::CallDealer => (!phone.trim().is_empty()).then(|| {
+                let href = if cfg.features.phone_reveal {
+                    String::new()
+                } else {
+                    tel(phone)
+                };
+                button(*kind, "Call Now", href)
+            }),
             CardButton::TestDrive => {
                 Some(button(*kind, "Book a Test Drive", enquiry("test-drive")))
             }
@@ -679,6 +688,27 @@ mod tests {
     }
 
     #[test]
+    fn call_now_links_a_shown_number_and_not_a_masked_one() {
+        let call = |cfg: &DealerConfig| {
+            buttons(&feed_car(json!({})), cfg)
+                .into_iter()
+                .find(|b| b.kind == CardButton::CallDealer)
+                .expect("a Call Now button")
+                .href
+        };
+        let mut shown = dealer(json!({}));
+        shown.features.phone_reveal = false;
+        assert_eq!(call(&shown), "tel:0730000001");
+        let mut reveal = shown.clone();
+        reveal.features.phone_reveal = true;
+        assert_eq!(
+            call(&reveal),
+            "",
+            "a masked number is given by the reveal button"
+        );
+    }
+
+    #[test]
     fn every_sidebar_button_shows_in_the_dealers_order_when_its_rule_allows() {
         let car = feed_car(json!({"file": "https://reports.example.com/7.pdf"}));
         let b = buttons(&car, &dealer(json!({})));
@@ -703,7 +733,8 @@ mod tests {
             "/cars/2021-toyota-rav4-gx-7/checkout/"
         );
         assert_eq!(b[4].note.as_deref(), Some("$200 refundable deposit"));
-        assert_eq!(href(CardButton::CallDealer), "tel:0730000001");
+        // The test dealer reveals numbers on request: no link (see below).
+        assert_eq!(href(CardButton::CallDealer), "");
         assert_eq!(
             href(CardButton::TestDrive),
             "/cars/2021-toyota-rav4-gx-7/?enquiry=test-drive#enquire"

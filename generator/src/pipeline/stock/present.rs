@@ -170,7 +170,10 @@ pub struct CarLocation {
     pub suburb: String,
     /// State abbreviation.
     pub state: String,
-    /// Phone of the location.
+    /// Phone of the location; where `features.phone_reveal` is on, masked
+    /// as the car page shows it before a reveal ("(07) 3555 XXXX"): the
+    /// page never carries the number, and a change to its hidden digits
+    /// changes no car page.
     pub phone: String,
     /// Places this location shows or delivers cars for a test drive (the
     /// feed's `location.distribution_locations`); the test-drive form offers
@@ -465,8 +468,34 @@ pub fn comments(comments: Option<&str>) -> (String, Vec<String>) {
 
 /// The car's location from the dealer config (the feed's own copy may be
 /// stale); a car naming an unknown location is shown at the primary one
-/// (and the build warns: `stock::select`).
+/// (and the build warns: `stock::select`). Its phone is masked where the
+/// dealer reveals numbers on request (`features.phone_reveal`).
 fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
+    let mut location = configured_location(car, cfg);
+    if cfg.features.phone_reveal {
+        location.phone = mask_phone(&location.phone);
+    }
+    location
+}
+
+/// "(07) 3555 0101" → "(07) 3555 XXXX": the last four digits hidden, the
+/// layout kept (docs/behaviour/phone-reveal.md).
+pub fn mask_phone(phone: &str) -> String {
+    let mut hide = 4;
+    let mut chars: Vec<char> = phone.chars().collect();
+    for c in chars.iter_mut().rev() {
+        if hide == 0 {
+            break;
+        }
+        if c.is_ascii_digit() {
+            *c = 'X';
+            hide -= 1;
+        }
+    }
+    chars.into_iter().collect()
+}
+
+fn configured_location(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
     let id = car.location_id.as_ref().map(|l| l.to_string());
     let loc = id
         .as_deref()
@@ -638,6 +667,35 @@ mod tests {
         rows.iter()
             .find(|(l, _)| l == label)
             .map(|(_, v)| v.clone())
+    }
+
+    #[test]
+    fn a_masked_number_hides_its_last_four_digits_and_keeps_its_layout() {
+        assert_eq!(mask_phone("(07) 3555 0101"), "(07) 3555 XXXX");
+        assert_eq!(mask_phone("0412 345 678"), "0412 34X XXX");
+        assert_eq!(mask_phone("13 22 11"), "13 XX XX");
+        assert_eq!(mask_phone("12"), "XX");
+        assert_eq!(mask_phone(""), "");
+    }
+
+    #[test]
+    fn a_cars_location_number_is_masked_where_numbers_are_revealed() {
+        let car = feed_car(json!({}));
+        let shown = location_of(
+            &car,
+            &config_with(json!({"features": {"phone_reveal": false}})),
+        );
+        assert!(
+            shown.phone.chars().filter(char::is_ascii_digit).count() >= 8,
+            "{}",
+            shown.phone
+        );
+        let masked = location_of(
+            &car,
+            &config_with(json!({"features": {"phone_reveal": true}})),
+        );
+        assert_eq!(masked.phone, mask_phone(&shown.phone));
+        assert!(masked.phone.ends_with("XX"), "{}", masked.phone);
     }
 
     #[test]
