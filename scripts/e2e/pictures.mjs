@@ -11,7 +11,9 @@
  *   ids differ);
  * - a location's phone number and one car's price: the pages list is every
  *   page whose HTML changed (each page showing the new number, the car's
- *   page), `dealergen diff --format json` names exactly its car pages, the home page and the repriced car's page are shot first, each
+ *   page), `dealergen diff --format json` names exactly its car pages, the
+ *   pull request's comment (comment.mjs) has the diff, the preview line and
+ *   the pages in that order, the home page and the repriced car's page are shot first, each
  *   picture is as wide as its viewport, the price on the car page and the
  *   number on the home page lie inside an outlined region while most of
  *   each page is outside every region, and the contact sheet and the
@@ -26,6 +28,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { serveInWorkerd } from '../lib/workerd-site.mjs';
 import { addressOf, changeSize, comparable, comparePages, htmlFiles, kindOf, pick } from '../pr-pictures/pages.mjs';
 import { diffRegions } from '../pr-pictures/regions.mjs';
+import { comment, MARKER } from '../pr-pictures/comment.mjs';
 import { markdown } from '../pr-pictures/sheet.mjs';
 import { assert, assertEqual, createRunner } from './common.mjs';
 
@@ -187,6 +190,37 @@ async function main() {
     assertEqual(JSON.stringify([...said.car_pages.changed].sort()), JSON.stringify(carPages(record.changed)), 'car pages the diff says change, against those whose HTML changed');
     assertEqual(JSON.stringify(said.car_pages.added), JSON.stringify(carPages(record.added)), 'car pages added');
     assertEqual(JSON.stringify(said.car_pages.removed), JSON.stringify(carPages(record.removed)), 'car pages removed');
+  });
+
+  await step("the pull request's comment: the diff, the preview (none here) and the pictures", async () => {
+    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dealers, 'diff', '--dealer', 'tiny-dealer', '--base', 'HEAD', '--as-of', AS_OF], { encoding: 'utf8', cwd: dealers });
+    assertEqual(r.status, 0, `dealergen diff failed:\n${r.stdout}\n${r.stderr}`);
+    const diffDir = path.join(tmp, 'diff');
+    const picturesDir = path.join(tmp, 'pictures');
+    fs.mkdirSync(diffDir);
+    fs.writeFileSync(path.join(diffDir, 'tiny-dealer.md'), r.stdout);
+    fs.mkdirSync(path.join(picturesDir, 'tiny-dealer'), { recursive: true });
+    fs.copyFileSync(path.join(out, 'pictures.md'), path.join(picturesDir, 'tiny-dealer', 'pictures.md'));
+    let text = comment({ diffDir, picturesDir, dealers: ['tiny-dealer', 'gone-dealer'] });
+    assert(text.startsWith(`${MARKER}\n`) && text.split(MARKER).length === 2, 'the marker, once, first');
+    const at = (s) => {
+      const i = text.indexOf(s);
+      assert(i >= 0, `the comment has no "${s}":\n${text}`);
+      return i;
+    };
+    // The diff names the price and the phone's setting; then the preview line; then the pages.
+    const diff = at('## dealergen diff: `tiny-dealer`');
+    at('$18,490');
+    at('locations[');
+    const preview = at('No preview of tiny-dealer');
+    const pages = at(`**${record.changed.length} changed, 0 added, 0 removed**`);
+    assert(diff < preview && preview < pages, 'diff, preview, pictures: in that order');
+    at('## gone-dealer: no diff');
+    at('#### gone-dealer: no pictures');
+    // With a preview, its address.
+    fs.writeFileSync(path.join(picturesDir, 'tiny-dealer', 'preview-url.txt'), 'https://pr-7-dealergen-site-tiny-dealer.x.workers.dev\n');
+    text = comment({ diffDir, picturesDir, dealers: ['tiny-dealer'] });
+    at('**Preview of tiny-dealer**: https://pr-7-dealergen-site-tiny-dealer.x.workers.dev (its forms send nothing)');
   });
 
   await step('most-visited kinds first, each picture as wide as its viewport', async () => {
