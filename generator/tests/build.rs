@@ -1004,7 +1004,7 @@ fn search_index_holds_the_visible_stock_with_facets_ranges_and_landing_pages() {
         site["search"]["hit_rules"],
         serde_json::json!({
             "electric_hybrid_tag": true, "certified_badge_make": "Toyota",
-            "new_arrival_text": "New Arrival", "no_price_text": site["copy"]["no_price_text"],
+            "new_arrival_text": "New Arrival", "sold_text": "SOLD", "no_price_text": site["copy"]["no_price_text"],
             "subscriptions": false,
         })
     );
@@ -1163,7 +1163,7 @@ fn card_rule_cases_shared_with_the_browser_match_present() {
             "locations": [], "contact": {"phone": "07 3000 0000", "email": "a@demo.example"}, "stock": {"feed": "x.json"},
             "features": {"subscriptions": rules["subscriptions"]},
             "cards": {"electric_hybrid_tag": rules["electric_hybrid_tag"], "certified_badge_make": rules["certified_badge_make"]},
-            "copy": {"new_arrival_text": rules["new_arrival_text"], "no_price_text": rules["no_price_text"]},
+            "copy": {"new_arrival_text": rules["new_arrival_text"], "sold_text": rules["sold_text"], "no_price_text": rules["no_price_text"]},
         }))
         .unwrap_or_else(|e| panic!("{name}: config: {e}"));
         let mut car = serde_json::json!({

@@ -142,13 +142,16 @@ async function main() {
       await page.locator('#enquire').getByRole('heading', { name: 'Request Photos' }).waitFor();
     });
 
-    await test('a reserved car offers no Reserve or Trade-In; a sold car has the SOLD panel instead of buttons', async () => {
+    await test('a reserved car offers no Reserve or Trade-In; a sold car has the sold panel, in the dealer\'s words, instead of buttons', async () => {
       const { site: s, car } = need(find((c, st) => c.reserved && c.in_stock && st.site.features.checkout), 'a reserved car at a dealer with checkout');
       await open(s, car);
       assertJsonEqual(await page.locator('.car-actions__item--reserve, .car-actions__item--trade_in, .car-actions__item--buy_online').count(), 0, 'reserve/trade-in buttons');
-      const sold = need(find((c) => c.status === 'sold'), 'a sold car inside the sold window');
+      // In the dealer's words (copy.sold_text: the Perth demo dealer says JUST SOLD), as its tag says.
+      const sold = need(find((c, st) => c.status === 'sold' && st.site.copy.sold_text !== 'SOLD'), 'a sold car inside the sold window at a dealer with its own sold text');
+      const soldText = sold.site.site.copy.sold_text;
+      assertJsonEqual(sold.car.tag_banner, soldText, 'the sold car\'s tag');
       await open(sold.site, sold.car);
-      await page.locator('.sold-panel').getByText('SOLD', { exact: true }).waitFor();
+      await page.locator('.sold-panel').getByText(soldText, { exact: true }).waitFor();
       await page.locator('.sold-panel').getByRole('link', { name: 'Find Me Something Similar' }).waitFor();
       assertJsonEqual(await page.locator('.car-actions').count(), 0, 'sidebar buttons on a sold car');
       // Similar cars in stock, each linking to a page that exists.

@@ -404,6 +404,27 @@ async function main() {
       await context.close();
     });
 
+    await test("the trade-in page's FAQ (trade_in.faq): each answer behind its question, opened with the keyboard, and without JavaScript", async () => {
+      need(forms.trade_in, 'the trade-in pages (features.trade_in)');
+      const faq = need(forms.trade_in_faq.length > 1 && forms.trade_in_faq, 'a trade-in FAQ of several questions (trade_in.faq)');
+      for (const javaScript of [true, false]) {
+        const context = await browser.newContext({ javaScriptEnabled: javaScript });
+        const page = await context.newPage();
+        await page.goto(`${origin}${pagePath('trade_in')}`);
+        const section = page.getByRole('region', { name: 'Questions about trading in' });
+        assertJsonEqual(await section.locator('summary').allInnerTexts(), faq.map((q) => q.question), 'the questions, in order');
+        const last = faq.at(-1);
+        const answer = section.getByText(last.answer[0], { exact: true });
+        assert(!(await answer.isVisible()), 'an answer shows before its question is opened');
+        // From the keyboard: focus the question, Enter opens it.
+        await section.locator('summary').last().focus();
+        await page.keyboard.press('Enter');
+        await answer.waitFor({ state: 'visible' });
+        for (const p of last.answer) await section.getByText(p, { exact: true }).waitFor({ state: 'visible' });
+        await context.close();
+      }
+    });
+
     await test('trade-in towards a car: first lead, valuation with the answers, saved valuation, offer accepted', async () => {
       need(forms.trade_in, 'the trade-in pages (features.trade_in)');
       const { context, page, leads, calls } = await apiContext(browser, site, {

@@ -1673,6 +1673,10 @@ export interface Copy {
    * Shown instead of a price when a car has none.
    */
   no_price_text: string;
+  /**
+   * Title of a sold car's panel on its page, as its tag says it.
+   */
+  sold_text: string;
 }
 /**
  * View-time settings of the car page.
@@ -1990,6 +1994,11 @@ export interface Forms {
    * /cars/trade-in/?car_id={id}.
    */
   trade_in: boolean;
+  /**
+   * The trade-in page's questions and answers (`trade_in.faq`); empty
+   * where there is no trade-in page.
+   */
+  trade_in_faq: FaqEntry[];
 }
 /**
  * A form page and where it is.
@@ -2007,6 +2016,22 @@ export interface FormPage {
    * "book-test-drive" or "cars/trade-in".
    */
   path: string;
+}
+/**
+ * One question of a FAQ as the page shows it.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "FaqEntry".
+ */
+export interface FaqEntry {
+  /**
+   * The answer's paragraphs (split at blank lines).
+   */
+  answer: string[];
+  /**
+   * The question.
+   */
+  question: string;
 }
 /**
  * The home page: hero and blocks.
@@ -2456,6 +2481,10 @@ export interface HitRules {
    * Price text of cars without a price.
    */
   no_price_text: string;
+  /**
+   * Banner of cars no longer in stock.
+   */
+  sold_text: string;
   /**
    * The weekly subscription price leads the price text.
    */

@@ -173,6 +173,48 @@ fn trade_in(cfg: &DealerConfig, cx: &mut Ctx) {
             "trade-in valuations are set up but features.trade_in is off: they are not offered",
         );
     }
+    faq(cfg, &at.clone().key("faq"), cx);
+}
+
+/// Most questions a trade-in FAQ shows (a page of answers, not a manual).
+const MAX_FAQ: usize = 20;
+
+/// A FAQ's questions: each a line of text with an answer, a few of them,
+/// shown only where the trade-in page exists.
+fn faq(cfg: &DealerConfig, at: &KeyPath, cx: &mut Ctx) {
+    let items = &cfg.trade_in.faq;
+    if items.is_empty() {
+        return;
+    }
+    if !cfg.features.trade_in {
+        cx.warn(
+            at,
+            "a trade-in FAQ, but features.trade_in is off: there is no /trade-in/ page to show it",
+        );
+    }
+    if items.len() > MAX_FAQ {
+        cx.err(
+            at,
+            format!("{} questions: the FAQ shows at most {MAX_FAQ}", items.len()),
+        );
+    }
+    for (i, item) in items.iter().enumerate() {
+        let item_at = at.clone().index(i);
+        let q = item.question.trim();
+        if q.is_empty() || q.chars().count() > 200 || q.contains('\n') {
+            cx.err(
+                &item_at.clone().key("question"),
+                "a question is one line of at most 200 characters",
+            );
+        }
+        let a = item.answer.trim();
+        if a.is_empty() || a.chars().count() > 2_000 {
+            cx.err(
+                &item_at.clone().key("answer"),
+                "an answer is some text of at most 2,000 characters",
+            );
+        }
+    }
 }
 
 /// The page a form posted without JavaScript is sent to: a path on the
@@ -301,6 +343,39 @@ mod tests {
             (all[0].key.as_str(), all[0].severity),
             ("trade_in", Severity::Warning)
         );
+    }
+
+    #[test]
+    fn a_trade_in_faq_is_a_few_questions_with_answers_on_the_trade_in_page() {
+        let on = "features: { trade_in: true }\n";
+        accepted(&format!(
+            "{on}trade_in: {{ faq: [{{ question: Do I have to buy from you?, answer: No. }}] }}\n"
+        ));
+        let p = problem_at(
+            &format!("{on}trade_in: {{ faq: [{{ question: '  ', answer: No. }}] }}\n"),
+            "trade_in.faq[0].question",
+        );
+        assert!(p.message.contains("one line"), "{p:?}");
+        let p = problem_at(
+            &format!("{on}trade_in: {{ faq: [{{ question: Why?, answer: '' }}] }}\n"),
+            "trade_in.faq[0].answer",
+        );
+        assert!(p.message.contains("an answer is some text"), "{p:?}");
+        let many = (0..21)
+            .map(|i| format!("{{ question: Q{i}?, answer: A. }}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let p = problem_at(
+            &format!("{on}trade_in: {{ faq: [{many}] }}\n"),
+            "trade_in.faq",
+        );
+        assert!(p.message.contains("at most 20"), "{p:?}");
+        let w = problem_at(
+            "features: { trade_in: false }\ntrade_in: { faq: [{ question: Why?, answer: Because. }] }\n",
+            "trade_in.faq",
+        );
+        assert_eq!(w.severity, Severity::Warning);
+        assert!(w.message.contains("features.trade_in is off"), "{w:?}");
     }
 
     #[test]

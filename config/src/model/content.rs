@@ -331,6 +331,9 @@ pub struct Copy {
     pub dealer_comments_pending: String,
     /// Tag for cars listed within the last 8 days.
     pub new_arrival_text: String,
+    /// Tag of a car no longer in stock, shown while it stays on the site
+    /// (`stock.include_sold_cars_days`), e.g. "JUST SOLD".
+    pub sold_text: String,
 }
 
 impl Default for Copy {
@@ -340,6 +343,7 @@ impl Default for Copy {
             dealer_comments_pending: "Dealer comments are pending. Please check back here later."
                 .into(),
             new_arrival_text: "New Arrival".into(),
+            sold_text: "SOLD".into(),
         }
     }
 }
@@ -384,6 +388,22 @@ pub struct TradeIn {
     pub valuation: Option<ValuationService>,
     /// Keep each valuation the shopper was shown with their trade-in lead.
     pub save_valuation: bool,
+    /// Questions and answers shown under the trade-in form on /trade-in/
+    /// (002 §2.12: "a trade-in FAQ"), in this order, each answer behind its
+    /// question (opened with a click or Enter, and without JavaScript).
+    /// Empty: no FAQ. The dealer's own words: what it pays out, what it
+    /// needs, how long a valuation holds.
+    pub faq: Vec<FaqItem>,
+}
+
+/// One question of a FAQ.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FaqItem {
+    /// The question, one line, e.g. "Do I have to buy a car from you?".
+    pub question: String,
+    /// The answer, plain text; a blank line starts a new paragraph.
+    pub answer: String,
 }
 
 /// A valuation service the edge calls (request and response in edge/openapi.yaml, ValuationServiceRequest).

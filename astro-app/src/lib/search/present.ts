@@ -61,13 +61,13 @@ function timeOf(v: unknown): number | undefined {
 }
 
 /**
- * The one tag banner: SOLD for cars not in stock; otherwise the first of
+ * The one tag banner: the dealer's sold text (SOLD) for cars not in stock; otherwise the first of
  * Electric/Hybrid (when the dealer enables it), Reserved, the certified
  * badge (configured make), the dealer's tag, COMING SOON, New Arrival.
  */
 export function tagBanner(car: RawCar, rules: HitRules, nowMs: number): string | null {
   const status = text(car.status);
-  if (!inStock(status)) return 'SOLD';
+  if (!inStock(status)) return rules.sold_text;
   if (rules.electric_hybrid_tag) {
     const fuel = text(car.simple_fuel).toLowerCase();
     if (fuel === 'electric') return 'Electric';

@@ -38,6 +38,9 @@ pub struct Forms {
     /// The trade-in flow saves the valuation shown with the lead
     /// (`trade_in.save_valuation`, `POST /api/miscellaneous`).
     pub save_valuation: bool,
+    /// The trade-in page's questions and answers (`trade_in.faq`); empty
+    /// where there is no trade-in page.
+    pub trade_in_faq: Vec<FaqEntry>,
     /// Hours a paid reservation holds the car (`features.checkout.hold_hours`).
     pub checkout_hold_hours: u32,
     /// Car types reserved online (`features.checkout.car_types`); empty: all.
@@ -53,6 +56,30 @@ pub struct Forms {
     pub finance_path: Option<String>,
     /// The form pages this dealer has, one page each.
     pub pages: Vec<FormPage>,
+}
+
+/// One question of a FAQ as the page shows it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct FaqEntry {
+    /// The question.
+    pub question: String,
+    /// The answer's paragraphs (split at blank lines).
+    pub answer: Vec<String>,
+}
+
+impl FaqEntry {
+    fn of(item: &model::FaqItem) -> FaqEntry {
+        FaqEntry {
+            question: item.question.trim().to_string(),
+            answer: item
+                .answer
+                .split("\n\n")
+                .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|p| !p.is_empty())
+                .collect(),
+        }
+    }
 }
 
 /// A form page and where it is.
@@ -154,6 +181,11 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
         trade_in: cfg.features.trade_in,
         // Valuations are saved only where the trade-in flow exists.
         save_valuation: cfg.trade_in.save_valuation && cfg.features.trade_in,
+        trade_in_faq: if cfg.features.trade_in {
+            cfg.trade_in.faq.iter().map(FaqEntry::of).collect()
+        } else {
+            Vec::new()
+        },
         checkout_hold_hours: cfg.features.checkout.hold_hours,
         checkout_car_types: cfg.features.checkout.car_types.clone(),
         checkout_makes: cfg.features.checkout.makes.clone(),
@@ -209,6 +241,24 @@ mod tests {
             json!({"features": {"trade_in": false}, "trade_in": {"save_valuation": true}}),
         ));
         assert!(!off.save_valuation);
+    }
+
+    #[test]
+    fn the_trade_in_faq_in_paragraphs_only_where_the_trade_in_page_is() {
+        let faq = json!([{"question": " Do I need my logbook? ", "answer": "Yes, and the\nservice history.\n\nBoth help the valuation."}]);
+        let on = forms(&config_with(
+            json!({"features": {"trade_in": true}, "trade_in": {"faq": faq}}),
+        ));
+        assert_eq!(on.trade_in_faq.len(), 1);
+        assert_eq!(on.trade_in_faq[0].question, "Do I need my logbook?");
+        assert_eq!(
+            on.trade_in_faq[0].answer,
+            ["Yes, and the service history.", "Both help the valuation."]
+        );
+        let off = forms(&config_with(
+            json!({"features": {"trade_in": false}, "trade_in": {"faq": faq}}),
+        ));
+        assert!(off.trade_in_faq.is_empty());
     }
 
     #[test]

@@ -162,6 +162,8 @@ pub struct Copy {
     pub no_price_text: String,
     /// Shown when a car has no dealer comments.
     pub dealer_comments_pending: String,
+    /// Title of a sold car's panel on its page, as its tag says it.
+    pub sold_text: String,
 }
 
 /// The content pages of `site`, as site paths (the top-level `pages` module lists them):
@@ -270,6 +272,7 @@ pub fn build_with_pages(
         copy: Copy {
             no_price_text: cfg.copy.no_price_text.clone(),
             dealer_comments_pending: cfg.copy.dealer_comments_pending.clone(),
+            sold_text: cfg.copy.sold_text.clone(),
         },
         images: cfg.images.clone(),
         detail_page: detail::detail_page(cfg),

@@ -135,6 +135,8 @@ pub struct HitRules {
     pub certified_badge_make: Option<String>,
     /// Banner of cars listed within the last 8 days.
     pub new_arrival_text: String,
+    /// Banner of cars no longer in stock.
+    pub sold_text: String,
     /// Price text of cars without a price.
     pub no_price_text: String,
     /// The weekly subscription price leads the price text.
@@ -219,6 +221,7 @@ pub fn search(cfg: &DealerConfig, cars: &[Car]) -> Search {
             electric_hybrid_tag: cfg.cards.electric_hybrid_tag,
             certified_badge_make: cfg.cards.certified_badge_make.clone(),
             new_arrival_text: cfg.copy.new_arrival_text.clone(),
+            sold_text: cfg.copy.sold_text.clone(),
             no_price_text: cfg.copy.no_price_text.clone(),
             subscriptions: cfg.features.subscriptions,
         },

@@ -287,7 +287,8 @@ pub fn was_price_text(car: &FeedCar) -> Option<String> {
     car.before_price.filter(|b| *b > now).map(dollars)
 }
 
-/// The one tag banner of a car (docs/behaviour/search.md §4): sold cars show SOLD; in-stock
+/// The one tag banner of a car (docs/behaviour/search.md §4): sold cars show
+/// `copy.sold_text` (SOLD); in-stock
 /// cars show the first that applies of Electric/Hybrid (when the dealer
 /// enables it), Reserved, the certified badge (for the configured make),
 /// the dealer's custom tag, COMING SOON, New Arrival (listed within 8 days).
@@ -310,7 +311,7 @@ pub enum TagRule {
 impl TagRule {
     pub fn describe(self) -> &'static str {
         match self {
-            TagRule::Sold => "the car is sold",
+            TagRule::Sold => "the car is sold; the text is copy.sold_text",
             TagRule::ElectricHybrid => {
                 "its simple_fuel is Electric or Hybrid and cards.electric_hybrid_tag is on; this tag comes first"
             }
@@ -332,7 +333,7 @@ pub fn tag_choice(
     now: DateTime<Utc>,
 ) -> Option<(String, TagRule)> {
     if !is_in_stock(&car.status) {
-        return Some(("SOLD".into(), TagRule::Sold));
+        return Some((cfg.copy.sold_text.clone(), TagRule::Sold));
     }
     if cfg.cards.electric_hybrid_tag {
         match car.simple_fuel.as_deref() {
