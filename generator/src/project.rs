@@ -30,6 +30,11 @@ impl Project {
     pub fn site_templates_dir(&self) -> PathBuf {
         self.root.join("templates/site")
     }
+    /// The deployed site worker's script (the older platform's query-string
+    /// addresses; `deploy::configs::site`).
+    pub fn site_worker_dir(&self) -> PathBuf {
+        self.root.join("templates/site-worker")
+    }
     pub fn astro_app_dir(&self) -> PathBuf {
         self.root.join("astro-app")
     }

@@ -558,6 +558,32 @@ async function main() {
       assertEqual(checked.length, 5, 'old addresses checked');
     });
 
+    await test("the old platform's addresses with a car in the query string redirect (301) to the car's page or its reservation (the site worker, issue 23, item 5)", async () => {
+      const reservable = need(cars.find((c) => c.checkout), 'a car the dealer reserves online');
+      const plainCar = need(cars.find((c) => c.in_stock && !c.checkout), 'a car in stock without online reservation');
+      const checkoutPath = `/cars/${reservable.slug}/${site.features.checkout_path}/`;
+      const cases = [
+        [`/print?car_id=${reservable.slug}`, `/cars/${reservable.slug}/`],
+        [`/print?car_id=${reservable.id}`, `/cars/${reservable.slug}/`],
+        [`/checkout-journey?car_id=${reservable.id}`, checkoutPath],
+        [`/checkout-journey/?car_id=${plainCar.id}`, `/cars/${plainCar.slug}/`],
+        ['/checkout-journey?car_id=999999999', '/search/'],
+        ['/print?car_id=../../etc', '/search/'],
+        ['/models?body=SUVs%20%26%204WDs', '/models/#suvs-4wds'],
+        ['/models', '/models/'],
+      ];
+      for (const [from, to] of cases) {
+        const res = await page.request.get(`${origin}${from}`, { maxRedirects: 0 });
+        assertEqual(res.status(), 301, `GET ${from}`);
+        const location = new URL(res.headers().location, origin);
+        assertEqual(location.pathname + location.hash, to, `Location of ${from}`);
+        if (!to.startsWith('/models/#')) assertEqual((await page.request.get(`${origin}${location.pathname}`)).status(), 200, `${to} exists`);
+      }
+      // The pages themselves are the static assets' as before.
+      assertEqual((await page.request.get(`${origin}/models/`)).status(), 200, '/models/');
+      assertEqual((await page.request.get(`${origin}/print`, { maxRedirects: 0 })).status(), 301, '/print without a car');
+    });
+
     await test("the company and legal pages show the dealer's wording and the legal facts", async () => {
       need(openCompanyPages.length > 0, 'company pages');
       for (const p of openCompanyPages) {

@@ -5,6 +5,9 @@
  * `_headers`, `_redirects`, trailing-slash redirects and 404 page are
  * Cloudflare's own handling, not an imitation of it.
  *
+ * The site worker's own script (templates/site-worker/worker.mjs) runs as
+ * deployed, for the older platform's query-string addresses.
+ *
  * With `edge: '<worker name>'`, /api/* goes to that worker, running in
  * another `wrangler dev` (edge/tests/harness.mjs), through a service
  * binding: production routes `host/api/*` on the site's own domain to the
@@ -28,16 +31,19 @@ const SETTINGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'rules/vectors/site-
  */
 export async function serveInWorkerd(dist, { edge, apiOrigin, port: fixedPort } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-site-'));
+  // The deployed site worker's script (the older platform's query-string addresses).
+  fs.copyFileSync(path.join(ROOT, SETTINGS.main), path.join(dir, 'worker.mjs'));
   const config = {
     // Wrangler takes lowercase letters, digits and dashes only (a temporary folder's name has capitals).
     name: `dealergen-e2e-site-${path.basename(path.dirname(path.resolve(dist)))}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 63),
     compatibility_date: SETTINGS.compatibility_date,
+    main: 'worker.mjs',
     assets: { directory: path.resolve(dist), ...SETTINGS.assets },
   };
   if (edge || apiOrigin) {
     fs.copyFileSync(path.join(import.meta.dirname, 'api-router.mjs'), path.join(dir, 'api-router.mjs'));
     config.main = 'api-router.mjs';
-    config.assets.run_worker_first = ['/api/*'];
+    config.assets.run_worker_first = [...SETTINGS.assets.run_worker_first, '/api/*'];
     if (edge) config.services = [{ binding: 'EDGE', service: edge }];
     else config.vars = { API_ORIGIN: apiOrigin };
   }

@@ -50,6 +50,7 @@ pub fn site(cfg: &DeployConfig, release: &Release, out_dir: &Path) -> Result<ser
         "name": cfg.site_worker(&release.slug),
         "account_id": cfg.account_id,
         "compatibility_date": cfg.sites.compatibility_date,
+        "main": WORKER,
         "workers_dev": false,
         "preview_urls": false,
         "assets": assets(relative(out_dir, &release.dist())?),
@@ -72,9 +73,35 @@ pub fn site_preview(
         "name": cfg.site_worker(&release.slug),
         "account_id": cfg.account_id,
         "compatibility_date": cfg.sites.compatibility_date,
+        "main": WORKER,
         "assets": assets(relative(out_dir, &release.dist())?),
         "previews": {},
     }))
+}
+
+/// The paths the site worker's script answers before the assets: the older
+/// platform's addresses whose meaning is in the query string.
+pub const LEGACY_PATHS: [&str; 6] = [
+    "/print",
+    "/print/",
+    "/checkout-journey",
+    "/checkout-journey/",
+    "/models",
+    "/models/",
+];
+
+/// The site worker's script beside its config (`write_worker`).
+pub const WORKER: &str = "worker.mjs";
+
+/// Writes the site worker's script (templates/site-worker/worker.mjs) into
+/// a config's folder: the static assets answer every path but the older
+/// platform's query-string addresses, which the script redirects.
+pub fn write_worker(project_worker_dir: &Path, out_dir: &Path) -> Result<()> {
+    let from = project_worker_dir.join(WORKER);
+    std::fs::create_dir_all(out_dir)?;
+    std::fs::copy(&from, out_dir.join(WORKER))
+        .with_context(|| format!("cannot copy the site worker {}", from.display()))?;
+    Ok(())
 }
 
 /// How a site worker serves its static assets from `directory`. The e2e
@@ -86,6 +113,10 @@ pub fn assets(directory: String) -> serde_json::Value {
         // Astro writes /cars/x/index.html; the site links to /cars/x/.
         "html_handling": "auto-trailing-slash",
         "not_found_handling": "404-page",
+        // The script (WORKER) reads the assets through this binding and runs
+        // only for the older platform's query-string addresses.
+        "binding": "ASSETS",
+        "run_worker_first": LEGACY_PATHS,
     })
 }
 
@@ -322,6 +353,11 @@ mod tests {
         let mut ours = assets("dist".into());
         ours.as_object_mut().unwrap().remove("directory");
         assert_eq!(ours, shared["assets"]);
+        // The same script: the one beside a deployed config is this file.
+        assert_eq!(
+            shared["main"].as_str(),
+            Some(format!("templates/site-worker/{WORKER}").as_str())
+        );
         assert_eq!(
             shared["compatibility_date"].as_str(),
             Some(super::super::config::DEFAULT_COMPAT)

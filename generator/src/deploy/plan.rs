@@ -181,6 +181,7 @@ impl Plan {
             let dir = out.join(&r.slug);
             let site = configs::site(&cfg, &r, &dir)?;
             write_json(&dir.join("wrangler.json"), &site)?;
+            configs::write_worker(&project.site_worker_dir(), &dir)?;
             let files = configs::manifest(&r.dist())?;
             let mut tsv = String::from("path\tbytes\tsha256\n");
             for f in &files {

@@ -116,6 +116,7 @@ fn make(
         let dir = out.join(slug);
         let config = configs::site_preview(cfg, &rel, &dir)?;
         write_json(&dir.join("wrangler.json"), &config)?;
+        configs::write_worker(&project.site_worker_dir(), &dir)?;
         let worker = cfg.site_worker(slug);
         if opts.dry_run {
             println!(

@@ -67,6 +67,8 @@ impl SharedKey {
         // The project templates; the routes of both kinds of project are
         // in the app (astro-app/src/routes), hashed below.
         tree(&mut h, "templates", &project.site_templates_dir())?;
+        // The site worker goes out with the site: a change deploys it again.
+        tree(&mut h, "site-worker", &project.site_worker_dir())?;
         for part in crate::run::render::APP_PARTS {
             tree(&mut h, part, &project.astro_app_dir().join(part))?;
         }
@@ -298,6 +300,11 @@ mod tests {
         std::fs::create_dir_all(root.join("astro-app/src/routes")).unwrap();
         std::fs::write(root.join("astro-app/src/routes/index.astro"), "c").unwrap();
         assert_ne!(c, SharedKey::compute(&project).unwrap().digest);
+        // The deployed site worker's script.
+        std::fs::create_dir_all(root.join("templates/site-worker")).unwrap();
+        let d = SharedKey::compute(&project).unwrap().digest;
+        std::fs::write(root.join("templates/site-worker/worker.mjs"), "x").unwrap();
+        assert_ne!(d, SharedKey::compute(&project).unwrap().digest);
         let presets = SharedKey::compute(&project).unwrap().presets;
         std::fs::write(root.join("templates/presets/p.yaml"), "x: 1").unwrap();
         assert_ne!(presets, SharedKey::compute(&project).unwrap().presets);

@@ -83,7 +83,8 @@ pub fn retired_pages() -> Vec<Redirect> {
 /// rules to pages that exist). Addresses that carry their meaning in the
 /// query string (`/print?car_id=`, `/checkout-journey?car_id=`,
 /// `/models?body=`) cannot be told apart by `_redirects`, which matches
-/// paths only.
+/// paths only: the site worker's script answers those
+/// (templates/site-worker/worker.mjs, docs/deploy.md).
 const LEGACY: &[(&str, &[&str])] = &[
     ("/contact", &["/contact-us/"]),
     ("/sell-your-car", &["/trade-in/", "/contact-us/"]),

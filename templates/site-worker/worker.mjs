@@ -1,0 +1,46 @@
+// A dealer's site worker (deployed by `dealergen deploy`, generator/src/deploy/configs.rs):
+// the static assets answer every path, except the older platform's
+// addresses whose meaning is in the query string, which _redirects cannot
+// match (assets.run_worker_first lists them):
+//   /print?car_id={id or slug}          301 the car's page (it prints itself)
+//   /checkout-journey?car_id={id}       301 the car's reservation page, else its page
+//   /models?body={body}                 301 /models/#{body}
+// A car no longer on the site goes to /search/. The car ids come from the
+// site's own /cars/ids.json, read through the assets binding.
+
+/** The answer for `request` when it is one of those addresses, else null. */
+export async function legacyAnswer(request, env) {
+  const url = new URL(request.url);
+  const go = (path) => Response.redirect(new URL(path, url.origin).toString(), 301);
+  if (url.pathname === '/models' || url.pathname === '/models/') {
+    if (url.pathname === '/models/' && !url.searchParams.has('body')) return null;
+    const body = (url.searchParams.get('body') ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    return go(`/models/${body ? `#${body}` : ''}`);
+  }
+  const checkout = url.pathname.replace(/\/$/, '') === '/checkout-journey';
+  if (!checkout && url.pathname.replace(/\/$/, '') !== '/print') return null;
+  const wanted = (url.searchParams.get('car_id') ?? '').trim();
+  const car = await findCar(wanted, url, env);
+  if (!car) return go('/search/');
+  return go(checkout && car.checkout ? car.checkout : car.page);
+}
+
+/** The car named by an id (from /cars/ids.json) or by its slug (its page exists). */
+async function findCar(wanted, url, env) {
+  if (!wanted || wanted.length > 200) return null;
+  const ids = await env.ASSETS.fetch(new URL('/cars/ids.json', url.origin));
+  if (ids.ok) {
+    const byId = (await ids.json())[wanted];
+    if (byId) return byId;
+  }
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(wanted)) return null;
+  const page = `/cars/${wanted}/`;
+  const found = await env.ASSETS.fetch(new URL(page, url.origin), { method: 'HEAD' });
+  return found.ok ? { page, checkout: null } : null;
+}
+
+export default {
+  async fetch(request, env) {
+    return (await legacyAnswer(request, env)) ?? env.ASSETS.fetch(request);
+  },
+};
