@@ -143,6 +143,34 @@ fn api_hosts(project: &Project) -> Result<BTreeMap<String, String>> {
     Ok(hosts)
 }
 
+/// The dealers a deploy or preview acts on: `dealers` (each one of `all`,
+/// else an error naming the closest), or every one of `all` when none is
+/// named; then those of shard `(i, n)`.
+fn chosen(
+    project: &Project,
+    all: Vec<String>,
+    dealers: &[String],
+    shard: Option<(usize, usize)>,
+) -> Result<Vec<String>> {
+    for s in dealers {
+        if !all.contains(s) {
+            let hint = dealer_config::suggest::closest(s, all.iter().map(String::as_str))
+                .map(|x| format!(" (did you mean `{x}`?)"))
+                .unwrap_or_default();
+            bail!("no dealer `{s}` in {}{hint}", project.dealers_dir.display());
+        }
+    }
+    let mut slugs = if dealers.is_empty() {
+        all
+    } else {
+        dealers.to_vec()
+    };
+    if let Some((i, n)) = shard {
+        slugs.retain(|s| crate::selection::shard_of(s, n) == i - 1);
+    }
+    Ok(slugs)
+}
+
 fn write_json(path: &Path, v: &serde_json::Value) -> Result<()> {
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;
     let mut text = serde_json::to_string_pretty(v)?;

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use super::config::DeployConfig;
 use super::release::{self, KvEntry, Release};
@@ -114,25 +114,16 @@ impl Plan {
 
         // Which dealers, and their releases.
         let with_edge = !args.no_edge;
-        let all: Vec<String> = hosts.keys().cloned().collect();
-        let mut slugs: Vec<String> = if args.edge_only {
+        let slugs: Vec<String> = if args.edge_only {
             Vec::new()
-        } else if args.dealers.is_empty() {
-            all.clone()
         } else {
-            for s in &args.dealers {
-                if !hosts.contains_key(s) {
-                    let hint = dealer_config::suggest::closest(s, all.iter().map(String::as_str))
-                        .map(|x| format!(" (did you mean `{x}`?)"))
-                        .unwrap_or_default();
-                    bail!("no dealer `{s}` in {}{hint}", project.dealers_dir.display());
-                }
-            }
-            args.dealers.clone()
+            super::chosen(
+                project,
+                hosts.keys().cloned().collect(),
+                &args.dealers,
+                args.shard,
+            )?
         };
-        if let Some((i, n)) = args.shard {
-            slugs.retain(|s| crate::selection::shard_of(s, n) == i - 1);
-        }
         let mut releases = Vec::new();
         let mut not_built = Vec::new();
         for slug in &slugs {

@@ -70,22 +70,7 @@ pub fn preview(project: &Project, opts: PreviewOptions) -> Result<i32> {
         .iter()
         .map(|f| crate::selection::slug_of(f))
         .collect();
-    for s in &opts.dealers {
-        if !all.contains(s) {
-            let hint = dealer_config::suggest::closest(s, all.iter().map(String::as_str))
-                .map(|x| format!(" (did you mean `{x}`?)"))
-                .unwrap_or_default();
-            bail!("no dealer `{s}` in {}{hint}", project.dealers_dir.display());
-        }
-    }
-    let mut slugs = if opts.dealers.is_empty() {
-        all
-    } else {
-        opts.dealers.clone()
-    };
-    if let Some((i, n)) = opts.shard {
-        slugs.retain(|s| crate::selection::shard_of(s, n) == i - 1);
-    }
+    let slugs = super::chosen(project, all, &opts.dealers, opts.shard)?;
     let out = out_dir(project).join("preview").join(&opts.name);
     let wrangler = Wrangler::locate(&project.root)?;
     if opts.remove {
