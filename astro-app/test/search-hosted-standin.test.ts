@@ -86,7 +86,7 @@ const options = (): HostedOptions => ({
   hitsPerPage: 21,
   priceAscExcludesZero: false,
   sortOptions: [{ key: 'relevance', label: 'Most relevant', value: 'Car_production' }],
-  rules: { electric_hybrid_tag: false, certified_badge_make: null, new_arrival_text: 'New Arrival', sold_text: 'SOLD', no_price_text: 'Enquire for price.', subscriptions: false },
+  rules: { electric_hybrid_tag: false, certified_badge_make: null, certified_badge_image: null, new_arrival_text: 'New Arrival', sold_text: 'SOLD', no_price_text: 'Enquire for price.', subscriptions: false },
   origin,
   now: () => 1_763_596_800,
 });

@@ -14,7 +14,7 @@ const options: HostedOptions = {
     { key: 'latest', label: 'Latest', value: 'Car_production_latest' },
     { key: 'price_asc', label: 'Price: lowest', value: 'Car_production_price_asc' },
   ],
-  rules: { electric_hybrid_tag: false, certified_badge_make: null, new_arrival_text: 'New Arrival', sold_text: 'SOLD', no_price_text: 'Enquire for price.', subscriptions: false },
+  rules: { electric_hybrid_tag: false, certified_badge_make: null, certified_badge_image: null, new_arrival_text: 'New Arrival', sold_text: 'SOLD', no_price_text: 'Enquire for price.', subscriptions: false },
 };
 const NOW = 1_763_596_800;
 const BASE = 'show_on_dealer_website:true AND photos_count >= 3 AND (status:in_stock OR status:coming_soon OR sold_date_timestamp >= 1763337600) AND NOT make:"Lada"';

@@ -1003,7 +1003,7 @@ fn search_index_holds_the_visible_stock_with_facets_ranges_and_landing_pages() {
     assert_eq!(
         site["search"]["hit_rules"],
         serde_json::json!({
-            "electric_hybrid_tag": true, "certified_badge_make": "Toyota",
+            "electric_hybrid_tag": true, "certified_badge_make": "Toyota", "certified_badge_image": null,
             "new_arrival_text": "New Arrival", "sold_text": "SOLD", "no_price_text": site["copy"]["no_price_text"],
             "subscriptions": false,
         })

@@ -195,6 +195,25 @@ async function main() {
       const notCertified = need(find((c) => c.certified && c.make !== 'Toyota' && c.in_stock), 'a certified car of another make');
       await open(notCertified.site, notCertified.car);
       assertJsonEqual(await page.locator('.certified-badge').count(), 0, 'certified badges on another make');
+      // No make is assumed (spec row A23): a dealer without cards.certified_badge_make badges no Toyota.
+      const unbadged = need(find((c, st) => c.certified && c.make === 'Toyota' && c.in_stock && !st.site.search.hit_rules.certified_badge_make), 'a certified Toyota at a dealer without a certified programme');
+      await open(unbadged.site, unbadged.car);
+      assertJsonEqual(await page.locator('.certified-badge').count(), 0, `a certified badge at ${unbadged.site.site.slug}, which names no programme`);
+    });
+
+    await test("the programme's badge image (cards.certified_badge_image) on the car page and the search card, its words the text alternative", async () => {
+      const { site: s, car } = need(find((c, st) => c.detail.certified?.image && c.tag_banner === c.detail.certified.title && st.site.search.hit_rules.certified_badge_image), 'a certified car whose tag is the badge, at a dealer with a badge image');
+      await open(s, car);
+      const badge = page.getByRole('button', { name: new RegExp(`^${car.detail.certified.title}`) });
+      assertJsonEqual(await badge.locator('img').getAttribute('src'), car.detail.certified.image, 'the badge button shows the image');
+      assertJsonEqual(await badge.locator('img').getAttribute('alt'), car.detail.certified.title, 'its text alternative');
+      assert(await badge.locator('img').evaluate((img) => img.complete && img.naturalWidth > 0), 'the image loads');
+      // The search card of that car: the tag is the image.
+      await page.goto(`${s.origin}/search/?query=${encodeURIComponent(car.stocknum ?? car.name)}`);
+      const card = page.locator('.car-card', { has: page.locator(`a[href="/cars/${car.slug}/"]`) }).first();
+      const tag = card.locator('img.tag-banner--image');
+      await tag.waitFor();
+      assertJsonEqual(await tag.getAttribute('alt'), car.tag_banner, 'the card tag\'s text alternative');
     });
 
     // -------------------------------------------------------- details

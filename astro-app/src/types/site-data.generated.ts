@@ -471,6 +471,11 @@ export interface CertifiedBadge {
    */
   benefits: string[];
   /**
+   * The programme's badge image (`cards.certified_badge_image`), shown
+   * with `title` as its text alternative; null: the title in words.
+   */
+  image: string | null;
+  /**
    * "Toyota Certified Pre-Owned".
    */
   title: string;
@@ -2465,6 +2470,12 @@ export interface BaseFilters {
  * via the `definition` "HitRules".
  */
 export interface HitRules {
+  /**
+   * The certified badge's image (`cards.certified_badge_image`): a card
+   * whose tag is the certified badge shows it, its words the text
+   * alternative; null: the words.
+   */
+  certified_badge_image: string | null;
   /**
    * Make whose certified cars get "{make} Certified Pre-Owned"; null: none.
    */

@@ -23,12 +23,29 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
     }
 }
 
+/// The certified badge's image loads on the site, and badges a make.
+fn certified_image(cfg: &DealerConfig, cx: &mut Ctx) {
+    let Some(src) = &cfg.cards.certified_badge_image else {
+        return;
+    };
+    let at = root().key("cards").key("certified_badge_image");
+    super::urls::check_image(src, &at, cx);
+    if cfg.cards.certified_badge_make.is_none() {
+        cx.err(
+            &at,
+            "a certified badge image, but no `cards.certified_badge_make`: no car gets the badge",
+        )
+        .hint = Some("name the programme's make, e.g. certified_badge_make: Toyota".into());
+    }
+}
+
 /// With `features.phone_reveal` on, a number is given only by the reveal,
 /// which records the call (docs/behaviour/phone-reveal.md): a result card's
 /// Call Dealer would have to show it, so it is refused rather than left
 /// doing nothing (the search index carries no masked number).
 fn cards(cfg: &DealerConfig, cx: &mut Ctx) {
     labels(cfg, cx);
+    certified_image(cfg, cx);
     if !cfg.features.phone_reveal {
         return;
     }
@@ -258,6 +275,21 @@ mod tests {
             "search.cta_card",
         );
         assert!(p.message.contains("phone_reveal"), "{p:?}");
+    }
+
+    #[test]
+    fn a_certified_badge_image_loads_on_the_site_and_badges_a_make() {
+        accepted("cards: { certified_badge_make: Toyota, certified_badge_image: /images/certified-pre-owned.svg }\n");
+        let p = problem_at(
+            "cards: { certified_badge_make: null, certified_badge_image: /images/cpo.svg }\n",
+            "cards.certified_badge_image",
+        );
+        assert!(p.message.contains("no car gets the badge"), "{p:?}");
+        let p = problem_at(
+            "cards: { certified_badge_make: Toyota, certified_badge_image: images/cpo.svg }\n",
+            "cards.certified_badge_image",
+        );
+        assert!(p.message.contains("would not load"), "{p:?}");
     }
 
     #[test]

@@ -251,8 +251,10 @@ pub struct CardsConfig {
     pub buttons: Vec<CardButton>,
     /// Show an Electric or Hybrid tag (highest priority) on electric and hybrid cars.
     pub electric_hybrid_tag: bool,
-    /// Make whose cars marked certified in the feed get the certified pre-owned badge: the card's tag and, on the car page, a badge that opens a dialog listing `detail_page.certified_benefits`. Defaults to "Toyota" (the programme the spec describes); null: no badge.
+    /// Make whose cars marked certified in the feed get the certified pre-owned badge, e.g. "Toyota" for a Toyota dealer in Toyota's programme: the card's tag and, on the car page, a badge that opens a dialog listing `detail_page.certified_benefits`. Empty (the default): no badge; a manufacturer's programme is its franchised dealers', so no make is assumed.
     pub certified_badge_make: Option<String>,
+    /// The programme's badge image (a path of the site's public files, e.g. "/images/certified-pre-owned.svg"), shown instead of the badge's words on the card and the car page; the words ("Toyota Certified Pre-Owned") are its text alternative. Empty: the words. Needs `certified_badge_make`.
+    pub certified_badge_image: Option<String>,
     /// Compare and favourite show only for used cars priced above 0 with photos.
     pub strict_compare: bool,
     /// A guarantee line on used cars' cards, e.g. "48 hour money back ·
@@ -267,7 +269,8 @@ impl Default for CardsConfig {
         CardsConfig {
             buttons: vec![CardButton::Enquire, CardButton::ViewDetails],
             electric_hybrid_tag: false,
-            certified_badge_make: Some("Toyota".into()),
+            certified_badge_make: None,
+            certified_badge_image: None,
             strict_compare: false,
             used_car_guarantee: None,
             labels: ButtonLabels::default(),

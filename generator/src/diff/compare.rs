@@ -246,8 +246,10 @@ pub fn compare(base: &Side, head: &Side) -> Report {
 
 /// Names, for each shared change, the settings that changed from the same
 /// value to the same value (a car's `location.phone` and the setting
-/// `locations[main].phone`). Settings of the worker are left out: the
-/// site's own setting is the one a marketer edits.
+/// `locations[main].phone`), or to the same value as a car page shows it
+/// masked (`features.phone_reveal`: "(07) 3111 XXXX" from "(07) 3111
+/// 0002"). Settings of the worker are left out: the site's own setting is
+/// the one a marketer edits.
 fn attribute(report: &mut Report) {
     let settings: Vec<&Change> = report
         .sections
@@ -259,12 +261,22 @@ fn attribute(report: &mut Report) {
     for group in &mut report.shared {
         for c in &group.changes {
             for s in &settings {
-                if s.old == c.old && s.new == c.new && !group.settings.contains(&s.path) {
+                let same = (s.old == c.old && s.new == c.new)
+                    || (masked(&s.old) == c.old && masked(&s.new) == c.new);
+                if same && !group.settings.contains(&s.path) {
                     group.settings.push(s.path.clone());
                 }
             }
         }
     }
+}
+
+/// A setting's text as a car page shows it where numbers are masked.
+fn masked(v: &Option<Value>) -> Option<Value> {
+    v.as_ref().map(|v| match v {
+        Value::String(t) => Value::String(crate::pipeline::stock::present::mask_phone(t)),
+        other => other.clone(),
+    })
 }
 
 fn compare_cars(b: &Snapshot, h: &Snapshot, report: &mut Report) {

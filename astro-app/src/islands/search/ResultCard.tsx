@@ -12,6 +12,7 @@
  */
 import { useRef } from 'react';
 import { cardActions, cardNotes, inStock, reservable, showToggle, type CardSettings } from '../../lib/search/cards';
+import { certifiedImage } from '../../lib/search/present';
 import type { Hit } from '../../lib/search/types';
 import { badgeLine, carTypeLabel, formatKm, suburbState } from '../../lib/format';
 import { NO_PHOTO, photoProps, SIZES } from '../../lib/images';
@@ -42,6 +43,11 @@ interface Props {
   toggles: Toggles;
   /** `site.images`: photo sizes from the image host (srcset); the photo as it is without it. */
   images?: ImagesConfig | undefined;
+}
+
+/** A card's tag: the certified programme's badge image where the dealer has one, else the words. */
+function TagBanner({ tag, image }: { tag: string; image: string | null }) {
+  return image ? <img className="tag-banner tag-banner--image" src={image} alt={tag} height={28} /> : <span className="tag-banner">{tag}</span>;
 }
 
 export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
@@ -85,7 +91,7 @@ export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
             </div>
           )}
         </a>
-        {hit.tag_banner && <span className="tag-banner">{hit.tag_banner}</span>}
+        {hit.tag_banner && <TagBanner tag={hit.tag_banner} image={certifiedImage(hit.tag_banner, settings.certified)} />}
         {/* Reserved online since the build: the page's status watcher (lib/forms/reserved.ts) shows it. */}
         {reservable(hit, settings) && (
           <span className="tag-banner reserved-badge" data-reserved-slug={hit.slug} data-api-base={toggles.apiBase} hidden>

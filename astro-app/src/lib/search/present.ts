@@ -60,6 +60,22 @@ function timeOf(v: unknown): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
+/** The certified badge's words: "Toyota Certified Pre-Owned" (generator/src/pipeline/stock/detail.rs `certified`). */
+export function certifiedTitle(make: string): string {
+  return `${make.trim()} Certified Pre-Owned`;
+}
+
+/**
+ * The certified programme's badge image for a card whose tag is the
+ * certified badge (`cards.certified_badge_image`), else null: the tag shows
+ * as words. The words are the image's text alternative.
+ */
+export function certifiedImage(tag: string | null | undefined, rules: Pick<HitRules, 'certified_badge_make' | 'certified_badge_image'> | undefined): string | null {
+  const make = rules?.certified_badge_make;
+  if (!tag || !make || !rules?.certified_badge_image) return null;
+  return tag === certifiedTitle(make) ? rules.certified_badge_image : null;
+}
+
 /**
  * The one tag banner: the dealer's sold text (SOLD) for cars not in stock; otherwise the first of
  * Electric/Hybrid (when the dealer enables it), Reserved, the certified
@@ -75,7 +91,7 @@ export function tagBanner(car: RawCar, rules: HitRules, nowMs: number): string |
   }
   if (car.reserved === true) return 'Reserved';
   const make = rules.certified_badge_make;
-  if (make && car.certified === true && text(car.make).toLowerCase() === make.toLowerCase()) return `${make} Certified Pre-Owned`;
+  if (make && car.certified === true && text(car.make).toLowerCase() === make.toLowerCase()) return certifiedTitle(make);
   const tag = text(car.tag).trim();
   if (tag) return tag;
   if (status === 'coming_soon') return 'COMING SOON';

@@ -133,6 +133,10 @@ pub struct HitRules {
     pub electric_hybrid_tag: bool,
     /// Make whose certified cars get "{make} Certified Pre-Owned"; null: none.
     pub certified_badge_make: Option<String>,
+    /// The certified badge's image (`cards.certified_badge_image`): a card
+    /// whose tag is the certified badge shows it, its words the text
+    /// alternative; null: the words.
+    pub certified_badge_image: Option<String>,
     /// Banner of cars listed within the last 8 days.
     pub new_arrival_text: String,
     /// Banner of cars no longer in stock.
@@ -220,6 +224,7 @@ pub fn search(cfg: &DealerConfig, cars: &[Car]) -> Search {
         hit_rules: HitRules {
             electric_hybrid_tag: cfg.cards.electric_hybrid_tag,
             certified_badge_make: cfg.cards.certified_badge_make.clone(),
+            certified_badge_image: cfg.cards.certified_badge_image.clone(),
             new_arrival_text: cfg.copy.new_arrival_text.clone(),
             sold_text: cfg.copy.sold_text.clone(),
             no_price_text: cfg.copy.no_price_text.clone(),

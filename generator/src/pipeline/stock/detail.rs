@@ -87,6 +87,9 @@ pub struct BelowMarket {
 pub struct CertifiedBadge {
     /// "Toyota Certified Pre-Owned".
     pub title: String,
+    /// The programme's badge image (`cards.certified_badge_image`), shown
+    /// with `title` as its text alternative; null: the title in words.
+    pub image: Option<String>,
     /// What the programme gives (`detail_page.certified_benefits`).
     pub benefits: Vec<String>,
 }
@@ -279,6 +282,7 @@ pub fn certified(car: &FeedCar, cfg: &DealerConfig) -> Option<CertifiedBadge> {
         && car.make.trim().eq_ignore_ascii_case(make.trim()))
     .then(|| CertifiedBadge {
         title: format!("{} Certified Pre-Owned", make.trim()),
+        image: cfg.cards.certified_badge_image.clone(),
         benefits: cfg.detail_page.certified_benefits.clone(),
     })
 }
@@ -917,7 +921,9 @@ mod tests {
 
     #[test]
     fn the_certified_badge_needs_the_make_the_flag_and_a_car_in_stock() {
-        let cfg = dealer(json!({}));
+        // No make is assumed: a manufacturer's programme is its dealers'.
+        assert!(certified(&feed_car(json!({"certified": true})), &dealer(json!({}))).is_none());
+        let cfg = dealer(json!({"cards": {"certified_badge_make": "Toyota"}}));
         let badge =
             certified(&feed_car(json!({"certified": true})), &cfg).expect("certified Toyota");
         assert_eq!(badge.title, "Toyota Certified Pre-Owned");
@@ -958,6 +964,16 @@ mod tests {
                 &["7 year warranty".to_string()][..]
             )
         );
+        assert_eq!(b.image, None, "the words, without an image");
+        let pictured = dealer(
+            json!({"cards": {"certified_badge_make": "Kia", "certified_badge_image": "/images/kia-cpo.svg"}}),
+        );
+        let b = certified(
+            &feed_car(json!({"certified": true, "make": "Kia"})),
+            &pictured,
+        )
+        .unwrap();
+        assert_eq!(b.image.as_deref(), Some("/images/kia-cpo.svg"));
     }
 
     #[test]
