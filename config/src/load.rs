@@ -79,13 +79,26 @@ pub fn dealer_refs(text: &str) -> DealerRefs {
 #[derive(Debug, Clone)]
 pub struct Loader {
     pub presets_dir: PathBuf,
+    /// The moment windows are judged at, for the warnings about dated
+    /// content that has ended (`judging_at`); none: no such warning (the
+    /// checks stay the same whatever the clock, as a build's must).
+    pub now: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl Loader {
     pub fn new(presets_dir: impl Into<PathBuf>) -> Self {
         Loader {
             presets_dir: presets_dir.into(),
+            now: None,
         }
+    }
+
+    /// Also warns about dated content whose window ended before `now` (a
+    /// promo tile that no longer shows): `dealergen check` judges at the
+    /// start of the current hour, as a build does.
+    pub fn judging_at(mut self, now: chrono::DateTime<chrono::Utc>) -> Self {
+        self.now = Some(now);
+        self
     }
 
     /// Names of the available presets (file stems in the presets folder).
@@ -190,7 +203,7 @@ impl Loader {
         };
 
         let dir = dealer_path.parent().unwrap_or(Path::new("."));
-        let (config, found) = validate(&tree, dir);
+        let (config, found) = validate(&tree, dir, self.now.map(|n| n.timestamp()));
         problems.extend(found);
         let (pages, found) =
             crate::content::read_pages(&crate::content::pages_dir(dealer_path), &mut files);
@@ -260,7 +273,11 @@ impl Loader {
 /// Checks a dealer tree (already merged over its preset): structure, then
 /// values, then the typed config's rules. Returns the config when it could
 /// be typed at all, and every problem found.
-pub(crate) fn validate(tree: &Node, dealer_dir: &Path) -> (Option<DealerConfig>, Vec<Problem>) {
+pub(crate) fn validate(
+    tree: &Node,
+    dealer_dir: &Path,
+    now: Option<i64>,
+) -> (Option<DealerConfig>, Vec<Problem>) {
     let mut problems = SchemaChecker::new(schema()).check(tree);
     problems.extend(check::values::check(tree));
     // Sections with problems so far are set aside (placeholders), so the
@@ -282,7 +299,7 @@ pub(crate) fn validate(tree: &Node, dealer_dir: &Path) -> (Option<DealerConfig>,
             return (None, problems);
         }
     };
-    problems.extend(check::rules(&config, tree, dealer_dir, &skip));
+    problems.extend(check::rules(&config, tree, dealer_dir, &skip, now));
     (Some(config), problems)
 }
 

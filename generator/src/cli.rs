@@ -365,6 +365,11 @@ pub struct CheckArgs {
     /// Output format: human (terminal), github (workflow annotations), json.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Judge dated content (a promo tile whose window has ended is warned
+    /// about) at this moment (RFC 3339 or a date) instead of the start of
+    /// the current hour (the instant a build judges at).
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

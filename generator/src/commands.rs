@@ -423,7 +423,9 @@ fn repository_path(
 
 fn check(project: &Project, args: CheckArgs) -> Result<i32> {
     let files = select(project, &args.selection)?;
-    let loader = Loader::new(project.presets_dir());
+    // Dated content is judged as a build judges it: a tile that has ended is a warning.
+    let now = crate::selection::parse_as_of(args.as_of.as_deref())?;
+    let loader = Loader::new(project.presets_dir()).judging_at(now);
     let mut failed = 0;
     let mut json = Vec::new();
     for file in &files {

@@ -38,6 +38,19 @@ pub(super) fn check_moment(
 }
 
 /// A start and end (inclusive; a date-only end lasts the whole day).
+/// Warns when `end` (a window's last moment) is before the moment the
+/// check judges at (`Ctx::now`): the content no longer shows.
+pub(super) fn warn_if_ended(end: &str, tz: TimeZone, path: &KeyPath, what: &str, cx: &mut Ctx) {
+    let Some(now) = cx.now else { return };
+    let Some(ended) = parse_moment(end, true).and_then(|l| instant(tz, l)) else {
+        return;
+    };
+    if ended.timestamp() < now {
+        cx.warn(path, format!("{what} ended {end}: it no longer shows"))
+            .hint = Some("give it new dates, or remove it".into());
+    }
+}
+
 pub(super) fn check_window(
     start: &str,
     end: &str,

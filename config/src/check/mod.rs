@@ -133,6 +133,8 @@ struct Ctx<'a> {
     tree: &'a Node,
     out: Vec<Problem>,
     skip: &'a Skip,
+    /// Unix seconds windows are judged at (`Loader::judging_at`), if any.
+    now: Option<i64>,
 }
 
 impl Ctx<'_> {
@@ -164,11 +166,13 @@ pub(crate) fn rules(
     tree: &Node,
     dealer_dir: &Path,
     skip: &Skip,
+    now: Option<i64>,
 ) -> Vec<Problem> {
     let mut cx = Ctx {
         tree,
         out: Vec::new(),
         skip,
+        now,
     };
     identity::check(cfg, &mut cx);
     if skip.ok("stock") {
@@ -228,10 +232,16 @@ locations:
     /// (mappings key by key, lists replaced), as a dealer file merges over
     /// its preset.
     pub fn problems(over: &str) -> Vec<Problem> {
+        problems_judged(over, None)
+    }
+
+    /// `problems`, with dated content judged at `now` (unix seconds), as
+    /// `dealergen check` judges it.
+    pub fn problems_judged(over: &str, now: Option<i64>) -> Vec<Problem> {
         let base = yaml::parse(VALID, 0).expect("valid YAML");
         let over = yaml::parse(over, 1).expect("test YAML parses");
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid");
-        let mut all = validate(&merge(base, over), &dir).1;
+        let mut all = validate(&merge(base, over), &dir, now).1;
         // In file order, as the loader reports them.
         all.sort_by_key(|p| (p.span.file, p.span.line, p.span.col));
         all

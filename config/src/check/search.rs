@@ -65,6 +65,13 @@ pub(super) fn check(search: &SearchConfig, tz: TimeZone, cx: &mut Ctx) {
             .hint = Some(format!("promo_tiles[{first}] has the same id"));
         }
         check_window(&tile.start, &tile.expiry, tz, &p, ("start", "expiry"), cx);
+        super::dates::warn_if_ended(
+            &tile.expiry,
+            tz,
+            &p.clone().key("expiry"),
+            &format!("promo tile `{}`", tile.id),
+            cx,
+        );
         if tile.positions.is_empty() || tile.positions.contains(&0) {
             cx.err(
                 &p.clone().key("positions"),
@@ -224,6 +231,28 @@ mod tests {
             "search:\n  promo_tiles:\n    - {{ {} }}\n",
             fields.join(", ")
         )
+    }
+
+    #[test]
+    fn a_promo_tile_whose_window_has_ended_is_a_warning_when_judged_at_a_moment() {
+        use crate::check::testing::problems_judged;
+        // 2026-11-20 00:00 UTC: after the tile's 2025-07-24 (Brisbane).
+        let later = Some(1_795_132_800);
+        let all = problems_judged(&tile(&[]), later);
+        assert_eq!(all.len(), 1, "{all:#?}");
+        assert_eq!(all[0].key, "search.promo_tiles[0].expiry");
+        assert_eq!(all[0].severity, crate::diagnostic::Severity::Warning);
+        assert!(
+            all[0]
+                .message
+                .contains("promo tile `eofy` ended 2025-07-24"),
+            "{all:#?}"
+        );
+        // During its window, and without a moment (a build's checks), nothing.
+        assert!(problems_judged(&tile(&[]), Some(1_752_000_000)).is_empty());
+        assert!(problems_judged(&tile(&[]), None).is_empty());
+        // The expiry's whole last day counts: 2025-07-24 23:59 in Brisbane is 13:59 UTC.
+        assert!(problems_judged(&tile(&[]), Some(1_753_365_000)).is_empty());
     }
 
     #[test]
