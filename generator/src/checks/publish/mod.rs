@@ -61,6 +61,39 @@ pub struct PublishReport {
     pub pages_known: usize,
 }
 
+/// Where /cars/ids.json (read by the site worker's script,
+/// templates/site-worker/worker.mjs) sends a car id: its page and its
+/// reservation page must be pages of the site.
+fn car_ids_problems(dist: &Path, files: &SiteFiles) -> Vec<String> {
+    let file = dist.join("cars/ids.json");
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        return vec!["cars/ids.json is missing: the site worker could not answer /print?car_id= and /checkout-journey?car_id=".into()];
+    };
+    let Ok(ids) = serde_json::from_str::<BTreeMap<String, serde_json::Value>>(&text) else {
+        return vec!["cars/ids.json is not a map of car ids".into()];
+    };
+    let mut problems = Vec::new();
+    for (id, car) in &ids {
+        for key in ["page", "checkout"] {
+            let Some(to) = car[key].as_str() else {
+                continue;
+            };
+            if !matches!(
+                links::resolve_path(to, files, &BTreeMap::new()),
+                Some(Target::Page(_))
+            ) {
+                problems.push(format!(
+                    "cars/ids.json: car {id}'s {key} {to}: no page there"
+                ));
+            }
+        }
+        if car["page"].as_str().is_none() {
+            problems.push(format!("cars/ids.json: car {id} has no page"));
+        }
+    }
+    problems
+}
+
 /// Checks the built site in `dist` and writes the CDN's files into it.
 /// Fails, naming the dealer, each page and each link, when a link is dead
 /// or a page breaks a convention; the full list goes to `report_file`.
@@ -105,6 +138,9 @@ pub fn finish(
         }
     }
     write(dist, "_redirects", &redirects::render(&plan.redirects))?;
+    // The site worker's redirects for the older platform's query-string
+    // addresses land on the pages /cars/ids.json names: each must exist.
+    problems.extend(car_ids_problems(dist, &files));
 
     let link_started = Instant::now();
     let pages = links::scan_pages(pages, known)?;
@@ -232,6 +268,8 @@ mod tests {
         let dist = dir.path().join("dist");
         page(&dist, "index.html", "<a href=\"/about/\">About</a>");
         page(&dist, "about/index.html", "<a href=\"/\">Home</a>");
+        std::fs::create_dir_all(dist.join("cars")).unwrap();
+        std::fs::write(dist.join("cars/ids.json"), "{}").unwrap();
         let mut known = KnownPages::none();
         check(&dist, &mut known).expect("a sound site");
         let pages = read_pages(&dist).unwrap();
@@ -259,5 +297,37 @@ mod tests {
         std::fs::remove_dir_all(dist.join("about")).unwrap();
         let err = check(&dist, &mut known).unwrap_err().to_string();
         assert!(err.contains("/about/"), "{err}");
+    }
+
+    /// The site worker sends /print?car_id= and /checkout-journey?car_id=
+    /// where /cars/ids.json says: each page it names must exist.
+    #[test]
+    fn the_car_ids_the_site_worker_reads_name_pages_the_site_has() {
+        let dir = tempfile::tempdir().unwrap();
+        let dist = dir.path().join("dist");
+        page(&dist, "index.html", "<a href=\"/cars/a/\">A</a>");
+        page(&dist, "cars/a/index.html", "<a href=\"/\">Home</a>");
+        let ids = |text: &str| std::fs::write(dist.join("cars/ids.json"), text).unwrap();
+        ids(r#"{"7": {"page": "/cars/a/", "checkout": null}}"#);
+        check(&dist, &mut KnownPages::none()).expect("every id names a page");
+        ids(
+            r#"{"7": {"page": "/cars/a/", "checkout": "/cars/a/checkout/"}, "8": {"page": "/cars/gone/", "checkout": null}}"#,
+        );
+        let err = check(&dist, &mut KnownPages::none())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("car 7's checkout /cars/a/checkout/: no page there"),
+            "{err}"
+        );
+        assert!(
+            err.contains("car 8's page /cars/gone/: no page there"),
+            "{err}"
+        );
+        std::fs::remove_file(dist.join("cars/ids.json")).unwrap();
+        let err = check(&dist, &mut KnownPages::none())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("cars/ids.json is missing"), "{err}");
     }
 }
