@@ -223,6 +223,16 @@ async function main() {
     at('**Preview of tiny-dealer**: https://pr-7-dealergen-site-tiny-dealer.x.workers.dev (its forms send nothing)');
   });
 
+  await test('a folder of other files is never emptied for the pictures', async () => {
+    const other = path.join(tmp, 'not-pictures');
+    fs.mkdirSync(other);
+    fs.writeFileSync(path.join(other, 'keep.txt'), 'mine');
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/pr-pictures/run.mjs'), '--before', published, '--after', head, '--out', other], { encoding: 'utf8' });
+    assertEqual(r.status, 2, `exit status: ${r.stderr}`);
+    assert(r.stderr.includes('holds other files'), r.stderr);
+    assertEqual(fs.readFileSync(path.join(other, 'keep.txt'), 'utf8'), 'mine', 'the file kept');
+  });
+
   await step('most-visited kinds first, each picture as wide as its viewport', async () => {
     assert(record.shot.length > 2 && record.shot.length <= 8, `${record.shot.length} pages shot`);
     assertEqual(record.shot[0].address, '/', 'first page shot');

@@ -66,7 +66,12 @@ for (const d of before ? [before, after] : [after]) {
   }
 }
 const out = path.resolve(values.out);
-fs.rmSync(out, { recursive: true, force: true });
+// The folder is ours to empty only if it is new or a previous run's: never a folder of other files.
+if (fs.existsSync(out) && fs.readdirSync(out).length > 0 && !fs.existsSync(path.join(out, 'pictures.json'))) {
+  console.error(`${out} holds other files: give --out a new folder (or one an earlier run wrote)`);
+  process.exit(2);
+}
+for (const name of ['pages', 'pictures.json', 'pictures.md', 'sheet.html', 'contact-sheet.png']) fs.rmSync(path.join(out, name), { recursive: true, force: true });
 fs.mkdirSync(path.join(out, 'pages'), { recursive: true });
 
 const dealer = values.dealer ?? path.basename(path.dirname(after));
