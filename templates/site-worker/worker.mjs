@@ -12,8 +12,7 @@
 export async function legacyAnswer(request, env) {
   const url = new URL(request.url);
   const go = (path) => Response.redirect(new URL(path, url.origin).toString(), 301);
-  if (url.pathname === '/models' || url.pathname === '/models/') {
-    if (url.pathname === '/models/' && !url.searchParams.has('body')) return null;
+  if (url.pathname === '/models') {
     const body = (url.searchParams.get('body') ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     return go(`/models/${body ? `#${body}` : ''}`);
   }

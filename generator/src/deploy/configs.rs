@@ -80,14 +80,15 @@ pub fn site_preview(
 }
 
 /// The paths the site worker's script answers before the assets: the older
-/// platform's addresses whose meaning is in the query string.
-pub const LEGACY_PATHS: [&str; 6] = [
+/// platform's addresses whose meaning is in the query string. Not /models/,
+/// a page of the site: its visits stay the assets' alone (a script run is
+/// a billed Worker request; an assets answer is not).
+pub const LEGACY_PATHS: [&str; 5] = [
     "/print",
     "/print/",
     "/checkout-journey",
     "/checkout-journey/",
     "/models",
-    "/models/",
 ];
 
 /// The site worker's script beside its config (`write_worker`).
