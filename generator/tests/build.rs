@@ -1661,6 +1661,9 @@ fn a_dead_link_fails_the_publish_step_naming_dealer_page_and_link() {
         )
         .unwrap();
     }
+    // The car ids the site worker reads (none: no car pages here).
+    std::fs::create_dir_all(dist.join("cars")).unwrap();
+    std::fs::write(dist.join("cars/ids.json"), "{}").unwrap();
     let dist_arg = dist.to_str().unwrap();
     let out = dealergen(
         sites.path(),

@@ -385,8 +385,16 @@ fn dev_serves_the_site_reloads_on_change_and_overlays_problems_over_the_last_goo
         "dealership_id: seventy-seven",
         "dealership_id: 77",
     );
-    assert_eq!(events.next(BUILD_WAIT).0, "reload");
-    assert_eq!(late.next(BUILD_WAIT).0, "reload");
+    // A save can reach the watcher as two file events: the broken file's
+    // second preview may repeat its overlay before the fix reloads (seen
+    // under load). A repeat of the same problem is allowed, nothing else.
+    for stream in [&events, &late] {
+        let (mut name, mut data) = stream.next(BUILD_WAIT);
+        while name == "overlay" && data.contains("seventy-seven") {
+            (name, data) = stream.next(BUILD_WAIT);
+        }
+        assert_eq!(name, "reload", "{data}");
+    }
 
     // The stock feed: a new price on the car's page.
     let feed = project.dealers().join("stock/tiny.json");
