@@ -46,16 +46,38 @@ pub fn site(cfg: &DeployConfig, release: &Release, out_dir: &Path) -> Result<ser
             cfg.zones
         )
     })?;
-    Ok(serde_json::json!({
+    let mut config = worker(cfg, release, out_dir)?;
+    config.extend([
+        ("workers_dev".into(), serde_json::json!(false)),
+        ("preview_urls".into(), serde_json::json!(false)),
+        (
+            "routes".into(),
+            serde_json::json!([Route {
+                pattern: format!("{host}/*"),
+                zone_name: zone.to_string()
+            }]),
+        ),
+    ]);
+    Ok(config.into())
+}
+
+/// What a dealer's site worker is wherever it runs, in production or as a
+/// preview: its name, account, compatibility date, script and assets.
+fn worker(
+    cfg: &DeployConfig,
+    release: &Release,
+    out_dir: &Path,
+) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let serde_json::Value::Object(map) = serde_json::json!({
         "name": cfg.site_worker(&release.slug),
         "account_id": cfg.account_id,
         "compatibility_date": cfg.sites.compatibility_date,
         "main": WORKER,
-        "workers_dev": false,
-        "preview_urls": false,
         "assets": assets(relative(out_dir, &release.dist())?),
-        "routes": [Route { pattern: format!("{host}/*"), zone_name: zone.to_string() }],
-    }))
+    }) else {
+        unreachable!("a JSON object literal")
+    };
+    Ok(map)
 }
 
 /// The site worker of one dealer as a Worker Preview (`wrangler preview`,
@@ -69,14 +91,9 @@ pub fn site_preview(
     release: &Release,
     out_dir: &Path,
 ) -> Result<serde_json::Value> {
-    Ok(serde_json::json!({
-        "name": cfg.site_worker(&release.slug),
-        "account_id": cfg.account_id,
-        "compatibility_date": cfg.sites.compatibility_date,
-        "main": WORKER,
-        "assets": assets(relative(out_dir, &release.dist())?),
-        "previews": {},
-    }))
+    let mut config = worker(cfg, release, out_dir)?;
+    config.insert("previews".into(), serde_json::json!({}));
+    Ok(config.into())
 }
 
 /// The paths the site worker's script answers before the assets: the older
