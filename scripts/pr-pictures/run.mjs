@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { answerApi, popupSeen } from '../lib/browser-api.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
+import { siteData } from '../lib/page-types.mjs';
 import { serveInWorkerd } from '../lib/workerd-site.mjs';
 import { comparePages, kindOf, pick } from './pages.mjs';
 import { compareInBrowser, diffRegions, GAP, OUTLINE, TOLERANCE } from './regions.mjs';
@@ -75,7 +76,10 @@ for (const name of ['pages', 'pictures.json', 'pictures.md', 'sheet.html', 'cont
 fs.mkdirSync(path.join(out, 'pages'), { recursive: true });
 
 const dealer = values.dealer ?? path.basename(path.dirname(after));
-const site = readSite(after);
+// The site's data beside a dealer's own dist (scripts/lib/page-types.mjs);
+// a release's dist has none: then no clock from it and no saved cars.
+const data = fs.existsSync(path.join(after, '..', 'src', 'data', 'site.json')) ? siteData(after) : null;
+const site = data?.site ?? null;
 const instant = values['as-of'] ? new Date(values['as-of']) : site?.built_at ? new Date(site.built_at * 1000) : null;
 if (instant && Number.isNaN(instant.getTime())) {
   console.error(`--as-of ${values['as-of']} is not an instant (e.g. 2026-12-01T00:00:00Z)`);
@@ -112,7 +116,7 @@ if (chosen.length > 0) {
   try {
     if (instant) await context.clock.setFixedTime(instant);
     if (site) await popupSeen(context, site);
-    await answerApi(context, { cars: readCars(after) });
+    await answerApi(context, { cars: data?.cars ?? [] });
     const page = context.pages()[0] ?? (await context.newPage());
     const diffSource = diffRegions.toString();
     for (const p of chosen) {
@@ -179,15 +183,4 @@ async function settle(page) {
     await Promise.all(images.map((img) => (img.complete ? null : img.decode().catch(() => null))));
     await document.fonts.ready;
   });
-}
-
-/** The site's data beside a dealer's own `dist` (sites/<slug>/src/data), or null for a release's. */
-function readSite(dist) {
-  const file = path.join(dist, '..', 'src', 'data', 'site.json');
-  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null;
-}
-
-function readCars(dist) {
-  const file = path.join(dist, '..', 'src', 'data', 'cars.json');
-  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : [];
 }
