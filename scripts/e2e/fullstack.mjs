@@ -40,7 +40,7 @@ import { kvFor, receiver, sleep, sqlString, startWorker } from '../../edge/tests
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile } from '../lib/files.mjs';
 import { serveInWorkerd } from '../lib/workerd-site.mjs';
-import { freePort } from '../lib/wrangler.mjs';
+import { reservePort } from '../lib/wrangler.mjs';
 // Lists and records compare by value here (D1 rows, payloads): assertJsonEqual.
 import { assert, assertJsonEqual as assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
 
@@ -174,7 +174,8 @@ async function main() {
   // The site's origin must be in KV before the worker starts; the site
   // starts after it (its /api/* is bound to the running worker).
   let workerBase = '';
-  const sitePort = await freePort();
+  // Held until the site starts: the worker's wranglers open ports of their own meanwhile.
+  const { port: sitePort, release: releaseSitePort } = await reservePort();
   const origin = `http://127.0.0.1:${sitePort}`;
   // The dealer's quote service, answered here: figures from the price, as a
   // real service would (never the worker's own), and only with the key.
@@ -208,6 +209,7 @@ async function main() {
   }
   worker = await startWorker({ kvSeed: [...kvFor(config), ...published], vars });
   workerBase = worker.base;
+  await releaseSitePort();
   server = await serveInWorkerd(distDir, { edge: EDGE_WORKER, port: sitePort });
   console.log(`       worker ${worker.base}, site ${origin} (${((Date.now() - t0) / 1000).toFixed(1)}s to start)`);
 

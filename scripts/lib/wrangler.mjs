@@ -37,6 +37,23 @@ export function freePort() {
 }
 
 /**
+ * A TCP port on 127.0.0.1 held by this process until `release()`: for a
+ * port that must be known before other servers start (an origin written
+ * into the worker's KV first), so that none of their own ports lands on it
+ * in between (a port from `freePort` is free only at that instant).
+ */
+export function reservePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      ok({ port, release: () => new Promise((done) => server.close(() => done())) });
+    });
+  });
+}
+
+/**
  * `wrangler dev --local` on 127.0.0.1:`port` with `args` (the config, the
  * persist folder...), in a process group of its own so that stopping it
  * stops workerd too. Returns `{ child, log, waitForLog, stop }`: `log` is
