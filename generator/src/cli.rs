@@ -193,8 +193,9 @@ pub struct DeployArgs {
     pub config: Option<PathBuf>,
     /// Upload the selected dealers' builds as Worker Previews named NAME
     /// (e.g. pr-123; dealers not built here are skipped), printing each
-    /// preview's URL: production's versions, routes and KV are not touched,
-    /// and a preview's forms send nothing (docs/pull-requests.md).
+    /// preview's URL: production's versions, routes and KV are not touched;
+    /// a preview's API is the previews' edge worker (`[preview]` of the
+    /// deploy settings), where its leads reach nobody (docs/deploy.md).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["changed", "edge_only", "no_edge"])]
     pub preview: Option<String>,
     /// With --preview: delete the previews of that name (when the pull

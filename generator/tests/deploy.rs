@@ -96,7 +96,10 @@ impl Fixture {
             "MAIL_RELAY_URL",
             "TURNSTILE_SECOND",
         ]);
-        f.save("pending.json", &serde_json::json!(["0004_forms.sql"]));
+        f.save(
+            &format!("pending-{D1}.json"),
+            &serde_json::json!(["0004_forms.sql"]),
+        );
         f
     }
 
@@ -109,13 +112,17 @@ impl Fixture {
             .unwrap_or(Value::Null)
     }
     fn set_secrets(&self, names: &[&str]) {
-        self.save("secrets.json", &serde_json::json!(names));
+        self.save("secrets-dealergen-edge.json", &serde_json::json!(names));
     }
     fn fail(&self, argv: &str, cwd: &str) {
         self.save("fail.json", &serde_json::json!([[argv, cwd]]));
     }
     fn kv(&self) -> Value {
-        self.load("kv.json")
+        self.load(&format!("kv-{KV}.json"))
+    }
+    /// The previews' KV namespace.
+    fn preview_kv(&self) -> Value {
+        self.load(&format!("kv-{PREVIEW_KV}.json"))
     }
     /// wrangler calls so far (argv joined), and forget them.
     fn calls(&self) -> Vec<String> {
@@ -276,6 +283,12 @@ impl Fixture {
     }
 }
 
+/// The KV namespace and D1 database of production, and of the previews.
+const KV: &str = "fedcba9876543210fedcba9876543210";
+const D1: &str = "0b0f0c3e-1111-2222-3333-444455556666";
+const PREVIEW_KV: &str = "abababababababababababababababab";
+const PREVIEW_D1: &str = "0b0f0c3e-9999-2222-3333-444455556666";
+
 fn good_config(edge_toml: &Path) -> String {
     format!(
         r#"account_id = "0123456789abcdef0123456789abcdef"
@@ -286,11 +299,16 @@ name = "dealergen-edge"
 wrangler_toml = "{}"
 
 [kv]
-namespace_id = "fedcba9876543210fedcba9876543210"
+namespace_id = "{KV}"
 
 [d1]
 database_name = "dealergen"
-database_id = "0b0f0c3e-1111-2222-3333-444455556666"
+database_id = "{D1}"
+
+[preview]
+kv_namespace_id = "{PREVIEW_KV}"
+d1_database_name = "dealergen-preview"
+d1_database_id = "{PREVIEW_D1}"
 "#,
         edge_toml.display()
     )
@@ -394,7 +412,7 @@ fn a_deployment_applies_migrations_deploys_the_edge_then_each_dealer_and_records
     let ups: Vec<&String> = uploads(&calls);
     insta::assert_debug_snapshot!("first_deployment_uploads", ups);
     // Migrations before the worker, the worker before the sites.
-    assert_eq!(f.load("pending.json"), serde_json::json!([]));
+    assert_eq!(f.load(&format!("pending-{D1}.json")), serde_json::json!([]));
     let workers = f.load("workers.json");
     assert_eq!(
         workers["dealergen-edge"]["routes"],
@@ -820,6 +838,16 @@ fn wrangler_itself_accepts_the_generated_configs() {
                 "tiny-dealer/releases/20261120T010000Z-aaaaaaaaaaaa/dist",
             ],
         ),
+        // The previews' edge: the same worker with the previews' data.
+        (
+            "preview/pr-7/@edge",
+            vec![
+                "env.CONFIG (abababababababababababababababab)",
+                "env.DB (dealergen-preview)",
+                "env.LEAD_QUEUE (dealergen-leads-preview)",
+                "env.SMS_PROVIDER (\"log\")",
+            ],
+        ),
     ] {
         let dir = f.sites().join(".deploy").join(worker);
         let out = Command::new(&wrangler)
@@ -1008,63 +1036,118 @@ fn a_site_over_the_platform_limits_is_named_and_nothing_is_uploaded() {
 /// comment), production's versions, routes and KV untouched; a dry run
 /// calls nothing; `--remove` deletes the previews and passes over a dealer
 /// that has none.
+/// Production's workers (the previews' edge taken out) and production's KV.
+fn production(f: &Fixture) -> (Value, Value) {
+    let mut workers = f.load("workers.json");
+    if let Some(w) = workers.as_object_mut() {
+        w.remove("dealergen-edge-preview");
+    }
+    (workers, f.kv())
+}
+
 #[test]
-fn a_preview_uploads_the_built_sites_beside_production_and_is_removed() {
+fn a_preview_uploads_the_built_sites_beside_production_with_an_api_of_its_own_and_is_removed() {
     let f = Fixture::new();
     f.release(TINY, R1, K1, "v1");
     f.release(SECOND, R3, K3, "v1");
     let (code, out, err) = f.run(&["deploy", "--all"]);
     assert_eq!(code, 0, "{out}{err}");
-    // The pull request's build of tiny-dealer; second-dealer is not built here.
-    f.release(TINY, R2, K2, "v2");
+    // The pull request's build of tiny-dealer (v1 stock: with a car that
+    // the next push no longer has); second-dealer is not built here.
+    f.release(TINY, R2, K2, "v1");
     std::fs::remove_file(f.sites().join(SECOND).join("current")).unwrap();
     f.calls();
-    let production = (f.load("workers.json"), f.kv());
+    let before = production(&f);
 
-    // A dry run writes the config and calls nothing, without a token.
+    // A dry run writes the configs and calls nothing, without a token.
     let (code, out, err) = f.run_env(
         &["deploy", "--preview", "pr-7", "--all", "--dry-run"],
         false,
     );
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("preview tiny-dealer: would run `wrangler preview --name pr-7` for worker dealergen-site-tiny-dealer"),
+        out.contains("preview tiny-dealer: would run `wrangler preview --name pr-7` for worker dealergen-site-tiny-dealer")
+            && out.contains("then put its API's dealer tiny-dealer--pr-7 in KV namespace abababababababababababababababab")
+            && out.contains("previews' edge worker dealergen-edge-preview: would apply the D1 migrations to dealergen-preview"),
         "{out}"
     );
     assert!(f.calls().is_empty(), "a dry run called wrangler");
-    let config: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            f.sites()
-                .join(".deploy/preview/pr-7/tiny-dealer/wrangler.json"),
+    let read = |rel: &str| -> Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(f.sites().join(".deploy/preview/pr-7").join(rel)).unwrap(),
         )
-        .unwrap(),
-    )
-    .unwrap();
+        .unwrap()
+    };
+    let config = read("tiny-dealer/wrangler.json");
     assert_eq!(config["name"], "dealergen-site-tiny-dealer");
-    assert_eq!(config["previews"], serde_json::json!({}));
-    for production_only in ["routes", "workers_dev", "preview_urls"] {
+    // Its /api/* goes (the script first) to the previews' edge, bound for the preview only.
+    assert_eq!(
+        config["previews"],
+        serde_json::json!({"services": [{"binding": "EDGE", "service": "dealergen-edge-preview"}]})
+    );
+    assert!(
+        config["assets"]["run_worker_first"]
+            .as_array()
+            .unwrap()
+            .contains(&"/api/*".into()),
+        "{config}"
+    );
+    for production_only in ["routes", "workers_dev", "preview_urls", "services"] {
         assert!(
             config.get(production_only).is_none(),
             "{production_only} in {config}"
         );
     }
+    // The previews' edge: production's code and bindings with data of its own.
+    let edge = read("@edge/wrangler.json");
+    assert_eq!(edge["name"], "dealergen-edge-preview");
+    assert_eq!(edge["kv_namespaces"][0]["id"], PREVIEW_KV);
+    assert_eq!(edge["d1_databases"][0]["database_id"], PREVIEW_D1);
+    assert_eq!(edge["routes"], serde_json::json!([]));
+    assert_eq!(edge["workers_dev"], false);
+    assert_eq!(edge["vars"]["SMS_PROVIDER"], "log");
+    assert_eq!(
+        edge["queues"]["producers"][0]["queue"],
+        "dealergen-leads-preview"
+    );
+    assert!(edge.get("secrets").is_none(), "{edge}");
 
     let (code, out, err) = f.run(&["deploy", "--preview", "pr-7", "--all"]);
     assert_eq!(code, 0, "{out}{err}");
     let url = "https://pr-7-dealergen-site-tiny-dealer.fake-account.workers.dev";
     assert!(
-        out.contains(&format!("preview tiny-dealer: {url}")),
+        out.contains(&format!(
+            "preview tiny-dealer: {url} (its API: dealer tiny-dealer--pr-7"
+        )),
         "{out}"
     );
     assert!(
-        !out.contains("second-dealer"),
+        !out.contains("preview second-dealer"),
         "an unbuilt dealer is previewed: {out}"
     );
     let calls = f.calls();
-    assert_eq!(calls.len(), 1, "{calls:#?}");
+    let expected = [
+        "[@edge] d1 migrations apply DB --remote --config wrangler.json".to_string(),
+        "[@edge] deploy --config wrangler.json --message dealergen 0.1.0 previews".to_string(),
+        "[@edge] secret list --name dealergen-edge-preview --format json --config wrangler.json".to_string(),
+        "[@edge] secret put SESSION_SECRET --name dealergen-edge-preview --config wrangler.json".to_string(),
+        format!("[tiny-dealer] preview --config wrangler.json --name pr-7 --message dealergen tiny-dealer {R2} --json"),
+    ];
+    assert_eq!(&calls[..5], &expected, "{calls:#?}");
+    assert!(
+        calls[5..]
+            .iter()
+            .all(|c| c.starts_with("[state] kv ") && c.contains(PREVIEW_KV)),
+        "{calls:#?}"
+    );
+    // The previews' edge: a new database gets every migration; a session secret of its own.
     assert_eq!(
-        calls[0],
-        format!("[tiny-dealer] preview --config wrangler.json --name pr-7 --message dealergen tiny-dealer {R2} --json")
+        f.load(&format!("pending-{PREVIEW_D1}.json")),
+        serde_json::json!([])
+    );
+    assert_eq!(
+        f.load("secrets-dealergen-edge-preview.json"),
+        serde_json::json!(["SESSION_SECRET"])
     );
     let previews = f.load("previews.json");
     let tiny = &previews["dealergen-site-tiny-dealer"]["pr-7"];
@@ -1075,11 +1158,27 @@ fn a_preview_uploads_the_built_sites_beside_production_and_is_removed() {
             .ends_with(&format!("tiny-dealer/releases/{R2}/dist")),
         "{previews}"
     );
+    // The preview's API: the dealer under an id of its own, reached from
+    // the preview's address only, delivering leads nowhere.
+    let kv = f.preview_kv();
+    let dealer: Value =
+        serde_json::from_str(kv["dealer:tiny-dealer--pr-7"].as_str().unwrap()).unwrap();
+    assert_eq!(dealer["dealer"], "tiny-dealer--pr-7");
+    assert_eq!(dealer["origins"], serde_json::json!([url]));
     assert_eq!(
-        (f.load("workers.json"), f.kv()),
-        production,
-        "a preview changed production"
+        dealer["leads"],
+        serde_json::json!({"email": null, "webhook_url": null})
     );
+    assert_eq!(kv[format!("origin:{url}")], "tiny-dealer--pr-7");
+    assert!(kv.get("car:tiny-dealer--pr-7:sold-car").is_some(), "{kv}");
+    assert!(
+        kv.as_object()
+            .unwrap()
+            .keys()
+            .all(|k| k.contains("tiny-dealer--pr-7") || k == &format!("origin:{url}")),
+        "{kv}"
+    );
+    assert_eq!(production(&f), before, "a preview changed production");
     let written: Value = serde_json::from_str(
         &std::fs::read_to_string(f.sites().join(".deploy/preview/pr-7/previews.json")).unwrap(),
     )
@@ -1089,32 +1188,43 @@ fn a_preview_uploads_the_built_sites_beside_production_and_is_removed() {
         serde_json::json!({"name": "pr-7", "dealers": {"tiny-dealer": url}})
     );
 
-    // A second push updates the same preview.
+    // A second push updates the same preview; the car sold since leaves its API.
+    f.release(TINY, R2, K2, "v2");
     let (code, out, err) = f.run(&["deploy", "--preview", "pr-7", "--dealer", TINY]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(
         f.load("previews.json")["dealergen-site-tiny-dealer"]["pr-7"]["deployments"],
         2
     );
+    let kv = f.preview_kv();
+    assert!(kv.get("car:tiny-dealer--pr-7:sold-car").is_none(), "{kv}");
+    assert_eq!(kv["car:tiny-dealer--pr-7:car-1"], "{\"v\":\"v2\"}");
 
-    // The pull request closes: every dealer's preview of that name goes.
+    // The pull request closes: every dealer's preview of that name goes,
+    // with what its API had in KV.
     f.calls();
     let (code, out, err) = f.run(&["deploy", "--preview", "pr-7", "--remove", "--all"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("preview tiny-dealer: removed"), "{out}");
     assert!(
-        out.contains("preview second-dealer: none to remove"),
+        out.contains(
+            "preview tiny-dealer: removed (its API's dealer tiny-dealer--pr-7: 3 KV keys deleted)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("preview second-dealer: none to remove\n"),
         "{out}"
     );
     assert_eq!(
         f.load("previews.json")["dealergen-site-tiny-dealer"],
         serde_json::json!({})
     );
-    assert_eq!((f.load("workers.json"), f.kv()), production);
+    assert_eq!(f.preview_kv(), serde_json::json!({}));
+    assert_eq!(production(&f), before);
     assert!(
-        f.calls()
-            .iter()
-            .all(|c| c.contains("preview delete --name pr-7 --worker-name dealergen-site-")),
+        f.calls().iter().all(|c| c
+            .contains("preview delete --name pr-7 --worker-name dealergen-site-")
+            || (c.contains(" kv ") && c.contains(PREVIEW_KV))),
         "only preview deletions"
     );
 
@@ -1128,6 +1238,20 @@ fn a_preview_uploads_the_built_sites_beside_production_and_is_removed() {
             && err.contains("injected failure"),
         "{err}"
     );
+    // The previews' edge failing: no preview is made (its API would be missing).
+    f.fail("deploy --config", "@edge");
+    f.calls();
+    let (code, _, err) = f.run(&["deploy", "--preview", "pr-7", "--dealer", TINY]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("FAILED previews' edge worker dealergen-edge-preview: deploy")
+            && err.contains("no preview was made"),
+        "{err}"
+    );
+    assert!(
+        !f.calls().iter().any(|c| c.contains("] preview --config")),
+        "a preview was made without its API"
+    );
 
     // Names wrangler and a workers.dev host would refuse are refused first.
     let (code, _, err) = f.run(&["deploy", "--preview", "PR 7", "--all"]);
@@ -1136,4 +1260,10 @@ fn a_preview_uploads_the_built_sites_beside_production_and_is_removed() {
     // A preview is not a production deployment's variant.
     let (code, _, err) = f.run(&["deploy", "--preview", "pr-7", "--changed"]);
     assert_eq!(code, 2, "{err}");
+    // Without [preview], a preview is refused, naming what is missing.
+    let cfg = std::fs::read_to_string(f.config()).unwrap();
+    std::fs::write(f.config(), &cfg[..cfg.find("[preview]").unwrap()]).unwrap();
+    let (code, _, err) = f.run(&["deploy", "--preview", "pr-7", "--all", "--dry-run"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no [preview] table"), "{err}");
 }

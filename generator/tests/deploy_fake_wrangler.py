@@ -5,9 +5,11 @@ It answers the commands `dealergen deploy` and `rollback` run, as the real
 wrangler 4 does (exit status, stdout, the WRANGLER_OUTPUT_FILE_PATH record),
 against a little account kept in $FAKE_WRANGLER_STATE:
 
-  kv.json          the KV namespace {key: value}
-  secrets.json     secret names of the edge worker
-  pending.json     D1 migrations not applied yet
+  kv-<id>.json     each KV namespace {key: value}, by namespace id
+  secrets-<w>.json secret names of worker w
+  pending-<id>.json D1 migrations not applied yet, by database id (a
+                   database without the file is new: every migration of
+                   the config's migrations_dir is pending)
   workers.json     {worker: {"versions": [ids], "live": id, "assets": dir}}
   previews.json    {worker: {preview name: {"assets": dir, "deployments": n,
                    "config": the config's keys}}} (Worker Previews)
@@ -62,7 +64,6 @@ if not os.environ.get("CLOUDFLARE_API_TOKEN"):
     print("X [ERROR] In a non-interactive environment, it's necessary to set a CLOUDFLARE_API_TOKEN", file=sys.stderr)
     sys.exit(1)
 
-kv = load("kv.json", {})
 workers = load("workers.json", {})
 
 
@@ -79,10 +80,22 @@ def output(record):
             f.write(json.dumps(record) + "\n")
 
 
+def database():
+    c = config()
+    db = next(d for d in c["d1_databases"] if d["binding"] == "DB")
+    name = f"pending-{db['database_id']}.json"
+    if not os.path.exists(os.path.join(state, name)):
+        folder = os.path.join(cwd, db.get("migrations_dir", "migrations"))
+        save(name, sorted(f for f in os.listdir(folder) if f.endswith(".sql")))
+    return name
+
+
 if argv[:1] == ["kv"]:
     if "--remote" not in argv or not opt("--namespace-id"):
         print("X [ERROR] expected --namespace-id and --remote", file=sys.stderr)
         sys.exit(1)
+    kv_file = f"kv-{opt('--namespace-id')}.json"
+    kv = load(kv_file, {})
     sub = argv[1:3]
     if sub == ["key", "get"]:
         key = argv[3]
@@ -93,27 +106,38 @@ if argv[:1] == ["kv"]:
     elif sub == ["key", "put"]:
         with open(opt("--path")) as f:
             kv[argv[3]] = f.read()
-        save("kv.json", kv)
+        save(kv_file, kv)
         print(f"Writing the contents of {opt('--path')} to the key \"{argv[3]}\" on namespace y.")
     elif sub == ["bulk", "put"]:
         with open(argv[3]) as f:
             entries = json.load(f)
         for e in entries:
             kv[e["key"]] = e["value"]
-        save("kv.json", kv)
+        save(kv_file, kv)
         print("Success!")
     elif sub == ["bulk", "delete"]:
         with open(argv[3]) as f:
             for k in json.load(f):
                 kv.pop(k, None)
-        save("kv.json", kv)
+        save(kv_file, kv)
         print("Success!")
     else:
         sys.exit(f"fake wrangler: unknown kv command {line}")
 elif argv[:2] == ["secret", "list"]:
-    print(json.dumps([{"name": n, "type": "secret_text"} for n in load("secrets.json", [])]))
+    worker = opt("--name") or config()["name"]
+    print(json.dumps([{"name": n, "type": "secret_text"} for n in load(f"secrets-{worker}.json", [])]))
+elif argv[:2] == ["secret", "put"]:
+    # wrangler secret put <NAME> --name <worker>: the value on stdin.
+    worker = opt("--name") or config()["name"]
+    if not sys.stdin.read().strip():
+        print("X [ERROR] no secret value on stdin", file=sys.stderr)
+        sys.exit(1)
+    names = load(f"secrets-{worker}.json", [])
+    names = sorted(set(names) | {argv[2]})
+    save(f"secrets-{worker}.json", names)
+    print(f"✨ Success! Uploaded secret {argv[2]}")
 elif argv[:3] == ["d1", "migrations", "list"]:
-    pending = load("pending.json", [])
+    pending = load(database(), [])
     if pending:
         print("Migrations to be applied:")
         print("┌" + "─" * 30 + "┐")
@@ -122,9 +146,10 @@ elif argv[:3] == ["d1", "migrations", "list"]:
     else:
         print("✅ No migrations to apply!")
 elif argv[:3] == ["d1", "migrations", "apply"]:
-    for p in load("pending.json", []):
+    db = database()
+    for p in load(db, []):
         print(f"│ {p} │ ✅ │")
-    save("pending.json", [])
+    save(db, [])
 elif argv[:1] == ["deploy"]:
     c = config()
     name = c["name"]
@@ -136,6 +161,10 @@ elif argv[:1] == ["deploy"]:
         w["assets"] = os.path.realpath(os.path.join(cwd, c["assets"]["directory"]))
         w.setdefault("assets_by_version", {})[vid] = w["assets"]
     w["routes"] = [r["pattern"] for r in c.get("routes", [])]
+    w["kv"] = [k["id"] for k in c.get("kv_namespaces", [])]
+    w["d1"] = [d["database_id"] for d in c.get("d1_databases", [])]
+    w["queues"] = sorted({q["queue"] for side in c.get("queues", {}).values() for q in side})
+    w["vars"] = c.get("vars", {})
     save("workers.json", workers)
     output({"type": "deploy", "version": 1, "worker_name": name, "version_id": vid})
     print(f"Uploaded {name}\nCurrent Version ID: {vid}")
@@ -178,6 +207,8 @@ elif argv[:1] == ["preview"]:
     p["deployments"] += 1
     p["assets"] = os.path.realpath(os.path.join(cwd, c["assets"]["directory"]))
     p["config"] = sorted(c.keys())
+    p["previews"] = c.get("previews")
+    p["run_worker_first"] = c["assets"].get("run_worker_first")
     p["message"] = opt("--message")
     save("previews.json", previews)
     deployment = f"{p['deployments']:08x}"

@@ -220,7 +220,7 @@ async function main() {
     // With a preview, its address.
     fs.writeFileSync(path.join(picturesDir, 'tiny-dealer', 'preview-url.txt'), 'https://pr-7-dealergen-site-tiny-dealer.x.workers.dev\n');
     text = comment({ diffDir, picturesDir, dealers: ['tiny-dealer'] });
-    at('**Preview of tiny-dealer**: https://pr-7-dealergen-site-tiny-dealer.x.workers.dev (its forms send nothing)');
+    at("**Preview of tiny-dealer**: https://pr-7-dealergen-site-tiny-dealer.x.workers.dev (its enquiries are kept in the previews' database and reach nobody)");
   });
 
   await test('a folder of other files is never emptied for the pictures', async () => {

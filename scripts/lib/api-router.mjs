@@ -1,17 +1,16 @@
-// The site worker's script when a served site has an API behind it
-// (scripts/lib/workerd-site.mjs): /api/* goes on unchanged, as production's
-// zone route `host/api/*` sends it to the edge worker. EDGE is a service
-// binding to the edge worker in another `wrangler dev`; API_ORIGIN, a local
-// stand-in of its answers (the Lighthouse benchmark). Any other path this
-// script sees (assets.run_worker_first) is the site worker's own
-// (worker.mjs, copied beside it); the static assets answer the rest first.
+// The site worker's script when a served site's API is a local stand-in
+// (scripts/lib/workerd-site.mjs `apiOrigin`, the Lighthouse benchmark):
+// /api/* goes to API_ORIGIN unchanged, as production's zone route
+// `host/api/*` sends it to the edge worker. Every other path this script
+// sees (assets.run_worker_first) is the site worker's own (worker.mjs,
+// copied beside it), which also forwards /api/* to a real edge worker
+// bound as EDGE, as a preview's does.
 import site from './worker.mjs';
 
 export default {
   fetch(request, env) {
     const url = new URL(request.url);
     if (!url.pathname.startsWith('/api/')) return site.fetch(request, env);
-    if (env.EDGE) return env.EDGE.fetch(request);
     return fetch(new Request(new URL(url.pathname + url.search, env.API_ORIGIN), request));
   },
 };

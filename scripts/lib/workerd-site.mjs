@@ -9,12 +9,13 @@
  * deployed, for the older platform's query-string addresses.
  *
  * With `edge: '<worker name>'`, /api/* goes to that worker, running in
- * another `wrangler dev` (edge/tests/harness.mjs), through a service
- * binding: production routes `host/api/*` on the site's own domain to the
- * edge worker, so the request reaches it unchanged (its URL is the site's).
- * With `apiOrigin: 'http://127.0.0.1:N'`, /api/* goes to a local stand-in
- * of the edge's answers instead. A few-line router (api-router.mjs) stands
- * in for the zone route.
+ * another `wrangler dev` (edge/tests/harness.mjs), through the `EDGE`
+ * service binding, by the site worker's own script, as a preview's site
+ * worker does (`dealergen deploy --preview`); production's zone route
+ * `host/api/*` reaches the edge the same way, the request unchanged (its
+ * URL is the site's). With `apiOrigin: 'http://127.0.0.1:N'`, /api/* goes
+ * to a local stand-in of the edge's answers instead, through a few-line
+ * router (api-router.mjs) in front of the script.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,11 +42,15 @@ export async function serveInWorkerd(dist, { edge, apiOrigin, port: fixedPort } 
     assets: { directory: path.resolve(dist), ...SETTINGS.assets },
   };
   if (edge || apiOrigin) {
-    fs.copyFileSync(path.join(import.meta.dirname, 'api-router.mjs'), path.join(dir, 'api-router.mjs'));
-    config.main = 'api-router.mjs';
+    // As a preview's site worker runs (deploy::configs::site_preview): the
+    // script first for /api/* too, handing it to the edge worker (EDGE).
     config.assets.run_worker_first = [...SETTINGS.assets.run_worker_first, '/api/*'];
     if (edge) config.services = [{ binding: 'EDGE', service: edge }];
-    else config.vars = { API_ORIGIN: apiOrigin };
+    else {
+      fs.copyFileSync(path.join(import.meta.dirname, 'api-router.mjs'), path.join(dir, 'api-router.mjs'));
+      config.main = 'api-router.mjs';
+      config.vars = { API_ORIGIN: apiOrigin };
+    }
   }
   fs.writeFileSync(path.join(dir, 'wrangler.json'), JSON.stringify(config, null, 2));
   const args = ['--config', path.join(dir, 'wrangler.json'), '--persist-to', path.join(dir, 'state')];

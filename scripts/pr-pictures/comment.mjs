@@ -31,7 +31,7 @@ export function comment({ diffDir, picturesDir, dealers }) {
     body += diff ? `${diff.replaceAll(MARKER, '').trim()}\n\n` : `## ${dealer}: no diff (the diff job failed: see its log)\n\n`;
     const preview = read(path.join(picturesDir, dealer, 'preview-url.txt'));
     body += preview
-      ? `**Preview of ${dealer}**: ${preview.trim()} (its forms send nothing)\n\n`
+      ? `**Preview of ${dealer}**: ${preview.trim()} (its enquiries are kept in the previews' database and reach nobody)\n\n`
       : `No preview of ${dealer} (no Cloudflare token for this pull request, or its build or upload failed: see the build jobs).\n\n`;
     const pictures = read(path.join(picturesDir, dealer, 'pictures.md'));
     body += pictures ? `${pictures.trim()}\n\n` : `#### ${dealer}: no pictures (its build failed: see the build jobs)\n\n`;

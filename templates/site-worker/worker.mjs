@@ -7,6 +7,10 @@
 //   /models?body={body}                 301 /models/#{body}
 // A car no longer on the site goes to /search/. The car ids come from the
 // site's own /cars/ids.json, read through the assets binding.
+// A preview (`dealergen deploy --preview`) has no zone route sending
+// /api/* to the edge worker: there the script runs first for /api/* too,
+// and hands those calls to the previews' edge worker (the EDGE service
+// binding). Production's script never sees /api/* and has no EDGE.
 
 /** The answer for `request` when it is one of those addresses, else null. */
 export async function legacyAnswer(request, env) {
@@ -40,6 +44,7 @@ async function findCar(wanted, url, env) {
 
 export default {
   async fetch(request, env) {
+    if (env.EDGE && new URL(request.url).pathname.startsWith('/api/')) return env.EDGE.fetch(request);
     return (await legacyAnswer(request, env)) ?? env.ASSETS.fetch(request);
   },
 };

@@ -31,6 +31,9 @@ pub struct DeployConfig {
     /// Cloudflare zones (domains) the dealers' hosts live in; a host is
     /// routed in the longest zone it equals or ends with.
     pub zones: Vec<String>,
+    /// The edge worker behind the pull requests' previews (`[preview]`),
+    /// with resources of its own; `None`: `deploy --preview` refuses.
+    pub preview: Option<PreviewTarget>,
     /// Ids still at the all-zero placeholder of the example file: fine for
     /// a dry run, refused by a real deployment.
     pub placeholders: Vec<ConfigError>,
@@ -44,6 +47,21 @@ pub struct EdgeTarget {
     /// relative to the checkout root: the deployed config is derived from it
     /// so bindings are declared once.
     pub wrangler_toml: PathBuf,
+}
+
+/// The API behind previews (`deploy --preview`): a worker built from the
+/// same edge as production, with a KV namespace and D1 database of its own,
+/// so a preview's shopper calls never read or write production's data.
+#[derive(Debug, Clone)]
+pub struct PreviewTarget {
+    /// Worker name of the previews' edge API (default `<edge.name>-preview`).
+    pub edge_name: String,
+    /// KV namespace bound as `CONFIG` in the previews' edge: each preview's
+    /// dealer config and cars.
+    pub kv_namespace_id: String,
+    /// D1 database bound as `DB` in the previews' edge: the previews' leads.
+    pub d1_database_name: String,
+    pub d1_database_id: String,
 }
 
 #[derive(Debug, Clone)]
@@ -81,6 +99,17 @@ struct Raw {
     sites: Option<Spanned<RawSites>>,
     kv: Spanned<RawKv>,
     d1: Spanned<RawD1>,
+    preview: Option<Spanned<RawPreview>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPreview {
+    #[serde(default)]
+    edge_name: Option<Spanned<String>>,
+    kv_namespace_id: Spanned<String>,
+    d1_database_name: Spanned<String>,
+    d1_database_id: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -150,6 +179,28 @@ impl Checker<'_> {
         s.to_ascii_lowercase()
     }
 
+    fn not_empty(&mut self, v: &Spanned<String>, key: &str) -> String {
+        let s = v.get_ref().trim().to_string();
+        if s.is_empty() {
+            self.err(v.span(), key, "is empty");
+        }
+        s
+    }
+
+    fn uuid(&mut self, v: &Spanned<String>, key: &str) -> String {
+        let s = v.get_ref().trim().to_ascii_lowercase();
+        if !is_uuid(&s) {
+            self.err(
+                v.span(),
+                key,
+                format!(
+                    "`{s}` is not a D1 database id (a UUID, e.g. 0b0f0c3e-...); `wrangler d1 list` shows it"
+                ),
+            );
+        }
+        s
+    }
+
     fn name(&mut self, v: &Spanned<String>, key: &str) -> String {
         let s = v.get_ref().trim();
         if !is_worker_name(s) {
@@ -172,6 +223,12 @@ pub fn is_worker_name(s: &str) -> bool {
         && !s.ends_with('-')
         && s.chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// The example file's all-zero ids.
+fn is_placeholder(id: &str) -> bool {
+    let s = id.trim();
+    !s.is_empty() && s.chars().all(|ch| ch == '0' || ch == '-')
 }
 
 fn is_uuid(s: &str) -> bool {
@@ -226,13 +283,17 @@ impl DeployConfig {
             }
         };
         let mut placeholders = Vec::new();
-        for (v, key) in [
+        let mut ids = vec![
             (&raw.account_id, "account_id"),
             (&raw.kv.get_ref().namespace_id, "kv.namespace_id"),
             (&raw.d1.get_ref().database_id, "d1.database_id"),
-        ] {
-            let s = v.get_ref().trim();
-            if !s.is_empty() && s.chars().all(|ch| ch == '0' || ch == '-') {
+        ];
+        if let Some(p) = &raw.preview {
+            ids.push((&p.get_ref().kv_namespace_id, "preview.kv_namespace_id"));
+            ids.push((&p.get_ref().d1_database_id, "preview.d1_database_id"));
+        }
+        for (v, key) in ids {
+            if is_placeholder(v.get_ref()) {
                 placeholders.push(ConfigError {
                     file: shown.to_string(),
                     line: line_of(text, v.span().start),
@@ -245,22 +306,53 @@ impl DeployConfig {
         let kv = raw.kv.into_inner();
         let kv_namespace_id = c.hex(&kv.namespace_id, "kv.namespace_id", 32);
         let d1 = raw.d1.into_inner();
-        let d1_database_name = d1.database_name.get_ref().trim().to_string();
-        if d1_database_name.is_empty() {
-            c.err(d1.database_name.span(), "d1.database_name", "is empty");
-        }
-        let d1_database_id = d1.database_id.get_ref().trim().to_ascii_lowercase();
-        if !is_uuid(&d1_database_id) {
-            c.err(
-                d1.database_id.span(),
-                "d1.database_id",
-                format!(
-                    "`{d1_database_id}` is not a D1 database id (a UUID, e.g. 0b0f0c3e-...); `wrangler d1 list` shows it"
-                ),
-            );
-        }
+        let d1_database_name = c.not_empty(&d1.database_name, "d1.database_name");
+        let d1_database_id = c.uuid(&d1.database_id, "d1.database_id");
         let edge = raw.edge.into_inner();
         let edge_name = c.name(&edge.name, "edge.name");
+        let preview = raw.preview.map(|p| {
+            let p = p.into_inner();
+            let target = PreviewTarget {
+                edge_name: match &p.edge_name {
+                    Some(n) => c.name(n, "preview.edge_name"),
+                    None => format!("{edge_name}-preview"),
+                },
+                kv_namespace_id: c.hex(&p.kv_namespace_id, "preview.kv_namespace_id", 32),
+                d1_database_name: c.not_empty(&p.d1_database_name, "preview.d1_database_name"),
+                d1_database_id: c.uuid(&p.d1_database_id, "preview.d1_database_id"),
+            };
+            // A preview must never read or write production's data.
+            let span = |v: &Option<Spanned<String>>| v.as_ref().map_or(0..0, |v| v.span());
+            for (equal, value, at, key, production) in [
+                (
+                    target.edge_name == edge_name,
+                    &target.edge_name,
+                    span(&p.edge_name),
+                    "preview.edge_name",
+                    "edge.name",
+                ),
+                (
+                    target.kv_namespace_id == kv_namespace_id,
+                    &target.kv_namespace_id,
+                    p.kv_namespace_id.span(),
+                    "preview.kv_namespace_id",
+                    "kv.namespace_id",
+                ),
+                (
+                    target.d1_database_id == d1_database_id,
+                    &target.d1_database_id,
+                    p.d1_database_id.span(),
+                    "preview.d1_database_id",
+                    "d1.database_id",
+                ),
+            ] {
+                // Placeholders are refused by a deployment anyway.
+                if equal && !is_placeholder(value) {
+                    c.err(at, key, format!("is production's ({production}): previews need their own, or a shopper's test in a preview reaches production's data"));
+                }
+            }
+            target
+        });
         let wrangler_toml = edge
             .wrangler_toml
             .map(|w| PathBuf::from(w.into_inner()))
@@ -365,6 +457,7 @@ impl DeployConfig {
             d1_database_name,
             d1_database_id,
             zones,
+            preview,
             placeholders,
         })
     }
@@ -458,6 +551,40 @@ database_id = "0b0f0c3e-1111-2222-3333-444455556666"
         assert_eq!(c.zone_of("example.com.au"), Some("example.com.au"));
         assert_eq!(c.zone_of("notexample.com.au"), None);
         assert_eq!(c.sites.plan, crate::checks::asset_limits::Plan::Free);
+    }
+
+    #[test]
+    fn previews_have_data_of_their_own_named_by_line() {
+        assert!(parse(GOOD).unwrap().preview.is_none());
+        let with = |kv: &str, db: &str| {
+            format!("{GOOD}\n[preview]\nkv_namespace_id = \"{kv}\"\nd1_database_name = \"p\"\nd1_database_id = \"{db}\"\n")
+        };
+        let own = with(
+            "abababababababababababababababab",
+            "0b0f0c3e-9999-2222-3333-444455556666",
+        );
+        let p = parse(&own).unwrap().preview.unwrap();
+        assert_eq!(p.edge_name, "dealergen-edge-preview");
+        assert_eq!(p.kv_namespace_id, "abababababababababababababababab");
+        let shared = with(
+            "fedcba9876543210fedcba9876543210",
+            "0b0f0c3e-1111-2222-3333-444455556666",
+        );
+        let e = parse(&shared).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "config/deploy.toml:15: preview.kv_namespace_id: is production's (kv.namespace_id)"
+            ) && e.contains(
+                "config/deploy.toml:17: preview.d1_database_id: is production's (d1.database_id)"
+            ),
+            "{e}"
+        );
+        let e = parse(&with("nope", "x")).unwrap_err().to_string();
+        assert!(
+            e.contains("preview.kv_namespace_id: `nope` is not a Cloudflare id")
+                && e.contains("preview.d1_database_id: `x` is not a D1 database id"),
+            "{e}"
+        );
     }
 
     #[test]

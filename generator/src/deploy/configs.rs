@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
 
-use super::config::DeployConfig;
+use super::config::{DeployConfig, PreviewTarget};
 use super::release::Release;
 
 /// The host of an origin (`https://www.x.com.au` → `www.x.com.au`).
@@ -83,18 +83,34 @@ fn worker(
 /// The site worker of one dealer as a Worker Preview (`wrangler preview`,
 /// `dealergen deploy --preview`): the same worker and assets as in
 /// production, without the routes or the workers.dev switches, which are
-/// production's and which a preview must not touch. The empty `previews`
-/// block says the preview needs no settings of its own (a site worker has
-/// no bindings).
+/// production's and which a preview must not touch. Production's zone
+/// route sends `host/api/*` to the edge; a preview has no route, so its
+/// script runs first for `/api/*` too and hands those calls to the
+/// previews' edge worker (`edge_preview`) through the `EDGE` service
+/// binding, a Preview setting (the `previews` block).
 pub fn site_preview(
     cfg: &DeployConfig,
     release: &Release,
     out_dir: &Path,
+    edge_worker: &str,
 ) -> Result<serde_json::Value> {
     let mut config = worker(cfg, release, out_dir)?;
-    config.insert("previews".into(), serde_json::json!({}));
+    let assets = config["assets"]
+        .as_object_mut()
+        .expect("assets() is an object");
+    let mut first: Vec<&str> = LEGACY_PATHS.to_vec();
+    first.push(API_PATHS);
+    assets.insert("run_worker_first".into(), serde_json::json!(first));
+    config.insert(
+        "previews".into(),
+        serde_json::json!({ "services": [{ "binding": "EDGE", "service": edge_worker }] }),
+    );
     Ok(config.into())
 }
+
+/// The edge's paths, which a preview's site worker forwards to the
+/// previews' edge worker.
+pub const API_PATHS: &str = "/api/*";
 
 /// The paths the site worker's script answers before the assets: the older
 /// platform's addresses whose meaning is in the query string. Not /models/,
@@ -173,6 +189,85 @@ pub fn edge(
     required_secrets: &[String],
     out_dir: &Path,
 ) -> Result<serde_json::Value> {
+    let production = Resources {
+        name: &cfg.edge.name,
+        kv_namespace_id: &cfg.kv_namespace_id,
+        d1_database_name: &cfg.d1_database_name,
+        d1_database_id: &cfg.d1_database_id,
+    };
+    let mut v = edge_worker(cfg, &production, root, out_dir)?;
+    let o = v.as_object_mut().expect("a TOML table is an object");
+    o.insert("routes".into(), serde_json::to_value(routes)?);
+    // Wrangler refuses to deploy a version without these (belt and braces:
+    // `dealergen deploy` checks them first and names the missing ones).
+    o.insert(
+        "secrets".into(),
+        serde_json::json!({ "required": required_secrets }),
+    );
+    Ok(v)
+}
+
+/// The edge worker behind the previews (`deploy --preview`): production's
+/// worker and bindings with the preview's own name, KV namespace, D1
+/// database and lead queue, no route (the previews' site workers reach it
+/// through a service binding, nothing else can), and sign-in codes logged,
+/// never texted (`SMS_PROVIDER = "log"`). Its dealers' configs have no lead
+/// webhook or e-mail (`preview_kv`), and it has no mail relay: a lead sent
+/// from a preview stays in the preview's D1.
+pub fn edge_preview(
+    cfg: &DeployConfig,
+    preview: &PreviewTarget,
+    root: &Path,
+    out_dir: &Path,
+) -> Result<serde_json::Value> {
+    let resources = Resources {
+        name: &preview.edge_name,
+        kv_namespace_id: &preview.kv_namespace_id,
+        d1_database_name: &preview.d1_database_name,
+        d1_database_id: &preview.d1_database_id,
+    };
+    let mut v = edge_worker(cfg, &resources, root, out_dir)?;
+    let o = v.as_object_mut().expect("a TOML table is an object");
+    if let Some(queues) = o.get_mut("queues").and_then(|q| q.as_object_mut()) {
+        for side in ["producers", "consumers"] {
+            for q in queues
+                .get_mut(side)
+                .and_then(|l| l.as_array_mut())
+                .into_iter()
+                .flatten()
+            {
+                if let Some(name) = q["queue"].as_str() {
+                    q["queue"] = format!("{name}-preview").into();
+                }
+            }
+        }
+    }
+    o.insert("routes".into(), serde_json::json!([]));
+    let vars = o
+        .entry("vars")
+        .or_insert_with(|| serde_json::json!({}))
+        .as_object_mut()
+        .context("the edge's `vars` is not a table")?;
+    vars.insert("SMS_PROVIDER".into(), "log".into());
+    Ok(v)
+}
+
+/// What an edge worker is deployed with: its name and its data.
+struct Resources<'a> {
+    name: &'a str,
+    kv_namespace_id: &'a str,
+    d1_database_name: &'a str,
+    d1_database_id: &'a str,
+}
+
+/// The checkout's wrangler.toml with `resources` in place of its
+/// placeholders, never on workers.dev.
+fn edge_worker(
+    cfg: &DeployConfig,
+    resources: &Resources,
+    root: &Path,
+    out_dir: &Path,
+) -> Result<serde_json::Value> {
     let file = root.join(&cfg.edge.wrangler_toml);
     let text = std::fs::read_to_string(&file)
         .with_context(|| format!("cannot read the edge's {}", file.display()))?;
@@ -181,7 +276,7 @@ pub fn edge(
         toml::from_str(&text).with_context(|| format!("{} is not valid TOML", file.display()))?;
     let mut v = serde_json::to_value(&table)?;
     let o = v.as_object_mut().expect("a TOML table is an object");
-    o.insert("name".into(), cfg.edge.name.clone().into());
+    o.insert("name".into(), resources.name.into());
     o.insert("account_id".into(), cfg.account_id.clone().into());
     o.insert("workers_dev".into(), false.into());
     o.insert("preview_urls".into(), false.into());
@@ -204,8 +299,8 @@ pub fn edge(
         .iter_mut()
         .find(|d| d["binding"] == "DB")
         .with_context(|| format!("{}: no D1 database bound as DB", file.display()))?;
-    db["database_name"] = cfg.d1_database_name.clone().into();
-    db["database_id"] = cfg.d1_database_id.clone().into();
+    db["database_name"] = resources.d1_database_name.into();
+    db["database_id"] = resources.d1_database_id.into();
     if let Some(m) = db.get("migrations_dir").and_then(|m| m.as_str()) {
         let dir = base_dir.join(m);
         db["migrations_dir"] = relative(out_dir, &dir)?.into();
@@ -217,14 +312,7 @@ pub fn edge(
         .iter_mut()
         .find(|d| d["binding"] == "CONFIG")
         .with_context(|| format!("{}: no KV namespace bound as CONFIG", file.display()))?;
-    kv["id"] = cfg.kv_namespace_id.clone().into();
-    o.insert("routes".into(), serde_json::to_value(routes)?);
-    // Wrangler refuses to deploy a version without these (belt and braces:
-    // `dealergen deploy` checks them first and names the missing ones).
-    o.insert(
-        "secrets".into(),
-        serde_json::json!({ "required": required_secrets }),
-    );
+    kv["id"] = resources.kv_namespace_id.into();
     Ok(v)
 }
 

@@ -20,6 +20,7 @@ pub mod config;
 pub mod configs;
 mod plan;
 mod preview;
+mod preview_kv;
 pub mod release;
 mod report;
 mod rollback;

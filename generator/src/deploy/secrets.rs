@@ -83,6 +83,17 @@ pub fn parse_list(json: &str) -> Result<Vec<String>, String> {
         .collect())
 }
 
+/// A new secret: 32 random bytes from the system, as hex (a session
+/// secret for a worker that has none: the previews' edge, `dealergen dev`).
+pub fn random_secret() -> anyhow::Result<String> {
+    use std::io::Read;
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| anyhow::anyhow!("cannot read /dev/urandom for a new secret: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

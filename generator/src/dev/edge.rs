@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::child::Running;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
@@ -150,7 +150,13 @@ impl Edge {
         .arg(&state)
         // Signs sessions and codes; a new one each run (so are the local
         // D1 and KV). Other secrets come from .dev.vars, as wrangler reads it.
-        .args(["--var", &format!("SESSION_SECRET:{}", random_hex())])
+        .args([
+            "--var",
+            &format!(
+                "SESSION_SECRET:{}",
+                crate::deploy::secrets::random_secret()?
+            ),
+        ])
         // Published KV entries are read anew on every call: a saved edit
         // is live at once (the deployed worker keeps a read for 30 s).
         .args(["--var", "PUBLISHED_CACHE_SECS:0"]);
@@ -252,19 +258,6 @@ fn healthy(addr: SocketAddr) -> bool {
     }
     let mut head = [0u8; 12];
     s.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/1.1 200")
-}
-
-fn random_hex() -> String {
-    use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    h.update(format!("{:?}{}", Instant::now(), std::process::id()));
-    if let Ok(mut f) = std::fs::File::open("/dev/urandom") {
-        let mut b = [0u8; 32];
-        if f.read_exact(&mut b).is_ok() {
-            h.update(b);
-        }
-    }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
