@@ -18,6 +18,10 @@
  *   number on the home page lie inside an outlined region while most of
  *   each page is outside every region, and the contact sheet and the
  *   comment name the pages.
+ * - a demo dealer's pull request (brisbane-motor-group, two revisions: a
+ *   location's phone number and one car's price): the comment has its
+ *   diff, the preview's line and the pictures; the pages listed are those
+ *   whose HTML changed, and the diff's car pages equal the changed ones.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -292,6 +296,8 @@ async function main() {
 
   await test("with phone reveal on, a masked number's hidden digits change no car page, and the diff names none", () => maskedNumber({ yaml, git, build, diffJson }));
 
+  await test("a demo dealer's pull request: the comment with its diff, preview line and pictures", () => demoPullRequest());
+
   await step('the contact sheet and the comment name the pages shot', async () => {
     const sheet = pngSize(path.join(out, 'contact-sheet.png'));
     assert(sheet.width >= 1400 && sheet.height > 400 * record.shot.length, `contact sheet ${JSON.stringify(sheet)}`);
@@ -325,6 +331,89 @@ async function maskedNumber({ yaml, git, build, diffJson }) {
   assert(pages.changed.includes('/'), `the home page shows the number: ${JSON.stringify(pages)}`);
   assertEqual(JSON.stringify(pages.changed.filter((a) => kindOf(a) === 'car')), '[]', 'car pages whose HTML changed');
   assertEqual(JSON.stringify(diffJson().car_pages.changed), '[]', 'car pages the diff says change');
+}
+
+/**
+ * A pull request on a demo dealer, as the workflow runs it: the dealer's
+ * files in a git repository, the base and head built in two folders at one
+ * instant, `dealergen diff` (Markdown and JSON), the pictures, the comment.
+ */
+async function demoPullRequest() {
+  const DEMO = 'brisbane-motor-group';
+  const asOf = spawnSync(process.execPath, [path.join(ROOT, 'scripts/demo-stock/as-of.mjs')], { encoding: 'utf8' }).stdout.trim();
+  assert(asOf, 'no demo instant');
+  const repo = path.join(tmp, 'demo-dealers');
+  fs.mkdirSync(path.join(repo, 'stock'), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'dealers', `${DEMO}.yaml`), path.join(repo, `${DEMO}.yaml`));
+  fs.copyFileSync(path.join(ROOT, 'dealers/stock', `${DEMO}.json`), path.join(repo, 'stock', `${DEMO}.json`));
+  fs.cpSync(path.join(ROOT, 'dealers', DEMO), path.join(repo, DEMO), { recursive: true });
+  const git = (...args) => {
+    const r = spawnSync('git', ['-C', repo, '-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' });
+    assertEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+  };
+  const dealergen = (args, what) => {
+    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', repo, ...args], { encoding: 'utf8', cwd: repo });
+    assertEqual(r.status, 0, `dealergen ${what} failed:\n${r.stdout}\n${r.stderr}`);
+    return r.stdout;
+  };
+  const build = (name) => {
+    const into = path.join(tmp, name);
+    dealergen(['--sites-dir', into, 'build', '--dealer', DEMO, '--as-of', asOf], 'build');
+    return fs.realpathSync(path.join(into, DEMO, 'dist'));
+  };
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+  const base = build('demo-base');
+
+  // The pull request: the Newstead phone number and one car's price.
+  edit(path.join(repo, `${DEMO}.yaml`), (t) => {
+    assert(t.includes('phone: (07) 3555 0101'), 'the demo dealer has no Newstead number');
+    return t.replace('phone: (07) 3555 0101', 'phone: (07) 3555 0191');
+  });
+  const cars = JSON.parse(fs.readFileSync(path.join(tmp, 'demo-base', DEMO, 'src/data/cars.json'), 'utf8'));
+  const car = cars.find((c) => c.status === 'in_stock' && c.price > 20000);
+  assert(car, 'no in-stock demo car to reprice');
+  const newPrice = car.price - 1000;
+  edit(path.join(repo, 'stock', `${DEMO}.json`), (t) => {
+    const feed = JSON.parse(t);
+    const entry = feed.find((c) => String(c.id) === String(car.id));
+    assert(entry, `car ${car.id} is not in the feed`);
+    entry.price = newPrice;
+    return JSON.stringify(feed);
+  });
+  const head = build('demo-head');
+
+  const out = path.join(tmp, 'demo-pictures', DEMO);
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/pr-pictures/run.mjs'), '--before', base, '--after', head, '--out', out, '--dealer', DEMO, '--as-of', asOf, '--max', '3'], { encoding: 'utf8' });
+  assertEqual(r.status, 0, `pr-pictures failed:\n${r.stdout}\n${r.stderr}`);
+  const record = JSON.parse(fs.readFileSync(path.join(out, 'pictures.json'), 'utf8'));
+  const html = comparePages(base, head);
+  assertEqual(JSON.stringify(record.changed), JSON.stringify(html.changed), 'pages listed against the pages whose HTML changed');
+  assert(record.changed.includes(`/cars/${car.slug}/`), `the repriced car's page is not listed: ${record.changed}`);
+  assertEqual(record.shot.length, 3, 'pages shot (--max 3)');
+  assert(fs.existsSync(path.join(out, 'contact-sheet.png')), 'no contact sheet');
+
+  const said = JSON.parse(dealergen(['diff', '--dealer', DEMO, '--base', 'HEAD', '--as-of', asOf, '--format', 'json'], 'diff --format json'));
+  const carPages = (list) => list.filter((a) => kindOf(a) === 'car').sort();
+  assertEqual(JSON.stringify([...said.car_pages.changed].sort()), JSON.stringify(carPages(html.changed)), 'car pages the diff says change, against those whose HTML changed');
+
+  const diffDir = path.join(tmp, 'demo-diff');
+  fs.mkdirSync(diffDir);
+  fs.writeFileSync(path.join(diffDir, `${DEMO}.md`), dealergen(['diff', '--dealer', DEMO, '--base', 'HEAD', '--as-of', asOf], 'diff'));
+  fs.writeFileSync(path.join(out, 'preview-url.txt'), `https://pr-12-dealergen-site-${DEMO}.x.workers.dev\n`);
+  const text = comment({ diffDir, picturesDir: path.dirname(out), dealers: [DEMO] });
+  const at = (s) => {
+    const i = text.indexOf(s);
+    assert(i >= 0, `the comment has no "${s}":\n${text}`);
+    return i;
+  };
+  const diff = at(`## dealergen diff: \`${DEMO}\``);
+  at(`$${newPrice.toLocaleString('en-AU')}`);
+  const preview = at(`**Preview of ${DEMO}**: https://pr-12-dealergen-site-${DEMO}.x.workers.dev`);
+  const pages = at(`**${record.changed.length} changed, 0 added, 0 removed**`);
+  assert(diff < preview && preview < pages, 'diff, preview, pictures: in that order');
+  for (const entry of record.shot) at(`| \`${entry.address}\` |`);
 }
 
 await run(main, { shutdown: () => tmp && fs.rmSync(tmp, { recursive: true, force: true }) });
