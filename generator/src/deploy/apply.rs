@@ -49,19 +49,9 @@ pub(super) fn run(plan: &Plan) -> Result<i32> {
         }
     };
     if !pending.is_empty() {
-        let o = plan.wrangler.run(
-            &plan.edge_dir,
-            &[
-                "d1",
-                "migrations",
-                "apply",
-                "DB",
-                "--remote",
-                "--config",
-                "wrangler.json",
-            ],
-            None,
-        )?;
+        let o = plan
+            .wrangler
+            .run(&plan.edge_dir, &super::wrangler::MIGRATIONS_APPLY, None)?;
         if !o.ok {
             println!("FAILED D1 migrations: {}\nno dealer was deployed", o.said());
             return Ok(1);

@@ -215,18 +215,7 @@ impl Run<'_> {
         }
         let message = format!("dealergen {} previews", env!("CARGO_PKG_VERSION"));
         let steps: [(&str, Vec<&str>); 2] = [
-            (
-                "D1 migrations",
-                vec![
-                    "d1",
-                    "migrations",
-                    "apply",
-                    "DB",
-                    "--remote",
-                    "--config",
-                    "wrangler.json",
-                ],
-            ),
+            ("D1 migrations", super::wrangler::MIGRATIONS_APPLY.to_vec()),
             (
                 "deploy",
                 vec!["deploy", "--config", "wrangler.json", "--message", &message],

@@ -10,6 +10,20 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, Result};
 
 /// How to start wrangler.
+
+/// `wrangler d1 migrations apply`: the D1 migrations not applied yet to
+/// the database of the `wrangler.json` in the folder it runs in (the edge's
+/// config, production's or the previews').
+pub const MIGRATIONS_APPLY: [&str; 7] = [
+    "d1",
+    "migrations",
+    "apply",
+    "DB",
+    "--remote",
+    "--config",
+    "wrangler.json",
+];
+
 #[derive(Debug, Clone)]
 pub struct Wrangler {
     program: PathBuf,
