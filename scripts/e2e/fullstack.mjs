@@ -27,12 +27,19 @@
  * careers enquiry, the trade-in flow (three linked leads and the saved
  * valuation) and a reservation paid through a local Stripe stand-in (the
  * webhook signed as Stripe signs it) up to the Reserved badge.
+ * A pull request preview's API: `dealergen deploy --preview` run against
+ * the stand-in wrangler (generator/tests/deploy_fake_wrangler.py), and
+ * the KV entries it put for the previews' edge seeded into this worker: a
+ * lead from the preview's address is stored under the preview's own
+ * dealer id, its vehicle from the preview's stock, and delivered nowhere.
  * A node:test suite (scripts/e2e/common.mjs createRunner): run it with
  * `node --test-reporter=spec` for one line per test; exits 1 on a failure.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { injectAxe } from '../lib/axe.mjs';
@@ -44,6 +51,7 @@ import { reservePort } from '../lib/wrangler.mjs';
 // Lists and records compare by value here (D1 rows, payloads): assertJsonEqual.
 import { assert, assertJsonEqual as assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 const siteDir = path.join(distDir, '..');
 const MOBILE = '0412 555 123';
@@ -159,8 +167,47 @@ async function eventually(read, what, ms = 30_000) {
     await sleep(250);
   }
 }
+/**
+ * `dealergen deploy --preview e2e` of this site against the stand-in
+ * wrangler (its account in a temporary folder): the KV entries it put in
+ * the previews' namespace, and the preview's address.
+ */
+function previewApi(sitesDir, slug) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-preview-api-'));
+  try {
+    const PREVIEW_KV = 'abababababababababababababababab';
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.mkdirSync(path.join(dir, 'account'));
+    fs.copyFileSync(path.join(ROOT, 'generator/tests/deploy_fake_wrangler.py'), path.join(dir, 'bin/wrangler'));
+    fs.chmodSync(path.join(dir, 'bin/wrangler'), 0o755);
+    const config = path.join(dir, 'deploy.toml');
+    fs.writeFileSync(config, [
+      'account_id = "0123456789abcdef0123456789abcdef"',
+      'zones = ["example.com.au"]',
+      `[edge]\nname = "dealergen-edge"\nwrangler_toml = "${path.join(ROOT, 'wrangler.toml')}"`,
+      '[kv]\nnamespace_id = "fedcba9876543210fedcba9876543210"',
+      '[d1]\ndatabase_name = "dealergen"\ndatabase_id = "0b0f0c3e-1111-2222-3333-444455556666"',
+      `[preview]\nkv_namespace_id = "${PREVIEW_KV}"\nd1_database_name = "dealergen-preview"\nd1_database_id = "0b0f0c3e-9999-2222-3333-444455556666"`,
+    ].join('\n'));
+    const bin = path.resolve(process.env.DEALERGEN_BIN ?? path.join(ROOT, 'target/release/dealergen'));
+    const r = spawnSync(bin, ['--root', ROOT, '--sites-dir', sitesDir, 'deploy', '--preview', 'e2e', '--dealer', slug, '--config', config], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, FAKE_WRANGLER_STATE: path.join(dir, 'account'), CLOUDFLARE_API_TOKEN: 'e2e-not-a-token' },
+    });
+    assertEqual(r.status, 0, `dealergen deploy --preview:\n${r.stdout}\n${r.stderr}`);
+    const url = JSON.parse(fs.readFileSync(path.join(sitesDir, '.deploy/preview/e2e/previews.json'), 'utf8')).dealers[slug];
+    const kv = JSON.parse(fs.readFileSync(path.join(dir, `account/kv-${PREVIEW_KV}.json`), 'utf8'));
+    return { url, entries: Object.entries(kv).map(([key, value]) => ({ key, value })) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(path.join(sitesDir, '.deploy/preview/e2e'), { recursive: true, force: true });
+  }
+}
+
 /** Named in failure messages. */
 let currentPage;
+/** The site's port, held from before the worker starts (reservePort). */
+let siteReservation;
 let browser;
 
 async function main() {
@@ -175,7 +222,8 @@ async function main() {
   // starts after it (its /api/* is bound to the running worker).
   let workerBase = '';
   // Held until the site starts: the worker's wranglers open ports of their own meanwhile.
-  const { port: sitePort, release: releaseSitePort } = await reservePort();
+  siteReservation = await reservePort();
+  const sitePort = siteReservation.port;
   const origin = `http://127.0.0.1:${sitePort}`;
   // The dealer's quote service, answered here: figures from the price, as a
   // real service would (never the worker's own), and only with the key.
@@ -207,9 +255,11 @@ async function main() {
     vars[payment.secret_name] = 'sk_test_fullstack';
     vars[payment.webhook_secret_name] = WEBHOOK_SECRET;
   }
-  worker = await startWorker({ kvSeed: [...kvFor(config), ...published], vars });
+  // A pull request's preview of this dealer, its API's entries beside production's.
+  const preview = previewApi(path.dirname(path.resolve(siteDir)), config.dealer);
+  worker = await startWorker({ kvSeed: [...kvFor(config), ...published, ...preview.entries], vars });
   workerBase = worker.base;
-  await releaseSitePort();
+  await siteReservation.release();
   server = await serveInWorkerd(distDir, { edge: EDGE_WORKER, port: sitePort });
   console.log(`       worker ${worker.base}, site ${origin} (${((Date.now() - t0) / 1000).toFixed(1)}s to start)`);
 
@@ -573,12 +623,36 @@ async function main() {
     assertEqual(q.get('redirect'), '/watchlist/', 'redirect');
   });
 
+  await test("a preview's API (deploy --preview): a lead from the preview's address is stored under the preview's dealer, with its stock's car, and goes nowhere", async () => {
+    const id = `${config.dealer}--e2e`;
+    const res = await fetch(`${worker.base}/api/leads`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: preview.url },
+      body: JSON.stringify({ category: 'enquiry', name: 'Preview Shopper', email: 'preview@example.com.au', phone: '0412 345 678', message: 'Testing the preview', terms_conditions: true, car_id: Number(car.id), location_id: car.location.id, postcode: '4000', url: `${preview.url}${carPath}` }),
+    });
+    assertEqual(res.status, 201, `POST /api/leads from the preview: ${await res.text()}`);
+    const row = await leadOf('Preview Shopper');
+    assertEqual([row.dealer, row.payload.vehicle?.stock_number], [id, car.stocknum], 'the lead of the preview, with its car from the preview stock');
+    const status = await eventually(async () => {
+      const [r] = await worker.d1(`SELECT delivery_status FROM leads WHERE id = ${sqlString(row.id)}`);
+      return r?.delivery_status !== 'pending' && r?.delivery_status;
+    }, 'the delivery step');
+    assertEqual(status, 'no_route', "the preview's lead delivery");
+    assert(!hook.got.some((r) => JSON.stringify(r.json ?? {}).includes(row.id)), 'the dealer\'s webhook got the preview\'s lead');
+    assert(!mail.got.some((r) => JSON.stringify(r.json ?? {}).includes(row.id)), 'an e-mail was sent for the preview\'s lead');
+    // An address no preview was made for reaches no dealer.
+    const other = await fetch(`${worker.base}/api/leads`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://pr-other-dealergen-site-x.fake-account.workers.dev' }, body: '{}' });
+    assertEqual(other.status, 403, 'an address no preview has');
+  });
+
   await test('no uncaught errors in the pages', async () => {
     assertEqual(pageErrors.length, 0, `page errors: ${pageErrors.slice(0, 3).join(' | ')}`);
   });
 }
 
 async function shutdown() {
+  // Held until the site starts: a failure before then must not keep the process alive.
+  await siteReservation?.release();
   await browser?.close().catch(() => {});
   await server?.close().catch(() => {});
   await worker?.stop().catch(() => {});
