@@ -25,15 +25,10 @@ export const WRANGLER_ENV = {
 };
 
 /** A TCP port free on 127.0.0.1 now (another process may still take it first). */
-export function freePort() {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
+export async function freePort() {
+  const { port, release } = await reservePort();
+  await release();
+  return port;
 }
 
 /**
