@@ -66,7 +66,7 @@ pub fn preview(project: &Project, opts: PreviewOptions) -> Result<i32> {
     let cfg = load_config(project, opts.config.as_deref())?;
     let Some(target) = cfg.preview.clone() else {
         bail!(
-            "{}: no [preview] table: a preview's API needs an edge worker with a KV namespace and D1 database of its own (docs/deploy.md, \"Previews\")",
+            "{}: no [preview] table: a preview's API needs an edge worker with a KV namespace and D1 database of its own (docs/deploy.md, \"Previews for pull requests\")",
             cfg.file.display()
         );
     };
