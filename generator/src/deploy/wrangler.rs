@@ -9,8 +9,6 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result};
 
-/// How to start wrangler.
-
 /// `wrangler d1 migrations apply`: the D1 migrations not applied yet to
 /// the database of the `wrangler.json` in the folder it runs in (the edge's
 /// config, production's or the previews').
@@ -24,6 +22,7 @@ pub const MIGRATIONS_APPLY: [&str; 7] = [
     "wrangler.json",
 ];
 
+/// How to start wrangler.
 #[derive(Debug, Clone)]
 pub struct Wrangler {
     program: PathBuf,
