@@ -90,6 +90,8 @@ pub fn preview(project: &Project, opts: PreviewOptions) -> Result<i32> {
         cfg: &cfg,
         target: &target,
         out: &out,
+        // The account is named by a small config (written once); workers by name.
+        state_dir: write_state_config(&cfg, &out)?,
         opts: &opts,
     };
     if opts.remove {
@@ -118,18 +120,20 @@ struct Run<'a> {
     cfg: &'a DeployConfig,
     target: &'a PreviewTarget,
     out: &'a Path,
+    /// The folder of the config naming the account (`write_state_config`).
+    state_dir: std::path::PathBuf,
     opts: &'a PreviewOptions,
 }
 
 impl Run<'_> {
     /// The previews' KV namespace, through wrangler.
-    fn store(&self) -> Result<Store<'_>> {
-        Ok(Store {
+    fn store(&self) -> Store<'_> {
+        Store {
             wrangler: self.wrangler,
-            dir: write_state_config(self.cfg, self.out)?,
+            dir: self.state_dir.clone(),
             namespace_id: self.target.kv_namespace_id.clone(),
             reachable: Ok(()),
-        })
+        }
     }
 
     fn make(&self, project: &Project, built: &[Release]) -> Result<i32> {
@@ -288,7 +292,7 @@ impl Run<'_> {
     fn put_api(&self, rel: &Release, id: &str, url: &str) -> Result<()> {
         let build = release::kv_entries(&rel.kv_file())?;
         let entries = preview_kv::entries(&build, &rel.slug, id, url)?;
-        let store = self.store()?;
+        let store = self.store();
         let before = self.written(&store, id)?;
         store.bulk_put_entries(&entries)?;
         let now: std::collections::HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
@@ -333,8 +337,6 @@ fn preview_url(outcome: &Outcome) -> Result<String> {
 impl Run<'_> {
     fn remove(&self, slugs: &[String]) -> Result<i32> {
         let opts = self.opts;
-        // The account is named by a small config; the worker by --worker-name.
-        let state_dir = write_state_config(self.cfg, self.out)?;
         let mut failed = 0;
         for slug in slugs {
             let worker = self.cfg.site_worker(slug);
@@ -347,7 +349,7 @@ impl Run<'_> {
                 continue;
             }
             let outcome = self.wrangler.run(
-                &state_dir,
+                &self.state_dir,
                 &[
                     "preview",
                     "delete",
@@ -399,7 +401,7 @@ impl Run<'_> {
 
     /// Deletes what the preview `id` wrote to the previews' KV; how many keys.
     fn remove_api(&self, id: &str) -> Result<usize> {
-        let store = self.store()?;
+        let store = self.store();
         let mut keys = self.written(&store, id)?;
         if keys.is_empty() {
             return Ok(0);
