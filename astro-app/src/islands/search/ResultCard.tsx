@@ -16,7 +16,7 @@ import { certifiedImage } from '../../lib/search/present';
 import type { Hit } from '../../lib/search/types';
 import { badgeLine, carTypeLabel, formatKm, suburbState } from '../../lib/format';
 import { NO_PHOTO, photoProps, SIZES } from '../../lib/images';
-import type { ImagesConfig } from '../../types/site';
+import type { HitRules, ImagesConfig } from '../../types/site';
 import SaveCarButton from '../SaveCarButton';
 import { useRovingFocus } from './roving';
 
@@ -43,6 +43,8 @@ interface Props {
   toggles: Toggles;
   /** `site.images`: photo sizes from the image host (srcset); the photo as it is without it. */
   images?: ImagesConfig | undefined;
+  /** The dealer's card rules (`site.search.hit_rules`): a tag that is the certified badge shows its image where the dealer has one. */
+  rules?: Pick<HitRules, 'certified_badge_make' | 'certified_badge_image'> | undefined;
 }
 
 /** A card's tag: the certified programme's badge image where the dealer has one, else the words. */
@@ -50,7 +52,7 @@ function TagBanner({ tag, image }: { tag: string; image: string | null }) {
   return image ? <img className="tag-banner tag-banner--image" src={image} alt={tag} height={28} /> : <span className="tag-banner">{tag}</span>;
 }
 
-export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
+export function ResultCard({ hit, eager, settings, rules, toggles, images }: Props) {
   const href = `/cars/${hit.slug}/`;
   const stocked = inStock(hit);
   const badge = badgeLine(hit);
@@ -91,7 +93,7 @@ export function ResultCard({ hit, eager, settings, toggles, images }: Props) {
             </div>
           )}
         </a>
-        {hit.tag_banner && <TagBanner tag={hit.tag_banner} image={certifiedImage(hit.tag_banner, settings.certified)} />}
+        {hit.tag_banner && <TagBanner tag={hit.tag_banner} image={certifiedImage(hit.tag_banner, rules)} />}
         {/* Reserved online since the build: the page's status watcher (lib/forms/reserved.ts) shows it. */}
         {reservable(hit, settings) && (
           <span className="tag-banner reserved-badge" data-reserved-slug={hit.slug} data-api-base={toggles.apiBase} hidden>

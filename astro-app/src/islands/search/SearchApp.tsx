@@ -539,7 +539,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
                 item.kind === 'car' ? (
                   <li key={item.hit.objectID}>
                     {/* Only the first card's photo is eager and high priority: the second is below the fold on phones. */}
-                    <ResultCard hit={item.hit} eager={i === 0} settings={config.cards} toggles={toggles} images={config.images} />
+                    <ResultCard hit={item.hit} eager={i === 0} settings={config.cards} rules={config.search.hit_rules} toggles={toggles} images={config.images} />
                   </li>
                 ) : item.kind === 'promo' ? (
                   <li key={`promo-${item.tile.id}-${i}`} className="promo-tile">

@@ -32,8 +32,6 @@ export interface CardSettings {
   tradeIn?: boolean;
   /** The dealer's button labels by kind (`cards.labels`); a kind not here keeps the wording below. */
   labels?: Partial<Record<CardButton, string>>;
-  /** The certified badge's make and image (`cards.certified_badge_*`): a card whose tag is the badge shows the image. */
-  certified?: { certified_badge_make: string | null; certified_badge_image: string | null };
 }
 
 type CardCar = Pick<Hit, 'objectID' | 'slug' | 'status' | 'phone'> & Partial<Pick<Hit, 'car_type' | 'make' | 'reserved' | 'price'>>;
