@@ -110,38 +110,9 @@ async function main() {
   for (const f of ['tiny-dealer.yaml', 'stock/tiny.json']) fs.copyFileSync(path.join(FIXTURES, f), path.join(dealers, f));
   const yaml = path.join(dealers, 'tiny-dealer.yaml');
   const feed = path.join(dealers, 'stock/tiny.json');
-  /**
-   * Builds the dealer into its own sites folder, as the workflow builds the
-   * base branch and the pull request in two checkouts (so the page cache
-   * of one cannot make the other's pages equal); returns its dist.
-   */
-  const build = (name) => {
-    const into = path.join(tmp, name);
-    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dealers, '--sites-dir', into, 'build', '--dealer', 'tiny-dealer', '--as-of', AS_OF], { encoding: 'utf8' });
-    assertEqual(r.status, 0, `dealergen build failed:\n${r.stdout}\n${r.stderr}`);
-    return fs.realpathSync(path.join(into, 'tiny-dealer/dist'));
-  };
-  const pictures = (before, after, out) => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/pr-pictures/run.mjs'), '--before', before, '--after', after, '--out', out, '--dealer', 'tiny-dealer', '--as-of', AS_OF], { encoding: 'utf8' });
-    assertEqual(r.status, 0, `pr-pictures failed:\n${r.stdout}\n${r.stderr}`);
-    return { record: JSON.parse(fs.readFileSync(path.join(out, 'pictures.json'), 'utf8')), md: fs.readFileSync(path.join(out, 'pictures.md'), 'utf8') };
-  };
-
-  // The dealers folder is a git repository, as a dealer repository is:
-  // `dealergen diff` compares the working tree with its HEAD.
-  const git = (...args) => {
-    const r = spawnSync('git', ['-C', dealers, '-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' });
-    assertEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  };
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'base');
+  const { git, build, diff: diffOf, pictures } = dealerRepo(dealers, 'tiny-dealer', AS_OF);
   const published = build('sites-base');
-  const diffJson = () => {
-    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dealers, 'diff', '--dealer', 'tiny-dealer', '--base', 'HEAD', '--as-of', AS_OF, '--format', 'json'], { encoding: 'utf8', cwd: dealers });
-    assertEqual(r.status, 0, `dealergen diff failed:\n${r.stdout}\n${r.stderr}`);
-    return JSON.parse(r.stdout);
-  };
+  const diffJson = () => JSON.parse(diffOf('json'));
 
   await test('a YAML comment changes no page: no pictures', async () => {
     edit(yaml, (t) => `# A marketer's note: nothing on the site changes.\n${t}`);
@@ -197,21 +168,15 @@ async function main() {
   });
 
   await step("the pull request's comment: the diff, the preview (none here) and the pictures", async () => {
-    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dealers, 'diff', '--dealer', 'tiny-dealer', '--base', 'HEAD', '--as-of', AS_OF], { encoding: 'utf8', cwd: dealers });
-    assertEqual(r.status, 0, `dealergen diff failed:\n${r.stdout}\n${r.stderr}`);
     const diffDir = path.join(tmp, 'diff');
     const picturesDir = path.join(tmp, 'pictures');
     fs.mkdirSync(diffDir);
-    fs.writeFileSync(path.join(diffDir, 'tiny-dealer.md'), r.stdout);
+    fs.writeFileSync(path.join(diffDir, 'tiny-dealer.md'), diffOf());
     fs.mkdirSync(path.join(picturesDir, 'tiny-dealer'), { recursive: true });
     fs.copyFileSync(path.join(out, 'pictures.md'), path.join(picturesDir, 'tiny-dealer', 'pictures.md'));
-    let text = comment({ diffDir, picturesDir, dealers: ['tiny-dealer', 'gone-dealer'] });
+    const text = comment({ diffDir, picturesDir, dealers: ['tiny-dealer', 'gone-dealer'] });
     assert(text.startsWith(`${MARKER}\n`) && text.split(MARKER).length === 2, 'the marker, once, first');
-    const at = (s) => {
-      const i = text.indexOf(s);
-      assert(i >= 0, `the comment has no "${s}":\n${text}`);
-      return i;
-    };
+    let at = finder(text);
     // The diff names the price and the phone's setting; then the preview line; then the pages.
     const diff = at('## dealergen diff: `tiny-dealer`');
     at('$18,490');
@@ -223,7 +188,7 @@ async function main() {
     at('#### gone-dealer: no pictures');
     // With a preview, its address.
     fs.writeFileSync(path.join(picturesDir, 'tiny-dealer', 'preview-url.txt'), 'https://pr-7-dealergen-site-tiny-dealer.x.workers.dev\n');
-    text = comment({ diffDir, picturesDir, dealers: ['tiny-dealer'] });
+    at = finder(comment({ diffDir, picturesDir, dealers: ['tiny-dealer'] }));
     at("**Preview of tiny-dealer**: https://pr-7-dealergen-site-tiny-dealer.x.workers.dev (its enquiries are kept in the previews' database and reach nobody)");
   });
 
@@ -312,6 +277,58 @@ async function main() {
 }
 
 /**
+ * A dealer repository in `dir` (git, as a dealer's own repository is:
+ * `dealergen diff` compares the working tree with its HEAD, committed here
+ * as the base) and what the pull request workflow runs on it for `slug`
+ * at the instant `asOf`.
+ */
+function dealerRepo(dir, slug, asOf) {
+  const git = (...args) => {
+    const r = spawnSync('git', ['-C', dir, '-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' });
+    assertEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+  };
+  const dealergen = (args, what) => {
+    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', dir, ...args], { encoding: 'utf8', cwd: dir });
+    assertEqual(r.status, 0, `dealergen ${what} failed:\n${r.stdout}\n${r.stderr}`);
+    return r.stdout;
+  };
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+  return {
+    git,
+    /**
+     * Builds the dealer into a sites folder of its own (`tmp/<name>`), as
+     * the workflow builds the base branch and the pull request in two
+     * checkouts (so the page cache of one cannot make the other's pages
+     * equal); returns its dist.
+     */
+    build: (name) => {
+      const into = path.join(tmp, name);
+      dealergen(['--sites-dir', into, 'build', '--dealer', slug, '--as-of', asOf], 'build');
+      return fs.realpathSync(path.join(into, slug, 'dist'));
+    },
+    /** `dealergen diff` against HEAD (Markdown, or `format`). */
+    diff: (format) => dealergen(['diff', '--dealer', slug, '--base', 'HEAD', '--as-of', asOf, ...(format ? ['--format', format] : [])], 'diff'),
+    /** The pictures of `before` → `after` into `out` (scripts/pr-pictures/run.mjs): pictures.json and pictures.md. */
+    pictures: (before, after, out, extra = []) => {
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/pr-pictures/run.mjs'), '--before', before, '--after', after, '--out', out, '--dealer', slug, '--as-of', asOf, ...extra], { encoding: 'utf8' });
+      assertEqual(r.status, 0, `pr-pictures failed:\n${r.stdout}\n${r.stderr}`);
+      return { record: JSON.parse(fs.readFileSync(path.join(out, 'pictures.json'), 'utf8')), md: fs.readFileSync(path.join(out, 'pictures.md'), 'utf8') };
+    },
+  };
+}
+
+/** Where `text` has `s` (its index), failing with the text when it has none. */
+function finder(text) {
+  return (s) => {
+    const i = text.indexOf(s);
+    assert(i >= 0, `the comment has no "${s}":\n${text}`);
+    return i;
+  };
+}
+
+/**
  * With `features.phone_reveal` on, car pages show a location's number
  * masked: a change to its hidden last digits changes no car page, and the
  * diff must say so (it named every car at that location before their data
@@ -347,23 +364,7 @@ async function demoPullRequest() {
   fs.copyFileSync(path.join(ROOT, 'dealers', `${DEMO}.yaml`), path.join(repo, `${DEMO}.yaml`));
   fs.copyFileSync(path.join(ROOT, 'dealers/stock', `${DEMO}.json`), path.join(repo, 'stock', `${DEMO}.json`));
   fs.cpSync(path.join(ROOT, 'dealers', DEMO), path.join(repo, DEMO), { recursive: true });
-  const git = (...args) => {
-    const r = spawnSync('git', ['-C', repo, '-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' });
-    assertEqual(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  };
-  const dealergen = (args, what) => {
-    const r = spawnSync(BIN, ['--root', ROOT, '--dealers-dir', repo, ...args], { encoding: 'utf8', cwd: repo });
-    assertEqual(r.status, 0, `dealergen ${what} failed:\n${r.stdout}\n${r.stderr}`);
-    return r.stdout;
-  };
-  const build = (name) => {
-    const into = path.join(tmp, name);
-    dealergen(['--sites-dir', into, 'build', '--dealer', DEMO, '--as-of', asOf], 'build');
-    return fs.realpathSync(path.join(into, DEMO, 'dist'));
-  };
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'base');
+  const { build, diff: diffOf, pictures } = dealerRepo(repo, DEMO, asOf);
   const base = build('demo-base');
 
   // The pull request: the Newstead phone number and one car's price.
@@ -385,29 +386,22 @@ async function demoPullRequest() {
   const head = build('demo-head');
 
   const out = path.join(tmp, 'demo-pictures', DEMO);
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/pr-pictures/run.mjs'), '--before', base, '--after', head, '--out', out, '--dealer', DEMO, '--as-of', asOf, '--max', '3'], { encoding: 'utf8' });
-  assertEqual(r.status, 0, `pr-pictures failed:\n${r.stdout}\n${r.stderr}`);
-  const record = JSON.parse(fs.readFileSync(path.join(out, 'pictures.json'), 'utf8'));
+  const { record } = pictures(base, head, out, ['--max', '3']);
   const html = comparePages(base, head);
   assertEqual(JSON.stringify(record.changed), JSON.stringify(html.changed), 'pages listed against the pages whose HTML changed');
   assert(record.changed.includes(`/cars/${car.slug}/`), `the repriced car's page is not listed: ${record.changed}`);
   assertEqual(record.shot.length, 3, 'pages shot (--max 3)');
   assert(fs.existsSync(path.join(out, 'contact-sheet.png')), 'no contact sheet');
 
-  const said = JSON.parse(dealergen(['diff', '--dealer', DEMO, '--base', 'HEAD', '--as-of', asOf, '--format', 'json'], 'diff --format json'));
+  const said = JSON.parse(diffOf('json'));
   const carPages = (list) => list.filter((a) => kindOf(a) === 'car').sort();
   assertEqual(JSON.stringify([...said.car_pages.changed].sort()), JSON.stringify(carPages(html.changed)), 'car pages the diff says change, against those whose HTML changed');
 
   const diffDir = path.join(tmp, 'demo-diff');
   fs.mkdirSync(diffDir);
-  fs.writeFileSync(path.join(diffDir, `${DEMO}.md`), dealergen(['diff', '--dealer', DEMO, '--base', 'HEAD', '--as-of', asOf], 'diff'));
+  fs.writeFileSync(path.join(diffDir, `${DEMO}.md`), diffOf());
   fs.writeFileSync(path.join(out, 'preview-url.txt'), `https://pr-12-dealergen-site-${DEMO}.x.workers.dev\n`);
-  const text = comment({ diffDir, picturesDir: path.dirname(out), dealers: [DEMO] });
-  const at = (s) => {
-    const i = text.indexOf(s);
-    assert(i >= 0, `the comment has no "${s}":\n${text}`);
-    return i;
-  };
+  const at = finder(comment({ diffDir, picturesDir: path.dirname(out), dealers: [DEMO] }));
   const diff = at(`## dealergen diff: \`${DEMO}\``);
   at(`$${newPrice.toLocaleString('en-AU')}`);
   const preview = at(`**Preview of ${DEMO}**: https://pr-12-dealergen-site-${DEMO}.x.workers.dev`);
