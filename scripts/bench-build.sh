@@ -24,6 +24,9 @@ dealers=${1:-100}
 cars=${2:-300}
 sample=${SEPARATE_SAMPLE:-$dealers}
 as_of=2026-11-20T00:00:00Z
+# A build without --as-of judges the stock at the start of the hour: the
+# hourly refresh (and a change within its hour) is judged an hour later.
+next_hour=2026-11-20T01:00:00Z
 cargo build --quiet --release -p dealergen
 bin=$PWD/target/release/dealergen
 work=$PWD/.tmp/bench
@@ -62,7 +65,7 @@ t_noop=$(wall noop)
 # What the platform pays all day: every dealer's feed changed a little.
 echo "== hourly refresh: in every dealer 3% of the cars repriced, one sold, one new"
 node scripts/bench-build/hourly-change.mjs "$work/dealers" 1 > "$work/hourly-change.log"
-timed hourly "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
+timed hourly "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$next_hour"
 t_hourly=$(wall hourly)
 hourly_rebuilt=$(grep -c '^built ' "$work/hourly.log" || true)
 hourly_reused=$(grep -oE '[0-9]+ pages \([0-9]+ unchanged' "$work/hourly.log" | sed -E 's/([0-9]+) pages \(([0-9]+) unchanged/\1 \2/' | awk '{p+=$1; r+=$2} END {printf "%d of %d", r, p}')
@@ -72,7 +75,7 @@ echo "   ${t_hourly}s ($hourly_rebuilt dealers rebuilt, $hourly_reused pages fro
 echo "== one car's price changed in one dealer"
 feed=$(ls "$work"/dealers/stock/*.json | head -1)
 node -e 'const fs=require("fs"),f=process.argv[1],c=JSON.parse(fs.readFileSync(f));c[0].price=(c[0].price||20000)+1000;fs.writeFileSync(f,JSON.stringify(c))' "$feed"
-timed price "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
+timed price "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$next_hour"
 t_price=$(wall price)
 rebuilt=$(grep -c '^built ' "$work/price.log" || true)
 
@@ -81,7 +84,7 @@ rebuilt=$(grep -c '^built ' "$work/price.log" || true)
 # from the second change on, only the pages whose data changed are rendered.
 echo "== another car's price changed in the same dealer (page cache warm)"
 node -e 'const fs=require("fs"),f=process.argv[1],c=JSON.parse(fs.readFileSync(f));c[1].price=(c[1].price||20000)+1000;fs.writeFileSync(f,JSON.stringify(c))' "$feed"
-timed price2 "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
+timed price2 "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$next_hour"
 t_price2=$(wall price2)
 reused2=$(grep -oE '[0-9]+ pages \([0-9]+ unchanged' "$work/price2.log" | head -1 | sed -E 's/([0-9]+) pages \(([0-9]+) unchanged/\2 of \1/')
 reused2=${reused2:-0 of ?}

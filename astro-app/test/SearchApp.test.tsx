@@ -47,7 +47,7 @@ const props = {
   },
   initialState: EMPTY_STATE,
   initial: engine.search(EMPTY_STATE),
-  renderedAt: Date.UTC(2026, 0, 1),
+  tilesOpen: [] as string[],
   title: '',
 };
 const countText = () => screen.getAllByTestId('result-count')[0]!.textContent;
@@ -182,6 +182,30 @@ describe('search island', () => {
       vi.advanceTimersByTime(400);
     });
     expect(decodeURIComponent(location.search)).toContain(`range[year]=${year.min + step}:`);
+  });
+
+  it('renders the promo tiles open when the stock was judged (tilesOpen), whatever the clock, then judges them at the shopper’s clock', async () => {
+    // The build's outcome, not its instant, is in the props: the server
+    // renders the tiles it names, even one whose window has since closed
+    // and without one that is open now.
+    const built = { ...props, tilesOpen: ['expired'] };
+    const html = renderToString(<SearchApp {...built} />);
+    expect(html).toContain('alt="Expired offer"');
+    expect(html).not.toContain('alt="Finance offer: 4.99% p.a."');
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.append(container);
+    const errors: unknown[] = [];
+    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void errors.push(args));
+    await act(async () => {
+      hydrateRoot(container, <SearchApp {...built} />, { onRecoverableError: (e) => void errors.push(e) });
+    });
+    consoleError.mockRestore();
+    expect(errors).toEqual([]);
+    // Hydrated: the shopper's clock (2026 or later) has the always-on tile open and the expired one closed.
+    expect(container.querySelector('img[alt="Finance offer: 4.99% p.a."]')).not.toBeNull();
+    expect(container.querySelector('img[alt="Expired offer"]')).toBeNull();
+    container.remove();
   });
 
   it('shows an active promo tile and hides an expired one', () => {

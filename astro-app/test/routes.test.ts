@@ -40,10 +40,11 @@ describe('routeFiles: the file layout is the page list', () => {
 });
 
 /** A generated project's data folder: one dealer's, or a batch's. */
-function writeDealer(dir: string, slug: string, cars: string[], sold = 0) {
+function writeDealer(dir: string, slug: string, cars: string[], sold = 0, builtAt = 1_795_132_800) {
   mkdirSync(dir, { recursive: true });
   const site = {
     slug,
+    built_at: builtAt,
     name: slug.toUpperCase(),
     stock_summary: { by_type: [{ type: 'used', count: cars.length - sold }] },
     search: { page_size: 21, landing_pages: [{ path: 'used-cars', count: cars.length - sold }] },
@@ -126,6 +127,31 @@ describe('paths and routeProps in each kind of project', () => {
       writeDealer(path.join(other, 'src/data'), 'alpha', ['a-1', 'a-2'], 1);
       expect(carPaths()[0]!.cacheKey).toBe(car!.cacheKey);
       expect(paths((d) => [{ params: {}, props: { cars: d.cars } }], { stock: true })[0]!.cacheKey).not.toBe(home.cacheKey);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('a page gets the instant the stock was judged at only when its route declares the clock, and keeps its key from hour to hour otherwise', () => {
+    writeDealer(path.join(root, 'src/data'), 'alpha', ['a-1', 'a-2']);
+    const [car] = carPaths();
+    const site = car!.props.site as { built_at: number };
+    expect(() => site.built_at).toThrow(/site\.built_at, which moves with every hourly build: declare it with paths\(each, \{ clock: true \}\)/);
+    expect(JSON.stringify(site)).not.toMatch(/built_at/);
+    const offers = () => paths(() => [{ params: {}, props: {} }], { clock: true })[0]!;
+    expect((offers().props.site as { built_at: number }).built_at).toBe(1_795_132_800);
+    // Both guards at once: the stock fields and the clock.
+    const stockOnly = paths(() => [{ params: {}, props: {} }], { stock: true })[0]!.props.site as { built_at: number; stock_summary: unknown };
+    expect(stockOnly.stock_summary).toBeTruthy();
+    expect(() => stockOnly.built_at).toThrow(/clock: true/);
+    // The next hour's build of the same stock: the car page keeps its key, a page that judges windows does not.
+    const offersKey = offers().cacheKey;
+    const other = mkdtempSync(path.join(os.tmpdir(), 'dealergen-routes-'));
+    try {
+      vi.spyOn(process, 'cwd').mockReturnValue(other);
+      writeDealer(path.join(other, 'src/data'), 'alpha', ['a-1', 'a-2'], 0, 1_795_132_800 + 3600);
+      expect(carPaths()[0]!.cacheKey).toBe(car!.cacheKey);
+      expect(offers().cacheKey).not.toBe(offersKey);
     } finally {
       rmSync(other, { recursive: true, force: true });
     }

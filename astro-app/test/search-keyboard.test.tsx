@@ -34,7 +34,7 @@ const props = (initialState: SearchState = EMPTY_STATE, title = '') => ({
   },
   initialState,
   initial: engine.search(initialState),
-  renderedAt: Date.UTC(2026, 0, 1),
+  tilesOpen: [] as string[],
   title,
   siteName: 'Fixture Motors',
 });

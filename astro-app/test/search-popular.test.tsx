@@ -155,7 +155,7 @@ const props = (over: Partial<typeof search> = {}) => ({
   },
   initialState: EMPTY_STATE,
   initial: engine.search(EMPTY_STATE),
-  renderedAt: Date.UTC(2026, 0, 1),
+  tilesOpen: [] as string[],
   title: '',
 });
 

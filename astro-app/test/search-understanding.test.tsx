@@ -51,7 +51,7 @@ const props = (over: { search?: Partial<typeof search>; features?: Partial<{ fav
   },
   initialState: EMPTY_STATE,
   initial: engine.search(EMPTY_STATE),
-  renderedAt: Date.UTC(2026, 0, 1),
+  tilesOpen: [] as string[],
   title: '',
 });
 

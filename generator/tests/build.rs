@@ -758,6 +758,74 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     );
 }
 
+/// The hourly refresh: a build without `--as-of` judges the stock at the
+/// start of the hour, so each hour's build has a new instant in its data.
+/// A page that applies no time rule keeps its cache key across that change
+/// (were the instant in every page's props, every refresh would render
+/// every page again); a page whose time rule moved (a promo tile opening
+/// within the hour) is rendered again, and the result is the site a full
+/// render at the new hour makes, file for file.
+#[test]
+fn the_next_hour_restores_the_pages_no_time_rule_moved_and_shows_what_opened() {
+    const NEXT_HOUR: &str = "2026-11-20T01:00:00Z";
+    support::require_astro();
+    let sites = sites_dir();
+    let dealers = dealers_outside();
+    // Brisbane is UTC+10: the tile opens at 00:30Z, between AS_OF and NEXT_HOUR.
+    let yaml = dealers.path().join("tiny-dealer.yaml");
+    let mut text_yaml = std::fs::read_to_string(&yaml).unwrap();
+    text_yaml.push_str(
+        "search:\n  promo_tiles:\n    - id: opens-in-the-hour\n      positions: [2]\n      start: \"2026-11-20 10:30\"\n      expiry: \"2026-12-24\"\n      image: /images/no-photo.svg\n      alt: Opens within the hour\n      href: /search/\n",
+    );
+    std::fs::write(&yaml, text_yaml).unwrap();
+    let build = |at: &str, extra: &[&str]| {
+        let out = dealergen_at(repo_root(), dealers.path(), sites.path())
+            .args(["build", "--all", "--as-of", at])
+            .args(extra)
+            .current_dir(dealers.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let site = sites.path().join("tiny-dealer");
+    let page = |p: &str| std::fs::read_to_string(site.join("dist").join(p)).unwrap();
+    const TILE: &str = "alt=\"Opens within the hour\"";
+
+    build(AS_OF, &[]);
+    assert!(
+        !page("search/index.html").contains(TILE),
+        "the tile shows before it opens"
+    );
+    let (_, cars) = generated(sites.path());
+
+    let log = build(NEXT_HOUR, &[]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    let astro_log = std::fs::read_to_string(site.join("build.log")).unwrap();
+    for car in &cars {
+        let slug = car["slug"].as_str().unwrap();
+        let line = astro_log
+            .lines()
+            .find(|l| l.contains(&format!(" /cars/{slug}/index.html ")))
+            .unwrap_or_else(|| panic!("{slug} not in build.log:\n{astro_log}"));
+        assert!(
+            line.trim_end().ends_with("(restored)"),
+            "a car page was rendered again only because the hour changed: {line}"
+        );
+    }
+    assert!(
+        page("search/index.html").contains(TILE),
+        "the search page is stale: the tile that opened within the hour is missing"
+    );
+    let incremental = site_files(&site.join("current/dist"));
+    let log = build(NEXT_HOUR, &["--force"]);
+    assert!(
+        !log.contains("from the page cache"),
+        "--force reused pages: {log}"
+    );
+    assert_eq!(site_files(&site.join("current/dist")), incremental);
+}
+
 #[test]
 fn one_broken_dealer_does_not_stop_the_others() {
     let sites = sites_dir();

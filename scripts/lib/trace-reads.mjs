@@ -37,10 +37,10 @@ export function dealer() {
   site ??= traced(d.site, 'site', ${JSON.stringify(readsFile)});
   return { ...d, site };
 }
-// The whole traced site for every route: the stock-field guard of
+// The whole traced site for every route: the stock and clock guards of
 // build-data would copy the site, reading every top-level field.
 export function paths(each) {
-  return real.pathsOf([dealer()], false, each, { stock: true });
+  return real.pathsOf([dealer()], false, each, { stock: true, clock: true });
 }
 `;
     },

@@ -78,36 +78,64 @@ export interface RoutePath<P, T> {
 }
 
 /**
- * What a route's pages read of the dealer's stock through `site`:
- * `stock_summary` (counts per type and make), `search.landing_pages`
- * (the stock's search pages, with their counts) and `content.models`
- * (each model's cars in stock). They move with every car
- * sold or added; a page whose props include them gets a new cache key on
- * every stock refresh. So only a route that declares `{ stock: true }`
+ * What a route's pages read of `site` that moves without the dealer's
+ * configuration changing:
+ *
+ * - `stock`: `stock_summary` (counts per type and make),
+ *   `search.landing_pages` (the stock's search pages, with their counts)
+ *   and `content.models` (each model's cars in stock). They move with
+ *   every car sold or added.
+ * - `clock`: `built_at`, the instant the stock was judged at. A build
+ *   without `--as-of` judges it at the start of the hour (judged_now in
+ *   generator/src/selection.rs), so it moves with every hourly refresh;
+ *   were it in every page's key, each refresh would render every page
+ *   again. The time rules the generator applies (sold window, new
+ *   arrivals, the offers' lists) reach the pages as their outcomes in the
+ *   data; a page that judges a window itself (an offer's or a slide's)
+ *   declares it.
+ *
+ * A page whose props include them gets a new cache key whenever they move.
+ * So only a route that declares `{ stock: true }` or `{ clock: true }`
  * gets them; every other page's `site` has them as properties that throw
  * when read (and that hashing skips), so a page that reads them without
  * declaring it fails the build instead of being served stale.
  */
 export interface PathsOptions {
   stock?: boolean;
+  clock?: boolean;
 }
 
 /** Site fields derived from the stock (see `PathsOptions`). */
 export const STOCK_FIELDS = ['stock_summary', 'search.landing_pages', 'content.models'] as const;
 
-const withoutStock = new WeakMap<SiteData, SiteData>();
+const guardedSites = new WeakMap<SiteData, Map<string, SiteData>>();
 
-/** `site` with the stock fields guarded (one object per site, so its hash is computed once). */
-export function siteWithoutStock(site: SiteData): SiteData {
-  let guarded = withoutStock.get(site);
+/**
+ * `site` with the fields `opts` does not declare guarded (one object per
+ * site and declaration, so its hash is computed once).
+ */
+export function siteFor(site: SiteData, opts: PathsOptions = {}): SiteData {
+  if (opts.stock && opts.clock) return site;
+  const which = `${opts.stock ? 'stock' : ''}|${opts.clock ? 'clock' : ''}`;
+  let known = guardedSites.get(site);
+  if (!known) guardedSites.set(site, (known = new Map()));
+  let guarded = known.get(which);
   if (!guarded) {
-    const refuse = (field: string) => () => {
-      throw new Error(`a page read site.${field}, which moves with the stock: declare it with paths(each, { stock: true }) in its route (lib/build-data.ts)`);
+    const refuse = (field: string, moves: string, option: string) => () => {
+      throw new Error(`a page read site.${field}, which ${moves}: declare it with paths(each, { ${option}: true }) in its route (lib/build-data.ts)`);
     };
-    const search = Object.defineProperty({ ...site.search }, 'landing_pages', { get: refuse('search.landing_pages'), enumerable: false });
-    const content = Object.defineProperty({ ...site.content }, 'models', { get: refuse('content.models'), enumerable: false });
-    guarded = Object.defineProperty({ ...site, search, content }, 'stock_summary', { get: refuse('stock_summary'), enumerable: false }) as SiteData;
-    withoutStock.set(site, guarded);
+    const stock = (field: string) => refuse(field, 'moves with the stock', 'stock');
+    let copy: SiteData = { ...site };
+    if (!opts.stock) {
+      const search = Object.defineProperty({ ...site.search }, 'landing_pages', { get: stock('search.landing_pages'), enumerable: false });
+      const content = Object.defineProperty({ ...site.content }, 'models', { get: stock('content.models'), enumerable: false });
+      copy = Object.defineProperty({ ...copy, search, content }, 'stock_summary', { get: stock('stock_summary'), enumerable: false }) as SiteData;
+    }
+    if (!opts.clock) {
+      copy = Object.defineProperty(copy, 'built_at', { get: refuse('built_at', 'moves with every hourly build', 'clock'), enumerable: false });
+    }
+    guarded = copy;
+    known.set(which, guarded);
   }
   return guarded;
 }
@@ -117,7 +145,7 @@ const withoutSimilar = new WeakMap<Car, Car>();
 /**
  * A car for the pages about it other than its own page (the checkout,
  * `/cars/{slug}.json`): its similar cars (`detail.similar`,
- * with their prices) guarded as `siteWithoutStock` guards the stock fields.
+ * with their prices) guarded as `siteFor` guards the stock fields.
  * They change whenever one of those cars is repriced, sold or arrives; only
  * the car page shows them, so only its key should move with them.
  */
@@ -139,8 +167,8 @@ export function carWithoutSimilar(car: Car): Car {
 /**
  * The paths of a route, for a dealer's own build and a batched one alike:
  * `each(d)` gives one dealer's params and props; every path gets the
- * dealer's `site` in its props (without the stock fields unless
- * `opts.stock`), the `dealer` param in a batch, and a cache key (`keyed`).
+ * dealer's `site` in its props (without the stock fields and the clock
+ * unless `opts` declares them), the `dealer` param in a batch, and a cache key (`keyed`).
  * The one place a route reads the generated data.
  */
 export function paths<P extends Record<string, string | undefined>, T extends Record<string, unknown>>(
@@ -159,7 +187,7 @@ export function pathsOf<P extends Record<string, string | undefined>, T extends 
   opts: PathsOptions = {},
 ) {
   return dealers.flatMap((d) => {
-    const site = opts.stock ? d.site : siteWithoutStock(d.site);
+    const site = siteFor(d.site, opts);
     return each(d).map(({ params, props }) => ({ params: batch ? { ...params, dealer: d.slug } : params, props: { ...props, site } }));
   });
 }

@@ -12,7 +12,7 @@ import { displayCount, facetEntries, worthShowing } from '../../lib/search/facet
 import { facetTitle } from '../../lib/search/labels';
 import { popularFor, suggest, suggestPages, type SearchPageLink, type Suggestion } from '../../lib/search/suggest';
 import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
-import { layoutResults, tileActive } from '../../lib/search/promo';
+import { layoutResults, tileFits, tileOpen } from '../../lib/search/promo';
 import { keptStats, sliderBounds } from '../../lib/search/range';
 import { EMPTY_STATE, type FacetStatsValue, type Hit, type RangeRefinement, type SearchClient, type SearchResponse, type SearchState } from '../../lib/search/types';
 import { parseSearchState, SCROLL_FLAG, toggleRefinement, withFilters } from '../../lib/search/url';
@@ -63,8 +63,13 @@ interface Props {
   config: IslandConfig;
   initialState: SearchState;
   initial: SearchResponse;
-  /** Build time (ms): promo tiles are judged at it until the browser's clock takes over. */
-  renderedAt: number;
+  /**
+   * The promo tiles (ids) whose dates and daily window were open when the
+   * stock was judged: the page shows these until the browser's clock takes
+   * over after hydration. The outcome, not the instant, so the page's cache
+   * key moves only when a tile opens or closes (lib/build-data.ts, `clock`).
+   */
+  tilesOpen: string[];
   /** Landing page title, e.g. "Used cars for sale"; empty on /search/. */
   title: string;
   /** For `document.title` ("… | {siteName}") when the search changes it. */
@@ -99,7 +104,7 @@ const SUBSCRIPTION_RANGES: Array<[string, string]> = [RANGES[0]!, ['subscription
 /** ‘xyz’, ‘abc’ */
 const quoteAll = (words: string[]) => words.map((w) => `‘${w}’`).join(', ');
 
-export default function SearchApp({ config, initialState, initial, renderedAt, title, siteName = '', landingPath }: Props) {
+export default function SearchApp({ config, initialState, initial, tilesOpen, title, siteName = '', landingPath }: Props) {
   // The static pages whose addresses a search may take (lib/search/addresses searchHref).
   const [base] = useState<SearchBase>(() => (landingPath ? { path: landingPath, refinements: initialState.refinementList } : PLAIN_SEARCH));
   const hrefOf = useCallback((s: SearchState) => searchHref(s, base), [base]);
@@ -109,7 +114,8 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const sliderStats = useRef<Record<string, FacetStatsValue>>({});
   const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
   const [keyword, setKeyword] = useState(initialState.query);
-  const [now, setNow] = useState(renderedAt);
+  // The shopper's clock, once hydrated; until then the build's outcome (tilesOpen).
+  const [now, setNow] = useState<number | undefined>(undefined);
   // Read from the device after hydration: the server renders every toggle unpressed.
   const [favourites, setFavourites] = useState<Favourite[]>([]);
   const [compared, setComparedList] = useState<Compared[]>([]);
@@ -317,7 +323,7 @@ export default function SearchApp({ config, initialState, initial, renderedAt, t
   const refined = (attr: string) => state.refinementList[attr] ?? [];
   const count = displayCount(response.nbHits, facets, s.stock_count_override);
   const carTypes = refined('car_type');
-  const tiles = s.promo_tiles.filter((t) => tileActive(t, now, carTypes));
+  const tiles = s.promo_tiles.filter((t) => (now === undefined ? tilesOpen.includes(t.id) : tileOpen(t, now)) && tileFits(t, carTypes));
   const items = layoutResults(response.hits, tiles, s.cta_card_position);
   const toggles: Toggles = {
     favourites: config.features.favourites,

@@ -28,7 +28,12 @@ export function cached(client: SearchClient, cache = new ResultCache<SearchRespo
   };
 }
 
-export function engineFor(index: SearchIndex, search: Search, nowSeconds: number, strict = false): Engine {
+/**
+ * The embedded engine over `index`, its base filters (the sold window)
+ * applied at `nowSeconds`; `now` (ms) judges the new-arrival tags, the
+ * browser's clock at each search by default.
+ */
+export function engineFor(index: SearchIndex, search: Search, nowSeconds: number, strict = false, now?: () => number): Engine {
   const decoded = decodeIndex(index);
   return createEngine(decoded, {
     hitsPerPage: search.page_size,
@@ -37,6 +42,7 @@ export function engineFor(index: SearchIndex, search: Search, nowSeconds: number
     keep: applyBaseFilters(decoded, search.base_filters, nowSeconds),
     newArrivalText: search.hit_rules.new_arrival_text,
     strict,
+    now,
   });
 }
 

@@ -15,14 +15,19 @@ export function localMinutes(nowMs: number, timeZone: string): number {
   return get('hour') * 60 + get('minute');
 }
 
-/** Whether the tile shows at `nowMs` for a search refined to `carTypes` (empty: all types). */
-export function tileActive(tile: PromoTile, nowMs: number, carTypes: string[]): boolean {
+/** Whether the tile's dates and daily window let it show at `nowMs`. */
+export function tileOpen(tile: PromoTile, nowMs: number): boolean {
   const s = nowMs / 1000;
   if (s < tile.starts_at || s > tile.expires_at) return false;
   if (tile.daily_minutes) {
     const m = localMinutes(nowMs, tile.timezone);
     if (m < tile.daily_minutes[0] || m >= tile.daily_minutes[1]) return false;
   }
+  return true;
+}
+
+/** Whether the tile shows for a search refined to `carTypes` (empty: all types). */
+export function tileFits(tile: PromoTile, carTypes: string[]): boolean {
   if (tile.car_types.length > 0) {
     // A type-limited tile needs a search limited to some of its types;
     // without strict display, a search limited to no type will do too.
@@ -30,6 +35,11 @@ export function tileActive(tile: PromoTile, nowMs: number, carTypes: string[]): 
     if (!carTypes.every((t) => (tile.car_types as string[]).includes(t))) return false;
   }
   return true;
+}
+
+/** Whether the tile shows at `nowMs` for a search refined to `carTypes` (empty: all types). */
+export function tileActive(tile: PromoTile, nowMs: number, carTypes: string[]): boolean {
+  return tileOpen(tile, nowMs) && tileFits(tile, carTypes);
 }
 
 export type ResultItem<H> = { kind: 'car'; hit: H } | { kind: 'promo'; tile: PromoTile } | { kind: 'cta' };

@@ -8,6 +8,7 @@
  * any whose counts or price range it moves), not every one.
  */
 import { engineFor } from './client';
+import { tileOpen } from './promo';
 import { EMPTY_STATE, type SearchResponse, type SearchState } from './types';
 import type { Engine } from './engine';
 import type { LandingPage, SearchIndex, SiteData } from '../../types/site';
@@ -16,6 +17,8 @@ import type { LandingPage, SearchIndex, SiteData } from '../../types/site';
 export interface StaticSearch {
   state: SearchState;
   initial: SearchResponse;
+  /** The promo tiles open when the stock was judged (SearchApp's `tilesOpen`). */
+  tilesOpen: string[];
 }
 
 // One engine per dealer's index and build: decoding the index once, not
@@ -28,7 +31,10 @@ export function staticSearch(site: SiteData, index: SearchIndex, page: number, l
   if (!engine) {
     // The instant the generator judged the stock at (its --as-of, if
     // given), so these counts match cars.json and the landing pages'.
-    engine = engineFor(index, site.search, Math.floor(site.built_at));
+    // The new-arrival tags too are judged at that instant, not at the
+    // moment this page happens to render.
+    const at = Math.floor(site.built_at);
+    engine = engineFor(index, site.search, at, false, () => at * 1000);
     engines.set(index, engine);
   }
   const refinementList = Object.fromEntries(Object.entries(landing?.refinements ?? {}).map(([k, v]) => [k, v ?? []]));
@@ -36,5 +42,7 @@ export function staticSearch(site: SiteData, index: SearchIndex, page: number, l
   // The time the search took at build time means nothing on the page, and
   // a figure that differs from run to run would change the page's cache
   // key on every build.
-  return { state, initial: { ...engine.search(state), processingTimeMS: 0 } };
+  // Which tiles are open, not the instant: the instant moves every hour.
+  const tilesOpen = site.search.promo_tiles.filter((t) => tileOpen(t, site.built_at * 1000)).map((t) => t.id);
+  return { state, initial: { ...engine.search(state), processingTimeMS: 0 }, tilesOpen };
 }
