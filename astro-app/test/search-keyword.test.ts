@@ -11,7 +11,7 @@ import { understand } from '../src/lib/search/intents';
 import { QUALITY } from '../src/lib/search/keyword';
 import { band, bandLabel, PRICE_BANDS } from '../src/lib/search/price-ranges';
 import { planner } from '../src/lib/search/query-plan';
-import { fits, suggest, suggestPages } from '../src/lib/search/suggest';
+import { fetchSearchPages, fits, SEARCH_PAGES_URL, suggest, suggestPages } from '../src/lib/search/suggest';
 import { distance, typoBudget, words } from '../src/lib/search/text';
 import { EMPTY_STATE, type SearchState } from '../src/lib/search/types';
 import synonymTable from '../src/lib/search/vocabulary/synonyms.json';
@@ -318,6 +318,17 @@ describe('suggestions', () => {
     expect(suggestPages('sale', pages)).toEqual([]);
     expect(suggestPages('yaris', pages)).toEqual([]);
     expect(suggestPages('toy', undefined)).toEqual([]);
+  });
+  it('are fetched from /search-pages.json, and a failed or malformed download is an error, not a list', async () => {
+    const pages = [{ path: 'used-cars', title: 'Used cars for sale', count: 17 }];
+    const answer = (status: number, body: unknown) => async (url: RequestInfo | URL) => {
+      expect(url).toBe(SEARCH_PAGES_URL);
+      return new Response(JSON.stringify(body), { status });
+    };
+    expect(await fetchSearchPages(answer(200, pages) as typeof fetch)).toEqual(pages);
+    await expect(fetchSearchPages(answer(404, pages) as typeof fetch)).rejects.toThrow(/404/);
+    await expect(fetchSearchPages(answer(200, { pages }) as typeof fetch)).rejects.toThrow(/not a list/);
+    await expect(fetchSearchPages(answer(200, [{ path: 'x', title: 'X' }]) as typeof fetch)).rejects.toThrow(/not a list/);
   });
   it('fit by word prefixes or the joined-up text', () => {
     expect(fits('Toyota HiLux', 'toy hi')).toBe(true);

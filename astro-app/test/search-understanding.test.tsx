@@ -9,7 +9,7 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { engineFor } from '../src/lib/search/client';
 import { planner } from '../src/lib/search/query-plan';
 import { COMPARE_KEY, COMPARE_LIMIT, FAVOURITES_KEY } from '../src/lib/search/saved';
@@ -105,11 +105,32 @@ describe('keyword suggestions (ARIA combobox)', () => {
     expect(decodeURIComponent(location.search)).toContain(`query=${chosen}`);
   });
 
-  it("offer the site's search pages in a group of their own, after the keyword suggestions", async () => {
+  it("offer the site's search pages in a group of their own, after the keyword suggestions, fetched at the box's first focus", async () => {
     const pages = site.search.landing_pages.map(({ path, title, count }) => ({ path, title, count }));
-    render(<SearchApp {...props()} config={{ ...props().config, pages }} />);
+    const asked: string[] = [];
+    let fail = true;
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (url !== '/search-pages.json') return new Response('', { status: 404 });
+      asked.push(url);
+      return fail ? new Response('', { status: 503 }) : new Response(JSON.stringify(pages), { headers: { 'Content-Type': 'application/json' } });
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+      warn.mockRestore();
+    });
+    render(<SearchApp {...props()} />);
     await settle();
+    // Not in the page's props, and not asked for before the box is used.
+    expect(asked).toEqual([]);
+    // A failed download leaves the group out and is asked again at the next focus.
+    fireEvent.focus(box());
+    await settle();
+    expect(asked).toEqual(['/search-pages.json']);
+    fireEvent.blur(box());
+    fail = false;
     const input = await typeInBox('toy');
+    expect(asked).toEqual(['/search-pages.json', '/search-pages.json']);
     const list = screen.getByRole('listbox', { name: 'Suggestions' });
     const group = within(list).getByRole('group', { name: 'Search pages' });
     const inGroup = within(group).getAllByRole('option');

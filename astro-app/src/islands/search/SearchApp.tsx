@@ -10,7 +10,7 @@ import { chipsOf, withIntents } from '../../lib/search/chips';
 import { createClient } from '../../lib/search/client';
 import { displayCount, facetEntries, worthShowing } from '../../lib/search/facet-lists';
 import { facetTitle } from '../../lib/search/labels';
-import { popularFor, suggest, suggestPages, type SearchPageLink, type Suggestion } from '../../lib/search/suggest';
+import { fetchSearchPages, popularFor, suggest, suggestPages, type SearchPageLink, type Suggestion } from '../../lib/search/suggest';
 import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
 import { layoutResults, tileFits, tileOpen } from '../../lib/search/promo';
 import { keptStats, sliderBounds } from '../../lib/search/range';
@@ -55,8 +55,6 @@ export interface IslandConfig {
   images?: ImagesConfig;
   /** Make slugs with a logo in /images/makes/. */
   logos: string[];
-  /** The site's search pages (`site.search.landing_pages`: path, title, count), offered as suggestions. */
-  pages?: SearchPageLink[];
 }
 
 interface Props {
@@ -129,6 +127,9 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
   // The dealer's popular searches, asked for once the keyword box gets focus.
   const [popular, setPopular] = useState<Suggestion[]>([]);
   const popularAsked = useRef(false);
+  // The site's search pages, offered among the suggestions: fetched once the keyword box gets focus.
+  const [searchPages, setSearchPages] = useState<SearchPageLink[]>([]);
+  const searchPagesAsked = useRef(false);
   const reported = useRef(false);
   // Popular searches come with the embedded engine (each is checked against the stock here).
   const popularOn = !config.search.hosted;
@@ -285,6 +286,16 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
   };
   const onKeywordFocus = () => {
     client.current ??= createClient(config.search as Search);
+    if (!searchPagesAsked.current) {
+      searchPagesAsked.current = true;
+      fetchSearchPages()
+        .then(setSearchPages)
+        .catch((error: unknown) => {
+          // Asked again at the next focus; the other suggestions do not wait for these.
+          searchPagesAsked.current = false;
+          console.warn('search pages unavailable', error);
+        });
+    }
     if (popularOn && !popularAsked.current) {
       popularAsked.current = true;
       const c = client.current;
@@ -439,7 +450,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
                 value={keyword}
                 placeholder={s.keyword_placeholder}
                 suggestions={wholeFacets ? suggest(keyword, wholeFacets) : []}
-                pages={suggestPages(keyword, config.pages)}
+                pages={suggestPages(keyword, searchPages)}
                 popular={popularFor(keyword, popular)}
                 onPage={(path) => window.location.assign(`/search/${path}/`)}
                 onType={onKeyword}

@@ -25,6 +25,27 @@ export interface SearchPageLink {
   count: number;
 }
 
+/**
+ * Where the site's search pages are listed for the keyword box
+ * (routes/search-pages.json.ts). Fetched when the box first gets focus,
+ * not carried in every search page's props: their counts move with every
+ * car sold or added, and a page's props are its cache key (lib/build-data.ts).
+ */
+export const SEARCH_PAGES_URL = '/search-pages.json';
+
+/** The site's search pages (SEARCH_PAGES_URL); rejects on a failed download or a body that is not a list of them. */
+export async function fetchSearchPages(fetchImpl: typeof fetch = fetch): Promise<SearchPageLink[]> {
+  const res = await fetchImpl(SEARCH_PAGES_URL);
+  if (!res.ok) throw new Error(`${SEARCH_PAGES_URL}: ${res.status}`);
+  const body: unknown = await res.json();
+  const isLink = (p: unknown): p is SearchPageLink => {
+    const o = p as Partial<SearchPageLink> | null;
+    return typeof o?.path === 'string' && typeof o.title === 'string' && typeof o.count === 'number';
+  };
+  if (!Array.isArray(body) || !body.every(isLink)) throw new Error(`${SEARCH_PAGES_URL}: not a list of search pages`);
+  return body;
+}
+
 /** "Toyota HiLux for sale" → "Toyota HiLux"; "Used cars for sale" → "Used cars". */
 export const pageLabel = (title: string) => title.replace(/ for sale$/i, '');
 
