@@ -124,6 +124,15 @@ impl Fixture {
     fn preview_kv(&self) -> Value {
         self.load(&format!("kv-{PREVIEW_KV}.json"))
     }
+    /// The keys of each `kv bulk put` so far, and forget them.
+    fn kv_writes(&self) -> Vec<Vec<String>> {
+        let log = self.state().join("kv-writes.jsonl");
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
     /// wrangler calls so far (argv joined), and forget them.
     fn calls(&self) -> Vec<String> {
         let log = self.state().join("log.jsonl");
@@ -466,7 +475,7 @@ fn changed_deploys_only_the_dealer_whose_build_key_differs() {
     let (code, out, err) = f.run(&["deploy", "--changed", "--dry-run"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains(&format!("dealer tiny-dealer: deploy release {R2} (build key differs from the deployed release {R1})")), "{out}");
-    assert!(out.contains("KV: 3 keys put (1 car:, 1 dealer:, 1 origin:): 0 new, 2 changed, 1 unchanged; 1 deleted"), "{out}");
+    assert!(out.contains("KV: 2 of 3 keys put (1 car:, 1 dealer:, 1 origin:): 0 new, 2 changed, 1 unchanged; 1 deleted"), "{out}");
     assert!(
         out.contains(&format!(
             "against release {R1}: 2 new or changed, 0 removed"
@@ -479,10 +488,18 @@ fn changed_deploys_only_the_dealer_whose_build_key_differs() {
     );
     f.calls();
 
+    f.kv_writes();
     let (code, out, err) = f.run(&["deploy", "--changed"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("1 dealer(s) deployed, 0 failed, 1 skipped"),
+        "{out}"
+    );
+    // Only the keys whose value changed are written again (an hourly
+    // refresh changes a few of a dealer's hundreds of keys).
+    assert_eq!(
+        f.kv_writes(),
+        [["car:tiny-dealer:car-1", "dealer:tiny-dealer"]],
         "{out}"
     );
     let calls = f.calls();
@@ -612,6 +629,42 @@ fn a_failing_site_upload_names_the_dealer_puts_its_config_back_and_the_others_go
         f.deployed(SECOND)["release"],
         "20261123T030000Z-dddddddddddd"
     );
+    assert!(f.deployed(SECOND)["switching_to"].is_null());
+    // KV was put back: the record is release 1's, unmarked.
+    assert!(f.deployed(TINY)["switching_to"].is_null());
+
+    // A run killed while it changed KV leaves its mark on the record
+    // (written before any entry): the next deployment does not trust KV to
+    // hold release 1's entries, writes every key, then records a finished
+    // deployment.
+    let mut kv = f.kv();
+    let mut rec = f.deployed(TINY);
+    rec["switching_to"] = R2.into();
+    kv[format!("deployed:{TINY}")] = serde_json::to_string(&rec).unwrap().into();
+    f.save(&format!("kv-{KV}.json"), &kv);
+    f.save("fail.json", &serde_json::json!([]));
+    let (code, out, err) = f.run(&["deploy", "--changed", "--dry-run"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "KV: 3 of 3 keys put (every key: the deployment of release {R2} did not finish)"
+        )),
+        "{out}"
+    );
+    f.kv_writes();
+    let (code, out, err) = f.run(&["deploy", "--changed"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        f.kv_writes(),
+        [[
+            "car:tiny-dealer:car-1",
+            "dealer:tiny-dealer",
+            "origin:https://www.tinymotors.com.au"
+        ]],
+        "{out}"
+    );
+    assert_eq!(f.deployed(TINY)["release"], R2);
+    assert!(f.deployed(TINY)["switching_to"].is_null());
 }
 
 #[test]

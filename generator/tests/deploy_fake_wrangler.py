@@ -15,6 +15,7 @@ against a little account kept in $FAKE_WRANGLER_STATE:
                    "config": the config's keys}}} (Worker Previews)
   fail.json        [[argv substring, cwd substring], ...]: calls that fail
   log.jsonl        one line per call: argv, cwd, stdin, whether a token was set
+  kv-writes.jsonl  one line per kv bulk put: the keys it wrote
 
 Nothing here reaches the network.
 """
@@ -114,6 +115,9 @@ if argv[:1] == ["kv"]:
         for e in entries:
             kv[e["key"]] = e["value"]
         save(kv_file, kv)
+        # Which keys each bulk put wrote (a deployment writes only changed ones).
+        with open(os.path.join(state, "kv-writes.jsonl"), "a") as f:
+            f.write(json.dumps(sorted(e["key"] for e in entries)) + "\n")
         print("Success!")
     elif sub == ["bulk", "delete"]:
         with open(argv[3]) as f:

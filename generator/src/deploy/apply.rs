@@ -129,6 +129,17 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
     store
         .put_file(&state::release_key(&r.slug, &r.id), &r.kv_file())
         .context("nothing was changed")?;
+    // Until this run's record is written, the next one must not trust KV
+    // to hold the deployed release's entries (`Deployed::switching_to`).
+    if let Some(d) = &previous {
+        let marked = Deployed {
+            switching_to: Some(r.id.clone()),
+            ..d.clone()
+        };
+        store
+            .put_json(&state::deployed_key(&r.slug), &marked)
+            .context("nothing was changed")?;
+    }
     // Puts the deployed release's entries back and removes the new ones.
     let restore = |what: &str| -> String {
         let Some(old) = &p.previous_kv else {
@@ -140,7 +151,12 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
             store.bulk_put_entries(old)
         };
         let del = store.bulk_delete(&state::stale_keys(&p.new_kv, old));
-        match (put, del) {
+        // KV holds the deployed release's entries again: its record loses the mark.
+        let record = match (&put, &del, &previous) {
+            (Ok(()), Ok(()), Some(d)) => store.put_json(&state::deployed_key(&r.slug), d),
+            _ => Ok(()),
+        };
+        match (put, del.and(record)) {
             (Ok(()), Ok(())) => format!(
                 "{what}; its edge config was put back to {}",
                 previous
@@ -153,9 +169,11 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
             }
         }
     };
-    // 2. The edge config.
-    if let Err(e) = store.bulk_put(&r.kv_file()) {
-        bail!("{}", restore(&format!("edge config (KV) not put: {e:#}")));
+    // 2. The edge config: the keys whose value changed (`DealerPlan::kv_put`).
+    if !p.kv_put.is_empty() {
+        if let Err(e) = store.bulk_put_entries(&p.kv_put) {
+            bail!("{}", restore(&format!("edge config (KV) not put: {e:#}")));
+        }
     }
     // 3. The site.
     let message = format!("dealergen release {}", r.id);
@@ -194,6 +212,7 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
             .map(Deployed::pointer)
             .or_else(|| previous.as_ref().and_then(|d| d.previous.clone())),
         rolled_back_from: None,
+        switching_to: None,
     };
     store
         .put_json(&state::deployed_key(&r.slug), &rec)

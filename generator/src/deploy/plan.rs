@@ -34,6 +34,10 @@ pub(super) struct DealerPlan {
     /// The KV entries of the deployed release, when known.
     pub(super) previous_kv: Option<Vec<KvEntry>>,
     pub(super) new_kv: Vec<KvEntry>,
+    /// The entries the deployment writes: those of `new_kv` whose value
+    /// differs from `previous_kv`'s, or all of them when KV's content is
+    /// not known (never read, or the last deployment did not finish).
+    pub(super) kv_put: Vec<KvEntry>,
     pub(super) secrets: BTreeMap<String, String>,
     /// Why the site does not fit the Workers plan's limits (asset_limits.rs).
     pub(super) over_limits: Vec<String>,
@@ -196,6 +200,13 @@ impl Plan {
                 Remote::Unknown(_) => None,
             };
             let new_kv = release::kv_entries(&r.kv_file())?;
+            // Only the keys whose value changed, when KV is known to hold
+            // the deployed release's entries.
+            let unfinished = matches!(&deployed, Remote::Found(d) if d.switching_to.is_some());
+            let kv_put = match &previous_kv {
+                Some(old) if !unfinished => state::changed_entries(old, &new_kv),
+                _ => new_kv.clone(),
+            };
             let secrets = secrets::required(&r.edge);
             let over_limits =
                 limits::AssetCount::of(files.iter().map(|f| (f.path.as_str(), f.size)))
@@ -210,6 +221,7 @@ impl Plan {
                 decision,
                 previous_kv,
                 new_kv,
+                kv_put,
                 secrets,
                 over_limits,
             });

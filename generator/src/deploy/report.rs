@@ -159,11 +159,20 @@ fn print_dealer(p: &DealerPlan, project: &Project) {
         .map(|(k, n)| format!("{n} {k}:"))
         .collect::<Vec<_>>()
         .join(", ");
+    let unfinished = match &p.deployed {
+        Remote::Found(d) => d
+            .switching_to
+            .as_ref()
+            .map(|to| format!(" (every key: the deployment of release {to} did not finish)"))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
     match &p.previous_kv {
         Some(old) => {
             let (added, changed, removed, same) = state::kv_change(old, &p.new_kv);
             println!(
-                "  KV: {} keys put ({by_prefix}): {added} new, {changed} changed, {same} unchanged; {removed} deleted",
+                "  KV: {} of {} keys put{unfinished} ({by_prefix}): {added} new, {changed} changed, {same} unchanged; {removed} deleted",
+                p.kv_put.len(),
                 p.new_kv.len()
             );
         }
@@ -174,7 +183,7 @@ fn print_dealer(p: &DealerPlan, project: &Project) {
     }
     println!("    from {}", show(&p.release.kv_file()));
     for e in p
-        .new_kv
+        .kv_put
         .iter()
         .filter(|e| e.key.starts_with("dealer:") || e.key.starts_with("origin:"))
     {

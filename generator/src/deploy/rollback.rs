@@ -110,6 +110,14 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
         return Ok(0);
     }
     let stale = state::stale_keys(&cur_kv, &old_kv);
+    // Until the rollback's record is written, the next deployment writes every key.
+    let marked = Deployed {
+        switching_to: Some(prev.release.clone()),
+        ..current.clone()
+    };
+    store
+        .put_json(&state::deployed_key(slug), &marked)
+        .context("nothing was changed: the deployment record could not be marked")?;
     store
         .bulk_put_entries(&old_kv)
         .context("nothing was changed: the previous edge config could not be put")?;
@@ -132,7 +140,8 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     if !o.ok {
         let back = store
             .bulk_put_entries(&cur_kv)
-            .and_then(|_| store.bulk_delete(&state::stale_keys(&old_kv, &cur_kv)));
+            .and_then(|_| store.bulk_delete(&state::stale_keys(&old_kv, &cur_kv)))
+            .and_then(|_| store.put_json(&state::deployed_key(slug), &current));
         bail!(
             "wrangler rollback of {worker} failed:\n    {}\n{}",
             o.said(),
@@ -157,6 +166,7 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
         dealergen_version: env!("CARGO_PKG_VERSION").into(),
         previous: None,
         rolled_back_from: Some(current.pointer()),
+        switching_to: None,
     };
     store.put_json(&state::deployed_key(slug), &rec)?;
     println!("rolled back {slug} to release {}", prev.release);

@@ -37,6 +37,13 @@ pub struct Deployed {
     /// does not put back by itself (a new build or `--dealer` does).
     #[serde(default)]
     pub rolled_back_from: Option<Pointer>,
+    /// Set while a deployment or rollback changes the dealer's KV entries
+    /// (the release it is putting in place); the record written when it
+    /// finishes has none. A record still carrying it means that run did not
+    /// finish, so KV may hold a mix of two releases' entries: the next
+    /// deployment writes every key, not only those that changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switching_to: Option<String>,
 }
 
 /// A release as deployed once.
@@ -183,6 +190,20 @@ pub fn stale_keys(old: &[KvEntry], new: &[KvEntry]) -> Vec<String> {
     gone.sort();
     gone.dedup();
     gone
+}
+
+/// The entries of `new` that `old` lacks or holds with another value: what
+/// a deployment writes when KV holds `old` (an hourly refresh changes a few
+/// cars' keys of a dealer's hundreds).
+pub fn changed_entries(old: &[KvEntry], new: &[KvEntry]) -> Vec<KvEntry> {
+    let before: std::collections::HashMap<&str, &str> = old
+        .iter()
+        .map(|e| (e.key.as_str(), e.value.as_str()))
+        .collect();
+    new.iter()
+        .filter(|e| before.get(e.key.as_str()) != Some(&e.value.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// Added, changed, removed and unchanged keys from `old` to `new`.
