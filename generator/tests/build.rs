@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 const AS_OF: &str = "2026-11-20T00:00:00Z";
+/// The hourly refresh after AS_OF: a build without --as-of judges the stock
+/// at the start of its hour.
+const NEXT_HOUR: &str = "2026-11-20T01:00:00Z";
 
 mod support;
 use support::repo_root;
@@ -767,7 +770,6 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
 /// render at the new hour makes, file for file.
 #[test]
 fn the_next_hour_restores_the_pages_no_time_rule_moved_and_shows_what_opened() {
-    const NEXT_HOUR: &str = "2026-11-20T01:00:00Z";
     support::require_astro();
     let sites = sites_dir();
     let dealers = dealers_outside();
@@ -1957,9 +1959,9 @@ fn a_batch_keeps_its_dealers_and_its_page_cache_and_never_serves_a_stale_page() 
             .replace("www.tinymotors.com.au", "www.tinytwin.com.au"),
     )
     .unwrap();
-    let build = |extra: &[&str]| {
+    let build_at = |at: &str, extra: &[&str]| {
         let out = dealergen_at(root.path(), dealers.path(), sites.path())
-            .args(["build", "--all", "-j", "1", "--as-of", AS_OF])
+            .args(["build", "--all", "-j", "1", "--as-of", at])
             .args(extra)
             .current_dir(dealers.path())
             .output()
@@ -1967,6 +1969,7 @@ fn a_batch_keeps_its_dealers_and_its_page_cache_and_never_serves_a_stale_page() 
         assert!(out.status.success(), "{}", text(&out));
         text(&out)
     };
+    let build = |extra: &[&str]| build_at(AS_OF, extra);
     let batch_log = || std::fs::read_to_string(sites.path().join(".batch-1/build.log")).unwrap();
     let page_line = |log: &str, dealer: &str, page: &str| -> String {
         let path = format!(" /dealergen-batch/{dealer}/{page} ");
@@ -2053,6 +2056,25 @@ fn a_batch_keeps_its_dealers_and_its_page_cache_and_never_serves_a_stale_page() 
         site_files(&tiny.join("dist")),
         site_files(&alone.path().join("tiny-dealer/dist")),
         "the batched incremental build differs from a fresh build alone"
+    );
+
+    // The next hour's refresh: every member is built again (its data
+    // carries the new instant), and no car page is rendered again for it.
+    let log = build_at(NEXT_HOUR, &[]);
+    for slug in ["tiny-dealer", "tiny-twin", "rate-motors"] {
+        assert!(log.contains(&format!("built  {slug}")), "{log}");
+    }
+    let astro = batch_log();
+    let car_pages: Vec<&str> = astro
+        .lines()
+        .filter(|l| l.contains("/cars/") && l.contains("/index.html"))
+        .collect();
+    assert!(car_pages.len() > 10, "{astro}");
+    assert!(
+        car_pages
+            .iter()
+            .all(|l| l.trim_end().ends_with("(restored)")),
+        "car pages rendered again only because the hour changed: {car_pages:#?}"
     );
 
     // A layout change: every page of every changed dealer is rendered.
