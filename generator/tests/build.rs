@@ -56,6 +56,26 @@ fn dealergen_at(
     cmd
 }
 
+/// `dealergen build --all --as-of <at> <extra>` that must succeed: its output.
+fn build_all_at(root: &Path, dealers: &Path, sites: &Path, at: &str, extra: &[&str]) -> String {
+    let out = dealergen_at(root, dealers, sites)
+        .args(["build", "--all", "--as-of", at])
+        .args(extra)
+        .current_dir(dealers)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    text(&out)
+}
+
+/// Appends `yaml` to the dealer file `<dealers>/<slug>.yaml`.
+fn append_to_dealer(dealers: &Path, slug: &str, yaml: &str) {
+    let file = dealers.join(format!("{slug}.yaml"));
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(yaml);
+    std::fs::write(&file, text).unwrap();
+}
+
 fn dealergen(sites: &Path, args: &[&str]) -> Output {
     dealergen_at(repo_root(), fixtures(), sites)
         .args(args)
@@ -547,16 +567,8 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     let root = checkout_copy();
     let sites = sites_dir();
     let dealers = dealers_outside();
-    let build = |extra: &[&str]| {
-        let out = dealergen_at(root.path(), dealers.path(), sites.path())
-            .args(["build", "--all", "--as-of", AS_OF])
-            .args(extra)
-            .current_dir(dealers.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        text(&out)
-    };
+    let build =
+        |extra: &[&str]| build_all_at(root.path(), dealers.path(), sites.path(), AS_OF, extra);
     let site = sites.path().join("tiny-dealer");
     let dist = site.join("dist");
     let page = |p: &str| std::fs::read_to_string(dist.join(p)).unwrap();
@@ -589,10 +601,11 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
     // the release records the new inputs for the next build.
     let inputs = || std::fs::read_to_string(site.join("current/inputs-key")).unwrap();
     let inputs_before = inputs();
-    let yaml = dealers.path().join("tiny-dealer.yaml");
-    let mut text_yaml = std::fs::read_to_string(&yaml).unwrap();
-    text_yaml.push_str("# a comment changes no page\n");
-    std::fs::write(&yaml, text_yaml).unwrap();
+    append_to_dealer(
+        dealers.path(),
+        "tiny-dealer",
+        "# a comment changes no page\n",
+    );
     let log = build(&[]);
     assert!(log.contains("cached tiny-dealer"), "{log}");
     assert_eq!(release_of(&site), first);
@@ -774,21 +787,13 @@ fn the_next_hour_restores_the_pages_no_time_rule_moved_and_shows_what_opened() {
     let sites = sites_dir();
     let dealers = dealers_outside();
     // Brisbane is UTC+10: the tile opens at 00:30Z, between AS_OF and NEXT_HOUR.
-    let yaml = dealers.path().join("tiny-dealer.yaml");
-    let mut text_yaml = std::fs::read_to_string(&yaml).unwrap();
-    text_yaml.push_str(
+    append_to_dealer(
+        dealers.path(),
+        "tiny-dealer",
         "search:\n  promo_tiles:\n    - id: opens-in-the-hour\n      positions: [2]\n      start: \"2026-11-20 10:30\"\n      expiry: \"2026-12-24\"\n      image: /images/no-photo.svg\n      alt: Opens within the hour\n      href: /search/\n",
     );
-    std::fs::write(&yaml, text_yaml).unwrap();
     let build = |at: &str, extra: &[&str]| {
-        let out = dealergen_at(repo_root(), dealers.path(), sites.path())
-            .args(["build", "--all", "--as-of", at])
-            .args(extra)
-            .current_dir(dealers.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        text(&out)
+        build_all_at(&repo_root(), dealers.path(), sites.path(), at, extra)
     };
     let site = sites.path().join("tiny-dealer");
     let page = |p: &str| std::fs::read_to_string(site.join("dist").join(p)).unwrap();
@@ -1548,12 +1553,11 @@ fn with_an_image_host_a_missing_site_photo_is_left_out_once_and_the_host_sizes_a
     let root = checkout_with_public(&["/images/stock/photo-1.jpg"]);
     let dealers = dealers_outside();
     let sites = sites_dir();
-    let yaml = dealers.path().join("tiny-dealer.yaml");
-    let mut text_yaml = std::fs::read_to_string(&yaml).unwrap();
-    text_yaml.push_str(
+    append_to_dealer(
+        dealers.path(),
+        "tiny-dealer",
         "images:\n  url_template: \"https://img.example.com{url}?w={width}&q={quality}\"\n",
     );
-    std::fs::write(&yaml, text_yaml).unwrap();
     let feed = dealers.path().join("stock/tiny.json");
     set_car(
         &feed,
@@ -1959,15 +1963,10 @@ fn a_batch_keeps_its_dealers_and_its_page_cache_and_never_serves_a_stale_page() 
             .replace("www.tinymotors.com.au", "www.tinytwin.com.au"),
     )
     .unwrap();
+    // One job: the three dealers share one batch.
     let build_at = |at: &str, extra: &[&str]| {
-        let out = dealergen_at(root.path(), dealers.path(), sites.path())
-            .args(["build", "--all", "-j", "1", "--as-of", at])
-            .args(extra)
-            .current_dir(dealers.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        text(&out)
+        let extra: Vec<&str> = ["-j", "1"].iter().chain(extra).copied().collect();
+        build_all_at(root.path(), dealers.path(), sites.path(), at, &extra)
     };
     let build = |extra: &[&str]| build_at(AS_OF, extra);
     let batch_log = || std::fs::read_to_string(sites.path().join(".batch-1/build.log")).unwrap();
