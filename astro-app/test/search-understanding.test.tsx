@@ -60,8 +60,14 @@ beforeEach(() => {
   prepared = 0;
   localStorage.clear();
   history.replaceState(null, '', '/search/');
+  // The keyword box asks for the site's search pages at its first focus
+  // (none here; the test of that group answers with its own).
+  vi.stubGlobal('fetch', async (url: string) => new Response(url === '/search-pages.json' ? '[]' : '', { status: url === '/search-pages.json' ? 200 : 404 }));
 });
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 const box = () => screen.getByRole('combobox', { name: 'Keyword' });
 const settle = () => act(async () => new Promise((r) => setTimeout(r, 0)));
