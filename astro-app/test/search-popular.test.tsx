@@ -48,6 +48,8 @@ const { landing_pages: _l, ...search } = site.search;
 function edge(queries: unknown = ['hilux', 'corolla', 'zzzqqq', 'toyota xyzzy', 'me@example.com']) {
   const got: Array<{ url: string; method: string; body: unknown }> = [];
   const fetchImpl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+    // The site's own static list of search pages, asked for at the box's first focus: not the edge.
+    if (String(url) === '/search-pages.json') return new Response('[]', { headers: { 'content-type': 'application/json' } });
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     got.push({ url: String(url), method: init?.method ?? 'GET', body });
     const answer = String(url).includes('/api/search/popular') ? { queries, days: 30 } : { recorded: true };
