@@ -80,17 +80,23 @@ describe('the card among the results (search.cta_card)', () => {
   });
 });
 
+/** The island rendered on the server, then hydrated over that HTML: the container, and any mismatch React reported. */
+async function hydrated(p: typeof props, html = renderToString(<SearchApp {...p} />)) {
+  const container = document.createElement('div');
+  container.innerHTML = html;
+  document.body.append(container);
+  const errors: unknown[] = [];
+  const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void errors.push(args));
+  await act(async () => {
+    hydrateRoot(container, <SearchApp {...p} />, { onRecoverableError: (e) => void errors.push(e) });
+  });
+  consoleError.mockRestore();
+  return { container, errors };
+}
+
 describe('search island', () => {
   it('hydrates the server HTML without a mismatch', async () => {
-    const container = document.createElement('div');
-    container.innerHTML = renderToString(<SearchApp {...props} />);
-    document.body.append(container);
-    const errors: unknown[] = [];
-    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void errors.push(args));
-    await act(async () => {
-      hydrateRoot(container, <SearchApp {...props} />, { onRecoverableError: (e) => void errors.push(e) });
-    });
-    consoleError.mockRestore();
+    const { container, errors } = await hydrated(props);
     expect(errors).toEqual([]);
     expect(container.querySelectorAll('article.car-card').length).toBe(site.search.page_size);
     container.remove();
@@ -192,15 +198,7 @@ describe('search island', () => {
     const html = renderToString(<SearchApp {...built} />);
     expect(html).toContain('alt="Expired offer"');
     expect(html).not.toContain('alt="Finance offer: 4.99% p.a."');
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.append(container);
-    const errors: unknown[] = [];
-    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void errors.push(args));
-    await act(async () => {
-      hydrateRoot(container, <SearchApp {...built} />, { onRecoverableError: (e) => void errors.push(e) });
-    });
-    consoleError.mockRestore();
+    const { container, errors } = await hydrated(built, html);
     expect(errors).toEqual([]);
     // Hydrated: the shopper's clock (2026 or later) has the always-on tile open and the expired one closed.
     expect(container.querySelector('img[alt="Finance offer: 4.99% p.a."]')).not.toBeNull();
