@@ -30,6 +30,21 @@ describe('staticSearch', () => {
     expect(a.initial.hits.length).toBeGreaterThan(0);
   });
 
+  it("judges the new-arrival tags at the instant the stock was judged, not at the render's clock", () => {
+    const created = (baseIndex.numbers as Record<string, number[]>).created_at![0]!;
+    const slug = (baseIndex.strings as Record<string, string[]>).slug![0]!;
+    // A fresh index object per build, as a new build reads.
+    const tagAt = (builtAt: number) => {
+      const judgedAt = { ...site, built_at: builtAt };
+      const index = structuredClone(baseIndex);
+      const hit = [1, 2, 3].flatMap((page) => staticSearch(judgedAt, index, page).initial.hits).find((h) => h.slug === slug);
+      expect(hit, slug).toBeDefined();
+      return hit!.tag_banner;
+    };
+    expect(tagAt(created + 86_400)).toBe(site.search.hit_rules.new_arrival_text);
+    expect(tagAt(created + 30 * 86_400)).toBe('');
+  });
+
   it('changes the key of the page that lists a repriced car, and of no other', () => {
     const before = pageKeys(baseIndex);
     // Which page lists which car: find a car listed on page 2 only.

@@ -12,7 +12,7 @@ import { displayCount, facetEntries, worthShowing } from '../../lib/search/facet
 import { facetTitle } from '../../lib/search/labels';
 import { fetchSearchPages, popularFor, suggest, suggestPages, type SearchPageLink, type Suggestion } from '../../lib/search/suggest';
 import { historyLabel, loadHistory, recordSearch, stateOfPath, type HistoryEntry } from '../../lib/search/history';
-import { layoutResults, tileFits, tileOpen } from '../../lib/search/promo';
+import { layoutResults, tileActive, tileFits } from '../../lib/search/promo';
 import { keptStats, sliderBounds } from '../../lib/search/range';
 import { EMPTY_STATE, type FacetStatsValue, type Hit, type RangeRefinement, type SearchClient, type SearchResponse, type SearchState } from '../../lib/search/types';
 import { parseSearchState, SCROLL_FLAG, toggleRefinement, withFilters } from '../../lib/search/url';
@@ -334,7 +334,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
   const refined = (attr: string) => state.refinementList[attr] ?? [];
   const count = displayCount(response.nbHits, facets, s.stock_count_override);
   const carTypes = refined('car_type');
-  const tiles = s.promo_tiles.filter((t) => (now === undefined ? tilesOpen.includes(t.id) : tileOpen(t, now)) && tileFits(t, carTypes));
+  const tiles = s.promo_tiles.filter((t) => (now === undefined ? tilesOpen.includes(t.id) && tileFits(t, carTypes) : tileActive(t, now, carTypes)));
   const items = layoutResults(response.hits, tiles, s.cta_card_position);
   const toggles: Toggles = {
     favourites: config.features.favourites,

@@ -21,28 +21,35 @@ export interface StaticSearch {
   tilesOpen: string[];
 }
 
-// One engine per dealer's index and build: decoding the index once, not
-// once per page.
-const engines = new WeakMap<SearchIndex, Engine>();
+// What the build judged once per dealer's index and build: the engine
+// (decoding the index once, not once per page) and the promo tiles open.
+const judged = new WeakMap<SearchIndex, { engine: Engine; tilesOpen: string[] }>();
 
-/** Page `page` (1-based) of the dealer's search, or of one of its landing pages. */
-export function staticSearch(site: SiteData, index: SearchIndex, page: number, landing?: LandingPage): StaticSearch {
-  let engine = engines.get(index);
-  if (!engine) {
+function judgedFor(site: SiteData, index: SearchIndex) {
+  let known = judged.get(index);
+  if (!known) {
     // The instant the generator judged the stock at (its --as-of, if
     // given), so these counts match cars.json and the landing pages'.
     // The new-arrival tags too are judged at that instant, not at the
     // moment this page happens to render.
     const at = Math.floor(site.built_at);
-    engine = engineFor(index, site.search, at, false, () => at * 1000);
-    engines.set(index, engine);
+    known = {
+      engine: engineFor(index, site.search, at, false, () => at * 1000),
+      // Which tiles are open, not the instant: the instant moves every hour.
+      tilesOpen: site.search.promo_tiles.filter((t) => tileOpen(t, at * 1000)).map((t) => t.id),
+    };
+    judged.set(index, known);
   }
+  return known;
+}
+
+/** Page `page` (1-based) of the dealer's search, or of one of its landing pages. */
+export function staticSearch(site: SiteData, index: SearchIndex, page: number, landing?: LandingPage): StaticSearch {
+  const { engine, tilesOpen } = judgedFor(site, index);
   const refinementList = Object.fromEntries(Object.entries(landing?.refinements ?? {}).map(([k, v]) => [k, v ?? []]));
   const state: SearchState = { ...EMPTY_STATE, refinementList, range: {}, page };
   // The time the search took at build time means nothing on the page, and
   // a figure that differs from run to run would change the page's cache
   // key on every build.
-  // Which tiles are open, not the instant: the instant moves every hour.
-  const tilesOpen = site.search.promo_tiles.filter((t) => tileOpen(t, site.built_at * 1000)).map((t) => t.id);
   return { state, initial: { ...engine.search(state), processingTimeMS: 0 }, tilesOpen };
 }
