@@ -132,12 +132,8 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
     // Until this run's record is written, the next one must not trust KV
     // to hold the deployed release's entries (`Deployed::switching_to`).
     if let Some(d) = &previous {
-        let marked = Deployed {
-            switching_to: Some(r.id.clone()),
-            ..d.clone()
-        };
         store
-            .put_json(&state::deployed_key(&r.slug), &marked)
+            .mark_switching(d, &r.id)
             .context("nothing was changed")?;
     }
     // Puts the deployed release's entries back and removes the new ones.

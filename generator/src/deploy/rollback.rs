@@ -111,12 +111,8 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     }
     let stale = state::stale_keys(&cur_kv, &old_kv);
     // Until the rollback's record is written, the next deployment writes every key.
-    let marked = Deployed {
-        switching_to: Some(prev.release.clone()),
-        ..current.clone()
-    };
     store
-        .put_json(&state::deployed_key(slug), &marked)
+        .mark_switching(&current, &prev.release)
         .context("nothing was changed: the deployment record could not be marked")?;
     store
         .bulk_put_entries(&old_kv)

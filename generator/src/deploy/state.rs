@@ -151,11 +151,22 @@ impl Store<'_> {
     }
 
     /// `wrangler kv bulk put <file>`.
-    pub fn bulk_put(&self, file: &Path) -> Result<()> {
+    fn bulk_put(&self, file: &Path) -> Result<()> {
         let path = file.to_string_lossy();
         self.kv(&["bulk", "put", &path], None)?
             .checked("kv bulk put")?;
         Ok(())
+    }
+
+    /// Writes `record` marked as switching to release `to`
+    /// (`Deployed::switching_to`): done before a run changes the dealer's
+    /// KV entries, so a run that does not finish leaves the mark.
+    pub fn mark_switching(&self, record: &Deployed, to: &str) -> Result<()> {
+        let marked = Deployed {
+            switching_to: Some(to.to_string()),
+            ..record.clone()
+        };
+        self.put_json(&deployed_key(&record.slug), &marked)
     }
 
     pub fn bulk_put_entries(&self, entries: &[KvEntry]) -> Result<()> {
@@ -192,14 +203,19 @@ pub fn stale_keys(old: &[KvEntry], new: &[KvEntry]) -> Vec<String> {
     gone
 }
 
+/// Each entry's value by its key.
+fn values(entries: &[KvEntry]) -> std::collections::HashMap<&str, &str> {
+    entries
+        .iter()
+        .map(|e| (e.key.as_str(), e.value.as_str()))
+        .collect()
+}
+
 /// The entries of `new` that `old` lacks or holds with another value: what
 /// a deployment writes when KV holds `old` (an hourly refresh changes a few
 /// cars' keys of a dealer's hundreds).
 pub fn changed_entries(old: &[KvEntry], new: &[KvEntry]) -> Vec<KvEntry> {
-    let before: std::collections::HashMap<&str, &str> = old
-        .iter()
-        .map(|e| (e.key.as_str(), e.value.as_str()))
-        .collect();
+    let before = values(old);
     new.iter()
         .filter(|e| before.get(e.key.as_str()) != Some(&e.value.as_str()))
         .cloned()
@@ -208,10 +224,7 @@ pub fn changed_entries(old: &[KvEntry], new: &[KvEntry]) -> Vec<KvEntry> {
 
 /// Added, changed, removed and unchanged keys from `old` to `new`.
 pub fn kv_change(old: &[KvEntry], new: &[KvEntry]) -> (usize, usize, usize, usize) {
-    let before: std::collections::HashMap<&str, &str> = old
-        .iter()
-        .map(|e| (e.key.as_str(), e.value.as_str()))
-        .collect();
+    let before = values(old);
     let (mut added, mut changed, mut same) = (0, 0, 0);
     for e in new {
         match before.get(e.key.as_str()) {
