@@ -125,16 +125,13 @@ export function siteFor(site: SiteData, opts: PathsOptions = {}): SiteData {
       throw new Error(`a page read site.${field}, which ${moves}: declare it with paths(each, { ${option}: true }) in its route (lib/build-data.ts)`);
     };
     const stock = (field: string) => refuse(field, 'moves with the stock', 'stock');
-    let copy: SiteData = { ...site };
+    guarded = { ...site };
     if (!opts.stock) {
-      const search = Object.defineProperty({ ...site.search }, 'landing_pages', { get: stock('search.landing_pages'), enumerable: false });
-      const content = Object.defineProperty({ ...site.content }, 'models', { get: stock('content.models'), enumerable: false });
-      copy = Object.defineProperty({ ...copy, search, content }, 'stock_summary', { get: stock('stock_summary'), enumerable: false }) as SiteData;
+      guarded.search = Object.defineProperty({ ...site.search }, 'landing_pages', { get: stock('search.landing_pages'), enumerable: false });
+      guarded.content = Object.defineProperty({ ...site.content }, 'models', { get: stock('content.models'), enumerable: false });
+      Object.defineProperty(guarded, 'stock_summary', { get: stock('stock_summary'), enumerable: false });
     }
-    if (!opts.clock) {
-      copy = Object.defineProperty(copy, 'built_at', { get: refuse('built_at', 'moves with every hourly build', 'clock'), enumerable: false });
-    }
-    guarded = copy;
+    if (!opts.clock) Object.defineProperty(guarded, 'built_at', { get: refuse('built_at', 'moves with every hourly build', 'clock'), enumerable: false });
     known.set(which, guarded);
   }
   return guarded;
