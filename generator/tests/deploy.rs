@@ -126,7 +126,14 @@ impl Fixture {
     }
     /// The keys of each `kv bulk put` so far, and forget them.
     fn kv_writes(&self) -> Vec<Vec<String>> {
-        let log = self.state().join("kv-writes.jsonl");
+        self.take_log("kv-writes.jsonl")
+            .into_iter()
+            .map(|v| serde_json::from_value(v).unwrap())
+            .collect()
+    }
+    /// The lines of the stand-in's log `name` (one JSON value each), and forget them.
+    fn take_log(&self, name: &str) -> Vec<Value> {
+        let log = self.state().join(name);
         let text = std::fs::read_to_string(&log).unwrap_or_default();
         let _ = std::fs::remove_file(&log);
         text.lines()
@@ -135,12 +142,9 @@ impl Fixture {
     }
     /// wrangler calls so far (argv joined), and forget them.
     fn calls(&self) -> Vec<String> {
-        let log = self.state().join("log.jsonl");
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        let _ = std::fs::remove_file(&log);
-        text.lines()
-            .map(|l| {
-                let v: Value = serde_json::from_str(l).unwrap();
+        self.take_log("log.jsonl")
+            .into_iter()
+            .map(|v| {
                 let argv: Vec<String> = v["argv"]
                     .as_array()
                     .unwrap()
@@ -765,6 +769,14 @@ fn a_failing_rollback_leaves_the_dealer_as_it_was() {
         "{err}"
     );
     assert_eq!(f.kv(), kv_v2);
+
+    // A rollback that stops after marking the record, while putting the
+    // entries back, leaves the mark: the next deployment writes every key.
+    f.fail("bulk put", "");
+    let (code, _, err) = f.run(&["rollback", "--dealer", TINY]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(f.deployed(TINY)["release"], R2);
+    assert_eq!(f.deployed(TINY)["switching_to"], R1);
 }
 
 #[test]
