@@ -11,15 +11,26 @@ cd "$DEALERGEN_ROOT"
 bash scripts/install.sh || { echo "install failed" >&2; exit 1; }
 source scripts/edge/tools.sh >/dev/null || { echo "edge tools missing" >&2; exit 1; }
 
-passed=0; failed=0; failures=(); timings=()
+passed=0; failed=0; failures=(); failure_logs=(); timings=()
+# Each gate's output also goes to a file, so that the end of the run can
+# repeat what a failed gate printed: a CI record often keeps only the last
+# lines of a long run.
+GATE_LOGS=.tmp/gates
+rm -rf "$GATE_LOGS"; mkdir -p "$GATE_LOGS"
 gate() {
     local name=$1; shift
     printf '\n==== %s\n' "$name"
-    local t0=$SECONDS
-    if "$@"; then
+    local t0=$SECONDS log ok=0 tee_pid
+    log="$GATE_LOGS/$(( passed + failed + 1 )).log"
+    # Not a pipe into tee: a process a gate left behind, holding its output,
+    # would keep the gate from ending. tee is given up to 5 s to finish.
+    "$@" > >(tee "$log") 2>&1 || ok=$?
+    tee_pid=$!
+    for _ in $(seq 50); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
+    if [ "$ok" -eq 0 ]; then
         passed=$((passed + 1)); timings+=("ok     $name ($((SECONDS - t0))s)")
     else
-        failed=$((failed + 1)); failures+=("$name"); timings+=("FAILED $name ($((SECONDS - t0))s)")
+        failed=$((failed + 1)); failures+=("$name"); failure_logs+=("$log"); timings+=("FAILED $name ($((SECONDS - t0))s)")
     fi
 }
 
@@ -76,5 +87,10 @@ gate "e2e full stack (site + worker)" e2e fullstack "sites/$DEMO/dist"
 
 printf '\n==== summary\n'
 printf '%s\n' "${timings[@]}"
+# What each failed gate printed last, then the count again as the last line.
+for i in "${!failures[@]}"; do
+    printf '\n==== failed: %s (its last 40 lines)\n' "${failures[$i]}"
+    tail -n 40 "${failure_logs[$i]}"
+done
 echo "gates: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

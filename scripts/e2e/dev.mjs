@@ -16,7 +16,8 @@
  *   the check's text) over the last good build, again after a reload; its
  *   Hide button works from the keyboard;
  * - the fix removes the overlay and reloads;
- * - Ctrl-C stops dealergen dev with exit code 0.
+ * - Ctrl-C stops dealergen dev with exit code 0, and the full build it was
+ *   running: no process of it is left, nothing staged in the site.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,7 +26,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { watchOutput } from '../lib/output.mjs';
-import { assert, assertEqual, createRunner } from './common.mjs';
+import { assert, assertEqual, assertJsonEqual, createRunner } from './common.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.resolve(process.env.DEALERGEN_BIN ?? path.join(ROOT, 'target/release/dealergen'));
@@ -43,6 +44,29 @@ function edit(file, from, to) {
   const text = fs.readFileSync(file, 'utf8');
   assert(text.includes(from), `${from} is not in ${file}`);
   fs.writeFileSync(file, text.replace(from, to));
+}
+
+/** Polls `ok` every 20 ms until it holds, failing after `ms`. */
+async function waitUntil(ok, ms, what) {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    assert(Date.now() < end, `no ${what} within ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The processes (pid and command) whose working folder is under `dir` (Linux /proc). */
+function processesIn(dir) {
+  const found = [];
+  for (const pid of fs.readdirSync('/proc').filter((f) => /^\d+$/.test(f))) {
+    try {
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) found.push(`${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
 }
 
 async function main() {
@@ -137,12 +161,21 @@ async function main() {
     assertEqual(problems.length, 0, `console errors: ${problems.join(' | ')}`);
   });
 
-  await test('Ctrl-C stops it with exit code 0', async () => {
+  await test('Ctrl-C stops it with exit code 0, and the full build it was running with it', async () => {
+    // A change starts a full build: Ctrl-C lands while its release is staged.
+    edit(yaml, 'contact: { phone: (07) 3000 0999', 'contact: { phone: (07) 3000 0998');
+    const releases = path.join(tmp, 'sites/tiny-dealer/releases');
+    const staged = () => (fs.existsSync(releases) ? fs.readdirSync(releases).filter((f) => f.startsWith('.staging-')) : []);
+    await waitUntil(() => staged().length > 0, BUILD_MS, 'a full build staging its release');
     // 'close': its output is all read by then.
     const exited = new Promise((resolve) => dev.once('close', (code) => resolve(code)));
     dev.kill('SIGINT');
     assertEqual(await exited, 0, 'exit code');
     assert(output.text.split('\n').includes('stopped'), `output:\n${output.text.split('\n').slice(-5).join('\n')}`);
+    // Nothing it started still runs in, or writes into, the dealer's folders.
+    assertJsonEqual(processesIn(tmp), [], 'processes still running in the temporary folder');
+    assertJsonEqual(staged(), [], 'staged releases left behind');
+    assert(!output.text.includes('did not build'), `a stopped build was reported as broken:\n${output.text}`);
   });
 }
 

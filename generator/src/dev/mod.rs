@@ -47,6 +47,8 @@ use serve::{Api, LivePages, Pages, Site};
 const DEBOUNCE: Duration = Duration::from_millis(200);
 /// Warnings printed after a build (the rest are in the build's report files).
 const MAX_WARNINGS: usize = 10;
+/// The longest Ctrl-C waits for a stopped build to end.
+const STOP_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// What `dealergen dev` previews and how (the command line's
 /// `dealergen dev` arguments, already read).
@@ -169,19 +171,22 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
         *edge.lock().expect("edge lock") = Some(worker);
     }
 
+    let mut threads = Vec::new();
     if let Mode::Live { .. } = builder.mode {
         let checker = Checker {
             dealer,
             checks: checks.clone(),
         };
-        std::thread::spawn(move || checker.run());
+        threads.push(std::thread::spawn(move || checker.run()));
     }
     let (watch_tx, watch_rx) = channel::<watch::Inputs>();
     println!(
         "watching {}, its preset and content, its stock feed and the templates",
         file.display()
     );
-    std::thread::spawn(move || builder.watch(changes_rx, watch_tx));
+    threads.push(std::thread::spawn(move || {
+        builder.watch(changes_rx, watch_tx)
+    }));
 
     loop {
         match stop_rx.recv_timeout(Duration::from_millis(500)) {
@@ -216,6 +221,21 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
     }
     println!("stopping ...");
     checks.stop();
+    // A build in progress is stopped and waited for: none outlives dealergen
+    // dev, writing into the site after it has exited. The watcher goes
+    // first, which ends the builder's wait for changes.
+    crate::run::astro::stop_all();
+    drop(watcher);
+    let deadline = Instant::now() + STOP_TIMEOUT;
+    while threads.iter().any(|t| !t.is_finished()) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if threads.iter().any(|t| !t.is_finished()) {
+        eprintln!(
+            "warning: a build was still running {}s after Ctrl-C; leaving it",
+            STOP_TIMEOUT.as_secs()
+        );
+    }
     if let Some(mut w) = edge.lock().expect("edge lock").take() {
         w.stop();
         println!("edge worker stopped");
@@ -349,6 +369,8 @@ impl Builder {
         };
         let report = match result {
             Ok(report) => report,
+            // Stopped by Ctrl-C, not broken.
+            Err(_) if crate::run::astro::stopping() => return,
             Err(failure) => {
                 let served = match self.mode {
                     Mode::Built => Served::LastBuild,
@@ -577,6 +599,9 @@ impl Checker {
         while let Some(asked) = self.checks.next(done) {
             done = asked;
             let result = self.dealer.full_build();
+            if crate::run::astro::stopping() {
+                return;
+            }
             if self.checks.superseded(asked) {
                 continue;
             }

@@ -4,7 +4,9 @@
 //! it: a failed build leaves the old site.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 
@@ -21,6 +23,33 @@ pub fn node_binary(project: &Project) -> PathBuf {
         return local;
     }
     PathBuf::from("node")
+}
+
+/// The `astro build` processes running now (their pids), so that a
+/// process that stops early (`dealergen dev` on Ctrl-C) stops them too
+/// rather than leaving them writing into a site after it has exited.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// Set by [`stop_all`]: no `astro build` starts after it.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// Stops every `astro build` this process is running (SIGTERM) and starts
+/// no more; each stopped build fails, and its staged release is removed as
+/// any failed build's is. The caller waits for its build threads to end.
+pub fn stop_all() {
+    STOPPING.store(true, Ordering::SeqCst);
+    for pid in RUNNING.lock().expect("astro builds lock").iter() {
+        // SAFETY: kill(2) on a child of this process that has not been
+        // reaped: `wait_for` reaps it and removes its pid under this lock,
+        // so the pid cannot have been reused by another process.
+        unsafe {
+            libc::kill(*pid as i32, libc::SIGTERM);
+        }
+    }
+}
+
+/// Whether [`stop_all`] was called: a build failing now was stopped, not broken.
+pub fn stopping() -> bool {
+    STOPPING.load(Ordering::SeqCst)
 }
 
 /// Runs `astro build` in `project_dir` with its output in `out_dir` (inside
@@ -40,7 +69,11 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
     let cache = PageCache::begin(project_dir)?;
     let node = node_binary(project);
     let log_path = project_dir.join("build.log");
-    let output = Command::new(&node)
+    let mut running = RUNNING.lock().expect("astro builds lock");
+    if stopping() {
+        bail!("stopped before astro build started");
+    }
+    let child = Command::new(&node)
         .arg(&astro)
         .arg("build")
         .args(force.then_some("--force"))
@@ -51,13 +84,19 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
         .env("NO_COLOR", "1")
         .env_remove("FORCE_COLOR")
         .env("NODE_ENV", "production")
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .with_context(|| {
             format!(
                 "cannot run {} (Node 22 is installed by scripts/setup.sh)",
                 node.display()
             )
         })?;
+    running.push(child.id());
+    drop(running);
+    let output = wait_for(child).context("cannot read astro build's output")?;
     let mut log = output.stdout.clone();
     log.extend_from_slice(&output.stderr);
     let _ = std::fs::write(&log_path, &log);
@@ -80,6 +119,54 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
     }
     cache.finished()?;
     Ok(reused_pages(&String::from_utf8_lossy(&log), "/"))
+}
+
+/// Waits for a registered build, reading its output; it is reaped and
+/// leaves [`RUNNING`] under one hold of the lock (see [`stop_all`]).
+fn wait_for(mut child: std::process::Child) -> std::io::Result<std::process::Output> {
+    use std::io::Read;
+    let read = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = read(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = read(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let pid = child.id();
+    let status = loop {
+        {
+            let mut running = RUNNING.lock().expect("astro builds lock");
+            let done = child.try_wait();
+            if !matches!(done, Ok(None)) {
+                running.retain(|p| *p != pid);
+            }
+            match done {
+                Ok(Some(status)) => break status,
+                Ok(None) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Ok(std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
 }
 
 /// Astro's incremental-build cache in a project's `.astro-cache/`: the
