@@ -20,13 +20,24 @@ rm -rf "$GATE_LOGS"; mkdir -p "$GATE_LOGS"
 gate() {
     local name=$1; shift
     printf '\n==== %s\n' "$name"
-    local t0=$SECONDS log ok=0 tee_pid
+    local t0=$SECONDS log ok out tee_pid
     log="$GATE_LOGS/$(( passed + failed + 1 )).log"
-    # Not a pipe into tee: a process a gate left behind, holding its output,
-    # would keep the gate from ending. tee is given up to 5 s to finish.
-    "$@" > >(tee "$log") 2>&1 || ok=$?
+    # Through tee on a descriptor of its own, not a pipe: a process a gate
+    # left behind, holding its output, would keep a pipe's gate from ending.
+    # tee is given up to 5 s to finish. ($! is set reliably only by exec.)
+    exec {out}> >(tee "$log")
     tee_pid=$!
+    "$@" >&"$out" 2>&1
+    ok=$?
+    exec {out}>&-
     for _ in $(seq 50); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
+    if [ "$ok" -eq 0 ]; then
+        passed=$((passed + 1)); timings+=("ok     $name ($((SECONDS - t0))s)")
+    else
+        failed=$((failed + 1)); failures+=("$name"); failure_logs+=("$log"); timings+=("FAILED $name ($((SECONDS - t0))s)")
+    fi
+}
+    for _ in $(seq 50); do [ -n "$tee_pid" ] && kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
     if [ "$ok" -eq 0 ]; then
         passed=$((passed + 1)); timings+=("ok     $name ($((SECONDS - t0))s)")
     else
