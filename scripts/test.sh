@@ -37,13 +37,6 @@ gate() {
         failed=$((failed + 1)); failures+=("$name"); failure_logs+=("$log"); timings+=("FAILED $name ($((SECONDS - t0))s)")
     fi
 }
-    for _ in $(seq 50); do [ -n "$tee_pid" ] && kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
-    if [ "$ok" -eq 0 ]; then
-        passed=$((passed + 1)); timings+=("ok     $name ($((SECONDS - t0))s)")
-    else
-        failed=$((failed + 1)); failures+=("$name"); failure_logs+=("$log"); timings+=("FAILED $name ($((SECONDS - t0))s)")
-    fi
-}
 
 DEMO=brisbane-motor-group
 # The demo feeds are dated relative to one instant; building at it gives the
