@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { injectAxe } from '../lib/axe.mjs';
-import { assert, AXE_OPTIONS, assertEqual, createRunner, need, withSites } from './common.mjs';
+import { assert, AXE_OPTIONS, assertEqual, assertJsonEqual, createRunner, need, withSites } from './common.mjs';
 import { financeTests } from './finance.mjs';
 import { pageTypes } from '../lib/page-types.mjs';
 
@@ -493,6 +493,15 @@ async function main() {
           await csp.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, { timeout: 8_000 }).catch(() => {
             throw new Error(`${p}: islands did not hydrate under the CSP`);
           });
+          // A declared event on a link that leaves the page in this tab is lost
+          // when the page unloads before the sender has loaded (lib/event-clicks.ts):
+          // such a link records its event itself (lib/record-then-follow.ts) or opens a new tab.
+          const lossy = await csp.evaluate(() =>
+            [...document.querySelectorAll('a[href][data-event]:not([data-event=""]):not([data-viewer-open])')]
+              .filter((a) => (!a.target || a.target === '_self') && /^https?:$/.test(a.protocol) && !a.hasAttribute('download'))
+              .map((a) => a.outerHTML.slice(0, 160)),
+          );
+          assertJsonEqual(lossy, [], `${p}: links leaving the page in this tab with a declared event`);
         }
       } finally {
         await csp.close();

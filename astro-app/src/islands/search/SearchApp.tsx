@@ -23,6 +23,7 @@ import type { ImagesConfig, Search } from '../../types/site';
 import { photoProps, SIZES } from '../../lib/images';
 import { formatCount, telHref } from '../../lib/format';
 import { pageLinks } from '../../lib/pagination';
+import { recordThenFollow } from '../../lib/record-then-follow';
 import { CheckboxList, Dropdown, FoldedList, MakeCards } from './Facets';
 import { KeywordBox } from './KeywordBox';
 import { SavedBar } from './SavedBar';
@@ -633,8 +634,8 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
         <a
           className="button button--outline"
           href="/contact-us/?enquiry=fleet"
-          // Sent by the page's event listener (lib/event-clicks.ts), which the search bundle need not carry.
-          data-event={EVENT_FLEET_ENQUIRY}
+          // The page is left at once: the click waits for its event to be recorded.
+          onClick={recordThenFollow(EVENT_FLEET_ENQUIRY)}
         >
           Get In Touch
         </a>

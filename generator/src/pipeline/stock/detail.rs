@@ -67,7 +67,8 @@ pub struct SidebarButton {
     pub href: String,
     /// A line under the button, e.g. "$200 refundable deposit", or null.
     pub note: Option<String>,
-    /// Opens another site (the history report): a new tab.
+    /// Opens in a new tab: the history report (another site's, or a file
+    /// on this one; the car page stays to record its event 18).
     pub external: bool,
 }
 
@@ -208,8 +209,12 @@ pub fn sidebar_buttons(
     for kind in &cfg.detail_page.sidebar_buttons {
         let b = match kind {
             CardButton::Enquire => Some(button(*kind, "Enquire Now", format!("{page}#enquire"))),
+            // Always a new tab, a file on the site too: the car page stays
+            // to record its event 18 (a page left at once loses it before
+            // the sender has loaded, docs/behaviour/analytics.md), and the
+            // shopper keeps the car beside the report.
             CardButton::HistoryReport => car.file.as_ref().map(|file| SidebarButton {
-                external: !file.starts_with('/') || file.starts_with("//"),
+                external: true,
                 ..button(*kind, "Car History Report", file.clone())
             }),
             CardButton::Finance => Some(button(*kind, "Get Finance Quote", enquiry("finance"))),
@@ -790,7 +795,10 @@ mod tests {
             .iter()
             .find(|x| x.kind == CardButton::HistoryReport)
             .unwrap();
-        assert!(!report.external, "a file on the site opens in the same tab");
+        assert!(
+            report.external,
+            "a file on the site opens in a new tab too: the page stays to record event 18"
+        );
     }
 
     #[test]
