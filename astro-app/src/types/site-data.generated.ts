@@ -536,7 +536,8 @@ export interface ServiceOffer {
  */
 export interface SidebarButton {
   /**
-   * Opens another site (the history report): a new tab.
+   * Opens in a new tab: the history report (another site's, or a file
+   * on this one; the car page stays to record its event 18).
    */
   external: boolean;
   /**
