@@ -108,6 +108,21 @@ export function createRunner({ context = () => '' } = {}) {
   return { test, step, run };
 }
 
+/**
+ * Waits for something another process does later (a worker's queue, a
+ * build staging its release): `read` is polled every `every` ms until it
+ * gives a truthy value, which is returned; fails naming `what` after `ms`.
+ */
+export async function eventually(read, what, ms = 30_000, every = 250) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, every));
+  }
+}
+
 export function assert(condition, message) {
   if (!condition) throw new Error(message);
 }

@@ -26,7 +26,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { watchOutput } from '../lib/output.mjs';
-import { assert, assertEqual, assertJsonEqual, createRunner } from './common.mjs';
+import { assert, assertEqual, assertJsonEqual, createRunner, eventually } from './common.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.resolve(process.env.DEALERGEN_BIN ?? path.join(ROOT, 'target/release/dealergen'));
@@ -44,15 +44,6 @@ function edit(file, from, to) {
   const text = fs.readFileSync(file, 'utf8');
   assert(text.includes(from), `${from} is not in ${file}`);
   fs.writeFileSync(file, text.replace(from, to));
-}
-
-/** Polls `ok` every 20 ms until it holds, failing after `ms`. */
-async function waitUntil(ok, ms, what) {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    assert(Date.now() < end, `no ${what} within ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The processes (pid and command) whose working folder is under `dir` (Linux /proc). */
@@ -166,7 +157,7 @@ async function main() {
     edit(yaml, 'contact: { phone: (07) 3000 0999', 'contact: { phone: (07) 3000 0998');
     const releases = path.join(tmp, 'sites/tiny-dealer/releases');
     const staged = () => (fs.existsSync(releases) ? fs.readdirSync(releases).filter((f) => f.startsWith('.staging-')) : []);
-    await waitUntil(() => staged().length > 0, BUILD_MS, 'a full build staging its release');
+    await eventually(() => staged().length > 0, 'a full build staging its release', BUILD_MS, 20);
     // 'close': its output is all read by then.
     const exited = new Promise((resolve) => dev.once('close', (code) => resolve(code)));
     dev.kill('SIGINT');

@@ -43,13 +43,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { injectAxe } from '../lib/axe.mjs';
-import { kvFor, receiver, sleep, sqlString, startWorker } from '../../edge/tests/harness.mjs';
+import { kvFor, receiver, sqlString, startWorker } from '../../edge/tests/harness.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { isFile } from '../lib/files.mjs';
 import { serveInWorkerd } from '../lib/workerd-site.mjs';
 import { reservePort } from '../lib/wrangler.mjs';
 // Lists and records compare by value here (D1 rows, payloads): assertJsonEqual.
-import { assert, assertJsonEqual as assertEqual, builtAt, createRunner, need, popupSeen } from './common.mjs';
+import { assert, assertJsonEqual as assertEqual, builtAt, createRunner, eventually, need, popupSeen } from './common.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
@@ -157,16 +157,6 @@ async function leadOf(name) {
 /** The text of one ADF element (<make>Kia</make>) inside `xml`, or null. */
 const adfTag = (xml, tag) => new RegExp(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`).exec(xml)?.[1] ?? null;
 
-/** Waits for something the worker sends later (delivery runs from a queue). */
-async function eventually(read, what, ms = 30_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 /**
  * `dealergen deploy --preview e2e` of this site against the stand-in
  * wrangler (its account in a temporary folder): the KV entries it put in

@@ -124,8 +124,9 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
 /// Waits for a registered build, reading its output; it is reaped and
 /// leaves [`RUNNING`] under one hold of the lock (see [`stop_all`]).
 fn wait_for(mut child: std::process::Child) -> std::io::Result<std::process::Output> {
-    use std::io::Read;
-    let read = |pipe: Option<Box<dyn Read + Send>>| {
+    fn read<R: std::io::Read + Send + 'static>(
+        pipe: Option<R>,
+    ) -> std::thread::JoinHandle<Vec<u8>> {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
             if let Some(mut pipe) = pipe {
@@ -133,33 +134,19 @@ fn wait_for(mut child: std::process::Child) -> std::io::Result<std::process::Out
             }
             bytes
         })
-    };
-    let stdout = read(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = read(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
+    }
+    let (stdout, stderr) = (read(child.stdout.take()), read(child.stderr.take()));
     let pid = child.id();
     let status = loop {
-        {
-            let mut running = RUNNING.lock().expect("astro builds lock");
-            let done = child.try_wait();
-            if !matches!(done, Ok(None)) {
-                running.retain(|p| *p != pid);
-            }
-            match done {
-                Ok(Some(status)) => break status,
-                Ok(None) => {}
-                Err(e) => return Err(e),
+        let mut running = RUNNING.lock().expect("astro builds lock");
+        let done = child.try_wait();
+        if !matches!(done, Ok(None)) {
+            running.retain(|p| *p != pid);
+            if let Some(status) = done? {
+                break status;
             }
         }
+        drop(running);
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     Ok(std::process::Output {
