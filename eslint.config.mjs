@@ -3,7 +3,13 @@
 // Recommended rules of ESLint, typescript-eslint, eslint-plugin-astro and
 // React's hooks rules (a hook called conditionally or an effect missing a
 // dependency is a shopper-facing bug the type checker does not see).
+// No import cycle in the site's TypeScript (eslint-plugin-import-x's
+// no-cycle with the TypeScript resolver, so `@/` aliases and extensionless
+// imports resolve as tsc resolves them): a loop hides which module is the
+// base of the others, as module-cycles.mjs holds the Rust crates to.
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -22,6 +28,19 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['astro-app/src/**/*.{ts,tsx}', 'scripts/**/*.mjs', 'edge/tests/**/*.mjs'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Files of these kinds are followed (the default is .js only).
+      'import-x/extensions': ['.ts', '.tsx', '.mjs', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'astro-app/tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

@@ -79,6 +79,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.mjs';
 import { serveInWorkerd } from './lib/workerd-site.mjs';
+import { dealergenBin } from './lib/dealergen.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'sites/brisbane-motor-group/dist'));
@@ -212,8 +213,8 @@ function index2000() {
   fs.cpSync(path.join(root, 'dealers/brisbane-motor-group'), path.join(work, 'dealers/budget-dealer'), { recursive: true });
   fs.copyFileSync(path.join(root, 'dealers/dealer.schema.json'), path.join(work, 'dealers/dealer.schema.json'));
   const run = spawnSync(
-    'cargo',
-    ['run', '--quiet', '--release', '-p', 'dealergen', '--', '--root', root, '--dealers-dir', path.join(work, 'dealers'), '--sites-dir', path.join(work, 'sites'), 'build', '--dealer', 'budget-dealer', '--no-astro'],
+    dealergenBin(),
+    ['--root', root, '--dealers-dir', path.join(work, 'dealers'), '--sites-dir', path.join(work, 'sites'), 'build', '--dealer', 'budget-dealer', '--no-astro'],
     { cwd: root, encoding: 'utf8' },
   );
   if (run.status !== 0) throw new Error(`dealergen failed:\n${run.stdout}${run.stderr}`);

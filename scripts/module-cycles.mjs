@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 /**
- * Fails when a crate has a loop between its top-level modules (a uses b,
- * b uses a, directly or through others): the modules of each crate point
- * one way (generator/src/lib.rs lists the generator's layers). Reads the
- * non-test code of every crate's src/: `crate::m` paths, `use crate::{m,
- * ...}` groups and `super::m` from a top-level file; comments, strings'
- * contents and `#[cfg(test)]` modules are left out.
+ * Fails when a crate has a loop between its modules (a uses b, b uses a,
+ * directly or through others), at two levels: its top-level modules (the
+ * generator's layers, listed in generator/src/lib.rs, point one way), and
+ * its files at any depth (`pipeline/stock/detail.rs` and `present.rs` must
+ * not import each other either: a loop inside a module hides which file is
+ * the base of the others). Reads the non-test code of every crate's src/:
+ * `crate::a::b` paths, `use crate::{a, ...}` groups and `super::x` paths;
+ * comments, strings' contents and `#[cfg(test)]` modules are left out. At
+ * file level a path names the deepest file it reaches, and a parent and
+ * its own child naming each other is not a loop (`mod x;` and `pub use`
+ * in the parent, `super::Item` in the child are normal Rust).
  *
  *   node scripts/module-cycles.mjs [crate dir...]   (default: every crate of the workspace)
  *   node scripts/module-cycles.mjs --self-test       (a crate with a loop must fail)
@@ -137,21 +142,8 @@ export function uses(code, names, { topLevelFile = false } = {}) {
   return found;
 }
 
-/** The loops between a crate's top-level modules: each a list of modules. */
-export function cyclesOf(src) {
-  const modules = modulesOf(src);
-  const names = new Set(modules.keys());
-  const edges = new Map();
-  for (const [name, files] of modules) {
-    const to = new Set();
-    for (const file of files) {
-      const rel = path.relative(src, file);
-      const topLevelFile = rel === `${name}.rs` || rel === path.join(name, 'mod.rs');
-      for (const n of uses(codeOnly(fs.readFileSync(file, 'utf8')), names, { topLevelFile })) if (n !== name) to.add(n);
-    }
-    edges.set(name, to);
-  }
-  // Tarjan's strongly connected components; a component of two or more is a loop.
+/** Tarjan's strongly connected components of `edges`; a component of two or more is a loop. */
+function stronglyConnected(edges) {
   let index = 0;
   const idx = new Map();
   const low = new Map();
@@ -182,8 +174,99 @@ export function cyclesOf(src) {
       if (component.length > 1) loops.push(component.sort());
     }
   };
-  for (const v of [...names].sort()) if (!idx.has(v)) visit(v);
-  return { modules: names.size, loops, edges };
+  for (const v of [...edges.keys()].sort()) if (!idx.has(v)) visit(v);
+  return loops;
+}
+
+/** The loops between a crate's top-level modules: each a list of modules. */
+export function cyclesOf(src) {
+  const modules = modulesOf(src);
+  const names = new Set(modules.keys());
+  const edges = new Map();
+  for (const [name, files] of modules) {
+    const to = new Set();
+    for (const file of files) {
+      const rel = path.relative(src, file);
+      const topLevelFile = rel === `${name}.rs` || rel === path.join(name, 'mod.rs');
+      for (const n of uses(codeOnly(fs.readFileSync(file, 'utf8')), names, { topLevelFile })) if (n !== name) to.add(n);
+    }
+    edges.set(name, to);
+  }
+  return { modules: names.size, loops: stronglyConnected(edges), edges };
+}
+
+/** The module path of each .rs file of `src`: "a/b" for a/b.rs or a/b/mod.rs, "" for lib.rs. */
+function fileModules(src) {
+  const out = new Map();
+  for (const file of rustFiles(src)) {
+    const parts = path.relative(src, file).slice(0, -3).split(path.sep);
+    if (['mod', 'lib', 'main'].includes(parts.at(-1))) parts.pop();
+    out.set(parts.join('/'), file);
+  }
+  return out;
+}
+
+/** The paths `code` names from the crate root: `crate::a::b` and, relative to `here`, `super::x`. */
+export function namedPaths(code, here) {
+  // use crate::{a::X, b} / super::{x, y}: one path per item of the group (nested groups by their head).
+  const paths = [];
+  const groups = /\b(crate|super(?:\s*::\s*super)*)\s*::\s*\{/g;
+  for (const m of code.matchAll(groups)) {
+    let depth = 0;
+    let item = '';
+    const head = m[1].replace(/\s+/g, '');
+    for (let i = m.index + m[0].length - 1; i < code.length; i++) {
+      const c = code[i];
+      if (c === '{' && ++depth === 1) continue;
+      if (c === '}' && --depth === 0) {
+        paths.push(`${head}::${item.trim()}`);
+        break;
+      }
+      if (depth === 1 && c === ',') {
+        paths.push(`${head}::${item.trim()}`);
+        item = '';
+      } else if (depth >= 1) item += c;
+    }
+  }
+  for (const m of code.matchAll(/\b(?:crate|(?:super\s*::\s*)+)(?:\s*::\s*)?\w+(?:\s*::\s*\w+)*/g)) paths.push(m[0]);
+  const out = [];
+  for (const raw of paths) {
+    const segs = raw.split(/\s+as\s+/)[0].replace(/\s+/g, '').split('::').filter((x) => x && x !== '{');
+    if (segs[0] === 'crate') out.push(segs.slice(1));
+    else if (segs[0] === 'super') {
+      let base = here.split('/').filter(Boolean);
+      let k = 0;
+      while (segs[k] === 'super') {
+        base = base.slice(0, -1);
+        k++;
+      }
+      out.push([...base, ...segs.slice(k)]);
+    }
+  }
+  return out;
+}
+
+/** The loops between a crate's files at any depth: each a list of module paths. */
+export function fileCyclesOf(src) {
+  const files = fileModules(src);
+  const deepest = (segs) => {
+    for (let n = segs.length; n > 0; n--) {
+      const key = segs.slice(0, n).join('/');
+      if (files.has(key)) return key;
+    }
+    return undefined;
+  };
+  const within = (inner, outer) => outer === '' || inner === outer || inner.startsWith(`${outer}/`);
+  const edges = new Map();
+  for (const [mod, file] of files) {
+    const to = new Set();
+    for (const segs of namedPaths(codeOnly(fs.readFileSync(file, 'utf8')), mod)) {
+      const target = deepest(segs);
+      if (target !== undefined && !within(target, mod) && !within(mod, target)) to.add(target);
+    }
+    edges.set(mod, to);
+  }
+  return { modules: files.size, loops: stronglyConnected(edges), edges };
 }
 
 function selfTest() {
@@ -202,6 +285,20 @@ function selfTest() {
     if (JSON.stringify(loops) !== want) throw new Error(`self-test: expected the loop ${want}, found ${JSON.stringify(loops)}`);
     if (edges.get('b').size !== 0) throw new Error(`self-test: b's comment, string and test module counted: ${[...edges.get('b')]}`);
     console.log('self-test: the loop a -> d -> c -> a is found; comments, strings and test modules are not counted');
+    // Inside one module: x and y name each other (one through a use group,
+    // one through a path); z is x's child and names its parent's items,
+    // which is not a loop.
+    fs.mkdirSync(path.join(dir, 'e', 'x'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'lib.rs'), 'pub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n');
+    fs.writeFileSync(path.join(dir, 'e', 'mod.rs'), 'pub mod x;\npub mod y;\npub use x::X;\n');
+    fs.writeFileSync(path.join(dir, 'e', 'x.rs'), 'pub mod z;\nuse super::{y::Y as Why, X};\npub struct X;\n');
+    fs.writeFileSync(path.join(dir, 'e', 'x', 'z.rs'), 'use super::X;\n');
+    fs.writeFileSync(path.join(dir, 'e', 'y.rs'), 'pub struct Y;\nfn f() -> crate::e::x::X { crate::e::x::X }\n');
+    const files = fileCyclesOf(dir);
+    const wantFiles = JSON.stringify([['a', 'c/inner', 'd'], ['e/x', 'e/y']]);
+    if (JSON.stringify(files.loops) !== wantFiles) throw new Error(`self-test: expected the file loops ${wantFiles}, found ${JSON.stringify(files.loops)}`);
+    if (files.edges.get('e/x/z').size !== 0) throw new Error(`self-test: a child naming its parent counted: ${[...files.edges.get('e/x/z')]}`);
+    console.log('self-test: the file loop e/x -> e/y -> e/x is found; a child naming its parent is not a loop');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -212,19 +309,22 @@ if (process.argv.includes('--self-test')) {
 } else {
   const crates = process.argv.slice(2).length ? process.argv.slice(2) : CRATES;
   let failed = false;
-  for (const crate of crates) {
-    const src = path.resolve(ROOT, crate, 'src');
-    const { modules, loops, edges } = cyclesOf(src);
+  const report = (crate, level, { modules, loops, edges }) => {
     if (loops.length === 0) {
-      console.log(`${crate}: ${modules} top-level modules, no loop`);
-      continue;
+      console.log(`${crate}: ${modules} ${level}, no loop`);
+      return;
     }
     failed = true;
     for (const loop of loops) {
       const inLoop = new Set(loop);
       const links = loop.flatMap((m) => [...edges.get(m)].filter((n) => inLoop.has(n)).map((n) => `${m} -> ${n}`));
-      console.log(`${crate}: a loop between ${loop.join(', ')} (${links.join('; ')})`);
+      console.log(`${crate}: a loop between ${level} ${loop.join(', ')} (${links.join('; ')})`);
     }
+  };
+  for (const crate of crates) {
+    const src = path.resolve(ROOT, crate, 'src');
+    report(crate, 'top-level modules', cyclesOf(src));
+    report(crate, 'files', fileCyclesOf(src));
   }
   if (failed) process.exit(1);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * No dead config field, stage 2: every leaf of site.json must be read by a
- * page. Stage 1 (generator/tests/config_fields.rs) proves each dealer field
+ * page. Stage 1 (generator/tests/integration/config_fields.rs) proves each dealer field
  * changes the generated data; this proves the data is used.
  *
  * It builds the fixture dealer that sets every option
@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dealergenBin } from './lib/dealergen.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AS_OF = '2026-11-20T00:00:00Z';
@@ -54,7 +55,7 @@ const run = (cmd, args, opts = {}) => {
   }
   return r.stdout;
 };
-const dealergen = path.join(root, 'target/release/dealergen');
+const dealergen = dealergenBin();
 const common = ['--root', root, '--dealers-dir', path.join(root, 'generator/tests/fixtures/dealers'), '--sites-dir', work];
 
 try {

@@ -1,6 +1,6 @@
 /**
  * The shared contact-detail cases (rules/vectors/contact.json): the worker's
- * Rust checks read the same file (rules/tests/contact_vectors.rs), so the
+ * Rust checks read the same file (rules/tests/integration/contact_vectors.rs), so the
  * form never accepts a phone or e-mail the server then refuses.
  */
 import fs from 'node:fs';

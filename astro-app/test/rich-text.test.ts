@@ -4,7 +4,7 @@
  * sanitised `*_html` fields (generator/src/pipeline/rich_text.rs): a component
  * prints those unescaped (`set:html`) and nothing else a dealer or a feed
  * wrote. The formatting itself is checked on a built car page
- * (generator/tests/build.rs) and by the generator's unit tests.
+ * (generator/tests/integration/build.rs) and by the generator's unit tests.
  */
 import fs from 'node:fs';
 import path from 'node:path';

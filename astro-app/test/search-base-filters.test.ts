@@ -1,4 +1,4 @@
-/** Base filters: the shared cases the Rust visibility rules also pass (generator/tests/build.rs). */
+/** Base filters: the shared cases the Rust visibility rules also pass (generator/tests/integration/build.rs). */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hostedBaseFilter, matchesBaseFilters, type BaseFilterFacts } from '../src/lib/search/base-filters';

@@ -1,6 +1,6 @@
 /**
  * The embedded engine against the fixture site's index (written by the Rust
- * generator, see generator/tests/build.rs), with plain filtering of the
+ * generator, see generator/tests/integration/build.rs), with plain filtering of the
  * fixture cars.json as the oracle.
  */
 import fs from 'node:fs';

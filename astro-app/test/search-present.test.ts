@@ -1,6 +1,6 @@
 /**
  * The card rules for raw hosted hits against the cases the Rust generator
- * is also checked against (generator/tests/build.rs
+ * is also checked against (generator/tests/integration/build.rs
  * card_rule_cases_shared_with_the_browser_match_present).
  */
 import fs from 'node:fs';

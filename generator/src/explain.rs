@@ -8,7 +8,7 @@ use dealer_config::DealerConfig;
 use dealer_rules::visibility::Hidden;
 
 use crate::pipeline::stock::feed::{Feed, FeedCar, RecordRef};
-use crate::pipeline::stock::{self, present, Verdict};
+use crate::pipeline::stock::{self, present, status, Verdict};
 
 /// What became of one feed record that matched the query.
 #[derive(Debug, Clone, PartialEq)]
@@ -202,7 +202,7 @@ pub fn finance(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> String 
     // The car page's own decision (stock::finance::car_finance, the rule of
     // rules/src/finance_display.rs), so the explanation cannot drift from it.
     let price = present::current_price(car).unwrap_or(0.0);
-    let in_stock = present::is_in_stock(&car.status);
+    let in_stock = status::is_in_stock(&car.status);
     let rules = crate::pipeline::stock::finance::display_rules(cfg, now);
     let decision = crate::pipeline::stock::finance::decision(car, price, in_stock, &rules);
     let shown =

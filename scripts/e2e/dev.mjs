@@ -2,7 +2,7 @@
 /**
  * `dealergen dev` in headless Chromium, on a copy of the tiny fixture dealer
  * in a temporary folder (pages only: --no-edge; the worker behind /api is
- * covered by generator/tests/dev.rs):
+ * covered by generator/tests/integration/dev.rs):
  *
  *   node scripts/e2e/dev.mjs      (binary: $DEALERGEN_BIN, default target/release/dealergen)
  *
@@ -10,7 +10,7 @@
  *   Vite's own client connected through the preview server, without a
  *   console error; the full build that follows publishes files that never
  *   contain the dev script (the published build under its own
- *   Content-Security-Policy, `--built`, is covered by generator/tests/dev.rs);
+ *   Content-Security-Policy, `--built`, is covered by generator/tests/integration/dev.rs);
  * - a saved change to the YAML reloads the open page with the change;
  * - a problem in the YAML shows the overlay (role=alert, the file:line and
  *   the check's text) over the last good build, again after a reload; its
@@ -27,9 +27,10 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { watchOutput } from '../lib/output.mjs';
 import { assert, assertEqual, assertJsonEqual, createRunner, eventually } from './common.mjs';
+import { DEALERGEN_BIN } from '../lib/dealergen.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.resolve(process.env.DEALERGEN_BIN ?? path.join(ROOT, 'target/release/dealergen'));
+const BIN = DEALERGEN_BIN;
 const FIXTURES = path.join(ROOT, 'generator/tests/fixtures/dealers');
 const BUILD_MS = 180_000;
 

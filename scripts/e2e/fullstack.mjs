@@ -50,6 +50,7 @@ import { serveInWorkerd } from '../lib/workerd-site.mjs';
 import { reservePort } from '../lib/wrangler.mjs';
 // Lists and records compare by value here (D1 rows, payloads): assertJsonEqual.
 import { assert, assertJsonEqual as assertEqual, builtAt, createRunner, eventually, need, popupSeen } from './common.mjs';
+import { dealergenBin } from '../lib/dealergen.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
@@ -179,7 +180,7 @@ function previewApi(sitesDir, slug) {
       '[d1]\ndatabase_name = "dealergen"\ndatabase_id = "0b0f0c3e-1111-2222-3333-444455556666"',
       `[preview]\nkv_namespace_id = "${PREVIEW_KV}"\nd1_database_name = "dealergen-preview"\nd1_database_id = "0b0f0c3e-9999-2222-3333-444455556666"`,
     ].join('\n'));
-    const bin = path.resolve(process.env.DEALERGEN_BIN ?? path.join(ROOT, 'target/release/dealergen'));
+    const bin = dealergenBin();
     const r = spawnSync(bin, ['--root', ROOT, '--sites-dir', sitesDir, 'deploy', '--preview', 'e2e', '--dealer', slug, '--config', config], {
       encoding: 'utf8',
       env: { ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, FAKE_WRANGLER_STATE: path.join(dir, 'account'), CLOUDFLARE_API_TOKEN: 'e2e-not-a-token' },

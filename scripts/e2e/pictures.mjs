@@ -35,9 +35,10 @@ import { diffRegions } from '../pr-pictures/regions.mjs';
 import { comment, MARKER } from '../pr-pictures/comment.mjs';
 import { markdown } from '../pr-pictures/sheet.mjs';
 import { assert, assertEqual, createRunner } from './common.mjs';
+import { DEALERGEN_BIN } from '../lib/dealergen.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.resolve(process.env.DEALERGEN_BIN ?? path.join(ROOT, 'target/release/dealergen'));
+const BIN = DEALERGEN_BIN;
 const FIXTURES = path.join(ROOT, 'generator/tests/fixtures/dealers');
 const AS_OF = '2026-11-20T00:00:00Z';
 const OLD_PHONE = '(07) 3000 0002';

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the edge worker (edge/ crate) for release with worker-build, fully
+# Builds the edge worker (edge/ crate) with worker-build and the `worker`
+# profile of the root Cargo.toml (the wasm's size profile), fully
 # offline apart from crates.io, into edge/build/ (wrangler.toml's `main`).
 # Prints the wasm size raw and gzipped, and fails over the budget below.
 #
@@ -14,7 +15,7 @@ extra=()
 if [ "${1:-}" = "--no-opt" ]; then extra+=(--no-opt); fi
 
 start=$(date +%s%N)
-(cd "$root/edge" && worker-build --release "${extra[@]}")
+(cd "$root/edge" && worker-build --profile worker "${extra[@]}")
 end=$(date +%s%N)
 
 wasm="$(find "$root/edge/build" -name '*.wasm' -print -quit)"

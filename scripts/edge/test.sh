@@ -25,4 +25,7 @@ fi
 # Wrangler's own state and config stay inside the project; no telemetry.
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false
 export XDG_CONFIG_HOME="$root/.wrangler/config"
-exec node --test --test-reporter=spec "edge/tests/**/*.test.mjs"
+# The test files run three at a time (node's default on two cores is one):
+# each starts its own wrangler dev with its own port, D1 and KV, and most
+# of a file's time is spent waiting on the worker, the queue or the cron.
+exec node --test --test-concurrency="${EDGE_TEST_JOBS:-3}" --test-reporter=spec "edge/tests/**/*.test.mjs"

@@ -34,7 +34,7 @@ export function addressOf(file) {
  * A page's HTML without what differs between two Astro runs of the same
  * input: an island's `uid` hashes its component's file path, so the same
  * page built in two folders (the base branch's checkout and the pull
- * request's) differs there alone. The same rule as generator/tests/build.rs
+ * request's) differs there alone. The same rule as generator/tests/integration/build.rs
  * `normalized`.
  */
 export function comparable(html) {

@@ -1,7 +1,7 @@
 /**
  * A search index (the generator's layout, version 2) built from a few
  * hand-written cars, for keyword tests that need makes and models the
- * fixture dealer does not stock. generator/tests/build.rs pins the real
+ * fixture dealer does not stock. generator/tests/integration/build.rs pins the real
  * layout; this mirrors it for the columns the engine reads.
  */
 import type { SearchIndex } from '../../src/types/site';

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::feed::FeedCar;
 pub use super::feed::KnownQuote;
-use super::present::dollars;
+use super::money::dollars;
 
 /// Finance on one car's page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

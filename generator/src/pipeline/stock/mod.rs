@@ -5,7 +5,10 @@ pub mod detail;
 pub mod features;
 pub mod feed;
 pub mod finance;
+pub mod money;
 pub mod present;
+pub mod similar;
+pub mod status;
 
 use std::collections::BTreeMap;
 

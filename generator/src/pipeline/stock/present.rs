@@ -9,8 +9,10 @@ use dealer_config::DealerConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::detail::CarDetail;
+use super::detail::{CarDetail, SpecRow};
 use super::feed::FeedCar;
+use super::money::dollars;
+use super::status::is_in_stock;
 use crate::pipeline::rich_text::{html_text, rich_html};
 
 /// Cars listed within this many days get the new-arrival tag (docs/behaviour/search.md §9).
@@ -180,35 +182,6 @@ pub struct CarLocation {
     /// them in a select when there are any.
     #[serde(default)]
     pub distribution_locations: Vec<String>,
-}
-
-/// A specification row.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct SpecRow {
-    /// e.g. "Transmission".
-    pub label: String,
-    /// e.g. "6 Speed Automatic".
-    pub value: String,
-}
-
-/// in_stock and coming_soon count as in stock (docs/behaviour/car-page.md §4).
-pub fn is_in_stock(status: &str) -> bool {
-    matches!(status, "in_stock" | "coming_soon")
-}
-
-/// "$34,990".
-pub fn dollars(amount: f64) -> String {
-    let whole = amount.round() as i64;
-    let digits = whole.abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    format!("{}${out}", if whole < 0 { "-" } else { "" })
 }
 
 /// Price display in priority order (docs/behaviour/car-page.md §4): subscription price when
@@ -523,27 +496,6 @@ fn configured_location(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
             distribution_locations: car.distribution_locations.clone(),
         },
     }
-}
-
-/// The dealer's checkout rules applied to one car.
-pub fn may_reserve_online(car: &FeedCar, cfg: &DealerConfig) -> bool {
-    use dealer_rules::checkout::{may_reserve, CarFacts, CheckoutRules};
-    let c = &cfg.features.checkout;
-    let car_types: Vec<&str> = c.car_types.iter().map(|t| t.as_str()).collect();
-    let makes: Vec<&str> = c.makes.iter().map(String::as_str).collect();
-    may_reserve(
-        CheckoutRules {
-            enabled: c.enabled,
-            car_types: &car_types,
-            makes: &makes,
-        },
-        CarFacts {
-            car_type: car.car_type.as_str(),
-            make: &car.make,
-            in_stock: is_in_stock(&car.status),
-            reserved: car.reserved.unwrap_or(false),
-        },
-    )
 }
 
 pub fn present(car: &FeedCar, cfg: &DealerConfig, now: DateTime<Utc>) -> Car {

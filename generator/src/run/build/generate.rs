@@ -82,7 +82,7 @@ pub fn generate(
         .iter()
         .map(|c| present::present(c, cfg, now))
         .collect();
-    stock::detail::attach_similar(&mut cars, cfg);
+    stock::similar::attach_similar(&mut cars, cfg);
     let hidden = selection.hidden.values().sum::<usize>() + selection.other_dealership;
 
     let mut site = site_data::build_with_pages(&dealer.slug, cfg, &cars, &dealer.pages, now);

@@ -9,8 +9,8 @@ use std::process::{Command, Output};
 const AS_OF: &str = "2026-11-20T00:00:00Z";
 const DEALER: &str = "rate-motors";
 
-mod support;
-use support::repo_root;
+use crate::support;
+use crate::support::repo_root;
 
 fn text(o: &Output) -> String {
     format!(

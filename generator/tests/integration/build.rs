@@ -11,8 +11,8 @@ const AS_OF: &str = "2026-11-20T00:00:00Z";
 /// at the start of its hour.
 const NEXT_HOUR: &str = "2026-11-20T01:00:00Z";
 
-mod support;
-use support::repo_root;
+use crate::support;
+use crate::support::repo_root;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dealers")
@@ -1155,7 +1155,7 @@ fn fixture_site_search_index_is_what_the_generator_writes() {
     let committed = std::fs::read_to_string(&index_path).unwrap_or_default();
     assert!(
         committed == fresh,
-        "{} is stale: run UPDATE_FIXTURES=1 cargo test -p dealergen --test build fixture_site",
+        "{} is stale: run UPDATE_FIXTURES=1 cargo test -p dealergen --test integration build::fixture_site",
         index_path.display()
     );
     assert_eq!(

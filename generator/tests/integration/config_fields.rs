@@ -40,31 +40,31 @@ const CANNOT_BE_OBSERVED: &[(&str, &str)] = &[
     ),
     (
         "stock.source.auth.env",
-        "read by `dealergen stock pull` only (tests/stock_pull.rs: the secret header comes from the environment)",
+        "read by `dealergen stock pull` only (tests/integration/stock_pull.rs: the secret header comes from the environment)",
     ),
     (
         "stock.source.auth.header",
-        "read by `dealergen stock pull` only (tests/stock_pull.rs: the secret header comes from the environment)",
+        "read by `dealergen stock pull` only (tests/integration/stock_pull.rs: the secret header comes from the environment)",
     ),
     (
         "stock.source.file",
-        "read by `dealergen stock pull` only (tests/stock_pull.rs: a file source is copied after the same checks)",
+        "read by `dealergen stock pull` only (tests/integration/stock_pull.rs: a file source is copied after the same checks)",
     ),
     (
         "stock.source.max_drop_percent",
-        "read by `dealergen stock pull` only (tests/stock_pull.rs: the drop guard follows max_drop_percent)",
+        "read by `dealergen stock pull` only (tests/integration/stock_pull.rs: the drop guard follows max_drop_percent)",
     ),
     (
         "stock.source.retries",
-        "read by `dealergen stock pull` only (tests/stock_pull.rs: server errors are retried with backoff)",
+        "read by `dealergen stock pull` only (tests/integration/stock_pull.rs: server errors are retried with backoff)",
     ),
     (
         "stock.source.timeout_secs",
-        "read by `dealergen stock pull` only (tests/stock_pull.rs: a slow server times out quickly)",
+        "read by `dealergen stock pull` only (tests/integration/stock_pull.rs: a slow server times out quickly)",
     ),
     (
         "stock.source.url",
-        "read by `dealergen stock pull` only (tests/stock_pull.rs: a good feed is written with its validators)",
+        "read by `dealergen stock pull` only (tests/integration/stock_pull.rs: a good feed is written with its validators)",
     ),
 ];
 

@@ -12,8 +12,7 @@ use serde_json::Value;
 const TINY: &str = "tiny-dealer";
 const SECOND: &str = "second-dealer";
 
-mod support;
-use support::repo_root;
+use crate::support::repo_root;
 
 struct Fixture {
     dir: tempfile::TempDir,

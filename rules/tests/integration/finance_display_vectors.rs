@@ -7,7 +7,7 @@ use dealer_rules::finance_display::{
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-const VECTORS: &str = include_str!("../vectors/finance-display.json");
+const VECTORS: &str = include_str!("../../vectors/finance-display.json");
 
 #[derive(Deserialize)]
 struct File {

@@ -3,22 +3,20 @@
 //! the secret header, redirects, file sources, and the command's exit
 //! codes and output.
 
-mod support;
-
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::support::feed_server::{FeedServer, Reply};
 use dealergen::project::Project;
 use dealergen::pull::{self, PullFailure, PullOptions, PullReport, Pulled};
 use serde_json::Value;
-use support::feed_server::{FeedServer, Reply};
 
 const SLUG: &str = "tiny-dealer";
 
-use support::repo_root;
+use crate::support::repo_root;
 
 fn fixture_feed() -> Vec<Value> {
     let text = std::fs::read_to_string(

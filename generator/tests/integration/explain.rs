@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod support;
-use support::repo_root;
+use crate::support::repo_root;
 
 fn explain(car: &str) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_dealergen"))

@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod support;
-use support::repo_root;
+use crate::support::repo_root;
 
 /// The tiny fixture dealer, which passes `check` as it is.
 fn tiny_dealer() -> String {
