@@ -11,7 +11,7 @@
 // expecting such traffic would.
 //
 //
-// With FLOOD > 0, first the flood case of issue 22: FLOOD posts without a
+// With FLOOD > 0, first the flood case: FLOOD posts without a
 // valid captcha token from FLOOD/10 IPv6 /64s to a dealer with the captcha
 // on, as fast as C in flight allows, and 20 shoppers with valid tokens
 // spread over the flood; prints how long the flood took, how many of the

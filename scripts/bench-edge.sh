@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded loopback load test of the edge worker (see scripts/bench-edge.mjs).
 # Not part of scripts/test.sh: it is a benchmark. Builds the worker if needed.
-# Usage: scripts/bench-edge.sh [N=500] [C=16] [FLOOD=0] (FLOOD: the issue 22 flood case, e.g. 10000)
+# Usage: scripts/bench-edge.sh [N=500] [C=16] [FLOOD=0] (FLOOD: posts of the flood case, e.g. 10000)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/lib/env.sh"

@@ -3,7 +3,7 @@
  * (performance, accessibility, best practices, SEO) and the Core Web Vitals
  * of a built site's main page types (home, /search/used-cars/, a car page
  * with photos, contact), served on 127.0.0.1, median of N runs. The goals
- * (issue 9) are printed next to the figures: performance >= 95 and
+ * are printed next to the figures: performance >= 95 and
  * accessibility 100 on mobile; `--strict` exits 1 when a page misses one.
  *   node scripts/bench-lighthouse.mjs [sites/<slug>/dist] [runs, default 3] [--strict]
  * Lighthouse comes from the npm registry on first use (npm exec), pinned;

@@ -20,7 +20,7 @@
  *    search on. Goals: at least MiniSearch's precision, and no zero-result
  *    page where the stock has a match; every query that misses either is
  *    listed with what each engine returned. The "need and budget" class
- *    (issue 26: needs and budgets in shoppers' words, numbers as words,
+ *    (needs and budgets in shoppers' words, numbers as words,
  *    body and drive words of the trade) has its own goals: P@5 >= 0.95,
  *    and no car without a price on a budget query's first page.
  *
@@ -349,7 +349,7 @@ async function qualityClass() {
     console.log(`${cls.padEnd(16)} ${String(sel.length).padStart(7)} ${cells.join(' ')}`);
   }
   const ok = summary.embedded.p >= summary.MiniSearch.p;
-  // Issue 26: needs and budgets in shoppers' words. A budget lists priced
+  // The 'need and budget' class: needs and budgets in shoppers' words. A budget lists priced
   // cars: a car without a price (0) among a budget query's first page is a miss.
   const needs = rows.filter((r) => r.class === 'need and budget');
   const needP = needs.reduce((s, r) => s + r.by.embedded.p5, 0) / Math.max(1, needs.length);

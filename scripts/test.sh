@@ -100,7 +100,7 @@ gate "e2e full stack (site + worker)" e2e fullstack "sites/$DEMO/dist"
 
 printf '\n==== summary\n'
 printf '%s\n' "${timings[@]}"
-# The budget of the whole run (issue 36): every engineer and every CI run
+# The budget of the whole run: every engineer and every CI run
 # waits for it, so passing it is said, not hidden in the timings above.
 TEST_BUDGET_SECS=${TEST_BUDGET_SECS:-1200}
 printf 'total: %dm %02ds (budget %dm)\n' $((SECONDS / 60)) $((SECONDS % 60)) $((TEST_BUDGET_SECS / 60))

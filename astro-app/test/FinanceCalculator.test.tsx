@@ -135,7 +135,7 @@ describe('FinanceCalculator', () => {
       .map((i) => document.getElementById(i)?.textContent)
       .join(' ');
 
-  it('a term that is not a number is no year: the field is invalid with its message and no repayment shows (issue 25, item 6)', () => {
+  it('a term that is not a number is no year: the field is invalid with its message and no repayment shows', () => {
     const c = setup();
     c.type('Loan term in years', 'abc');
     const term = c.input('Loan term in years');

@@ -72,6 +72,7 @@ describe('the card among the results (search.cta_card)', () => {
     expect(within(card as HTMLElement).getByRole('link', { name: 'Find Me Something Similar' }).getAttribute('href')).toBe('/contact-us/');
   });
 
+  // "000" in this name is the old platform's search spec; the card is in docs/behaviour/search.md §2.
   it('calls the dealer instead where the dealer chose call_dealer (000: a call-the-dealer card)', () => {
     render(<SearchApp {...withCard({ kind: 'call_dealer', phone: '(07) 3000 0001' })} />);
     const link = within(document.querySelector('.cta-card') as HTMLElement).getByRole('link', { name: 'Call (07) 3000 0001' });
@@ -117,7 +118,7 @@ describe('search island', () => {
     expect(location.search).toContain('refinementList[car_type][0]=used');
   });
 
-  it("pages a landing page at its own addresses, which work without JavaScript, and Back returns to it (issue 25, item 3)", async () => {
+  it("pages a landing page at its own addresses, which work without JavaScript, and Back returns to it", async () => {
     const used = site.search.landing_pages.find((l) => l.path === 'used-cars')!;
     const state = { ...EMPTY_STATE, refinementList: { car_type: ['used'] } };
     expect(used.count).toBeGreaterThan(site.search.page_size);
@@ -164,7 +165,7 @@ describe('search island', () => {
     expect(location.search).toBe('?query=toyota');
   });
 
-  it('a search with no results keeps the sliders\' last bounds and steps; an arrow key stays inside them (issue 25, item 5)', async () => {
+  it('a search with no results keeps the sliders\' last bounds and steps; an arrow key stays inside them', async () => {
     vi.useFakeTimers();
     const all = engine.search(EMPTY_STATE);
     const year = all.facets_stats['year']!;

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
- * Every spec analytics event id and the action that sends it (issue 23,
- * item 2; docs/behaviour/analytics.md). The doc's table must list every id
+ * Every spec analytics event id and the action that sends it
+ * (docs/behaviour/analytics.md). The doc's table must list every id
  * of the shared table under its name; the events a page declares in its
  * markup (lib/event-clicks.ts) and the masked number's Call Now are
  * performed here on a page as the car page builds it; the events the

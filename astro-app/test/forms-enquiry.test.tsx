@@ -166,7 +166,7 @@ describe('the enquiry, step by step', () => {
     expect(items).toEqual(['Please enter a message.', 'You must agree to the terms of use before submitting.']);
   });
 
-  it('the terms message under the box is a sentence, without the older platform\'s leading "*" (issue 25, item 8)', async () => {
+  it('the terms message under the box is a sentence, without the older platform\'s leading "*"', async () => {
     setup();
     await toStep2();
     press('Send enquiry');
@@ -179,7 +179,7 @@ describe('the enquiry, step by step', () => {
     ['the enquiry service down (503, no message)', { status: 503, body: {} }],
     ['no network', 'offline'],
   ] as const) {
-    it(`${what}: the panel says it was not sent and offers the dealer's phone as a link (issue 25, item 8)`, async () => {
+    it(`${what}: the panel says it was not sent and offers the dealer's phone as a link`, async () => {
       const api =
         answer === 'offline'
           ? { fetchImpl: (async () => Promise.reject(new TypeError('Failed to fetch'))) as unknown as typeof fetch }

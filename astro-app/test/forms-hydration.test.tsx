@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * What a shopper types into a server-rendered form before its island
- * hydrates (issue 25, item 1): every form keeps the values and the focus
+ * hydrates: every form keeps the values and the focus
  * through hydration, also when values arrive after it (a finance link's
  * budget, ?enquiry= on the contact, offer and car forms), and the next
  * render does not wipe them (React keeps the DOM's value, not the state).

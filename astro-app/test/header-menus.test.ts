@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The header menus' keyboard rules (issue 8): Escape closes the innermost
+ * The header menus' keyboard rules: Escape closes the innermost
  * open menu and returns focus to its toggle, focus or a click leaving a
  * menu closes it, and one dropdown is open at a time.
  */

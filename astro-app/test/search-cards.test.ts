@@ -34,6 +34,7 @@ describe('button labels (cards.labels)', () => {
     expect(cardActions(car, settings).map((a) => a.label)).toEqual(['Enquire', 'Get Finance', 'Reserve Now $200', 'View Details']);
   });
 
+  // "002" in this name is the old platform's content spec; the labels are docs/behaviour/spec-rows.md C22.
   it('take the dealer’s wording kind by kind (002: "Reserve Car Now", "Finance Enquiry"), the links unchanged', () => {
     const labelled = cardActions(car, { ...settings, labels: { reserve: 'Reserve Car Now', finance: 'Finance Enquiry' } });
     expect(labelled.map((a) => a.label)).toEqual(['Enquire', 'Finance Enquiry', 'Reserve Car Now', 'View Details']);

@@ -27,7 +27,7 @@ describe('hosted search', () => {
     expect(filterString({ ...state, sortBy: 'Car_production_price_asc' }, BASE, { ...options, priceAscExcludesZero: false })).toBe(BASE);
     expect(searchFilters(state)).toEqual({ facetFilters: [['make:Toyota', 'make:Kia'], ['body:SUV']], numericFilters: ['price>=5000', 'price<=30000'] });
     expect(searchFilters(state, new Set(['make', 'price']))).toEqual({ facetFilters: [['body:SUV']], numericFilters: [] });
-    // A budget lists priced cars: no price (0) is within no price range (issue 26).
+    // A budget lists priced cars: no price (0) is within no price range (docs/behaviour/search.md §5).
     const budget: SearchState = { ...EMPTY_STATE, refinementList: {}, range: { price: { max: 30000 }, km: { max: 50000 } } };
     expect(searchFilters(budget).numericFilters).toEqual(['price>0', 'price<=30000', 'km<=50000']);
     // A value starting with a minus would read as a negation: escaped.

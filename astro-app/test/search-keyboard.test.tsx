@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The search island for keyboard and screen-reader users (issue 8): focus
+ * The search island for keyboard and screen-reader users: focus
  * after paging and after "Clear all filters", the skip link, the count in
  * the live region, a landing page's title only while it is true, one
  * history entry per sort interaction, and one Tab stop per card toolbar.

@@ -1,5 +1,5 @@
 /**
- * The keyword box of the embedded engine (issue 15): ranking, typo rules,
+ * The keyword box of the embedded engine: ranking, typo rules,
  * joined and split forms, soft AND, synonyms, intents, "did you mean",
  * suggestions, the model picker's counts and the shopper-clock tag. The
  * synonym and intent tables are the shipped data files
@@ -179,7 +179,7 @@ describe('synonyms', () => {
     const mapped = setup(STOCK, [['runabout', 'hatch']]);
     expect(mapped.search('runabout').nbHits).toBe(STOCK.filter((c) => c.body === 'Hatch').length);
   });
-  it("body and drive words as the trade uses them (issue 26): a wagon is also an SUV (the trade's 4D wagon), after the wagons; an estate is a wagon", () => {
+  it("body and drive words as the trade uses them: a wagon is also an SUV (the trade's 4D wagon), after the wagons; an estate is a wagon", () => {
     const suvs = STOCK.filter((c) => c.body === 'SUV').length;
     const wagon = search('wagon');
     expect(wagon.nbHits).toBe(1 + suvs);
@@ -223,7 +223,7 @@ describe('intents', () => {
     ['ranger 50000km', 'ranger', [['km', undefined, 50000]]],
     ['cx-5 under 40k under 60k kms', 'cx-5', [['price', undefined, 40000], ['km', undefined, 60000]]],
     ['7 seater', '', [['seats', 7, undefined]]],
-    // Numbers as words, and needs that are a number of seats (issue 26).
+    // Numbers as words, and needs that are a number of seats.
     ['seven seater', '', [['seats', 7, undefined]]],
     ['eight seats suv', 'suv', [['seats', 8, undefined]]],
     ['people mover', '', [['seats', 7, undefined]]],
@@ -262,7 +262,7 @@ describe('intents', () => {
     expect(names('people mover').sort()).toEqual(sevens);
     expect(search('8 seat people mover').nbHits).toBe(0);
   });
-  it('a budget lists priced cars only: a car without a price (0) is within no price range, typed or from the URL (issue 26)', () => {
+  it('a budget lists priced cars only: a car without a price (0) is within no price range, typed or from the URL', () => {
     const unpriced: TestCar = { make: 'Nissan', model: 'Pathfinder', badge: 'Ti', body: 'SUV', fuel: 'Petrol', drive: '4WD', year: 2026, price: 0 };
     const withUnpriced = setup([...STOCK, unpriced]);
     expect(withUnpriced.names('suv under 30k')).not.toContain('Nissan Pathfinder Ti');

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Popular searches (issue 15): what may be reported (the same normaliser
+ * Popular searches: what may be reported (the same normaliser
  * and personal-data rules as the edge, through the shared cases), when a
  * search is reported (submitted at once, paused on after a while, each
  * once, nothing personal), which popular queries are offered (only those

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The search island's keyword understanding (issue 15): suggestions as an
+ * The search island's keyword understanding: suggestions as an
  * ARIA combobox chosen with the keyboard, typed limits turned into chips
  * that can be removed, notes about unmatched and left-out words with a
  * "did you mean", the folded facets of the spec that show only when the

@@ -37,14 +37,17 @@ describe('carJsonLd', () => {
     });
   });
 
-  it('leaves the seller’s phone out where the dealer masks it (the page carries no unmasked number)', () => {
+  it('leaves the seller’s phone out where the car’s number is masked (the page carries no unmasked number)', () => {
     const car = all.find((c) => c.status === 'in_stock')!;
-    const shown = { ...site, features: { ...site.features, phone_reveal: false } };
-    const masked = { ...site, features: { ...site.features, phone_reveal: true } };
-    const seller = (s: SiteData) => (carJsonLd(car, s)['offers'] as Record<string, Record<string, unknown>>)['seller']!;
-    expect(seller(shown)['telephone']).toBe(car.location.phone);
+    const real = site.locations.find((l) => l.id === car.location.id)!.phone;
+    // The generator decides it (car.location.phone_masked, from features.phone_reveal); the flag itself is not read.
+    const shown = { ...car, location: { ...car.location, phone: real, phone_masked: false } };
+    const masked = { ...car, location: { ...car.location, phone: '(07) 3555 XXXX', phone_masked: true } };
+    const revealOn = { ...site, features: { ...site.features, phone_reveal: true } };
+    const seller = (c: Car) => (carJsonLd(c, revealOn)['offers'] as Record<string, Record<string, unknown>>)['seller']!;
+    expect(seller(shown)['telephone']).toBe(real);
     expect(seller(masked)).not.toHaveProperty('telephone');
-    expect(jsonLdText(carJsonLd(car, masked))).not.toContain(car.location.phone);
+    expect(jsonLdText(carJsonLd(masked, site))).not.toContain(real);
     expect(seller(masked)['url']).toMatch(/\/contact-us\/.+\/$/);
   });
 

@@ -1,4 +1,4 @@
-// Issue 22: a lead a shopper sent reaches the dealer, even under a flood.
+// A lead a shopper sent reaches the dealer, even under a flood.
 // The worker runs in workerd with a Turnstile stand-in and a webhook
 // receiver (the dealer's CRM). Each scenario has its own dealer.
 //

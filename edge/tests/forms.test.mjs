@@ -1,4 +1,4 @@
-// Issue 10 at the edge, in workerd: the full lead payload and the vehicle
+// The forms at the edge, in workerd: the full lead payload and the vehicle
 // filled from the published stock (D1 row, webhook JSON, ADF parsed as
 // XML), form posts without JavaScript (303 / HTML pages), the honeypot,
 // Turnstile against a siteverify stand-in, trade-in valuations against a

@@ -89,7 +89,7 @@ pub enum Command {
         after_help = "Examples:\n  dealergen changed --base origin/main\n  dealergen changed --base HEAD~1 --shard 2/4    # this CI runner's part\n  dealergen changed --base origin/main --format json"
     )]
     Changed(ChangedArgs),
-    // --- deploy (issue 13) ---
+    // --- deploy ---
     /// Publish what `build` produced to Cloudflare: each dealer's site (a
     /// Workers static-assets worker on its host), its edge config (KV), the
     /// edge worker with its routes, pending D1 migrations; checks the worker
@@ -172,7 +172,7 @@ pub struct BuildArgs {
     pub separate: bool,
 }
 
-// --- deploy (issue 13) ---
+// --- deploy ---
 #[derive(Debug, Args)]
 pub struct DeployArgs {
     #[command(flatten)]

@@ -12,11 +12,15 @@
 //!   feed, keep the cars the site shows, present them), `site_data` (the
 //!   config resolved into what the pages show), `search_index` (the
 //!   precomputed search), `rich_text` (dealer Markdown to safe HTML),
-//!   `pages` (every page a build makes).
-//! - **`checks/`, what must hold before a site goes out:** `photos` (the
-//!   site's own photo files), `compliance` (finance figures on built
-//!   pages), `publish` (links, sitemap, headers, redirects), `asset_limits`
-//!   (what Cloudflare allows).
+//!   `pages` (the page table: every page a build makes, checked both ways
+//!   against what Astro made).
+//! - **`checks/`, what must hold before a site goes out:** `compliance`
+//!   (finance figures on built pages), `asset_limits` (what Cloudflare
+//!   allows).
+//! - **`publish/`, the files a release carries:** the built pages scanned
+//!   once (`scan`, `known`), no dead link (`links`), `_redirects`
+//!   (`redirects`), `_headers` and the CSP (`headers`), `sitemap.xml` and
+//!   `robots.txt` (`seo`).
 //! - **`run/`, running builds:** `build` (one dealer end to end: the
 //!   prepare state machine in `build/mod.rs`; `build::generate`, everything
 //!   derived before Astro runs; `build::publish_plan`, the redirects and
@@ -24,9 +28,10 @@
 //!   Astro project), `astro` (runs it), `batch` (several dealers in one
 //!   Astro run), `build_all` (many dealers: prepare, batch, check and
 //!   publish each), `cache` (the build and inputs keys), `release` (the
-//!   staged release and its atomic switch), `progress` (the progress line).
-//! - **The commands:** `commands` (each subcommand; `commands/` holds
-//!   `diff`, `explain`, `pull`'s command wiring), `diff`, `explain` and
+//!   release format: written by a build, its atomic switch, read by
+//!   deploy), `progress` (the progress line).
+//! - **The commands:** `commands/` (one file per subcommand: build, check,
+//!   schema, list, new, and the wiring of diff, explain and pull), `diff`, `explain` and
 //!   `pull` (what those commands compute), `dev/` (one dealer and the edge
 //!   worker with live reload), `deploy/` (plan, report, apply, rollback:
 //!   releases to Cloudflare), `scaffold` (`dealergen new`'s file), `docs`
@@ -42,6 +47,7 @@ pub mod docs;
 pub mod explain;
 pub mod pipeline;
 pub mod project;
+pub mod publish;
 pub mod pull;
 pub mod run;
 pub mod scaffold;

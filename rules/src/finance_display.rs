@@ -412,8 +412,9 @@ pub fn decide<'a>(
     Err(first_refusal.unwrap_or(Hidden::NoLender))
 }
 
-/// Whether the car page asks the dealer's quote service for a quote (spec
-/// 001 §5: "only when enabled, no quote exists yet, and price is above 0"):
+/// Whether the car page asks the dealer's quote service for a quote
+/// (docs/behaviour/car-page.md §5, Quote: only when enabled, no quote
+/// exists yet, and price is above 0):
 /// the dealer has a quote service, the car shows no lender figures (those
 /// are its quote), it is priced and in stock, and finance is not off for it.
 pub fn asks_quote(decision: &Decision, car: &DisplayCar, quote_service: bool) -> bool {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * End-to-end tests of the vehicle detail page (issue 9) in headless
+ * End-to-end tests of the vehicle detail page in headless
  * Chromium, over the built demo dealers: each case is looked for in every
  * site given (the certified Toyotas and the Service Advantage are at a
  * single-manufacturer dealer, caravans at another, the sticky phone footer
@@ -195,7 +195,7 @@ async function main() {
       const notCertified = need(find((c) => c.certified && c.make !== 'Toyota' && c.in_stock), 'a certified car of another make');
       await open(notCertified.site, notCertified.car);
       assertJsonEqual(await page.locator('.certified-badge').count(), 0, 'certified badges on another make');
-      // No make is assumed (spec row A23): a dealer without cards.certified_badge_make badges no Toyota.
+      // No make is assumed (docs/behaviour/spec-rows.md A23): a dealer without cards.certified_badge_make badges no Toyota.
       const unbadged = need(find((c, st) => c.certified && c.make === 'Toyota' && c.in_stock && !st.site.search.hit_rules.certified_badge_make), 'a certified Toyota at a dealer without a certified programme');
       await open(unbadged.site, unbadged.car);
       assertJsonEqual(await page.locator('.certified-badge').count(), 0, `a certified badge at ${unbadged.site.site.slug}, which names no programme`);
@@ -444,6 +444,7 @@ async function main() {
       }
     });
 
+    // "002" in this name is the old platform's content spec; the anchors are in docs/behaviour/car-page.md §2.
     await test("the old platform's anchors (002 §1): #vehicle-map, #finance-calculator, and #financeDisclaimer once on every car page with finance, on its first disclaimer", async () => {
       let checked = 0;
       for (const s of sites) {
@@ -487,7 +488,7 @@ async function main() {
       }
     });
 
-    await test("what the edge answers after load (views, the finance quote, Reserved) moves nothing on the page: no layout shift at 375 and 1280 px (issue 25, item 9)", async () => {
+    await test("what the edge answers after load (views, the finance quote, Reserved) moves nothing on the page: no layout shift at 375 and 1280 px", async () => {
       const { site: s, car } = need(find((c) => c.checkout && c.finance.quote && c.in_stock), 'a car reserved online with a finance quote');
       for (const width of [375, 1280]) {
         const p = await context.newPage();

@@ -282,7 +282,7 @@ async function main() {
       assertJsonEqual(await block(single).locator('.location-card').count(), 1, `cards in "${single.title}"`);
       assertJsonEqual(await block(single).locator('.locations-carousel').count(), 0, `"${single.title}" is a carousel`);
       assertJsonEqual(await block(several).locator('.locations-carousel .location-card').count(), several.location_ids.length, `cards in "${several.title}"`);
-      // Each card of the grid: View Details, to the location's page (002 §2.9, spec row C39).
+      // Each card of the grid: View Details, to the location's page (docs/behaviour/spec-rows.md C39).
       need(flags.show_buttons, 'location cards with their buttons');
       for (const id of several.location_ids) {
         const l = site.locations.find((x) => x.id === id);

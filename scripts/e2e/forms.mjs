@@ -38,7 +38,7 @@ const captchaDist = path.resolve(process.argv[3] ?? 'sites/sunshine-coast-toyota
  * The car page's JavaScript loaded up front (before any scrolling or
  * touch): React plus the islands hydrated on load or idle. The forms load
  * when scrolled to (client:visible) or touched (client:interaction).
- * 81 -> 83 KB for issue 23 (item 2): the page view (event 4) is sent once
+ * 81 -> 83 KB for analytics: the page view (event 4) is sent once
  * the page has loaded, with the event sender (1.4 KB), as scripts/budget.mjs
  * says.
  */

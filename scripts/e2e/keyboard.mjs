@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Keyboard, screen-reader and layout end-to-end test of one built dealer
- * site in headless Chromium (issue 8).
+ * site in headless Chromium.
  *
  *   node scripts/e2e/keyboard.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
  *

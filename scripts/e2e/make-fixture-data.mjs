@@ -116,7 +116,7 @@ for (let i = 0; i < 26; i++) {
     // The generator's sanitised HTML of the same paragraphs (generator/src/pipeline/rich_text.rs).
     comments_html: comments.map((c) => `<p>${c.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`).join(''),
     specs,
-    // Search facets and relevance (issue 15): seats, item type, features, categories, a custom rank.
+    // Search facets and relevance: seats, item type, features, categories, a custom rank.
     custom_rank: i === 13 ? 100 : i === 20 ? 50 : 0,
     seats: body === 'Ute' ? 5 : model === 'RAV4' ? 7 : 5,
     item_type: 'car',

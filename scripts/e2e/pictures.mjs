@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * The pull request's before/after pictures (scripts/pr-pictures/run.mjs,
- * issue 24), on two real builds of the tiny fixture dealer in a temporary
- * folder, served by workerd and shot in Chromium:
+ * The pull request's before/after pictures (scripts/pr-pictures/run.mjs),
+ * on two real builds of the tiny fixture dealer in a temporary folder,
+ * served by workerd and shot in Chromium:
  *
  *   node scripts/e2e/pictures.mjs      (binary: $DEALERGEN_BIN, default target/release/dealergen)
  *

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * End-to-end test of the search that understands shoppers (issue 15) on
+ * End-to-end test of the search that understands shoppers on
  * one built dealer site in headless Chromium.
  *
  *   node scripts/e2e/search.mjs [sites/<slug>/dist]   (default: sites/brisbane-motor-group/dist)
@@ -122,7 +122,7 @@ async function main() {
       await page.waitForURL((u) => decodeURIComponent(u.search).includes('range[price]=:40000'));
       assertEqual(new URL(page.url()).searchParams.get('query'), 'kia', 'the query keeps its words');
       assertEqual(await box(page).inputValue(), 'kia', 'the box keeps the words');
-      // A price of 0 is no price, not a cheap car: a budget lists priced cars only (issue 26).
+      // A price of 0 is no price, not a cheap car: a budget lists priced cars only (docs/behaviour/search.md §5).
       const expected = kias.filter((c) => c.price > 0 && Math.round(c.price) <= 40000).length;
       need(kias.some((c) => !(c.price > 0)), 'a Kia without a price (left out of the budget)');
       await resultCount(page, expected);
@@ -370,7 +370,7 @@ async function main() {
       }
     });
 
-    await test('with JavaScript off, a landing page pages at its own addresses: page 2 of used cars lists used cars (issue 25, item 3)', async () => {
+    await test('with JavaScript off, a landing page pages at its own addresses: page 2 of used cars lists used cars', async () => {
       const used = need(site.search.landing_pages.find((l) => l.path === 'used-cars'), 'the used cars page');
       const pages = Math.ceil(used.count / site.search.page_size);
       assert(pages >= 2, `the demo dealer's used cars fit one page (${used.count} at ${site.search.page_size}): the case needs two`);

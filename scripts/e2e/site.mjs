@@ -39,7 +39,7 @@ const MISSING_PAGE = '/no-such-page/';
  * The car page's JavaScript after the whole visit, gzip: React's client
  * runtime (~67 KB) plus the enquiry, views, save, phone and quote islands
  * and the page's own module. 76.5 KB when first set (2026-11-23); raised
- * with issue 9 (80.1 KB): what now matters most is what loads up front,
+ * with the rebuilt car page (80.1 KB): what now matters most is what loads up front,
  * before any scroll or click, which scripts/budget.mjs caps at 81 KB
  * (carPageBudgets); this figure also counts what hydrates on the way down
  * (the enquiry form). At most 25% above, like scripts/budget.mjs; 88 KB
@@ -174,7 +174,7 @@ async function main() {
       await page.waitForURL(`${origin}/search/`);
     });
 
-    // ------------------------------------------------ search island (issue 3)
+    // ------------------------------------------------ search island
     const resultCount = (p, n) => p.locator('[data-testid="result-count"]').filter({ hasText: new RegExp(`^${count(n).replace(/,/g, ',')}$`) }).waitFor();
     const hydrated = (p) => p.locator('astro-island[component-url*="SearchApp"]:not([ssr])').waitFor({ state: 'attached' });
     const makeCounts = cars.reduce((m, c) => ((m[c.make] = (m[c.make] ?? 0) + 1), m), {});
@@ -328,7 +328,7 @@ async function main() {
       await page.getByLabel('Phone', { exact: true }).fill('0412 345 678');
       await form.getByRole('button', { name: 'Continue' }).click();
       await form.getByRole('button', { name: 'Send enquiry' }).click();
-      // The message under the box is a sentence: no leading "*" (issue 25, item 8).
+      // The message under the box is a sentence: no leading "*" (docs/behaviour/forms.md, Terms box).
       await form.locator('.field__error', { hasText: 'You must agree to the terms of use before submitting.' }).waitFor();
       assertEqual(await form.locator('.field__error', { hasText: 'You must agree' }).innerText(), 'You must agree to the terms of use before submitting.', 'the terms message');
       assertEqual(leads.length, 0, 'leads sent with an invalid form');
@@ -567,7 +567,7 @@ async function main() {
       assertEqual(checked.length, 5, 'old addresses checked');
     });
 
-    await test("the old platform's addresses with a car in the query string redirect (301) to the car's page or its reservation (the site worker, issue 23, item 5)", async () => {
+    await test("the old platform's addresses with a car in the query string redirect (301) to the car's page or its reservation (the site worker)", async () => {
       const reservable = need(cars.find((c) => c.checkout), 'a car the dealer reserves online');
       const plainCar = need(cars.find((c) => c.in_stock && !c.checkout), 'a car in stock without online reservation');
       const checkoutPath = `/cars/${reservable.slug}/${site.features.checkout_path}/`;

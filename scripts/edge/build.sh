@@ -31,7 +31,7 @@ awk -v f="${wasm#"$root"/}" -v ns=$((end - start)) -v raw="$raw" -v gz="$gz" 'BE
 # Budget: the worker ships to every edge location; growth must be a decision.
 # History: 670 KB raw / 266 KB gzip was 25% above the size before rate
 # limits, sessions and the counters object (550,424 B / 218,420 B); those
-# brought it to 653,146 B / 256,826 B. The forms (issue 10: the full lead
+# brought it to 653,146 B / 256,826 B. The forms (the full lead
 # payload and vehicle filling, form posts with HTML answers, Turnstile,
 # valuations, checkout holds with Stripe and its signed webhook, car status;
 # four routes and their D1 work) brought it to 870,388 B / 339,361 B, of

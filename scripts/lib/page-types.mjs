@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Small phone (issue 25: a row of cards overflowed at 320 px), phone, tablet, laptop, desktop, wide desktop (issue 8). */
+/** Small phone (a row of cards once overflowed at 320 px), phone, tablet, laptop, desktop, wide desktop. */
 export const VIEWPORTS = [
   { width: 320, height: 640 },
   { width: 375, height: 812 },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Before/after pictures of the pages a change alters, for a marketer's
- * pull request (issue 24):
+ * pull request:
  *
  *   node scripts/pr-pictures/run.mjs (--before <dist> | --new) --after <dist> --out <dir>
  *        [--dealer <name>] [--max 8] [--widths 375,1280] [--as-of <instant>]

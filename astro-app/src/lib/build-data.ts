@@ -11,7 +11,8 @@
  *   cars.json is part of that graph, so one car's new price would re-render
  *   every page of every route that imports it. Read from disk, the data
  *   reaches a page only through its props, and `keyed` gives each path a
- *   cache key that is the hash of exactly those props (issue 12).
+ *   cache key that is the hash of exactly those props (so a refresh renders
+ *   again only the pages whose props changed).
  *
  * The rule that makes the cache sound: a route with `getStaticPaths` reads
  * the data only inside `getStaticPaths` and hands the page everything it

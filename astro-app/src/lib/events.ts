@@ -1,8 +1,9 @@
 /**
- * The one table of analytics event ids every island and page sends (spec
- * 000 §7, 001 §7, 002 §7), and the one function that sends them. The
- * worker accepts exactly these ids (rules/vectors/events.json, read by its
- * tests and by astro-app/test/vectors-events.test.ts, which checks this
+ * The one table of analytics event ids every island and page sends
+ * (docs/behaviour/search.md §7, car-page.md §7, content.md §7), and the
+ * one function that sends them. The worker accepts exactly these ids
+ * (rules/vectors/events.json, read by its tests and by
+ * astro-app/test/vectors-events.test.ts, which checks this
  * table against it name by name). docs/behaviour/analytics.md lists the
  * action behind each id; test/events-actions.test.ts checks each action.
  *

@@ -14,13 +14,14 @@ const CONDITION: Record<Car['car_type'], string> = {
   used: 'https://schema.org/UsedCondition',
 };
 
-type SeoSite = Pick<SiteData, 'name' | 'base_url' | 'locations'> & { features: Pick<SiteData['features'], 'phone_reveal'> };
+type SeoSite = Pick<SiteData, 'name' | 'base_url' | 'locations'>;
 
 /**
  * The AutoDealer selling the car: its location (name, phone, address, page),
- * part of the dealer. The phone is left out where the dealer masks it
- * (`features.phone_reveal`): the page carries no unmasked number, and the
- * location's page, linked as the seller's url, has it.
+ * part of the dealer. Its phone is the car's (`car.location`, as the
+ * generator decided it), left out where that is masked
+ * (`car.location.phone_masked`): the page carries no unmasked number, and
+ * the location's page, linked as the seller's url, has it.
  */
 export function sellerJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
   const loc = site.locations.find((l) => l.id === car.location.id);
@@ -28,7 +29,7 @@ export function sellerJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
   return {
     '@type': 'AutoDealer',
     name: loc.name,
-    ...(site.features.phone_reveal ? {} : { telephone: loc.phone }),
+    ...(car.location.phone_masked ? {} : { telephone: car.location.phone }),
     url: `${site.base_url}/contact-us/${loc.slug}/`,
     address: {
       '@type': 'PostalAddress',

@@ -755,6 +755,13 @@ export interface CarLocation {
    */
   phone: string;
   /**
+   * The number is masked (`features.phone_reveal`): the car's page shows
+   * `phone` only as the mask, and every call from it asks the phone
+   * reveal first. Decided here once; the page renders this decision and
+   * never reads the flag or a location's real number.
+   */
+  phone_masked: boolean;
+  /**
    * Slug of its page /contact-us/{slug}/.
    */
   slug: string;

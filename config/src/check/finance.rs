@@ -223,7 +223,8 @@ mod tests {
 
     #[test]
     fn a_default_rate_needs_a_comparison_rate_to_show_beside_it() {
-        // Issue 23, item 4: without one the rate would never be filled in.
+        // Without one the rate would never be filled in
+        // (docs/behaviour/finance-calculator.md).
         let p = problem_at(
             &calc("default_interest_rate: 8.5"),
             "finance.calculator.default_interest_rate",

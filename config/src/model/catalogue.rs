@@ -87,7 +87,7 @@ pub enum ModelBody {
 }
 
 impl ModelBody {
-    /// Every group in the spec's order (002 §2.8).
+    /// Every group in the order of docs/behaviour/content.md §2.8.
     pub const ORDER: [ModelBody; 8] = [
         ModelBody::Cars,
         ModelBody::HatchSedans,

@@ -389,7 +389,7 @@ pub struct TradeIn {
     /// Keep each valuation the shopper was shown with their trade-in lead.
     pub save_valuation: bool,
     /// Questions and answers shown under the trade-in form on /trade-in/
-    /// (002 §2.12: "a trade-in FAQ"), in this order, each answer behind its
+    /// (a trade-in FAQ, docs/behaviour/spec-rows.md C49), in this order, each answer behind its
     /// question (opened with a click or Enter, and without JavaScript).
     /// Empty: no FAQ. The dealer's own words: what it pays out, what it
     /// needs, how long a valuation holds.

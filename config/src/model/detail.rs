@@ -1,4 +1,4 @@
-//! The vehicle detail page's content blocks (docs/behaviour/car-page.md §2, §9; 002 §2.6) and
+//! The vehicle detail page's content blocks (docs/behaviour/car-page.md §2, §9; content.md §2.6) and
 //! the photo URLs of every page (docs/behaviour/content.md §7: the image host's width and
 //! quality parameters).
 

@@ -1,4 +1,4 @@
-//! Feature switches and the vehicle detail page (docs/behaviour/search.md §4-5, 001, 002 §2.6).
+//! Feature switches and the vehicle detail page (docs/behaviour/search.md §4-5, car-page.md, content.md §2.6).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -278,7 +278,7 @@ pub enum CarType {
 }
 
 impl CarType {
-    /// In the spec's order (000 §9): new, demo, used.
+    /// In the order of docs/behaviour/search.md §9: new, demo, used.
     pub const ALL: [CarType; 3] = [CarType::New, CarType::Demo, CarType::Used];
 
     /// The word used in YAML, feeds and URLs.

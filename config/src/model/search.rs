@@ -1,4 +1,4 @@
-//! The stock search page and its result cards (docs/behaviour/search.md and 002 §2.7).
+//! The stock search page and its result cards (docs/behaviour/search.md and content.md §2.7).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

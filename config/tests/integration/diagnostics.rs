@@ -224,7 +224,7 @@ fn a_valid_dealer_merges_over_its_preset() {
     assert_eq!(c.stock.include_sold_cars_days, 3);
     assert_eq!(c.stock.min_photos, 3);
     assert_eq!(c.copy.no_price_text, "Enquire for price.");
-    // Spec defaults (002 §2.9, §4, §9; 001 §2).
+    // The old platform's defaults (docs/behaviour/content.md §2.9, §2.12, §4, §9).
     assert!(
         c.location_cards.show_hours
             && c.location_cards.show_licences

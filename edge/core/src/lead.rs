@@ -1,10 +1,10 @@
 //! Lead capture: the body a site's forms send to `POST /api/leads` (JSON,
 //! or a form post without JavaScript turned into the same JSON by
 //! [`crate::form_post`]), and the rules it must pass before the worker
-//! stores it. Field names follow the dealer platforms' lead payload (spec
-//! 001 "Lead payload" and "Car form defaults", 002 "Form payload" and
-//! "Valuation form"); `edge/openapi.yaml` (LeadBody, StoredLead) documents
-//! each one.
+//! stores it. Field names follow the dealer platforms' lead payload
+//! (docs/behaviour/car-page.md §3, "Lead payload" and "Car form defaults";
+//! §7 for the trade-in valuation); `edge/openapi.yaml` (LeadBody,
+//! StoredLead) documents each one.
 //!
 //! Validation works on an already parsed [`serde_json::Value`] rather than
 //! through `#[derive(Deserialize)]`, so that every field gets its own message

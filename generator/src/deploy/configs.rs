@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
 
 use super::config::{DeployConfig, PreviewTarget};
-use super::release::Release;
+use crate::run::release::Release;
 
 /// The host of an origin (`https://www.x.com.au` → `www.x.com.au`).
 pub fn host_of(origin: &str) -> Option<String> {

@@ -21,7 +21,6 @@ pub mod configs;
 mod plan;
 mod preview;
 mod preview_kv;
-pub mod release;
 mod report;
 mod rollback;
 pub mod secrets;

@@ -11,7 +11,6 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use super::config::DeployConfig;
-use super::release::{self, KvEntry, Release};
 use super::state::{self, Deployed, EdgeDeployed, Remote, Store};
 use super::wrangler::Wrangler;
 use super::{
@@ -19,6 +18,7 @@ use super::{
 };
 use crate::checks::asset_limits as limits;
 use crate::project::Project;
+use crate::run::release::{self, KvEntry, Release};
 
 /// One dealer's part of a deployment.
 pub(super) struct DealerPlan {

@@ -20,11 +20,12 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 
 use super::config::{DeployConfig, PreviewTarget};
-use super::release::Release;
 use super::state::{Remote, Store};
 use super::wrangler::{Outcome, Wrangler};
-use super::{configs, load_config, out_dir, preview_kv, release, write_json, write_state_config};
+use super::{configs, load_config, out_dir, preview_kv, write_json, write_state_config};
 use crate::project::Project;
+use crate::run::release;
+use crate::run::release::Release;
 
 /// What `dealergen deploy --preview` does (its command line, read).
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use dealer_rules::edge_config::{dealer_key, origin_key};
 use serde_json::Value;
 
-use super::release::KvEntry;
+use crate::run::release::KvEntry;
 
 /// The dealer id the previews' edge knows a dealer's preview by.
 pub fn dealer_id(slug: &str, preview: &str) -> String {

@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::plan::{DealerPlan, Plan};
 use super::state::{self, Remote};
-use super::{configs, release, show};
+use super::{configs, show};
 use crate::project::Project;
+use crate::run::release;
 
 /// Prints the whole plan.
 pub(super) fn print(plan: &Plan, project: &Project, dry_run: bool) {

@@ -4,7 +4,6 @@
 
 use anyhow::{bail, Context, Result};
 
-use super::release::KvEntry;
 use super::state::{self, Deployed, Remote};
 use super::wrangler::Wrangler;
 use super::{
@@ -12,6 +11,7 @@ use super::{
     RollbackOptions,
 };
 use crate::project::Project;
+use crate::run::release::KvEntry;
 
 pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     let cfg = load_config(project, args.config.as_deref())?;

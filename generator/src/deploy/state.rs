@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
-use super::release::KvEntry;
 use super::wrangler::{Outcome, Wrangler};
+use crate::run::release::KvEntry;
 
 /// The deployment of one dealer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

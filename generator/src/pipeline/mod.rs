@@ -1,8 +1,10 @@
 //! What a dealer's site is made of, from the dealer's config and stock
 //! feed, before Astro runs: `stock` (read the feed, keep the cars the site
-//! shows, present them), `site_data` (the config resolved into what the
-//! pages show), `search_index` (the precomputed search), `rich_text`
-//! (dealer Markdown to safe HTML), `pages` (every page a build makes).
+//! shows, leave out photos the site cannot serve, present them),
+//! `site_data` (the config resolved into what the pages show),
+//! `search_index` (the precomputed search), `rich_text` (dealer Markdown to
+//! safe HTML), `pages` (the page table: every page a build makes),
+//! `url_path` (a site path's escapes decoded).
 //! Pure data in, data out: nothing here runs Astro or writes a release.
 
 pub mod pages;
@@ -10,3 +12,4 @@ pub mod rich_text;
 pub mod search_index;
 pub mod site_data;
 pub mod stock;
+pub mod url_path;

@@ -1,8 +1,10 @@
-//! Every page a build makes for a dealer, as site paths (`/`, `/search/`,
-//! `/cars/{slug}/` ...), from the same data the page routes of
-//! `astro-app/src/routes` enumerate in their `getStaticPaths`. The build
-//! fails when Astro did not make one of them (so this list cannot claim a
-//! page that does not exist), and `dealergen diff` compares two lists.
+//! The page table: every page a build makes for a dealer, as site paths
+//! (`/`, `/search/`, `/cars/{slug}/` ...), from the same data the page
+//! routes of `astro-app/src/routes` enumerate in their `getStaticPaths`.
+//! The build compares it with the pages Astro made both ways
+//! (`run::astro::check_pages`): it fails on a page of the table Astro did
+//! not make, and on a page Astro made that the table lacks. The sitemap,
+//! the link check and `dealergen diff` read this list.
 
 use crate::pipeline::site_data::SiteData;
 use crate::pipeline::stock::present::Car;
@@ -25,6 +27,13 @@ pub fn page_paths(site: &SiteData, cars: &[Car]) -> Vec<String> {
         paths.extend((2..=pages).map(|n| format!("/search/{}/page/{n}/", landing.path)));
     }
     paths.extend(cars.iter().map(|c| format!("/cars/{}/", c.slug)));
+    // The online reservation of each car the dealer reserves online (the
+    // route cars/[slug]/[checkout].astro, at `features.checkout.path`).
+    paths.extend(
+        cars.iter()
+            .filter(|c| c.checkout)
+            .map(|c| format!("/cars/{}/{}/", c.slug, site.features.checkout_path)),
+    );
     paths.sort();
     paths.dedup();
     paths

@@ -23,8 +23,8 @@ use crate::pipeline::stock::present::{parse_time, Car};
 /// tag banner column leaves New Arrival to the shopper's clock.
 pub const INDEX_VERSION: u32 = 2;
 
-/// Attributes counted as facets, in the names the spec (000 §3) and the
-/// hosted index use. `city`, `location_name` and `state` come from the
+/// Attributes counted as facets, in the names docs/behaviour/search.md §3 and
+/// the hosted index use. `city`, `location_name` and `state` come from the
 /// car's location; `make_model` ("Toyota|Corolla") feeds the per-make model
 /// picker; `certified` is "true" for certified cars (others are not counted).
 /// The browser also derives price_range and weekly_price_range from the

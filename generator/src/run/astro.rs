@@ -214,25 +214,55 @@ pub fn reused_pages(log: &str, under: &str) -> usize {
         .count()
 }
 
-/// Every page the site data promises is in the built site.
-pub fn check_promised(dist: &Path, must_exist: &[String]) -> Result<()> {
-    let missing: Vec<&String> = must_exist
+/// The pages Astro made are exactly the page table's (`pipeline::pages`),
+/// both ways: a page the table promises is in the built site, and a page
+/// in the built site (an `index.html` of a folder, Astro's directory
+/// format) is in the table, so the list `dealergen diff`, the sitemap and
+/// the link check use cannot drift from the routes.
+pub fn check_pages(dist: &Path, table: &[String]) -> Result<()> {
+    let missing: Vec<&str> = table
         .iter()
         .filter(|f| !dist.join(f).is_file())
+        .map(String::as_str)
         .collect();
-    if !missing.is_empty() {
-        bail!(
-            "astro build did not produce {} expected page(s), e.g. {}; the previous site was kept",
+    let listed: std::collections::BTreeSet<&str> = table.iter().map(String::as_str).collect();
+    let unlisted: Vec<String> = built_pages(dist)?
+        .into_iter()
+        .filter(|f| !listed.contains(f.as_str()))
+        .collect();
+    let some = |files: &[&str]| files.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+    match (missing.is_empty(), unlisted.is_empty()) {
+        (true, true) => Ok(()),
+        (false, _) => bail!(
+            "astro build did not produce {} page(s) of the page table, e.g. {}; the previous site was kept",
             missing.len(),
-            missing
-                .iter()
-                .take(3)
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+            some(&missing)
+        ),
+        (true, false) => bail!(
+            "astro build produced {} page(s) the page table (generator/src/pipeline/pages.rs) does not list, e.g. {}; the previous site was kept",
+            unlisted.len(),
+            some(&unlisted.iter().map(String::as_str).collect::<Vec<_>>())
+        ),
     }
-    Ok(())
+}
+
+/// The pages of a built site: every `index.html` (the root's and each
+/// folder's), as paths relative to `dist`; Astro's own folders and the
+/// public files are not pages.
+fn built_pages(dist: &Path) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dist)
+        .into_iter()
+        .filter_entry(|e| e.depth() != 1 || e.file_name() != "_astro")
+    {
+        let entry = entry.with_context(|| format!("cannot list {}", dist.display()))?;
+        if entry.file_type().is_file() && entry.file_name() == "index.html" {
+            let rel = entry.path().strip_prefix(dist).unwrap_or(entry.path());
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 #[cfg(test)]

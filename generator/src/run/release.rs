@@ -14,6 +14,12 @@
 //!   dist -> current/dist, edge-config.json -> current/…, edge-kv.json -> current/…
 //! ```
 //!
+//! Building writes a release (`stage`, `Staged::publish`); deploying and
+//! rolling back read one (`current`, `by_id`, `read`): this module is the
+//! one place the format is written down. Deploy reads the release the link
+//! points at once, by its real path, so a build that flips `current`
+//! meanwhile cannot mix two releases into one deployment.
+//!
 //! A new release is written under `releases/.staging-…`, checked, renamed
 //! to its id, and then `current` is switched by renaming a new symlink over
 //! the old one: rename(2) replaces the link in one step, so a reader of
@@ -23,8 +29,9 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Utc};
+use dealer_rules::edge_config::EdgeConfig;
 use serde::{Deserialize, Serialize};
 
 /// Folder of the releases inside a site.
@@ -37,7 +44,13 @@ pub const PREVIOUS: &str = "previous";
 const STAGING_PREFIX: &str = ".staging-";
 /// Files of a release that keep a stable path at the site's top level, for
 /// the consumers that read `sites/<slug>/dist` and the edge files there.
-pub const STABLE: [&str; 3] = ["dist", "edge-config.json", "edge-kv.json"];
+pub const STABLE: [&str; 3] = [DIST, EDGE_CONFIG, EDGE_KV];
+/// The static site: what is uploaded.
+pub const DIST: &str = "dist";
+/// The worker's config for the dealer.
+pub const EDGE_CONFIG: &str = "edge-config.json";
+/// Its KV entries (`wrangler kv bulk put` format).
+pub const EDGE_KV: &str = "edge-kv.json";
 /// The file holding a release's build key.
 pub const BUILD_KEY: &str = "build-key";
 /// A release's description.
@@ -353,6 +366,116 @@ fn symlink(target: &Path, link: &Path) -> Result<()> {
         link.display()
     );
     Ok(())
+}
+
+// Reading a release (deploy, rollback, previews).
+
+/// One built release of a dealer.
+#[derive(Debug, Clone)]
+pub struct Release {
+    pub slug: String,
+    /// `<UTC yyyymmddThhmmssZ>-<first 12 hex of the build key>`.
+    pub id: String,
+    /// The release folder (links resolved).
+    pub dir: PathBuf,
+    /// The content hash of the build inputs.
+    pub key: String,
+    /// The edge config the worker reads for this dealer.
+    pub edge: EdgeConfig,
+}
+
+impl Release {
+    pub fn dist(&self) -> PathBuf {
+        self.dir.join(DIST)
+    }
+    pub fn kv_file(&self) -> PathBuf {
+        self.dir.join(EDGE_KV)
+    }
+}
+
+/// The release `sites/<slug>/current` points at.
+pub fn current(sites_dir: &Path, slug: &str) -> Result<Release> {
+    let link = sites_dir.join(slug).join(CURRENT);
+    if std::fs::symlink_metadata(&link).is_err() {
+        bail!(
+            "dealer `{slug}` has no build to deploy ({} does not exist): run `dealergen build --dealer {slug}` first",
+            link.display()
+        );
+    }
+    let dir = link.canonicalize().with_context(|| {
+        format!(
+            "dealer `{slug}`: {} points at a release that is gone; run `dealergen build --dealer {slug}`",
+            link.display()
+        )
+    })?;
+    read(slug, &dir)
+}
+
+/// A release folder, checked to hold everything a deployment uploads.
+pub fn read(slug: &str, dir: &Path) -> Result<Release> {
+    let id = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_string();
+    let shown = dir.display();
+    for needed in [
+        &format!("{DIST}/index.html"),
+        EDGE_KV,
+        EDGE_CONFIG,
+        BUILD_KEY,
+    ] {
+        if !dir.join(needed).exists() {
+            bail!("dealer `{slug}`: release {shown} has no {needed} (an unfinished or foreign build); run `dealergen build --dealer {slug}`");
+        }
+    }
+    let key = std::fs::read_to_string(dir.join(BUILD_KEY))
+        .with_context(|| format!("dealer `{slug}`: cannot read {shown}/build-key"))?
+        .trim()
+        .to_string();
+    if key.len() < 12 || !key.chars().all(|c| c.is_ascii_hexdigit()) {
+        bail!("dealer `{slug}`: {shown}/build-key does not hold a hex content hash");
+    }
+    let edge_text = std::fs::read_to_string(dir.join(EDGE_CONFIG))
+        .with_context(|| format!("dealer `{slug}`: cannot read {shown}/edge-config.json"))?;
+    let edge: EdgeConfig = serde_json::from_str(&edge_text)
+        .with_context(|| format!("dealer `{slug}`: {shown}/edge-config.json"))?;
+    if edge.dealer != slug {
+        bail!(
+            "dealer `{slug}`: {shown}/edge-config.json is dealer `{}`'s",
+            edge.dealer
+        );
+    }
+    if edge.origins.is_empty() {
+        bail!("dealer `{slug}`: {shown}/edge-config.json names no origin (site_url)");
+    }
+    Ok(Release {
+        slug: slug.to_string(),
+        id,
+        dir: dir.to_path_buf(),
+        key,
+        edge,
+    })
+}
+
+/// A release of the dealer by id, if it is still on this machine.
+pub fn by_id(sites_dir: &Path, slug: &str, id: &str) -> Option<Release> {
+    let dir = sites_dir.join(slug).join(RELEASES).join(id);
+    read(slug, &dir).ok()
+}
+
+/// The KV entries of a release (`wrangler kv bulk put` format).
+pub fn kv_entries(file: &Path) -> Result<Vec<KvEntry>> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{}", file.display()))
+}
+
+/// One KV entry of a release.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KvEntry {
+    pub key: String,
+    pub value: String,
 }
 
 #[cfg(test)]

@@ -1428,7 +1428,7 @@ fn files_naming(dist: &Path, needle: &str) -> Vec<String> {
         .collect()
 }
 
-/// Issue 22, item 6: one photo path the site does not have (a dead link
+/// A past bug: one photo path the site does not have (a dead link
 /// on every page showing the car) kept the whole dealer's site from
 /// publishing. The photo is left out of the car before any page names it,
 /// with a feed warning naming car and path; the site publishes, and a car
@@ -1542,7 +1542,7 @@ fn checkout_with_public(extra: &[&str]) -> tempfile::TempDir {
     dir
 }
 
-/// Issue 22, item 7: with an image host (`images.url_template` an address
+/// A past bug: with an image host (`images.url_template` an address
 /// on another host), the build warned once per size that the host's
 /// photos were "not in the site's public files", in neither the count nor
 /// the report. The host resizes the site's own photo: a missing one is
@@ -1606,7 +1606,7 @@ fn with_an_image_host_a_missing_site_photo_is_left_out_once_and_the_host_sizes_a
     );
 }
 
-/// Issue 22, item 7: a build that failed after reading the feed printed
+/// A past bug: a build that failed after reading the feed printed
 /// "stock feeds: 0 records skipped, 0 warnings" and wrote no
 /// stock-feed-report.txt. The feed's problems are counted, printed and
 /// reported whether the site publishes or not.

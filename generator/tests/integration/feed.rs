@@ -195,7 +195,7 @@ fn warnings_and_skips_are_written_for_a_marketer() {
     }
 }
 
-/// The search fields (issue 15): custom_rank, categories and features
+/// The search fields: custom_rank, categories and features
 /// decode field by field like the rest; a list item that is not text is
 /// left out on its own, and `filtered_features` wins over the standard
 /// equipment list.

@@ -1,6 +1,6 @@
 /**
  * Reserve a car online (/cars/{slug}/checkout or /buy-online; docs/behaviour/search.md §9,
- * 001 "Reserve", 002 §4): the shopper's details hold the car
+ * car-page.md §5 "Reserve, Buy Online", content.md §9): the shopper's details hold the car
  * (`POST /api/checkout/hold`), then the payment provider's page takes the
  * deposit (100% refundable; default $200); once paid the car is reserved
  * for the dealer's hold hours (default 48) and shows Reserved everywhere.

@@ -92,7 +92,8 @@ export function enquiryFields(type: EnquiryType, config: FormConfig, distributio
         step: 1,
       },
       { name: 'opt_in_finance', rule: 'checkbox', required: false, label: 'I would like to hear about finance for this car.', input: 'checkbox', step: 1 },
-      // 002 §4: the enquiry's finance and trade opt-ins, both optional and unticked.
+      // The enquiry's finance and trade opt-ins, both optional and unticked
+      // (docs/behaviour/spec-rows.md C74).
       { name: 'opt_in_trade', rule: 'checkbox', required: false, label: 'I would like a valuation of my trade-in.', input: 'checkbox', step: 1 },
     );
   }

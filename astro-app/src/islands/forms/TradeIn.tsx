@@ -1,6 +1,6 @@
 /**
- * The trade-in flow (docs/behaviour/car-page.md §4 "Trade-in flow", 002 §3 "Trade-in lead
- * form", "Valuation form"), on /trade-in and /cars/trade-in?car_id={id}:
+ * The trade-in flow (docs/behaviour/car-page.md §4 "Trade-in flow", §7 for the
+ * valuation calls), on /trade-in and /cars/trade-in?car_id={id}:
  *
  *  1. Your details (First Name, Last Name, Mobile, Email, Postcode): the
  *     first lead is created at once ("1. Contact Details"), so a shopper

@@ -1,5 +1,5 @@
 /**
- * The filter panel's facet widgets (docs/behaviour/search.md §2, §9; 002 §2.7): checkbox
+ * The filter panel's facet widgets (docs/behaviour/search.md §2, §9; content.md §2.7): checkbox
  * lists, make cards with logos and a per-make model picker, dropdown
  * selects with separators. Counts are disjunctive (from the engine).
  */

@@ -1,5 +1,5 @@
 /**
- * A result card (docs/behaviour/search.md §2, §4; 002 §2.7), the same markup the static
+ * A result card (docs/behaviour/search.md §2, §4; content.md §2.7), the same markup the static
  * page renders: one tag banner (computed by the generator), the photo or the
  * new-arrival / coming-soon placeholder, the location overlay, year make
  * model, badge and series, price and price type; condition, transmission,

@@ -1,6 +1,6 @@
 /**
  * The photo strip loads its first two photos with the page; the rest only
- * once the shopper scrolls the strip (issue 9: a car with 20 photos must not
+ * once the shopper scrolls the strip (a car with 20 photos must not
  * cost a phone 20 downloads up front). Deferred photos carry their address
  * in `data-src` / `data-srcset` (components/CarImage.astro `deferred`);
  * the strip's first scroll gives them back, and the browser's lazy loading

@@ -1,10 +1,11 @@
 /**
  * The body of `POST /api/leads` (edge/openapi.yaml): the spec's lead payload
- * (001 §3 "Lead payload": category, subcategory, url, source "Website",
- * user_agent, car_id, lead_attributes, form_completed, offer_accepted,
- * rego, regoState, adjustmentAnswers...) plus the car form defaults
- * (dealership_slug, manufacturer_slug, stock_number, make, model, car_type,
- * car_id, vehicle_status, opt_in) and the shopper's fields. The same names
+ * (docs/behaviour/car-page.md §3, "Lead payload": category, subcategory,
+ * url, source "Website", user_agent, car_id, lead_attributes,
+ * form_completed, offer_accepted, rego, regoState, adjustmentAnswers...)
+ * plus the car form defaults (dealership_slug, manufacturer_slug,
+ * stock_number, make, model, car_type, car_id, vehicle_status, opt_in) and
+ * the shopper's fields. The same names
  * are the HTML inputs' names, so a form posted without JavaScript carries
  * the same fields (as strings) and the worker reads both alike.
  *

@@ -1,6 +1,6 @@
 /**
- * The success page (`forms.success_path`, docs/behaviour/car-page.md §2 and 002 §2.4: loaded
- * after a sent form "with the category and car_type passed along"): the
+ * The success page (`forms.success_path`, docs/behaviour/car-page.md §2 and content.md §2.4: loaded
+ * after a sent form, with the category and car_type passed along): the
  * link to it, and what it says for a category.
  */
 import type { LastLead } from './storage';

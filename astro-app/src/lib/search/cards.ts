@@ -1,5 +1,5 @@
 /**
- * What a result card offers (docs/behaviour/search.md §2, §4, §5; 002 §2.7): cars not in
+ * What a result card offers (docs/behaviour/search.md §2, §4, §5; content.md §2.7): cars not in
  * stock get only Find Me Something Similar; in-stock cars the dealer's
  * button set, Reserve Now only when checkout is on (with the deposit when
  * not zero); compare/favourite only when the feature is on and the car is

@@ -1,7 +1,8 @@
 /**
  * The generator's card rules (generator/src/pipeline/stock/present.rs) for hits the
  * hosted search service returns as raw feed fields: the one tag banner in
- * the spec's priority order (000 §4) and the price text (001 §4). Both
+ * priority order of docs/behaviour/search.md §4 and the price text of
+ * docs/behaviour/car-page.md §4. Both
  * languages are checked against the same cases
  * (rules/vectors/present-cases.json), so a rule changed on one side
  * only fails a test.

@@ -187,6 +187,12 @@ pub fn content_paths(site: &SiteData) -> Vec<String> {
         pages.push(page(&format!("/contact-us/{}/", l.slug)));
         pages.push(page(&format!("/locations/{}/", l.slug)));
     }
+    // The older platform's address of the primary location, under the
+    // dealer's own slug (routes/locations/[slug].astro), unless a location
+    // has that slug already.
+    if !site.locations.is_empty() && !site.locations.iter().any(|l| l.slug == site.slug) {
+        pages.push(page(&format!("/locations/{}/", site.slug)));
+    }
     if site
         .navigation
         .iter()

@@ -1,5 +1,5 @@
 //! What the vehicle detail page shows beyond a card's facts (docs/behaviour/car-page.md §2,
-//! §4, §5, §9; 002 §2.6), decided here at build time so the page only lays
+//! §4, §5, §9; content.md §2.6), decided here at build time so the page only lays
 //! it out: which sidebar buttons apply, the below-market and certified
 //! badges, key information, equipment, where the comments are cut, the
 //! tabs with something to show, the servicing plan of the model, and
@@ -185,7 +185,7 @@ fn tel(phone: &str) -> String {
 }
 
 /// The sidebar's buttons in the dealer's order, each only where its rule
-/// allows (docs/behaviour/car-page.md §5; 002 §2.6). A car not in stock has none.
+/// allows (docs/behaviour/car-page.md §5; content.md §2.6). A car not in stock has none.
 pub fn sidebar_buttons(
     car: &FeedCar,
     price: f64,

@@ -6,6 +6,7 @@ pub mod features;
 pub mod feed;
 pub mod finance;
 pub mod money;
+pub mod photos;
 pub mod present;
 pub mod similar;
 pub mod status;

@@ -177,6 +177,12 @@ pub struct CarLocation {
     /// page never carries the number, and a change to its hidden digits
     /// changes no car page.
     pub phone: String,
+    /// The number is masked (`features.phone_reveal`): the car's page shows
+    /// `phone` only as the mask, and every call from it asks the phone
+    /// reveal first. Decided here once; the page renders this decision and
+    /// never reads the flag or a location's real number.
+    #[serde(default)]
+    pub phone_masked: bool,
     /// Places this location shows or delivers cars for a test drive (the
     /// feed's `location.distribution_locations`); the test-drive form offers
     /// them in a select when there are any.
@@ -448,6 +454,7 @@ fn location_of(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
     let mut location = configured_location(car, cfg);
     if cfg.features.phone_reveal {
         location.phone = mask_phone(&location.phone);
+        location.phone_masked = true;
     }
     location
 }
@@ -484,6 +491,7 @@ fn configured_location(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
             suburb: l.address.suburb.clone(),
             state: l.address.state.as_str().into(),
             phone: l.phone.clone(),
+            phone_masked: false,
             distribution_locations: car.distribution_locations.clone(),
         },
         None => CarLocation {
@@ -493,6 +501,7 @@ fn configured_location(car: &FeedCar, cfg: &DealerConfig) -> CarLocation {
             suburb: String::new(),
             state: String::new(),
             phone: cfg.contact.phone.clone(),
+            phone_masked: false,
             distribution_locations: car.distribution_locations.clone(),
         },
     }
@@ -649,6 +658,8 @@ mod tests {
         );
         assert_eq!(masked.phone, mask_phone(&shown.phone));
         assert!(masked.phone.ends_with("XX"), "{}", masked.phone);
+        // The decision the car page renders (it reads no flag of its own).
+        assert!(masked.phone_masked && !shown.phone_masked);
     }
 
     #[test]

@@ -71,8 +71,8 @@ pub fn generate(
     let mut selection = stock::select(feed, cfg, now);
     let mut build_warnings: Vec<String> = Vec::new();
     feed_warnings.append(&mut selection.warnings);
-    // Before any page or the search index names them (crate::checks::photos).
-    feed_warnings.extend(crate::checks::photos::drop_missing_local_photos(
+    // Before any page or the search index names them (pipeline::stock::photos).
+    feed_warnings.extend(crate::pipeline::stock::photos::drop_missing_local_photos(
         &mut selection.visible,
         &cfg.images,
         public,
@@ -105,7 +105,7 @@ pub fn generate(
         build_warnings.push(format!(
             "{} sold car(s) past the window get no redirect: _redirects holds {} static rules, shared with the old platform's addresses (the most recent sales are kept)",
             plan.left_out,
-            crate::checks::publish::redirects::MAX_REDIRECTS
+            crate::publish::redirects::MAX_REDIRECTS
         ));
     }
     let pages = crate::pipeline::pages::page_paths(&site, &cars);
@@ -130,7 +130,7 @@ pub fn generate(
         ("edge-kv.json", serde_json::to_string_pretty(&kv)?),
         (
             "redirects.txt",
-            crate::checks::publish::redirects::render(&plan.plan.redirects),
+            crate::publish::redirects::render(&plan.plan.redirects),
         ),
     ];
     Ok(Generated {

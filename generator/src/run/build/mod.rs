@@ -51,7 +51,7 @@ pub struct BuildReport {
     /// props) instead of rendering them again.
     pub reused_pages: usize,
     /// The publish step's figures (links checked, sitemap, CSP), when Astro ran.
-    pub publish: Option<crate::checks::publish::PublishReport>,
+    pub publish: Option<crate::publish::PublishReport>,
     /// The published release (its id under `releases/`), when Astro ran or
     /// the site was already up to date.
     pub release: Option<String>,
@@ -208,7 +208,7 @@ pub struct Published {
     pub pages: usize,
     /// Of those, the pages Astro copied from its page cache, unchanged.
     pub reused: usize,
-    pub publish: crate::checks::publish::PublishReport,
+    pub publish: crate::publish::PublishReport,
 }
 
 /// Loads and checks the dealer, generates its data, computes its build
@@ -271,8 +271,7 @@ pub fn write_preview(
         &|_| {},
         started,
     )?;
-    let redirects =
-        crate::checks::publish::redirects::render(&prepared.generated().plan.plan.redirects);
+    let redirects = crate::publish::redirects::render(&prepared.generated().plan.plan.redirects);
     let write = || {
         render::write_file(
             &dir.join(GENERATED_DIR).join("_redirects"),
@@ -437,11 +436,11 @@ impl Prepared {
         &self,
         staged: &crate::run::release::Staged,
         report_file: &Path,
-    ) -> Result<crate::checks::publish::PublishReport> {
-        use crate::checks::publish::known::{self, KnownPages};
+    ) -> Result<crate::publish::PublishReport> {
+        use crate::publish::known::{self, KnownPages};
         let started = Instant::now();
         let dist = staged.dist();
-        crate::run::astro::check_promised(&dist, &self.must_exist)?;
+        crate::run::astro::check_pages(&dist, &self.must_exist)?;
         let pages = known::read_pages(&dist)?;
         let mut known = crate::run::release::current_dir(&self.site_dir)
             .map(|dir| KnownPages::load(&dir))
@@ -456,7 +455,7 @@ impl Prepared {
         let pages_known = pages.len() - unknown.clone().count();
         crate::checks::compliance::check_pages(&self.slug, unknown).map_err(anyhow::Error::new)?;
         let compliance = compliance.elapsed();
-        let mut report = crate::checks::publish::finish(
+        let mut report = crate::publish::finish(
             &dist,
             &self.generated().plan.plan,
             report_file,
@@ -475,7 +474,7 @@ impl Prepared {
     pub fn publish(
         &self,
         staged: crate::run::release::Staged,
-        checked: crate::checks::publish::PublishReport,
+        checked: crate::publish::PublishReport,
         reused: usize,
     ) -> Result<Published> {
         let pages = count_pages(&staged.dist());

@@ -6,7 +6,7 @@ use crate::pipeline::site_data;
 use crate::pipeline::stock::present;
 
 pub struct PlannedPublish {
-    pub plan: crate::checks::publish::PublishPlan,
+    pub plan: crate::publish::PublishPlan,
     pub left_out: usize,
 }
 
@@ -19,7 +19,7 @@ pub fn publish_plan(
     cars: &[present::Car],
     gone: &[crate::pipeline::stock::GoneCar],
 ) -> PlannedPublish {
-    use crate::checks::publish::headers::origin_of;
+    use crate::publish::headers::origin_of;
     let landings: std::collections::HashSet<String> = site
         .search
         .landing_pages
@@ -28,25 +28,23 @@ pub fn publish_plan(
         .collect();
     let live: std::collections::HashSet<&str> = cars.iter().map(|c| c.slug.as_str()).collect();
     let site_pages: std::collections::HashSet<String> = site.pages.iter().cloned().collect();
-    let legacy = crate::checks::publish::redirects::legacy_addresses(
-        &site_pages,
-        cfg.manufacturer.as_deref(),
-    );
+    let legacy =
+        crate::publish::redirects::legacy_addresses(&site_pages, cfg.manufacturer.as_deref());
     let static_legacy = legacy
         .iter()
-        .filter(|r| !crate::checks::publish::redirects::is_dynamic(r))
+        .filter(|r| !crate::publish::redirects::is_dynamic(r))
         .count();
-    let room = crate::checks::publish::redirects::MAX_REDIRECTS.saturating_sub(static_legacy);
+    let room = crate::publish::redirects::MAX_REDIRECTS.saturating_sub(static_legacy);
     let (mut redirects, left_out) =
-        crate::checks::publish::redirects::sold_cars(gone, &landings, &live, room);
+        crate::publish::redirects::sold_cars(gone, &landings, &live, room);
     // Static rules (sold cars, old addresses) before the dynamic ones.
     let (dynamic, fixed): (Vec<_>, Vec<_>) = legacy
         .into_iter()
-        .partition(crate::checks::publish::redirects::is_dynamic);
+        .partition(crate::publish::redirects::is_dynamic);
     redirects.extend(fixed);
     redirects.extend(dynamic);
-    redirects.extend(crate::checks::publish::redirects::retired_pages());
-    let mut runtime = crate::checks::publish::headers::RuntimeOrigins::default();
+    redirects.extend(crate::publish::redirects::retired_pages());
+    let mut runtime = crate::publish::headers::RuntimeOrigins::default();
     // The edge API (leads, watchlist, quotes...) and, when hosted, the search service.
     if let Some(api) = origin_of(&cfg.edge.api_base) {
         runtime.connect.insert(api.clone());
@@ -73,7 +71,7 @@ pub fn publish_plan(
         runtime.frames.insert(turnstile);
     }
     PlannedPublish {
-        plan: crate::checks::publish::PublishPlan {
+        plan: crate::publish::PublishPlan {
             dealer: slug.to_string(),
             origin: cfg.site_url.clone(),
             redirects,

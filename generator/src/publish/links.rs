@@ -18,6 +18,7 @@ use walkdir::WalkDir;
 
 use super::known::{read_pages, BuiltPage, KnownPages};
 use super::scan::{self, css_urls, PageFacts, RefKind};
+use crate::pipeline::url_path::percent_decode;
 
 /// What counts as internal, and what else resolves besides files.
 #[derive(Debug, Clone, Default)]
@@ -341,27 +342,6 @@ fn normalise(path: &str) -> Option<String> {
         p.push('/');
     }
     Some(p)
-}
-
-/// Decodes %XX escapes (UTF-8); None for a broken escape.
-pub fn percent_decode(s: &str) -> Option<String> {
-    if !s.contains('%') {
-        return Some(s.to_string());
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// A scanned page: its file ("a/index.html") and what it references.

@@ -21,9 +21,9 @@ use std::path::Path;
 use dealer_config::images::photo_url;
 use dealer_config::model::ImagesConfig;
 
-use crate::checks::publish::links::percent_decode;
-use crate::pipeline::stock::feed::decode::Shape;
-use crate::pipeline::stock::feed::{Effect, FeedCar, FeedWarning, FieldProblem};
+use super::feed::decode::Shape;
+use super::feed::{Effect, FeedCar, FeedWarning, FieldProblem};
+use crate::pipeline::url_path::percent_decode;
 
 /// What a photo left out of a car was expected to be.
 const SITE_PHOTO: Shape = Shape(

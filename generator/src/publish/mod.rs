@@ -1,7 +1,8 @@
-//! What happens to a built site before it replaces the published one: the
-//! checks that fail the build (no dead link, page conventions) and the
-//! files the CDN and search engines read (`_redirects`, `_headers`,
-//! `sitemap.xml`, `robots.txt`), computed from the built pages themselves.
+//! The publish stage: what happens to a built site, after `crate::checks`,
+//! before it replaces the published one: the rules that fail the build (no
+//! dead link, page conventions) and the files a release carries for the
+//! CDN and search engines (`_redirects`, `_headers`, `sitemap.xml`,
+//! `robots.txt`), computed from the built pages themselves.
 //!
 //! `scan` reads each page once (`known`: not again when the published
 //! release had the same bytes); `links` is the dead-link rule (a library

@@ -220,8 +220,8 @@ pub fn render(csp: &Csp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::publish::links::ScannedPage;
-    use crate::checks::publish::scan::scan;
+    use crate::publish::links::ScannedPage;
+    use crate::publish::scan::scan;
 
     fn page(html: &str) -> ScannedPage {
         ScannedPage {

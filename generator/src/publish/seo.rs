@@ -115,7 +115,7 @@ pub fn robots(origin: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::publish::scan::scan;
+    use crate::publish::scan::scan;
 
     const ORIGIN: &str = "https://www.dealer.com.au";
 
