@@ -267,7 +267,41 @@ fn built_pages(dist: &Path) -> Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::PageCache;
+    use super::{check_pages, PageCache};
+
+    #[test]
+    fn the_built_pages_must_be_the_page_tables_both_ways() {
+        let dist = tempfile::tempdir().unwrap();
+        for f in [
+            "index.html",
+            "a/index.html",
+            "_astro/x/index.html",
+            "404.html",
+        ] {
+            let file = dist.path().join(f);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, "<!doctype html>").unwrap();
+        }
+        let table = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // Astro's own folder and files that are not a folder's index are no pages.
+        check_pages(dist.path(), &table(&["index.html", "a/index.html"])).unwrap();
+        let unlisted = check_pages(dist.path(), &table(&["index.html"])).unwrap_err();
+        assert!(
+            unlisted.to_string().contains("does not list")
+                && unlisted.to_string().contains("a/index.html"),
+            "{unlisted}"
+        );
+        let missing = check_pages(
+            dist.path(),
+            &table(&["index.html", "a/index.html", "b/index.html"]),
+        )
+        .unwrap_err();
+        assert!(
+            missing.to_string().contains("did not produce")
+                && missing.to_string().contains("b/index.html"),
+            "{missing}"
+        );
+    }
 
     #[test]
     fn an_unfinished_run_drops_the_page_cache_manifest_and_a_finished_one_keeps_it() {
