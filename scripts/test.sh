@@ -38,11 +38,13 @@ gate() {
     fi
 }
 
-# The gates run the debug build of dealergen that cargo test compiles (its
-# dependencies optimised, Cargo.toml [profile.dev]): the code is compiled
-# once for a check, not again with the release profile.
+# The gates run the debug build of dealergen that cargo test compiles and
+# leaves at target/debug/dealergen (its dependencies optimised, Cargo.toml
+# [profile.dev]): the code is compiled once for a check, not again with the
+# release profile. Not `cargo run`: its build (the dev profile) differs
+# from cargo test's (the test profile) and would compile the crate again.
 export DEALERGEN_BIN="$DEALERGEN_ROOT/target/debug/dealergen"
-dealergen() { cargo run --quiet -p dealergen -- "$@"; }
+dealergen() { "$DEALERGEN_BIN" "$@"; }
 
 DEMO=brisbane-motor-group
 # The demo feeds are dated relative to one instant; building at it gives the
