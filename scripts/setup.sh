@@ -5,8 +5,26 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/env.sh"
 cd "$DEALERGEN_ROOT"
-bash scripts/install.sh
-cargo build --release -p dealergen
+# The release build needs nothing install.sh brings (crates come from
+# crates.io), so it compiles while the tools install: on a new machine the
+# worker tools are two more cargo builds, and each build alone leaves a core
+# idle much of the time (a crate's last codegen unit, linking, build
+# scripts), so the two overlap into less wall time than one after another.
+mkdir -p .tmp
+build_log=.tmp/setup-release-build.log
+cargo build --release -p dealergen >"$build_log" 2>&1 &
+build_pid=$!
+if ! bash scripts/install.sh; then
+    kill "$build_pid" 2>/dev/null || true; wait "$build_pid" 2>/dev/null || true
+    exit 1
+fi
+echo "== cargo build --release -p dealergen (log: $build_log)" >&2
+if ! wait "$build_pid"; then
+    cat "$build_log" >&2
+    echo "setup: the release build failed (above)" >&2
+    exit 1
+fi
+tail -n 1 "$build_log" >&2
 # The demo stock's photos: real-size JPEGs in the sizes the pages ask for (generated, not committed).
 node scripts/demo-stock/photos.mjs
 DEMO=${DEMO:-brisbane-motor-group}

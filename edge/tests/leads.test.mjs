@@ -113,13 +113,16 @@ describe("edge worker", () => {
   });
 
   test("the second dealer's origin gets its own dealer column and its own idempotency space", async () => {
-    const res = await post(BETA, validLead({ location_id: "beta-sydney", idempotency_key: "retry-key-1", category: "test_drive", message: "" }));
+    // Its own key, posted to alpha first here: the test needs no row an earlier test made.
+    const alpha = await post(ALPHA, validLead({ idempotency_key: "tenant-key-1" }));
+    assert.equal(alpha.status, 201);
+    const res = await post(BETA, validLead({ location_id: "beta-sydney", idempotency_key: "tenant-key-1", category: "test_drive", message: "" }));
     assert.equal(res.status, 201, "same key as alpha's lead, but another tenant: a new lead");
     assert.equal(res.headers.get("access-control-allow-origin"), BETA);
     const { lead_id } = await res.json();
     const rows = await d1(`SELECT dealer, category FROM leads WHERE id = ${sqlString(lead_id)}`);
     assert.deepEqual(rows, [{ dealer: "beta", category: "test_drive" }]);
-    const perDealer = await d1("SELECT dealer, count(*) AS n FROM leads WHERE idempotency_key = 'retry-key-1' GROUP BY dealer ORDER BY dealer");
+    const perDealer = await d1("SELECT dealer, count(*) AS n FROM leads WHERE idempotency_key = 'tenant-key-1' GROUP BY dealer ORDER BY dealer");
     assert.deepEqual(perDealer, [{ dealer: "alpha", n: 1 }, { dealer: "beta", n: 1 }]);
   });
 
