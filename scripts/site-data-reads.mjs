@@ -33,6 +33,7 @@ const DEALER = 'everything';
  * reason. Keep it short; prefer using the field or not generating it.
  */
 const READ_ELSEWHERE = {
+  'Features.phone_reveal': "the e2e tests tell the dealers that mask numbers from those that show them (scripts/e2e/car-page.mjs, keyboard.mjs), an oracle independent of the generator's decision; pages render each car's decision (cars.json location.phone_masked)",
   'SiteData.built_at': 'the e2e tests set the browser clock to it (scripts/e2e/common.mjs); pages judge time on the client',
   'LandingPage.count': 'the e2e tests expect it on each landing page (scripts/e2e/site.mjs); the page counts the index itself',
   'Copy.no_price_text': 'the fixture-data script prices cars with it (scripts/e2e/make-fixture-data.mjs); pages get price texts computed (cars.json, search.hit_rules)',

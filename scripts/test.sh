@@ -83,6 +83,19 @@ gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
 # footer...): each must be in one of them. Forms: every shopper form (the
 # API answered in the browser), and Turnstile on the demo dealer that has
 # the captcha on. PR pictures builds its own fixture dealer twice.
+# The worker's wasm (about 80 s of both cores, the worker's size profile)
+# builds while those suites run: they spend much of their time waiting on
+# their browsers. The edge gate waits for it and shows its output.
+edge_build_log="$GATE_LOGS/edge-build.log"
+bash scripts/edge/build.sh >"$edge_build_log" 2>&1 &
+edge_build_pid=$!
+edge_integration() {
+    local rc=0
+    wait "$edge_build_pid" || rc=$?
+    cat "$edge_build_log"
+    [ "$rc" -eq 0 ] || { echo "the edge build failed (above)"; return "$rc"; }
+    bash scripts/edge/test.sh
+}
 gate "e2e site, keyboard, search, car page, forms, content, PR pictures (Chromium)" \
     node scripts/e2e/run.mjs --jobs 3 \
     "pictures" \
@@ -93,7 +106,7 @@ gate "e2e site, keyboard, search, car page, forms, content, PR pictures (Chromiu
     "keyboard sites/$DEMO/dist" \
     "content sites/$DEMO/dist"
 gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
-gate "edge integration"    bash scripts/edge/test.sh
+gate "edge build + integration" edge_integration
 # `dealergen dev`: the case with the worker needs edge/build (built by the
 # gate above), so cargo test leaves it out; the overlay and reload in Chromium.
 gate "dealergen dev + worker" cargo test --quiet -p dealergen --test integration dev:: -- --ignored
