@@ -49,18 +49,7 @@ pub fn links(project: &Project, args: CheckLinksArgs) -> Result<i32> {
         &mut known,
     ) {
         Ok(p) => {
-            println!(
-                "ok     {}: links: {} internal checked ({} exempt) on {} pages and {} stylesheets in {:.0} ms, 0 dead; sitemap {} URLs, CSP {} script hash(es), {} redirect(s)",
-                dealer.slug,
-                p.links.checked,
-                p.links.exempt,
-                p.links.pages,
-                p.links.stylesheets,
-                p.links.elapsed.as_secs_f64() * 1000.0,
-                p.sitemap_urls,
-                p.script_hashes,
-                p.redirects
-            );
+            println!("ok     {}: {}", dealer.slug, p.links_line());
             Ok(0)
         }
         Err(e) => {
