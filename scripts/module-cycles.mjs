@@ -84,62 +84,10 @@ export function codeOnly(text) {
   return cut;
 }
 
-/** The top-level modules of a crate's src/ and the files of each. */
-function modulesOf(src) {
-  const modules = new Map();
-  const add = (name, files) => modules.set(name, [...new Set([...(modules.get(name) ?? []), ...files])]);
-  for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith('.rs') && !['lib.rs', 'main.rs'].includes(entry.name)) {
-      const name = entry.name.slice(0, -3);
-      // `m.rs` with its submodules in `m/`.
-      const sub = path.join(src, name);
-      add(name, [path.join(src, entry.name), ...(fs.existsSync(sub) ? rustFiles(sub) : [])]);
-    } else if (entry.isDirectory() && fs.existsSync(path.join(src, entry.name, 'mod.rs'))) {
-      add(entry.name, rustFiles(path.join(src, entry.name)));
-    }
-  }
-  return modules;
-}
-
 function rustFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith('.rs'))
     .map((e) => path.join(e.parentPath ?? e.path, e.name));
-}
-
-/** Which top-level modules `code` (a file of module `self`) names. */
-export function uses(code, names, { topLevelFile = false } = {}) {
-  const found = new Set();
-  const add = (n) => names.has(n) && found.add(n);
-  for (const m of code.matchAll(/\bcrate\s*::\s*(\w+)/g)) add(m[1]);
-  // use crate::{a, b::c, d::{e, f}}: the first segment of each top-level item.
-  for (const m of code.matchAll(/\bcrate\s*::\s*\{/g)) {
-    let depth = 0;
-    let item = '';
-    for (let i = m.index + m[0].length - 1; i < code.length; i++) {
-      const c = code[i];
-      if (c === '{') {
-        depth++;
-        if (depth === 1) continue;
-      }
-      if (c === '}') {
-        depth--;
-        if (depth === 0) {
-          add(item.trim().split('::')[0].trim());
-          break;
-        }
-      }
-      if (depth === 1 && c === ',') {
-        add(item.trim().split('::')[0].trim());
-        item = '';
-      } else if (depth >= 1) {
-        item += c;
-      }
-    }
-  }
-  // In m.rs or m/mod.rs, `super` is the crate root.
-  if (topLevelFile) for (const m of code.matchAll(/\bsuper\s*::\s*(\w+)/g)) add(m[1]);
-  return found;
 }
 
 /** Tarjan's strongly connected components of `edges`; a component of two or more is a loop. */
@@ -178,19 +126,21 @@ function stronglyConnected(edges) {
   return loops;
 }
 
-/** The loops between a crate's top-level modules: each a list of modules. */
+/**
+ * The loops between a crate's top-level modules: each a list of modules.
+ * The paths every file names (`namedPaths`, as for the file level) counted
+ * by the top-level module they start in.
+ */
 export function cyclesOf(src) {
-  const modules = modulesOf(src);
-  const names = new Set(modules.keys());
-  const edges = new Map();
-  for (const [name, files] of modules) {
-    const to = new Set();
-    for (const file of files) {
-      const rel = path.relative(src, file);
-      const topLevelFile = rel === `${name}.rs` || rel === path.join(name, 'mod.rs');
-      for (const n of uses(codeOnly(fs.readFileSync(file, 'utf8')), names, { topLevelFile })) if (n !== name) to.add(n);
+  const files = fileModules(src);
+  const names = new Set([...files.keys()].map((m) => m.split('/')[0]).filter(Boolean));
+  const edges = new Map([...names].map((n) => [n, new Set()]));
+  for (const [mod, file] of files) {
+    const top = mod.split('/')[0];
+    if (!top) continue; // lib.rs or main.rs: the crate's root declares the modules
+    for (const [first] of namedPaths(codeOnly(fs.readFileSync(file, 'utf8')), mod)) {
+      if (names.has(first) && first !== top) edges.get(top).add(first);
     }
-    edges.set(name, to);
   }
   return { modules: names.size, loops: stronglyConnected(edges), edges };
 }
