@@ -440,8 +440,8 @@ impl Prepared {
         use crate::publish::known::{self, KnownPages};
         let started = Instant::now();
         let dist = staged.dist();
-        crate::run::astro::check_pages(&dist, &self.must_exist)?;
         let pages = known::read_pages(&dist)?;
+        crate::run::astro::check_pages(pages.iter().map(|p| p.file.as_str()), &self.must_exist)?;
         let mut known = crate::run::release::current_dir(&self.site_dir)
             .map(|dir| KnownPages::load(&dir))
             .unwrap_or_default();
