@@ -15,6 +15,16 @@ cd "$DEALERGEN_ROOT"
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
+# The worker's two cargo installs need only cargo and crates.io, and are
+# most of a new machine's install time: they compile from the start, while
+# npm and apt download and unpack (which leave the cores mostly idle). Its
+# output is shown once the rest is done.
+mkdir -p .tmp
+edge_tools_log=.tmp/install-edge-tools.log
+bash scripts/edge/tools.sh --cargo-only >"$edge_tools_log" 2>&1 &
+edge_tools_pid=$!
+trap 'kill "$edge_tools_pid" 2>/dev/null || true' EXIT
+
 # npm: reinstall only when package-lock.json changed since the last install.
 stamp=node_modules/.dealergen-lock.sha
 want=$(sha1sum package-lock.json | cut -d' ' -f1)
@@ -65,8 +75,18 @@ if ! command -v shellcheck >/dev/null; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq shellcheck >/dev/null
 fi
 
-# Worker toolchain (wasm32 target, worker-build, wasm-bindgen-cli).
+# Worker toolchain (wasm32 target, worker-build, wasm-bindgen-cli): wait
+# for the installs started above, then check what they need from npm.
 step "edge tools"
+edge_tools_rc=0
+wait "$edge_tools_pid" || edge_tools_rc=$?
+trap - EXIT
+if [ "$edge_tools_rc" -ne 0 ]; then
+    cat "$edge_tools_log" >&2
+    echo "install: the edge tools failed (above)" >&2
+    exit 1
+fi
+grep -E '^edge tools:|Finished|Installed|^warning' "$edge_tools_log" >&2 || true
 bash scripts/edge/tools.sh
 
 echo "install: all tools present" >&2

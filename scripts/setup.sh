@@ -5,23 +5,24 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/env.sh"
 cd "$DEALERGEN_ROOT"
-# The release build needs nothing install.sh brings (crates come from
-# crates.io), so it compiles while the tools install: on a new machine the
-# worker tools are two more cargo builds, and each build alone leaves a core
-# idle much of the time (a crate's last codegen unit, linking, build
-# scripts), so the two overlap into less wall time than one after another.
+# dealergen is built with the dev profile: the build the test command runs
+# (its dependencies optimised, Cargo.toml [profile.dev]), so scripts/test.sh
+# compiles no dependency again. `cargo build --release -p dealergen` gives
+# target/release/dealergen, the faster build the CI workflows and the
+# benchmarks run. It needs nothing install.sh brings (crates come from
+# crates.io), so it compiles while the tools install.
 mkdir -p .tmp
-build_log=.tmp/setup-release-build.log
-cargo build --release -p dealergen >"$build_log" 2>&1 &
+build_log=.tmp/setup-build.log
+cargo build -p dealergen >"$build_log" 2>&1 &
 build_pid=$!
 if ! bash scripts/install.sh; then
     kill "$build_pid" 2>/dev/null || true; wait "$build_pid" 2>/dev/null || true
     exit 1
 fi
-echo "== cargo build --release -p dealergen (log: $build_log)" >&2
+echo "== cargo build -p dealergen (log: $build_log)" >&2
 if ! wait "$build_pid"; then
     cat "$build_log" >&2
-    echo "setup: the release build failed (above)" >&2
+    echo "setup: the build of dealergen failed (above)" >&2
     exit 1
 fi
 tail -n 1 "$build_log" >&2
@@ -30,7 +31,7 @@ node scripts/demo-stock/photos.mjs
 DEMO=${DEMO:-brisbane-motor-group}
 # The demo stock is dated (scripts/demo-stock/as-of.mjs): build it as of that
 # day so its sold-recently cars, new arrivals and promo windows show as meant.
-target/release/dealergen build --dealer "$DEMO" --as-of "$(node scripts/demo-stock/as-of.mjs)"
+target/debug/dealergen build --dealer "$DEMO" --as-of "$(node scripts/demo-stock/as-of.mjs)"
 echo
 echo "Demo site: $DEALERGEN_ROOT/sites/$DEMO/dist/index.html"
 echo "Serve it:  node scripts/serve.mjs sites/$DEMO/dist"

@@ -38,6 +38,40 @@ gate() {
     fi
 }
 
+# Gates that run together: each started with gate_start (its output to its
+# own log), then gates_wait waits for them in the order they started and
+# shows each one's output whole, with its own time. For checks that each
+# keep one core busy (tsc, ESLint, astro check are single-threaded): two
+# or three at once use both cores.
+bg_names=(); bg_pids=(); bg_logs=()
+gate_start() {
+    local name=$1; shift
+    local log="$GATE_LOGS/bg-$(( ${#bg_names[@]} + 1 )).log"
+    (
+        t0=$SECONDS
+        "$@" >"$log" 2>&1
+        rc=$?
+        echo "$rc $((SECONDS - t0))" >"$log.end"
+    ) &
+    bg_names+=("$name"); bg_pids+=("$!"); bg_logs+=("$log")
+}
+gates_wait() {
+    local i rc secs
+    for i in "${!bg_names[@]}"; do
+        wait "${bg_pids[$i]}"
+        printf '\n==== %s\n' "${bg_names[$i]}"
+        cat "${bg_logs[$i]}"
+        read -r rc secs <"${bg_logs[$i]}.end" || { rc=1; secs=0; }
+        if [ "$rc" -eq 0 ]; then
+            passed=$((passed + 1)); timings+=("ok     ${bg_names[$i]} (${secs}s, together)")
+        else
+            failed=$((failed + 1)); failures+=("${bg_names[$i]}"); failure_logs+=("${bg_logs[$i]}")
+            timings+=("FAILED ${bg_names[$i]} (${secs}s, together)")
+        fi
+    done
+    bg_names=(); bg_pids=(); bg_logs=()
+}
+
 # The gates run the debug build of dealergen that cargo test compiles and
 # leaves at target/debug/dealergen (its dependencies optimised, Cargo.toml
 # [profile.dev]): the code is compiled once for a check, not again with the
@@ -60,14 +94,16 @@ e2e() { node --test-reporter=spec "scripts/e2e/$1.mjs" "${@:2}"; }
 gate "cargo fmt --check"   cargo fmt --all --check
 gate "cargo clippy"        cargo clippy --workspace --all-targets --quiet -- -D warnings
 gate "cargo test"          cargo test --workspace --quiet
-gate "CI workflows (actionlint)" bash scripts/ci-lint.sh
-# No crate has a loop between its top-level modules (the checker's own case first).
-gate "module loops"        sh -c 'node scripts/module-cycles.mjs --self-test && node scripts/module-cycles.mjs'
-gate "tsc --noEmit"        npx tsc --noEmit -p astro-app
+# The static checks of the scripts and the site's code, together.
+gate_start "CI workflows (actionlint)" bash scripts/ci-lint.sh
+# No crate has a loop between its modules or its files (the checker's own case first).
+gate_start "module loops"  sh -c 'node scripts/module-cycles.mjs --self-test && node scripts/module-cycles.mjs'
+gate_start "tsc --noEmit"  npx tsc --noEmit -p astro-app
 # The JS/TS linter (eslint.config.mjs): the site's code and the scripts; React hooks rules included.
-gate "eslint"              npx eslint --max-warnings 0 .
+gate_start "eslint"        npx eslint --max-warnings 0 .
+gate_start "astro check (astro-app)" astro_check astro-app
+gates_wait
 gate "vitest"              npx vitest run --root astro-app
-gate "astro check (astro-app)" astro_check astro-app
 # The demo stock's photos (real-size JPEGs and their sizes; generated, not committed).
 gate "demo photos"         node scripts/demo-stock/photos.mjs
 gate "dealergen check --all" dealergen check --all
@@ -82,7 +118,8 @@ gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
 # over the three demo dealers (certified Toyotas, caravans, the phone
 # footer...): each must be in one of them. Forms: every shopper form (the
 # API answered in the browser), and Turnstile on the demo dealer that has
-# the captcha on. PR pictures builds its own fixture dealer twice.
+# the captcha on. PR pictures builds its fixture dealer and the head of a
+# demo pull request (the built demo site is its base).
 # The worker's wasm (about 80 s of both cores, the worker's size profile)
 # builds while those suites run: they spend much of their time waiting on
 # their browsers. The edge gate waits for it and shows its output.
@@ -98,7 +135,7 @@ edge_integration() {
 }
 gate "e2e site, keyboard, search, car page, forms, content, PR pictures (Chromium)" \
     node scripts/e2e/run.mjs --jobs 3 \
-    "pictures" \
+    "pictures sites/$DEMO/dist" \
     "site sites/$DEMO/dist" \
     "car-page sites/brisbane-motor-group/dist sites/perth-auto-collective/dist sites/sunshine-coast-toyota/dist" \
     "search sites/$DEMO/dist" \

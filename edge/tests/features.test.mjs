@@ -308,7 +308,7 @@ describe("lead delivery", () => {
     // A retry of the POST (same key, same enquiry) must not deliver again.
     const again = await call("/api/leads", { origin: ALPHA, body: lead });
     assert.deepEqual(await json(again), { lead_id });
-    await sleep(3000);
+    await w.deliveriesRun(ALPHA);
     const accepted = hook.got.filter((r) => r.json?.lead_id === lead_id && r.status === 200);
     assert.equal(accepted.length, 1, "exactly one successful webhook delivery");
     assert.equal(hook.got.filter((r) => r.json?.lead_id === lead_id).length, HOOK_DOWN_FOR + 1);
@@ -370,7 +370,7 @@ describe("outbound deadlines", () => {
     assert.equal(status.attempts, 2, "the timed-out attempt counted as failed and was retried");
     assert.deepEqual(status.targets.map((t) => [t.target, t.status, t.attempts]), [["webhook", "delivered", 2]]);
 
-    await sleep(3000); // no further attempt may follow
+    await w.deliveriesRun(DELTA); // no further attempt may follow
     const sent = slowHook.got.filter((r) => r.json?.lead_id === lead_id);
     assert.equal(sent.length, 2);
     const [hung, ok] = sent;

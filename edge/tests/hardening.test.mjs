@@ -33,11 +33,16 @@ const SECURITY = {
   "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
 };
 
-let w, hook;
+let w, hook, barrierHook;
 const configs = {};
 
 before(async () => {
   hook = await receiver(() => 200);
+  // The dealer of w.deliveriesRun's barrier leads, with a receiver of its own.
+  barrierHook = await receiver(() => 200);
+  configs.barrier = dealer("barrier");
+  configs.barrier.leads.webhook_url = `${barrierHook.url}/hook`;
+  configs.barrier.leads.email = null;
   configs.sessions = dealer("sessions");
   configs.floods = dealer("floods", { leads: limit(3, 5) });
   configs.floods.leads.webhook_url = `${hook.url}/hook`;
@@ -67,7 +72,7 @@ before(async () => {
 
 after(async () => {
   await w?.stop();
-  await hook?.close();
+  await Promise.all([hook?.close(), barrierHook?.close()]);
 });
 
 function call(path, { dealer, body, method = body === undefined ? "GET" : "POST", cookie, ip = "192.0.2.1", headers = {} } = {}) {
@@ -163,7 +168,7 @@ describe("2. every route is rate-limited per client and per dealer", () => {
     const states = await w.d1("SELECT delivery_status AS s, count(*) AS n FROM leads WHERE dealer = 'floods' GROUP BY s ORDER BY s");
     assert.deepEqual(states.map((r) => [r.s === "held" ? "held" : "to deliver", r.n]).reduce((m, [k, n]) => ({ ...m, [k]: (m[k] ?? 0) + n }), {}), { held: 2, "to deliver": 5 });
     for (let i = 0; i < 60 && new Set(hook.got.map((r) => r.json?.lead_id)).size < 5; i++) await sleep(250);
-    await sleep(2000);
+    await w.deliveriesRun(origin("barrier"));
     assert.equal(hook.got.length, 5, "outbound calls bounded by the dealer's budget, not by the requests");
     assert.equal(new Set(hook.got.map((r) => r.json?.lead_id)).size, 5);
   });

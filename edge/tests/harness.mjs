@@ -157,6 +157,37 @@ export async function startWorker({ kvSeed, vars = {} }) {
     assert.equal(res.status, 200, `cron: ${res.status}`);
   };
 
+  let barriers = 0;
+  /**
+   * Returns once every delivery the worker had due or queued has run, so
+   * that a test can say an attempt did NOT follow: the cron re-drives what
+   * is due, then a fresh lead of `origin`'s dealer (one that delivers
+   * somewhere) goes through the queue after everything queued before it
+   * (the consumer takes messages in order, one at a time) and is awaited
+   * until delivered. Not a fixed wait, which passes when the attempt is
+   * merely late.
+   */
+  worker.deliveriesRun = async (origin) => {
+    await worker.cron();
+    barriers += 1;
+    const res = await fetch(`${base}/api/leads`, {
+      method: "POST",
+      // A client address of its own: its lead counts against no test's limits.
+      headers: { "Content-Type": "application/json", Origin: origin, ...fromClient("192.0.2.250") },
+      body: JSON.stringify({ category: "enquiry", name: "Barrier", email: `barrier-${barriers}@example.com`, phone: "0412 000 999",
+        terms_conditions: true, message: "Sent after the others, to know they have run.", idempotency_key: `barrier-${barriers}` }),
+    });
+    assert.equal(res.status, 201, `the barrier lead: ${res.status}`);
+    const { lead_id } = await res.json();
+    let status;
+    for (let i = 0; i < 120; i++) {
+      status = await (await fetch(`${base}/api/leads/${lead_id}/delivery`, { headers: { Origin: origin } })).json();
+      if (status.delivery_status === "delivered") return lead_id;
+      await sleep(250);
+    }
+    assert.fail(`the barrier lead was not delivered: ${JSON.stringify(status)}`);
+  };
+
   return worker;
 }
 

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::rate_limits::{EdgeRateLimits, LimitGroup, RouteLimit};
+
 /// KV key holding a dealer's [`EdgeConfig`] JSON.
 pub fn dealer_key(slug: &str) -> String {
     format!("dealer:{slug}")
@@ -323,149 +325,6 @@ pub struct EdgeAnalytics {
     pub enabled: bool,
 }
 
-/// How often one route may be called: at most `per_client` calls from one
-/// client address and `per_dealer` calls for the whole dealer within any
-/// `window_secs` (a sliding window).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RouteLimit {
-    pub per_client: u32,
-    pub per_dealer: u32,
-    pub window_secs: u32,
-}
-
-impl RouteLimit {
-    const fn per_hour(per_client: u32, per_dealer: u32) -> Self {
-        RouteLimit {
-            per_client,
-            per_dealer,
-            window_secs: 3600,
-        }
-    }
-}
-
-/// The dealer's rate limits, one [`RouteLimit`] per group of routes. The
-/// defaults are far above what a real shopper or a busy dealer does (a
-/// mobile carrier may put many shoppers behind one address), and far below
-/// what a script does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct EdgeRateLimits {
-    /// `POST /api/leads`; each stored lead is also delivered (e-mail,
-    /// webhook), so this bounds the outbound calls a client can cause.
-    pub leads: RouteLimit,
-    /// `POST /api/miscellaneous` (a trade-in valuation saved with its lead).
-    pub save_valuation: RouteLimit,
-    /// `POST /api/events` (analytics).
-    pub events: RouteLimit,
-    /// `GET /api/cars/{slug}/view.json`.
-    pub views: RouteLimit,
-    /// `POST /api/youx/quote`.
-    pub quotes: RouteLimit,
-    /// `POST /api/phone-reveal`.
-    pub phone_reveal: RouteLimit,
-    /// `POST /api/auth/request-code` (each call sends an SMS).
-    pub sign_in: RouteLimit,
-    /// `POST /api/auth/verify` (code guesses).
-    pub verify: RouteLimit,
-    /// The watchlist calls, `GET /api/auth/me` and sign-out.
-    pub watchlist: RouteLimit,
-    /// `GET /api/leads/{id}/delivery`.
-    pub lead_status: RouteLimit,
-    /// `POST /api/checkout/hold` (each may start a payment session).
-    pub checkout: RouteLimit,
-    /// `GET /api/cars/{slug}/status`.
-    pub car_status: RouteLimit,
-    /// `POST /api/trade-in/valuation` (each may call the valuation service).
-    pub valuation: RouteLimit,
-    /// `POST /api/checkout/webhook`, counted per sending address (the
-    /// payment provider's) and per dealer.
-    pub payment_webhook: RouteLimit,
-    /// Seconds before another code may be sent to the same number. Short,
-    /// so that a stranger requesting codes for a number cannot keep its
-    /// owner from signing in.
-    pub code_cooldown_secs: u32,
-}
-
-/// The ranges a stored limit must be in (the dealer YAML's schema states
-/// the same maxima; it asks a dealer for a cooldown of at least 10 s, the
-/// worker only refuses none at all, which tests with short waits use).
-pub const PER_CLIENT_MAX: u32 = 1_000_000;
-pub const PER_DEALER_MAX: u32 = 100_000_000;
-pub const WINDOW_SECS_MAX: u32 = 86_400;
-pub const CODE_COOLDOWN_SECS: std::ops::RangeInclusive<u32> = 1..=900;
-
-impl EdgeRateLimits {
-    /// Every limit with its name, as in the YAML.
-    pub fn routes(&self) -> [(&'static str, RouteLimit); 14] {
-        [
-            ("leads", self.leads),
-            ("save_valuation", self.save_valuation),
-            ("events", self.events),
-            ("views", self.views),
-            ("quotes", self.quotes),
-            ("phone_reveal", self.phone_reveal),
-            ("sign_in", self.sign_in),
-            ("verify", self.verify),
-            ("watchlist", self.watchlist),
-            ("lead_status", self.lead_status),
-            ("checkout", self.checkout),
-            ("car_status", self.car_status),
-            ("valuation", self.valuation),
-            ("payment_webhook", self.payment_webhook),
-        ]
-    }
-
-    /// The first limit out of range, named (`leads.per_client is 0; ...`):
-    /// a stored configuration with one is refused rather than read as
-    /// something else (0 calls is not "one call", 0 s is not "1 s").
-    pub fn out_of_range(&self) -> Option<String> {
-        for (name, l) in self.routes() {
-            for (field, value, max) in [
-                ("per_client", l.per_client, PER_CLIENT_MAX),
-                ("per_dealer", l.per_dealer, PER_DEALER_MAX),
-                ("window_secs", l.window_secs, WINDOW_SECS_MAX),
-            ] {
-                if !(1..=max).contains(&value) {
-                    return Some(format!(
-                        "rate_limits.{name}.{field} is {value}; it must be 1 to {max}"
-                    ));
-                }
-            }
-        }
-        (!CODE_COOLDOWN_SECS.contains(&self.code_cooldown_secs)).then(|| {
-            format!(
-                "rate_limits.code_cooldown_secs is {}; it must be {} to {}",
-                self.code_cooldown_secs,
-                CODE_COOLDOWN_SECS.start(),
-                CODE_COOLDOWN_SECS.end()
-            )
-        })
-    }
-}
-
-impl Default for EdgeRateLimits {
-    fn default() -> Self {
-        EdgeRateLimits {
-            leads: RouteLimit::per_hour(20, 1_000),
-            save_valuation: RouteLimit::per_hour(20, 1_000),
-            events: RouteLimit::per_hour(600, 50_000),
-            views: RouteLimit::per_hour(600, 100_000),
-            quotes: RouteLimit::per_hour(120, 20_000),
-            phone_reveal: RouteLimit::per_hour(20, 5_000),
-            sign_in: RouteLimit::per_hour(10, 1_000),
-            verify: RouteLimit::per_hour(30, 3_000),
-            watchlist: RouteLimit::per_hour(1_200, 100_000),
-            lead_status: RouteLimit::per_hour(120, 10_000),
-            checkout: RouteLimit::per_hour(10, 1_000),
-            car_status: RouteLimit::per_hour(1_200, 200_000),
-            valuation: RouteLimit::per_hour(20, 1_000),
-            payment_webhook: RouteLimit::per_hour(2_000, 20_000),
-            code_cooldown_secs: 60,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -566,22 +425,7 @@ mod tests {
     #[test]
     fn default_limits_are_generous_but_finite() {
         let d = EdgeRateLimits::default();
-        for l in [
-            d.leads,
-            d.save_valuation,
-            d.events,
-            d.views,
-            d.quotes,
-            d.phone_reveal,
-            d.sign_in,
-            d.verify,
-            d.watchlist,
-            d.lead_status,
-            d.checkout,
-            d.car_status,
-            d.valuation,
-            d.payment_webhook,
-        ] {
+        for (_, l) in d.routes() {
             assert!(l.per_client >= 10 && l.per_dealer >= 50 * l.per_client.min(20));
             assert!(l.per_dealer > l.per_client && l.window_secs == 3600);
         }

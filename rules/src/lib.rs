@@ -11,6 +11,7 @@ pub mod contact;
 pub mod edge_config;
 pub mod finance;
 pub mod finance_display;
+pub mod rate_limits;
 pub mod slug;
 pub mod trade_in;
 pub mod visibility;

@@ -4,7 +4,7 @@
  * in a temporary folder (pages only: --no-edge; the worker behind /api is
  * covered by generator/tests/integration/dev.rs):
  *
- *   node scripts/e2e/dev.mjs      (binary: $DEALERGEN_BIN, default target/release/dealergen)
+ *   node scripts/e2e/dev.mjs      (binary: $DEALERGEN_BIN, default target/debug/dealergen)
  *
  * - the live page (rendered by astro dev) loads with the dev script and
  *   Vite's own client connected through the preview server, without a
@@ -62,7 +62,7 @@ function processesIn(dir) {
 }
 
 async function main() {
-  assert(fs.existsSync(BIN), `${BIN} is missing: cargo build --release -p dealergen`);
+  assert(fs.existsSync(BIN), `${BIN} is missing: cargo build -p dealergen`);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-dev-e2e-'));
   const dealers = path.join(tmp, 'dealers');
   fs.mkdirSync(path.join(dealers, 'stock'), { recursive: true });

@@ -4,7 +4,11 @@
  * on two real builds of the tiny fixture dealer in a temporary folder,
  * served by workerd and shot in Chromium:
  *
- *   node scripts/e2e/pictures.mjs      (binary: $DEALERGEN_BIN, default target/release/dealergen)
+ *   node scripts/e2e/pictures.mjs sites/brisbane-motor-group/dist
+ *     (binary: $DEALERGEN_BIN, default target/debug/dealergen; the
+ *     argument: the demo dealer as built from the committed files at the
+ *     demo instant, `dealergen build --all --as-of "$(node
+ *     scripts/demo-stock/as-of.mjs)"`, which is the base of its pull request)
  *
  * - a YAML comment changes no page: "No page changes", no pictures (the
  *   two builds in two folders, as the workflow makes them, whose islands'
@@ -22,6 +26,9 @@
  *   location's phone number and one car's price): the comment has its
  *   diff, the preview's line and the pictures; the pages listed are those
  *   whose HTML changed, and the diff's car pages equal the changed ones.
+ *   Its base is the demo site the test command built already (as the
+ *   workflow's base is the published site); the head is built here, cold,
+ *   in a folder of its own.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -45,6 +52,8 @@ const OLD_PHONE = '(07) 3000 0002';
 const NEW_PHONE = '(07) 3000 0992';
 const CAR = 'car-9';
 const NEW_PRICE = 18490;
+
+const DEMO_SITE = process.argv[2] && path.resolve(process.argv[2]);
 
 const { test, step, run } = createRunner();
 let tmp;
@@ -104,7 +113,7 @@ async function main() {
     assert(hostile.includes('`/a b c/`'), `a page address escapes its code span: ${hostile}`);
   });
 
-  assert(fs.existsSync(BIN), `${BIN} is missing: cargo build --release -p dealergen`);
+  assert(fs.existsSync(BIN), `${BIN} is missing: cargo build -p dealergen`);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-pictures-e2e-'));
   const dealers = path.join(tmp, 'dealers');
   fs.mkdirSync(path.join(dealers, 'stock'), { recursive: true });
@@ -366,14 +375,19 @@ async function demoPullRequest() {
   fs.copyFileSync(path.join(ROOT, 'dealers/stock', `${DEMO}.json`), path.join(repo, 'stock', `${DEMO}.json`));
   fs.cpSync(path.join(ROOT, 'dealers', DEMO), path.join(repo, DEMO), { recursive: true });
   const { build, diff: diffOf, pictures } = dealerRepo(repo, DEMO, asOf);
-  const base = build('demo-base');
+  // The base: the demo site built from these files at this instant.
+  assert(DEMO_SITE, 'usage: node scripts/e2e/pictures.mjs sites/brisbane-motor-group/dist (the built demo site)');
+  const base = fs.realpathSync(DEMO_SITE);
+  // The site project's data, beside its dist/ (sites/<slug>/src/data).
+  const data = (file) => JSON.parse(fs.readFileSync(path.join(path.dirname(DEMO_SITE), 'src/data', file), 'utf8'));
+  assertEqual(data('site.json').built_at, Date.parse(asOf) / 1000, `${DEMO_SITE} was not built at the demo instant (--as-of "$(node scripts/demo-stock/as-of.mjs)")`);
 
   // The pull request: the Newstead phone number and one car's price.
   edit(path.join(repo, `${DEMO}.yaml`), (t) => {
     assert(t.includes('phone: (07) 3555 0101'), 'the demo dealer has no Newstead number');
     return t.replace('phone: (07) 3555 0101', 'phone: (07) 3555 0191');
   });
-  const cars = JSON.parse(fs.readFileSync(path.join(tmp, 'demo-base', DEMO, 'src/data/cars.json'), 'utf8'));
+  const cars = data('cars.json');
   const car = cars.find((c) => c.status === 'in_stock' && c.price > 20000);
   assert(car, 'no in-stock demo car to reprice');
   const newPrice = car.price - 1000;

@@ -10,8 +10,10 @@
 # (wasm-opt and esbuild come from the root node_modules: npm binaryen@132 and
 # wrangler's esbuild; run `npm ci` at the repo root first).
 #
-# Usage: scripts/edge/tools.sh            (install only)
-#        source scripts/edge/tools.sh     (install, then export the variables)
+# Usage: scripts/edge/tools.sh              (install only)
+#        scripts/edge/tools.sh --cargo-only (the Rust target and the two cargo
+#                                            installs; no check of node_modules)
+#        source scripts/edge/tools.sh       (install, then export the variables)
 
 WORKER_BUILD_VERSION=0.8.7
 
@@ -26,15 +28,15 @@ _edge_tools() {
         rustup target add wasm32-unknown-unknown || return 1
     fi
 
-    # Both tools are build-time helpers run a few times per build: compiled
-    # without LTO and at opt-level 1 they install in about half the time
-    # (fat LTO and one codegen unit are what their own release profiles ask
-    # for), and they share one target folder so common crates build once.
+    # Both tools are build-time helpers run once or twice per test run, so
+    # they are compiled for a quick install, not for speed: opt-level 0,
+    # no LTO, no debug info (their own release profiles ask for fat LTO and
+    # one codegen unit). They share one target folder so common crates
+    # build once.
     local -x CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-        CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 \
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=0 \
         CARGO_PROFILE_RELEASE_INCREMENTAL=false
     local -x CARGO_TARGET_DIR="$root/.tools/cargo-install-target"
-
     wb_version="$(_edge_version worker-build)"
     if [ "$wb_version" != "$WORKER_BUILD_VERSION" ]; then
         echo "edge tools: installing worker-build $WORKER_BUILD_VERSION (was: ${wb_version:-none}; ~8 min cold)" >&2
@@ -55,9 +57,26 @@ _edge_tools() {
     have="$(_edge_version "$cargo_bin/wasm-bindgen")"
     if [ "$have" != "$lock_version" ]; then
         echo "edge tools: installing wasm-bindgen-cli $lock_version (was: ${have:-none})" >&2
+        # The crates wasm-bindgen spends its run in (reading, rewriting and
+        # writing the worker's wasm) at opt-level 1: at 0 its run on the
+        # worker is several times slower.
+        local hot=() crate
+        for crate in walrus wasmparser wasm-encoder wasm-bindgen-cli-support wasm-bindgen-wasm-interpreter \
+            wasm-bindgen-externref-xform wasm-bindgen-multi-value-xform wasm-bindgen-threads-xform \
+            wasm-bindgen-wasm-conventions id-arena leb128 leb128fmt gimli hashbrown indexmap; do
+            hot+=(--config "profile.release.package.$crate.opt-level=1")
+        done
         # Not --locked: its lock pins a webpki-roots that no longer builds.
-        cargo install wasm-bindgen-cli --version "=$lock_version" --force || return 1
+        # Only the wasm-bindgen binary (not the test runner nor wasm2es6js),
+        # and without the TLS stack its default feature brings (rustls and
+        # ring): it downloads nothing here.
+        cargo "${hot[@]}" install wasm-bindgen-cli --version "=$lock_version" --force \
+            --no-default-features --bin wasm-bindgen || return 1
     fi
+
+    # Compiling is all the background install in install.sh asks for; the
+    # npm binaries below may still be on their way.
+    [ "${1:-}" = --cargo-only ] && return 0
 
     export WASM_BINDGEN_BIN="$cargo_bin/wasm-bindgen"
     export WASM_OPT_BIN="$root/node_modules/binaryen/bin/wasm-opt"
@@ -84,5 +103,5 @@ if (return 0 2>/dev/null); then
     _edge_tools
 else
     set -euo pipefail
-    _edge_tools
+    _edge_tools "$@"
 fi

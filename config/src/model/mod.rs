@@ -14,7 +14,6 @@ mod finance;
 mod home;
 mod locations;
 mod pages;
-mod rate_limits;
 mod search;
 mod stock_source;
 mod timezone;
@@ -27,7 +26,9 @@ pub use finance::*;
 pub use home::*;
 pub use locations::*;
 pub use pages::*;
-pub use rate_limits::*;
+// The groups, their docs and their defaults are listed once, in the
+// rules crate (shared with the worker): this is the dealer file's view.
+pub use dealer_rules::rate_limits::{RateLimits, RouteLimitOverride};
 pub use search::*;
 pub use stock_source::*;
 pub use timezone::TimeZone;

@@ -84,3 +84,40 @@ fn a_zero_limit_a_day_long_window_and_a_misspelt_route_are_errors() {
     assert!(zero.message.contains("out of range"), "{}", zero.message);
     assert!(zero.line > 1);
 }
+
+/// The defaults are written out in the field docs (the editor's hover
+/// text); they must be the ones the edge applies.
+#[test]
+fn documented_defaults_are_the_real_ones() {
+    let schema = serde_json::to_value(schemars::schema_for!(dealer_config::model::RateLimits)).unwrap();
+    let props = schema["properties"].as_object().unwrap();
+    let d = EdgeRateLimits::default();
+    let thousands = |n: u32| {
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    for (key, limit) in d.routes() {
+        assert_eq!(limit.window_secs, 3600, "{key}: the docs say an hour");
+        let text = props[key]["description"].as_str().unwrap_or_default();
+        let want = format!(
+            "Default: {} per client and {} per dealer an hour.",
+            thousands(limit.per_client),
+            thousands(limit.per_dealer)
+        );
+        assert!(text.contains(&want), "{key}: {text:?} should say {want:?}");
+    }
+    assert_eq!(
+        props.len(),
+        d.routes().count() + 1,
+        "a field without a documented default here"
+    );
+    let cooldown = props["code_cooldown_secs"]["description"].as_str().unwrap();
+    assert!(cooldown.contains(&format!("Default: {}.", d.code_cooldown_secs)));
+}

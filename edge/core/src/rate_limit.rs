@@ -16,7 +16,7 @@
 //! (if no other call comes first), which the worker sends as `Retry-After`;
 //! it stays true for a client that retries early.
 
-use dealer_rules::edge_config::{EdgeRateLimits, RouteLimit};
+use dealer_rules::edge_config::{EdgeRateLimits, LimitGroup, RouteLimit};
 
 /// Longest window honoured (a day); longer configured windows are cut.
 pub const MAX_WINDOW_SECS: u64 = 24 * 3600;
@@ -101,47 +101,41 @@ impl Route {
         Route::PopularSearches,
     ];
 
-    /// Name in counter keys and logs (the YAML key of its limits).
+    /// The group whose limits the route has (its YAML key under
+    /// `edge.rate_limits`). Two routes are counted apart with another
+    /// group's numbers: the search reports with `events`, the popular
+    /// searches with `car_status`.
+    pub fn group(self) -> LimitGroup {
+        match self {
+            Route::Leads => LimitGroup::Leads,
+            Route::SaveValuation => LimitGroup::SaveValuation,
+            Route::Events | Route::SearchQueries => LimitGroup::Events,
+            Route::Views => LimitGroup::Views,
+            Route::Quotes => LimitGroup::Quotes,
+            Route::PhoneReveal => LimitGroup::PhoneReveal,
+            Route::SignIn => LimitGroup::SignIn,
+            Route::Verify => LimitGroup::Verify,
+            Route::Watchlist => LimitGroup::Watchlist,
+            Route::LeadStatus => LimitGroup::LeadStatus,
+            Route::Checkout => LimitGroup::Checkout,
+            Route::CarStatus | Route::PopularSearches => LimitGroup::CarStatus,
+            Route::Valuation => LimitGroup::Valuation,
+            Route::PaymentWebhook => LimitGroup::PaymentWebhook,
+        }
+    }
+
+    /// Name in counter keys and logs: its group's, but for the two routes
+    /// counted apart from their group.
     pub fn name(self) -> &'static str {
         match self {
-            Route::Leads => "leads",
-            Route::SaveValuation => "save_valuation",
-            Route::Events => "events",
-            Route::Views => "views",
-            Route::Quotes => "quotes",
-            Route::PhoneReveal => "phone_reveal",
-            Route::SignIn => "sign_in",
-            Route::Verify => "verify",
-            Route::Watchlist => "watchlist",
-            Route::LeadStatus => "lead_status",
-            Route::Checkout => "checkout",
-            Route::CarStatus => "car_status",
-            Route::Valuation => "valuation",
-            Route::PaymentWebhook => "payment_webhook",
             Route::SearchQueries => "search_queries",
             Route::PopularSearches => "popular_searches",
+            _ => self.group().name(),
         }
     }
 
     pub fn config(self, limits: &EdgeRateLimits) -> RouteLimit {
-        match self {
-            Route::Leads => limits.leads,
-            Route::SaveValuation => limits.save_valuation,
-            Route::Events => limits.events,
-            Route::Views => limits.views,
-            Route::Quotes => limits.quotes,
-            Route::PhoneReveal => limits.phone_reveal,
-            Route::SignIn => limits.sign_in,
-            Route::Verify => limits.verify,
-            Route::Watchlist => limits.watchlist,
-            Route::LeadStatus => limits.lead_status,
-            Route::Checkout => limits.checkout,
-            Route::CarStatus => limits.car_status,
-            Route::Valuation => limits.valuation,
-            Route::PaymentWebhook => limits.payment_webhook,
-            Route::SearchQueries => limits.events,
-            Route::PopularSearches => limits.car_status,
-        }
+        limits.get(self.group())
     }
 
     pub fn store(self) -> Store {
@@ -645,6 +639,14 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Route::ALL.len());
+        // Every group a dealer can limit limits some route, under its name.
+        for &group in LimitGroup::ALL {
+            assert!(
+                Route::ALL.iter().any(|r| r.group() == group && r.name() == group.name()),
+                "{} limits no route",
+                group.name()
+            );
+        }
         assert_eq!(Route::Views.store(), Store::DurableObject);
         assert_eq!(
             Route::Quotes.store(),
