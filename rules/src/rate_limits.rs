@@ -290,17 +290,32 @@ mod tests {
                 } else {
                     d.get(other)
                 };
-                assert_eq!(e.get(other), want, "{} set, {} read", group.name(), other.name());
+                assert_eq!(
+                    e.get(other),
+                    want,
+                    "{} set, {} read",
+                    group.name(),
+                    other.name()
+                );
             }
             let stored = serde_json::to_value(&e).unwrap();
-            assert_eq!(stored[group.name()]["per_client"], 7, "stored under its name");
+            assert_eq!(
+                stored[group.name()]["per_client"],
+                7,
+                "stored under its name"
+            );
         }
     }
 
     #[test]
     fn names_are_the_fields() {
         let stored = serde_json::to_value(EdgeRateLimits::default()).unwrap();
-        let mut fields: Vec<&str> = stored.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut fields: Vec<&str> = stored
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
         fields.retain(|f| *f != "code_cooldown_secs");
         fields.sort_unstable();
         let mut names: Vec<&str> = LimitGroup::ALL.iter().map(|g| g.name()).collect();

@@ -89,7 +89,8 @@ fn a_zero_limit_a_day_long_window_and_a_misspelt_route_are_errors() {
 /// text); they must be the ones the edge applies.
 #[test]
 fn documented_defaults_are_the_real_ones() {
-    let schema = serde_json::to_value(schemars::schema_for!(dealer_config::model::RateLimits)).unwrap();
+    let schema =
+        serde_json::to_value(schemars::schema_for!(dealer_config::model::RateLimits)).unwrap();
     let props = schema["properties"].as_object().unwrap();
     let d = EdgeRateLimits::default();
     let thousands = |n: u32| {

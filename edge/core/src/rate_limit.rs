@@ -642,7 +642,9 @@ mod tests {
         // Every group a dealer can limit limits some route, under its name.
         for &group in LimitGroup::ALL {
             assert!(
-                Route::ALL.iter().any(|r| r.group() == group && r.name() == group.name()),
+                Route::ALL
+                    .iter()
+                    .any(|r| r.group() == group && r.name() == group.name()),
                 "{} limits no route",
                 group.name()
             );
