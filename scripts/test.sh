@@ -146,7 +146,9 @@ gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge build + integration" edge_integration
 # `dealergen dev`: the case with the worker needs edge/build (built by the
 # gate above), so cargo test leaves it out; the overlay and reload in Chromium.
-gate "dealergen dev + worker" cargo test --quiet -p dealergen --test integration dev:: -- --ignored
+# --workspace, not -p dealergen: the same features as the cargo test gate,
+# so nothing is compiled again (-p dealergen rebuilt three crates, ~30 s).
+gate "dealergen dev + worker" cargo test --workspace --quiet --test integration dev:: -- --ignored
 gate "e2e dealergen dev (Chromium)" e2e dev
 gate "e2e full stack (site + worker)" e2e fullstack "sites/$DEMO/dist"
 

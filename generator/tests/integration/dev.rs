@@ -709,7 +709,7 @@ fn a_taken_port_an_unknown_dealer_and_a_missing_wrangler_are_clear_errors() {
 /// The worker runs behind /api with the dealer's config (and the preview's
 /// origin) in its KV, is reseeded after a rebuild, and stops with
 /// `dealergen dev`. Needs edge/build (scripts/edge/build.sh): scripts/test.sh
-/// runs it after the edge gate, as `cargo test -p dealergen --test integration dev:: -- --ignored`.
+/// runs it after the edge gate, as `cargo test --workspace --test integration dev:: -- --ignored`.
 #[test]
 #[ignore = "needs the built worker (edge/build): run by scripts/test.sh after scripts/edge/build.sh"]
 fn with_the_edge_api_calls_reach_the_local_worker_with_the_dealers_config() {
