@@ -39,7 +39,7 @@ _edge_tools() {
     local -x CARGO_TARGET_DIR="$root/.tools/cargo-install-target"
     wb_version="$(_edge_version worker-build)"
     if [ "$wb_version" != "$WORKER_BUILD_VERSION" ]; then
-        echo "edge tools: installing worker-build $WORKER_BUILD_VERSION (was: ${wb_version:-none}; ~8 min cold)" >&2
+        echo "edge tools: installing worker-build $WORKER_BUILD_VERSION (was: ${wb_version:-none}; 4 to 5 min on 2 cores)" >&2
         cargo install worker-build --version "$WORKER_BUILD_VERSION" --locked || return 1
     fi
 
