@@ -24,7 +24,7 @@
 //! - **`run/`, running builds:** `build` (one dealer end to end: the
 //!   prepare state machine in `build/mod.rs`; `build::generate`, everything
 //!   derived before Astro runs; `build::publish_plan`, the redirects and
-//!   CSP origins; `build::edge`, what the worker gets), `render` (the thin
+//!   CSP origins; `build::edge_projection`, what the worker gets), `render` (the thin
 //!   Astro project), `astro` (runs it), `batch` (several dealers in one
 //!   Astro run), `build_all` (many dealers: prepare, batch, check and
 //!   publish each), `cache` (the build and inputs keys), `release` (the

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 
 use super::now;
 use super::plan::{DealerPlan, Plan};
-use super::state::{self, Deployed, EdgeDeployed, Remote, Store};
+use super::remote_state::{self, Deployed, EdgeDeployed, Remote, Store};
 use super::wrangler::Wrangler;
 
 /// Deploys `plan` (after it was printed); the exit code.

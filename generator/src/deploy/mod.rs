@@ -24,7 +24,7 @@ mod preview_kv;
 mod report;
 mod rollback;
 pub mod secrets;
-pub mod state;
+pub mod remote_state;
 pub mod wrangler;
 
 pub use preview::{preview, PreviewOptions};
@@ -185,8 +185,8 @@ fn state_store<'a>(
     state_dir: &Path,
     cfg: &DeployConfig,
     reachable: Result<(), String>,
-) -> state::Store<'a> {
-    state::Store {
+) -> remote_state::Store<'a> {
+    remote_state::Store {
         wrangler,
         dir: state_dir.to_path_buf(),
         namespace_id: cfg.kv_namespace_id.clone(),

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use super::config::DeployConfig;
-use super::state::{self, Deployed, EdgeDeployed, Remote, Store};
+use super::remote_state::{self, Deployed, EdgeDeployed, Remote, Store};
 use super::wrangler::Wrangler;
 use super::{
     api_hosts, configs, out_dir, secrets, state_store, write_json, write_state_config, Options,

@@ -20,7 +20,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 
 use super::config::{DeployConfig, PreviewTarget};
-use super::state::{Remote, Store};
+use super::remote_state::{Remote, Store};
 use super::wrangler::{Outcome, Wrangler};
 use super::{configs, load_config, out_dir, preview_kv, write_json, write_state_config};
 use crate::project::Project;

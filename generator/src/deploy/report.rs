@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::plan::{DealerPlan, Plan};
-use super::state::{self, Remote};
+use super::remote_state::{self, Remote};
 use super::{configs, show};
 use crate::project::Project;
 use crate::run::release;

@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 
-use super::state::{self, Deployed, Remote};
+use super::remote_state::{self, Deployed, Remote};
 use super::wrangler::Wrangler;
 use super::{
     credentials, load_config, now, out_dir, refuse_placeholders, state_store, write_state_config,

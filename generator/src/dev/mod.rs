@@ -16,7 +16,7 @@
 
 pub mod cdn_rules;
 mod child;
-pub mod edge;
+pub mod local_worker;
 pub mod events;
 mod http;
 pub mod live;
@@ -81,7 +81,7 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
     let tools = if args.no_edge {
         None
     } else {
-        Some(edge::Tools::find(project)?)
+        Some(local_worker::Tools::find(project)?)
     };
     let listener = serve::bind(args.port)?;
     let port = listener.local_addr()?.port();
@@ -111,7 +111,7 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
     })
     .context("cannot handle Ctrl-C")?;
 
-    let edge: Arc<Mutex<Option<edge::Edge>>> = Arc::new(Mutex::new(None));
+    let edge: Arc<Mutex<Option<local_worker::Edge>>> = Arc::new(Mutex::new(None));
     let astro: Arc<Mutex<Option<live::Live>>> = Arc::new(Mutex::new(None));
     let checks = Arc::new(Checks::default());
     let dealer = Dealer {
@@ -161,7 +161,7 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
         ];
         let started = Instant::now();
         // Started on this (the main) thread: see child::own_process_group.
-        let worker = edge::Edge::start(tools, &slug, origins, builder.edge_kv().as_deref())?;
+        let worker = local_worker::Edge::start(tools, &slug, origins, builder.edge_kv().as_deref())?;
         *site.api.write().expect("api lock") = Api::Worker(worker.addr);
         println!(
             "edge worker ready at http://{} in {:.1}s; /api/* on {url} goes to it (leads stay local: no webhook)",
@@ -297,7 +297,7 @@ impl Dealer {
 struct Builder {
     dealer: Dealer,
     inputs: watch::Inputs,
-    edge: Arc<Mutex<Option<edge::Edge>>>,
+    edge: Arc<Mutex<Option<local_worker::Edge>>>,
     mode: Mode,
 }
 

@@ -9,7 +9,7 @@
 mod changed;
 mod compare;
 mod markdown;
-mod pages;
+mod page_changes;
 mod snapshot;
 
 use std::path::{Component, Path, PathBuf};
@@ -21,7 +21,7 @@ use chrono::{DateTime, Utc};
 pub use changed::{changed_dealers, Changed, PLATFORM};
 pub use compare::{compare, CarEdit, CarMove, Change, Report, Section};
 pub use markdown::{render, MARKER};
-pub use pages::pages;
+pub use page_changes::pages;
 pub use snapshot::{take, Side, Snapshot};
 
 use crate::project::Project;

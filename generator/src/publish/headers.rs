@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use super::links::ScannedPage;
+use super::link_check::ScannedPage;
 
 /// Origins the browser talks to that no page's HTML shows: the edge API and
 /// the search service are called from islands, car photos in search
@@ -220,7 +220,7 @@ pub fn render(csp: &Csp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::publish::links::ScannedPage;
+    use crate::publish::link_check::ScannedPage;
     use crate::publish::scan::scan;
 
     fn page(html: &str) -> ScannedPage {

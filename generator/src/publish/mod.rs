@@ -6,13 +6,13 @@
 //!
 //! `scan` reads each page once (`known`: not again when the published
 //! release had the same bytes); `links` is the dead-link rule (a library
-//! function other commands call: [`links::check_links`]); `seo` the page
+//! function other commands call: [`link_check::check_links`]); `seo` the page
 //! conventions, sitemap and robots; `headers` the CSP; `redirects` the
 //! sold-car redirects.
 
 pub mod headers;
 pub mod known;
-pub mod links;
+pub mod link_check;
 pub mod redirects;
 pub mod scan;
 pub mod seo;
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use links::{LinkPolicy, LinkReport, SiteFiles, Target};
+use link_check::{LinkPolicy, LinkReport, SiteFiles, Target};
 
 /// What a dealer's build hands the publish step.
 #[derive(Debug, Clone, Default)]
@@ -100,7 +100,7 @@ fn car_ids_problems(dist: &Path, files: &SiteFiles) -> Vec<String> {
                 continue;
             };
             if !matches!(
-                links::resolve_path(to, files, &BTreeMap::new()),
+                link_check::resolve_path(to, files, &BTreeMap::new()),
                 Some(Target::Page(_))
             ) {
                 problems.push(format!(
@@ -150,7 +150,7 @@ pub fn finish(
             }
             continue;
         }
-        match links::resolve_path(&r.to, &files, &BTreeMap::new()) {
+        match link_check::resolve_path(&r.to, &files, &BTreeMap::new()) {
             Some(Target::Page(_)) => {}
             _ => problems.push(format!(
                 "_redirects: {} -> {}: no page at {}",
@@ -164,7 +164,7 @@ pub fn finish(
     problems.extend(car_ids_problems(dist, &files));
 
     let link_started = Instant::now();
-    let pages = links::scan_pages(pages, known)?;
+    let pages = link_check::scan_pages(pages, known)?;
     problems.extend(
         seo::check(&pages, &plan.origin)
             .into_iter()
@@ -175,7 +175,7 @@ pub fn finish(
         exempt_prefixes: vec!["/api/".into()],
         redirects: redirect_map,
     };
-    let mut link_report = links::check_scanned(dist, &files, &pages, &policy)?;
+    let mut link_report = link_check::check_scanned(dist, &files, &pages, &policy)?;
     // Reading and scanning the pages is most of the work: the figure covers both.
     link_report.elapsed = link_started.elapsed();
 
@@ -188,7 +188,7 @@ pub fn finish(
     // The generated files are read by crawlers: their URLs must resolve too.
     for u in &urls {
         let path = u.strip_prefix(policy.origin.as_str()).unwrap_or(u);
-        if links::resolve_path(path, &files, &BTreeMap::new()).is_none() {
+        if link_check::resolve_path(path, &files, &BTreeMap::new()).is_none() {
             problems.push(format!("sitemap.xml: {u} has no page"));
         }
     }

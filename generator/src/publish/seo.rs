@@ -3,7 +3,7 @@
 //! built pages themselves, so no page type can be forgotten) and
 //! `robots.txt` (pointing at the sitemap).
 
-use super::links::{url_path_of, ScannedPage};
+use super::link_check::{url_path_of, ScannedPage};
 
 /// The page a CDN shows for any missing path: it has no URL of its own.
 pub const NOT_FOUND_PAGE: &str = "404.html";

@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use tempfile::NamedTempFile;
 use url::Url;
 
-use super::state::PullState;
+use super::pull_state::PullState;
 
 /// The largest feed accepted: ~100,000 cars of rich records. A larger
 /// answer is a broken export or a hostile server, not stock.

@@ -7,7 +7,7 @@
 //! feed kept: a broken export must never empty a dealer's site.
 
 pub mod fetch;
-pub mod state;
+pub mod pull_state;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -20,7 +20,7 @@ use serde::Serialize;
 use crate::pipeline::stock::{self, feed};
 use crate::project::Project;
 use fetch::{Fetch, Fetched, HttpSettings};
-use state::PullState;
+use pull_state::PullState;
 
 /// How a pull behaves beyond the dealer's settings.
 #[derive(Debug, Clone)]
@@ -212,7 +212,7 @@ fn pull(
                 backoff: opts.backoff,
                 auth,
             };
-            let known = state::load(feed_path, url);
+            let known = pull_state::load(feed_path, url);
             match fetch::fetch_url(url, known.as_ref(), &settings, feed_dir, log) {
                 Ok(Fetch::NotModified) => {
                     return Ok(Pulled::Unchanged {
@@ -238,7 +238,7 @@ fn pull(
     // place: a refused feed must not be taken for the current one next time.
     let remember = |etag: Option<String>, last_modified: Option<String>| {
         let Some(url) = url else { return Ok(()) };
-        state::save(
+        pull_state::save(
             feed_path,
             &PullState {
                 url: url.to_string(),

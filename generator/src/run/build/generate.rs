@@ -27,7 +27,7 @@ pub struct Generated {
     /// The worker's configuration (also in `files` as edge-config.json).
     pub edge: EdgeConfig,
     pub plan: PlannedPublish,
-    /// Paths of every page the site has (`crate::pipeline::pages`).
+    /// Paths of every page the site has (`crate::pipeline::page_table`).
     pub pages: Vec<String>,
     pub skipped: Vec<feed::SkippedRecord>,
     pub feed_warnings: Vec<feed::FeedWarning>,
@@ -108,7 +108,7 @@ pub fn generate(
             crate::publish::redirects::MAX_REDIRECTS
         ));
     }
-    let pages = crate::pipeline::pages::page_paths(&site, &cars);
+    let pages = crate::pipeline::page_table::page_paths(&site, &cars);
     let edge = edge_config(&dealer.slug, cfg);
     let kv = edge_kv(&edge, &edge_cars(cfg, &cars))?;
     let files = vec![

@@ -9,11 +9,11 @@ use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use dealer_config::{Loader, Rejected};
 
-mod edge;
+mod edge_projection;
 mod generate;
 mod publish_plan;
 
-pub use edge::{edge_cars, edge_config, edge_kv};
+pub use edge_projection::{edge_cars, edge_config, edge_kv};
 pub use generate::{generate, Generated};
 pub use publish_plan::{publish_plan, PlannedPublish};
 
@@ -332,12 +332,12 @@ fn prepare_loaded(
     step("reading stock");
     let generated =
         generate(&dealer, &project.public_dir(), opts.now).map_err(BuildFailure::Failed)?;
-    // Every page the site data promises (crate::pipeline::pages), so the page
+    // Every page the site data promises (crate::pipeline::page_table), so the page
     // list `dealergen diff` compares is the one Astro really made.
     let must_exist: Vec<String> = generated
         .pages
         .iter()
-        .map(|p| crate::pipeline::pages::dist_file(p))
+        .map(|p| crate::pipeline::page_table::dist_file(p))
         .collect();
     let mut prepared = Prepared {
         slug: dealer.slug.clone(),
