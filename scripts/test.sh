@@ -108,10 +108,13 @@ gate "vitest"              npx vitest run --root astro-app
 gate "demo photos"         node scripts/demo-stock/photos.mjs
 gate "dealergen check --all" dealergen check --all
 gate "dealergen build --all" dealergen build --all --as-of "$AS_OF"
-gate "site.json fields read by pages" node scripts/site-data-reads.mjs
+# These three only read the built demo sites; together.
+gate_start "site.json fields read by pages" node scripts/site-data-reads.mjs
 # The generated site's tsconfig takes in its route files and astro-app/src,
 # typed against this dealer's data.
-gate "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
+gate_start "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
+gate_start "budgets" node scripts/budget.mjs "sites/$DEMO/dist"
+gates_wait
 # The suites that only read the built demo sites, three at a time (each
 # with its own served site and browser; scripts/e2e/run.mjs prints each
 # suite's output whole and its time). The car page's cases are spread
@@ -142,7 +145,6 @@ gate "e2e site, keyboard, search, car page, forms, content, PR pictures (Chromiu
     "forms sites/$DEMO/dist sites/sunshine-coast-toyota/dist" \
     "keyboard sites/$DEMO/dist" \
     "content sites/$DEMO/dist"
-gate "budgets"             node scripts/budget.mjs "sites/$DEMO/dist"
 gate "edge build + integration" edge_integration
 # `dealergen dev`: the case with the worker needs edge/build (built by the
 # gate above), so cargo test leaves it out; the overlay and reload in Chromium.
