@@ -78,7 +78,7 @@ pub(super) fn run(plan: &Plan) -> Result<i32> {
             version: o.version_id(),
             deployed_at: now(),
         };
-        store.put_json(state::EDGE_KEY, &rec)?;
+        store.put_json(remote_state::EDGE_KEY, &rec)?;
         println!(
             "deployed edge worker {} (version {})",
             plan.cfg.edge.name,
@@ -127,7 +127,7 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
         );
     }
     store
-        .put_file(&state::release_key(&r.slug, &r.id), &r.kv_file())
+        .put_file(&remote_state::release_key(&r.slug, &r.id), &r.kv_file())
         .context("nothing was changed")?;
     // Until this run's record is written, the next one must not trust KV
     // to hold the deployed release's entries (`Deployed::switching_to`).
@@ -146,10 +146,10 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
         } else {
             store.bulk_put_entries(old)
         };
-        let del = store.bulk_delete(&state::stale_keys(&p.new_kv, old));
+        let del = store.bulk_delete(&remote_state::stale_keys(&p.new_kv, old));
         // KV holds the deployed release's entries again: its record loses the mark.
         let record = match (&put, &del, &previous) {
-            (Ok(()), Ok(()), Some(d)) => store.put_json(&state::deployed_key(&r.slug), d),
+            (Ok(()), Ok(()), Some(d)) => store.put_json(&remote_state::deployed_key(&r.slug), d),
             _ => Ok(()),
         };
         match (put, del.and(record)) {
@@ -190,7 +190,7 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
     }
     // 4. Keys of the old release the new one has not: sold cars, old origins.
     if let Some(old) = &p.previous_kv {
-        if let Err(e) = store.bulk_delete(&state::stale_keys(old, &p.new_kv)) {
+        if let Err(e) = store.bulk_delete(&remote_state::stale_keys(old, &p.new_kv)) {
             eprintln!("warning: {}: stale KV keys not deleted: {e:#}", r.slug);
         }
     }
@@ -211,7 +211,7 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
         switching_to: None,
     };
     store
-        .put_json(&state::deployed_key(&r.slug), &rec)
+        .put_json(&remote_state::deployed_key(&r.slug), &rec)
         .context("the site and its config are live, but the deployment record was not written (rerun the deploy)")?;
     // Only the live release and the one before are kept remotely.
     let keep: Vec<&str> = std::iter::once(rec.release.as_str())
@@ -225,7 +225,7 @@ fn deploy_dealer(wrangler: &Wrangler, store: &Store, p: &DealerPlan) -> Result<D
                 .chain(d.rolled_back_from.as_ref().map(|p| p.release.clone()))
         })
         .filter(|id| !keep.contains(&id.as_str()))
-        .map(|id| state::release_key(&r.slug, &id))
+        .map(|id| remote_state::release_key(&r.slug, &id))
         .collect();
     if let Err(e) = store.bulk_delete(&older) {
         eprintln!(

@@ -21,10 +21,10 @@ pub mod configs;
 mod plan;
 mod preview;
 mod preview_kv;
+pub mod remote_state;
 mod report;
 mod rollback;
 pub mod secrets;
-pub mod remote_state;
 pub mod wrangler;
 
 pub use preview::{preview, PreviewOptions};

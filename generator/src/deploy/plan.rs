@@ -186,12 +186,12 @@ impl Plan {
             let routes: Vec<configs::Route> = serde_json::from_value(site["routes"].clone())
                 .map(|v: Vec<RouteIn>| v.into_iter().map(RouteIn::into_route).collect())
                 .unwrap_or_default();
-            let deployed = store.get_json::<Deployed>(&state::deployed_key(&r.slug));
+            let deployed = store.get_json::<Deployed>(&remote_state::deployed_key(&r.slug));
             let decision = decide(&r, &deployed, args.changed_only);
             let previous_kv = match &deployed {
                 Remote::Found(d) => match release::by_id(&project.sites_dir, &r.slug, &d.release) {
                     Some(local) => release::kv_entries(&local.kv_file()).ok(),
-                    None => match store.get(&state::release_key(&r.slug, &d.release)) {
+                    None => match store.get(&remote_state::release_key(&r.slug, &d.release)) {
                         Remote::Found(t) => serde_json::from_str(t.trim()).ok(),
                         _ => None,
                     },
@@ -204,7 +204,7 @@ impl Plan {
             // the deployed release's entries.
             let unfinished = matches!(&deployed, Remote::Found(d) if d.switching_to.is_some());
             let kv_put = match &previous_kv {
-                Some(old) if !unfinished => state::changed_entries(old, &new_kv),
+                Some(old) if !unfinished => remote_state::changed_entries(old, &new_kv),
                 _ => new_kv.clone(),
             };
             let secrets = secrets::required(&r.edge);
@@ -311,7 +311,7 @@ impl Plan {
             }
         };
         let edge_state = match &edge_key {
-            Some(_) => store.get_json::<EdgeDeployed>(state::EDGE_KEY),
+            Some(_) => store.get_json::<EdgeDeployed>(remote_state::EDGE_KEY),
             None => Remote::Absent,
         };
         let edge_changed = match (&edge_key, &edge_state) {

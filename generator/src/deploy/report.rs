@@ -170,7 +170,7 @@ fn print_dealer(p: &DealerPlan, project: &Project) {
     };
     match &p.previous_kv {
         Some(old) => {
-            let (added, changed, removed, same) = state::kv_change(old, &p.new_kv);
+            let (added, changed, removed, same) = remote_state::kv_change(old, &p.new_kv);
             println!(
                 "  KV: {} of {} keys put{unfinished} ({by_prefix}): {added} new, {changed} changed, {same} unchanged; {removed} deleted",
                 p.kv_put.len(),
@@ -191,7 +191,7 @@ fn print_dealer(p: &DealerPlan, project: &Project) {
         println!("    put {}", e.key);
     }
     if let Some(old) = &p.previous_kv {
-        let gone = state::stale_keys(old, &p.new_kv);
+        let gone = remote_state::stale_keys(old, &p.new_kv);
         for k in gone.iter().take(MAX_LISTED) {
             println!("    delete {k}");
         }

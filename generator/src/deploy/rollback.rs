@@ -27,7 +27,7 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     let store = state_store(&wrangler, &state_dir, &cfg, Ok(()));
     let slug = &args.dealer;
     let worker = cfg.site_worker(slug);
-    let current = match store.get_json::<Deployed>(&state::deployed_key(slug)) {
+    let current = match store.get_json::<Deployed>(&remote_state::deployed_key(slug)) {
         Remote::Found(d) => d,
         Remote::Absent => bail!("dealer `{slug}` has never been deployed: nothing to roll back"),
         Remote::Unknown(why) => bail!("cannot read what is deployed for `{slug}`: {why}"),
@@ -50,12 +50,13 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
         );
     };
     let entries = |release: &str| -> Result<Vec<KvEntry>> {
-        match store.get(&state::release_key(slug, release)) {
-            Remote::Found(t) => serde_json::from_str(t.trim())
-                .with_context(|| format!("{} is unreadable", state::release_key(slug, release))),
+        match store.get(&remote_state::release_key(slug, release)) {
+            Remote::Found(t) => serde_json::from_str(t.trim()).with_context(|| {
+                format!("{} is unreadable", remote_state::release_key(slug, release))
+            }),
             Remote::Absent => bail!(
                 "the KV entries of release {release} are not kept ({} is missing)",
-                state::release_key(slug, release)
+                remote_state::release_key(slug, release)
             ),
             Remote::Unknown(why) => bail!("{why}"),
         }
@@ -87,7 +88,7 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     if !versions.iter().any(|v| v["id"] == version.as_str()) {
         bail!("dealer `{slug}`: version {version} of {worker} (release {}) is no longer kept by Cloudflare; deploy that release again instead", prev.release);
     }
-    let (added, changed, removed, same) = state::kv_change(&cur_kv, &old_kv);
+    let (added, changed, removed, same) = remote_state::kv_change(&cur_kv, &old_kv);
     println!(
         "{}roll back {slug}: release {} -> {} ",
         if args.dry_run {
@@ -109,7 +110,7 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     if args.dry_run {
         return Ok(0);
     }
-    let stale = state::stale_keys(&cur_kv, &old_kv);
+    let stale = remote_state::stale_keys(&cur_kv, &old_kv);
     // Until the rollback's record is written, the next deployment writes every key.
     store
         .mark_switching(&current, &prev.release)
@@ -136,8 +137,8 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
     if !o.ok {
         let back = store
             .bulk_put_entries(&cur_kv)
-            .and_then(|_| store.bulk_delete(&state::stale_keys(&old_kv, &cur_kv)))
-            .and_then(|_| store.put_json(&state::deployed_key(slug), &current));
+            .and_then(|_| store.bulk_delete(&remote_state::stale_keys(&old_kv, &cur_kv)))
+            .and_then(|_| store.put_json(&remote_state::deployed_key(slug), &current));
         bail!(
             "wrangler rollback of {worker} failed:\n    {}\n{}",
             o.said(),
@@ -164,7 +165,7 @@ pub fn rollback(project: &Project, args: RollbackOptions) -> Result<i32> {
         rolled_back_from: Some(current.pointer()),
         switching_to: None,
     };
-    store.put_json(&state::deployed_key(slug), &rec)?;
+    store.put_json(&remote_state::deployed_key(slug), &rec)?;
     println!("rolled back {slug} to release {}", prev.release);
     Ok(0)
 }

@@ -16,10 +16,10 @@
 
 pub mod cdn_rules;
 mod child;
-pub mod local_worker;
 pub mod events;
 mod http;
 pub mod live;
+pub mod local_worker;
 pub mod locate;
 mod proxy;
 pub mod serve;
@@ -161,7 +161,8 @@ pub fn run(project: &Project, args: Options) -> Result<i32> {
         ];
         let started = Instant::now();
         // Started on this (the main) thread: see child::own_process_group.
-        let worker = local_worker::Edge::start(tools, &slug, origins, builder.edge_kv().as_deref())?;
+        let worker =
+            local_worker::Edge::start(tools, &slug, origins, builder.edge_kv().as_deref())?;
         *site.api.write().expect("api lock") = Api::Worker(worker.addr);
         println!(
             "edge worker ready at http://{} in {:.1}s; /api/* on {url} goes to it (leads stay local: no webhook)",
