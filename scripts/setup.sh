@@ -5,9 +5,10 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/env.sh"
 cd "$DEALERGEN_ROOT"
-# dealergen is built with the dev profile: the build the test command runs
-# (its dependencies optimised, Cargo.toml [profile.dev]), so scripts/test.sh
-# compiles no dependency again. `cargo build --release -p dealergen` gives
+# dealergen is built with the dev profile, the build the test command runs
+# (Cargo.toml [profile.dev]), so scripts/test.sh reuses most of its
+# dependencies (not all: the tests' dev-dependencies turn on more features
+# of some crates, which cargo then builds again). `cargo build --release -p dealergen` gives
 # target/release/dealergen, the faster build the CI workflows and the
 # benchmarks run. It needs nothing install.sh brings (crates come from
 # crates.io), so it compiles while the tools install.

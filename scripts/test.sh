@@ -31,10 +31,14 @@ gate() {
     ok=$?
     exec {out}>&-
     for _ in $(seq 50); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
-    if [ "$ok" -eq 0 ]; then
-        passed=$((passed + 1)); timings+=("ok     $name ($((SECONDS - t0))s)")
+    record "$name" "$ok" "$((SECONDS - t0))s" "$log"
+}
+# record <name> <exit code> <time shown> <log>: the gate's line in the summary.
+record() {
+    if [ "$2" -eq 0 ]; then
+        passed=$((passed + 1)); timings+=("ok     $1 ($3)")
     else
-        failed=$((failed + 1)); failures+=("$name"); failure_logs+=("$log"); timings+=("FAILED $name ($((SECONDS - t0))s)")
+        failed=$((failed + 1)); failures+=("$1"); failure_logs+=("$4"); timings+=("FAILED $1 ($3)")
     fi
 }
 
@@ -62,12 +66,7 @@ gates_wait() {
         printf '\n==== %s\n' "${bg_names[$i]}"
         cat "${bg_logs[$i]}"
         read -r rc secs <"${bg_logs[$i]}.end" || { rc=1; secs=0; }
-        if [ "$rc" -eq 0 ]; then
-            passed=$((passed + 1)); timings+=("ok     ${bg_names[$i]} (${secs}s, together)")
-        else
-            failed=$((failed + 1)); failures+=("${bg_names[$i]}"); failure_logs+=("${bg_logs[$i]}")
-            timings+=("FAILED ${bg_names[$i]} (${secs}s, together)")
-        fi
+        record "${bg_names[$i]}" "$rc" "${secs}s, together" "${bg_logs[$i]}"
     done
     bg_names=(); bg_pids=(); bg_logs=()
 }
@@ -123,9 +122,10 @@ gates_wait
 # API answered in the browser), and Turnstile on the demo dealer that has
 # the captcha on. PR pictures builds its fixture dealer and the head of a
 # demo pull request (the built demo site is its base).
-# The worker's wasm (about 80 s of both cores, the worker's size profile)
-# builds while those suites run: they spend much of their time waiting on
-# their browsers. The edge gate waits for it and shows its output.
+# The worker's wasm (the worker's size profile; from a fresh clone its
+# dependencies too, 9 to 11 min beside the suites here) builds while those
+# suites run: they spend much of their time waiting on their browsers. The
+# edge gate waits for it and shows its output.
 edge_build_log="$GATE_LOGS/edge-build.log"
 bash scripts/edge/build.sh >"$edge_build_log" 2>&1 &
 edge_build_pid=$!

@@ -291,12 +291,7 @@ describe("lead delivery", () => {
     const res = await call("/api/leads", { origin: ALPHA, body: lead });
     assert.equal(res.status, 201);
     const { lead_id } = await json(res);
-    let status;
-    for (let i = 0; i < 120; i++) {
-      status = await json(await call(`/api/leads/${lead_id}/delivery`, { origin: ALPHA }));
-      if (status.delivery_status === "delivered") break;
-      await sleep(500);
-    }
+    const status = await w.delivery(ALPHA, lead_id);
     assert.equal(status.delivery_status, "delivered", JSON.stringify(status));
     assert.equal(status.attempts, HOOK_DOWN_FOR + 1);
     const hookTarget = status.targets.find((t) => t.target === "webhook");
@@ -360,12 +355,7 @@ describe("outbound deadlines", () => {
     });
     assert.equal(res.status, 201);
     const { lead_id } = await json(res);
-    let status;
-    for (let i = 0; i < 120; i++) {
-      status = await json(await call(`/api/leads/${lead_id}/delivery`, { origin: DELTA }));
-      if (status.delivery_status === "delivered") break;
-      await sleep(500);
-    }
+    const status = await w.delivery(DELTA, lead_id);
     assert.equal(status.delivery_status, "delivered", JSON.stringify(status));
     assert.equal(status.attempts, 2, "the timed-out attempt counted as failed and was retried");
     assert.deepEqual(status.targets.map((t) => [t.target, t.status, t.attempts]), [["webhook", "delivered", 2]]);

@@ -105,16 +105,18 @@ macro_rules! rate_limit_groups {
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(default, deny_unknown_fields)]
         pub struct EdgeRateLimits {
-            $( #[allow(missing_docs)] pub $field: RouteLimit, )+
+            $( pub $field: RouteLimit, )+
             /// Seconds before another code may be sent to the same number.
             pub code_cooldown_secs: u32,
         }
 
         impl RateLimits {
-            /// What the dealer file says of `group`.
-            pub fn get(&self, group: LimitGroup) -> RouteLimitOverride {
-                match group {
-                    $(LimitGroup::$variant => self.$field,)+
+            /// The limits the edge enforces: these overrides over the defaults.
+            pub fn resolve(&self) -> EdgeRateLimits {
+                let d = EdgeRateLimits::default();
+                EdgeRateLimits {
+                    $( $field: self.$field.over(d.$field), )+
+                    code_cooldown_secs: self.code_cooldown_secs.unwrap_or(d.code_cooldown_secs),
                 }
             }
         }
@@ -124,12 +126,6 @@ macro_rules! rate_limit_groups {
             pub fn get(&self, group: LimitGroup) -> RouteLimit {
                 match group {
                     $(LimitGroup::$variant => self.$field,)+
-                }
-            }
-
-            fn get_mut(&mut self, group: LimitGroup) -> &mut RouteLimit {
-                match group {
-                    $(LimitGroup::$variant => &mut self.$field,)+
                 }
             }
         }
@@ -183,21 +179,6 @@ pub const PER_CLIENT_MAX: u32 = 1_000_000;
 pub const PER_DEALER_MAX: u32 = 100_000_000;
 pub const WINDOW_SECS_MAX: u32 = 86_400;
 pub const CODE_COOLDOWN_SECS: std::ops::RangeInclusive<u32> = 1..=900;
-
-impl RateLimits {
-    /// The limits the edge enforces: these overrides over the defaults.
-    pub fn resolve(&self) -> EdgeRateLimits {
-        let mut limits = EdgeRateLimits::default();
-        for &group in LimitGroup::ALL {
-            let default = limits.get(group);
-            *limits.get_mut(group) = self.get(group).over(default);
-        }
-        if let Some(secs) = self.code_cooldown_secs {
-            limits.code_cooldown_secs = secs;
-        }
-        limits
-    }
-}
 
 impl EdgeRateLimits {
     /// Every group's limits with its name, as in the YAML.

@@ -27,10 +27,10 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
 import { watchOutput } from '../lib/output.mjs';
 import { assert, assertEqual, assertJsonEqual, createRunner, eventually } from './common.mjs';
-import { DEALERGEN_BIN } from '../lib/dealergen.mjs';
+import { dealergenBin } from '../lib/dealergen.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = DEALERGEN_BIN;
+const BIN = dealergenBin();
 const FIXTURES = path.join(ROOT, 'generator/tests/fixtures/dealers');
 const BUILD_MS = 180_000;
 
@@ -62,7 +62,6 @@ function processesIn(dir) {
 }
 
 async function main() {
-  assert(fs.existsSync(BIN), `${BIN} is missing: cargo build -p dealergen`);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dealergen-dev-e2e-'));
   const dealers = path.join(tmp, 'dealers');
   fs.mkdirSync(path.join(dealers, 'stock'), { recursive: true });

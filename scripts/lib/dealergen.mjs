@@ -2,8 +2,7 @@
  * The dealergen binary the scripts run: $DEALERGEN_BIN, else the dev
  * build at target/debug/dealergen, which scripts/setup.sh makes and the
  * Rust tests compile anyway (scripts/test.sh sets DEALERGEN_BIN to it), so
- * a check of a change compiles the code once, not again for release. The
- * benchmarks set it to the release build they measure.
+ * a check of a change compiles the code once, not again for release.
  */
 import fs from 'node:fs';
 import path from 'node:path';
