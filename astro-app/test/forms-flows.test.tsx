@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Checkout, { holdRequest } from '../src/islands/forms/Checkout';
 import type { FormConfig } from '../src/islands/forms/specs';
 import TradeIn, { NO_ESTIMATE, identifiesCar, valuationRequest } from '../src/islands/forms/TradeIn';
+import { resetTurnstileLoader } from '../src/lib/forms/turnstile';
 import { mockApi, type Answer } from './helpers/api-mock';
 
 const config: FormConfig = {
@@ -38,7 +39,7 @@ describe('trade-in flow', () => {
   function routes(valuation: Answer, extra: Record<string, Answer> = {}) {
     let n = 0;
     return mockApi({
-      'POST /api/leads': async () => ({ status: 201, body: { lead_id: `lead-${++n}` } }),
+      'POST /api/leads': async () => ({ status: 201, body: { lead_id: `lead-${++n}`, flow_token: `flow-after-${n}` } }),
       'POST /api/trade-in/valuation': valuation,
       'POST /api/miscellaneous': { status: 201, body: { success: true, id: 'm1' } },
       ...extra,
@@ -81,12 +82,54 @@ describe('trade-in flow', () => {
     const valuation = calls.find((c) => c.path === '/api/trade-in/valuation')!.body;
     expect(valuation).toEqual({ kms: 85000, rego: 'ABC123', regoState: 'QLD', adjustmentAnswers: { accident: 'no' }, lead_id: 'lead-1' });
     const second = calls.filter((c) => c.path === '/api/leads')[1]!.body as Record<string, unknown>;
-    expect(second).toMatchObject({ subcategory: '2. Vehicle Details', lead_id: 'lead-1', form_completed: true, rego: 'ABC123', regoState: 'QLD', kms: 85000, adjustmentAnswers: { accident: 'no' }, preferred_contact_method: 'Phone', valuation: { estimate: { low: 12000, high: 14500, currency: 'AUD' }, reason: 'valued' } });
-    expect(calls.find((c) => c.path === '/api/miscellaneous')!.body).toMatchObject({ column_name: 'valuation', lead_id: 'lead-1', reason: 'valued', rego: 'ABC123', kms: 85000 });
+    // Each later step shows the token the previous lead's answer carried.
+    expect(second).toMatchObject({ subcategory: '2. Vehicle Details', lead_id: 'lead-1', flow_token: 'flow-after-1', form_completed: true, rego: 'ABC123', regoState: 'QLD', kms: 85000, adjustmentAnswers: { accident: 'no' }, preferred_contact_method: 'Phone', valuation: { estimate: { low: 12000, high: 14500, currency: 'AUD' }, reason: 'valued' } });
+    expect(calls.find((c) => c.path === '/api/miscellaneous')!.body).toMatchObject({ column_name: 'valuation', lead_id: 'lead-1', flow_token: 'flow-after-2', reason: 'valued', rego: 'ABC123', kms: 85000 });
     press('Accept this estimate');
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=trade_in'));
     const third = calls.filter((c) => c.path === '/api/leads')[2]!.body as Record<string, unknown>;
-    expect(third).toMatchObject({ category: 'trade_in', subcategory: '3. Offer Accepted', offer_accepted: true, lead_id: 'lead-1', name: 'Sam', car_id: '7' });
+    expect(third).toMatchObject({ category: 'trade_in', subcategory: '3. Offer Accepted', offer_accepted: true, lead_id: 'lead-1', flow_token: 'flow-after-2', name: 'Sam', car_id: '7' });
+  });
+
+  it('with the captcha on: later steps send the flow token, not a captcha; one the worker refuses goes again with a solved captcha', async () => {
+    resetTurnstileLoader();
+    let n = 0;
+    const { fetchImpl, calls } = mockApi({
+      'POST /api/leads': async () => {
+        n += 1;
+        // The worker judged step 2 a first lead (its flow token did not hold): 403 without a captcha token.
+        const body = calls.at(-1)!.body as Record<string, unknown>;
+        if (n === 2 && !body['cf-turnstile-response']) return { status: 403, body: { error: 'The security check failed. Please try again.' } };
+        return { status: 201, body: { lead_id: `lead-${n}`, flow_token: `flow-after-${n}` } };
+      },
+      'POST /api/trade-in/valuation': { body: { estimate: null, reason: 'no_service' } },
+    });
+    let solved = 0;
+    let callback: ((t: string) => void) | undefined;
+    const solve = () => setTimeout(() => callback?.(`token-${++solved}`), 5);
+    window.turnstile = {
+      render: vi.fn((_el: HTMLElement, opts: Record<string, unknown>) => {
+        callback = opts['callback'] as (t: string) => void;
+        solve();
+        return 'w1';
+      }),
+      reset: vi.fn(solve),
+    };
+    const navigate = vi.fn();
+    render(<TradeIn config={{ ...config, captchaSiteKey: '1x00000000000000000000AA' }} saveValuation={false} fetchImpl={fetchImpl} navigate={navigate} />);
+    await details();
+    type('Registration (optional)', 'XYZ123');
+    type('Kilometres', '1000');
+    fireEvent.click(screen.getAllByLabelText('No')[0]!);
+    press('Value my car');
+    await screen.findByText(NO_ESTIMATE['no_service']!);
+    const leads = calls.filter((c) => c.path === '/api/leads').map((c) => c.body as Record<string, unknown>);
+    expect(leads.map((b) => [b['subcategory'], b['lead_id'] ?? null, b['flow_token'] ?? null, b['cf-turnstile-response'] ?? null])).toEqual([
+      ['1. Contact Details', null, null, 'token-1'],
+      ['2. Vehicle Details', 'lead-1', 'flow-after-1', null],
+      ['2. Vehicle Details', 'lead-1', 'flow-after-1', 'token-2'],
+    ]);
+    delete window.turnstile;
   });
 
   it('without a valuation service: the answers go with the lead, nothing is saved where the dealer keeps none, no offer to accept', async () => {

@@ -296,7 +296,7 @@ async fn send_reservation_lead(
         paid_cents,
         refund_needed,
     );
-    let (status, lead_id) = leads::store(db, &config.dealer, &lead, false).await?;
+    let (status, lead_id) = leads::store(db, &config.dealer, &lead, None, false).await?;
     if status == 201 {
         leads::queue(env, &lead_id).await;
     }

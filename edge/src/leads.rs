@@ -4,11 +4,12 @@
 //!
 //! In order: the client's own rate limit (before the body is read), the
 //! honeypot (a bot gets a fake success, nothing is stored), validation,
-//! the flow's first lead (`lead_id`), an idempotent retry, the captcha,
-//! the vehicle from the dealer's published stock, and only then the
-//! dealer's lead budget: junk turned away by the honeypot or the captcha
-//! spends none of it, and a verified lead (captcha passed, or a later step
-//! of a verified flow) never counts against it. A lead over the budget is
+//! a later step's flow token ([`dealer_edge_core::lead_flow`]: `lead_id`
+//! alone proves nothing), an idempotent retry, the captcha, the vehicle
+//! from the dealer's published stock, and only then the dealer's lead
+//! budget: junk turned away by the honeypot or the captcha spends none of
+//! it, and a lead whose own captcha passed never counts against it (a
+//! later step of a flow counts like any lead). A lead over the budget is
 //! not refused: it is stored 'held' and the cron releases held leads at
 //! the budget's rate, so a flood can neither close the form nor flood the
 //! dealer's CRM (docs/deploy.md, "How leads are protected"). The lead is
@@ -19,23 +20,25 @@
 
 use dealer_edge_core::form_post;
 use dealer_edge_core::html::success_location;
-use dealer_edge_core::input::FieldErrors;
+use dealer_edge_core::http;
 use dealer_edge_core::lead::{
     clean_user_agent, is_honeypot_hit, same_request, validate_lead, CaptchaCheck, Lead,
     LeadCategory, KEY_REUSED_MESSAGE,
 };
+use dealer_edge_core::lead_flow::{self, FlowBinding, FlowStep};
 use dealer_edge_core::rate_limit::Route;
 use dealer_edge_core::vehicle;
 use serde_json::{json, Value};
 use worker::{console_error, console_log, D1Database, Env, Request, Response, RouteContext};
 
-use crate::api::{self, invalid, random_uuid, Format, Reply};
+use crate::api::{self, invalid, random_bytes, random_uuid, Format, Reply};
 use crate::sql::{self, opt, stmt};
 use crate::{captcha, cars, delivery, internal, Tenant};
 use dealer_edge_core::http::ApiError;
 
-/// How long after a flow's first lead its later steps need no new captcha.
-const FOLLOW_UP_WINDOW: &str = "-2 hours";
+/// What a second post of a flow step answers (its token was used).
+const STEP_SENT_MESSAGE: &str =
+    "This step of the form was already sent. Please start the form again.";
 
 pub async fn create(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     let content_type = req.headers().get("Content-Type").ok().flatten();
@@ -55,16 +58,22 @@ pub async fn create(req: Request, ctx: RouteContext<()>) -> worker::Result<Respo
     .await
 }
 
-/// The answer to a stored (or pretend-stored) lead: its id, or for a form
-/// post the dealer's success page with the category and car type.
+/// The answer to a stored (or pretend-stored) lead: its id and the token
+/// for the flow's next step, or for a form post the dealer's success page
+/// with the category and car type.
 fn stored(
     tenant: &Tenant,
     status: u16,
     lead_id: &str,
+    flow_token: Option<String>,
     category: &str,
     car_type: Option<&str>,
 ) -> Reply {
-    let mut reply = Reply::json(status, json!({ "lead_id": lead_id }));
+    let body = match flow_token {
+        Some(token) => json!({ "lead_id": lead_id, "flow_token": token }),
+        None => json!({ "lead_id": lead_id }),
+    };
+    let mut reply = Reply::json(status, body);
     reply.redirect = Some(success_location(
         &tenant.site_origin(),
         &tenant.config.forms.success_path,
@@ -72,6 +81,28 @@ fn stored(
         car_type,
     ));
     reply
+}
+
+/// Who a flow token of this request is bound to.
+fn binding<'a>(dealer: &'a str, client: &'a str, lead: &'a Lead) -> FlowBinding<'a> {
+    FlowBinding {
+        dealer,
+        client,
+        category: lead.category.as_str(),
+    }
+}
+
+/// The token for the step after stored lead `lead_id` (none past a flow's
+/// last step).
+fn next_token(
+    key: &[u8],
+    binding: FlowBinding<'_>,
+    lead_id: &str,
+    proven: Option<&FlowStep>,
+    captcha_passed: bool,
+) -> Option<String> {
+    lead_flow::next_step(lead_id, proven, captcha_passed, api::now())
+        .map(|step| lead_flow::sign(key, binding, &step))
 }
 
 /// new, used or demo: the car type the success page shows.
@@ -105,7 +136,12 @@ async fn accept(
             .and_then(Value::as_str)
             .and_then(LeadCategory::parse)
             .map_or("general", LeadCategory::as_str);
-        return Ok(stored(&tenant, 201, &random_uuid(), category, None));
+        // A token as real ones look, signed with a throwaway key: the bot
+        // cannot tell it was caught.
+        let id = random_uuid();
+        let decoy = lead_flow::next_step(&id, None, false, api::now())
+            .map(|step| lead_flow::sign(&random_bytes(), FlowBinding { dealer: &dealer, client: "", category }, &step));
+        return Ok(stored(&tenant, 201, &id, decoy, category, None));
     }
     let now = api::now();
     let mut lead = validate_lead(&body, &tenant.config, now).map_err(invalid)?;
@@ -118,11 +154,16 @@ async fn accept(
             .and_then(|ua| clean_user_agent(&ua));
     }
     let db = api::db(&ctx.env)?;
-
-    let follow_up = match &lead.previous_lead_id {
-        Some(first) => first_lead_is_recent(&db, &dealer, first).await?,
-        None => false,
-    };
+    let key = api::session_key(&ctx.env)?;
+    let client_ip = api::client_address(&req);
+    let network = http::client_network(&client_ip);
+    let proven = prove_step(&key, binding(&dealer, &network, &lead), &lead, now);
+    if proven.is_none() {
+        // Judged as a flow's first lead: the captcha if the dealer has one,
+        // and not linked to a lead the client could not show it continues.
+        lead.previous_lead_id = None;
+    }
+    let follow_up = proven.as_ref().is_some_and(|step| step.verified);
     let car = cars::lookup(&ctx.env, &dealer, vehicle::car_ref(&lead)).await;
     let ignored = vehicle::fill(&mut lead, &tenant.config, car.as_ref());
     if !ignored.is_empty() {
@@ -136,17 +177,25 @@ async fn accept(
     // captcha: its token was used up by the first attempt. (Compared once
     // filled, as stored.) Without it the insert below finds the retry by
     // its key: one D1 round trip fewer for every lead.
-    let key = lead
+    let idempotency_key = lead
         .idempotency_key
         .as_ref()
         .filter(|_| tenant.config.forms.captcha.is_some());
-    if let Some(key) = key {
-        if let Some((id, payload)) = keyed(&db, &dealer, key).await? {
+    if let Some(idempotency_key) = idempotency_key {
+        if let Some((id, payload)) = keyed(&db, &dealer, idempotency_key).await? {
             return if same_request(&payload, &lead) {
+                let token = next_token(
+                    &key,
+                    binding(&dealer, &network, &lead),
+                    &id,
+                    proven.as_ref(),
+                    payload_verified(&payload),
+                );
                 Ok(stored(
                     &tenant,
                     200,
                     &id,
+                    token,
                     lead.category.as_str(),
                     car_type_of(&lead),
                 ))
@@ -155,7 +204,6 @@ async fn accept(
             };
         }
     }
-    let client_ip = api::client_address(&req);
     lead.captcha = Some(
         captcha::check(
             &ctx.env,
@@ -167,20 +215,19 @@ async fn accept(
         .await?,
     );
     // Past the honeypot and the captcha: only now does the lead count
-    // against the dealer's budget, and a verified one never does (a flood
-    // of unverified posts cannot hold it back). Over the budget the lead
-    // is stored held, not refused; the cron releases held leads at the
-    // budget's rate ([`crate::delivery::release_held`]).
-    let verified = matches!(
-        lead.captcha,
-        Some(CaptchaCheck::Verified | CaptchaCheck::NotRequired)
-    );
+    // against the dealer's budget, and one whose own token passed never
+    // does (a flood of unverified posts cannot hold it back). A later step
+    // of a flow counts like any lead: one solved captcha is worth a few
+    // leads at most. Over the budget the lead is stored held, not refused;
+    // the cron releases held leads at the budget's rate
+    // ([`crate::delivery::release_held`]).
+    let verified = matches!(lead.captcha, Some(CaptchaCheck::Verified));
     let limits = &tenant.config.rate_limits;
     let held = !verified
         && api::dealer_budget(&ctx.env, &dealer, limits, Route::Leads)
             .await
             .is_some();
-    let stored_as = store(&db, &dealer, &lead, held).await;
+    let stored_as = store(&db, &dealer, &lead, proven.as_ref(), held).await;
     if !verified && !held && !matches!(stored_as, Ok((201, _))) {
         // A retry of a stored lead (or a failed insert) sends nothing new.
         api::return_dealer_budget(&ctx.env, &dealer, limits, Route::Leads).await;
@@ -191,13 +238,52 @@ async fn accept(
     } else if status == 201 {
         queue(&ctx.env, &lead_id).await;
     }
+    let token = next_token(
+        &key,
+        binding(&dealer, &network, &lead),
+        &lead_id,
+        proven.as_ref(),
+        verified,
+    );
     Ok(stored(
         &tenant,
         status,
         &lead_id,
+        token,
         lead.category.as_str(),
         car_type_of(&lead),
     ))
+}
+
+/// The flow step a later step's token admits; `None` (logged) for a post
+/// that names a lead without a token signed for this client and form, or
+/// names none.
+fn prove_step(key: &[u8], binding: FlowBinding<'_>, lead: &Lead, now: u64) -> Option<FlowStep> {
+    let first = lead.previous_lead_id.as_deref()?;
+    let Some(token) = lead.flow_token.as_deref() else {
+        console_log!(
+            "dealer {}: a lead named lead {first} without a flow token; judged as a first lead",
+            binding.dealer
+        );
+        return None;
+    };
+    lead_flow::verify(key, binding, first, token, now)
+        .map_err(|why| {
+            console_log!(
+                "dealer {}: flow token for lead {first} refused ({}); judged as a first lead",
+                binding.dealer,
+                why.as_str()
+            );
+        })
+        .ok()
+}
+
+/// Whether a stored lead's own captcha passed (its payload's `captcha`).
+fn payload_verified(payload: &str) -> bool {
+    serde_json::from_str::<Value>(payload)
+        .ok()
+        .and_then(|v| v.get("captcha").cloned())
+        .is_some_and(|c| c == json!("verified"))
 }
 
 /// Hands a stored lead to the delivery queue; a failure only delays it
@@ -205,35 +291,6 @@ async fn accept(
 pub async fn queue(env: &Env, lead_id: &str) {
     if let Err(e) = delivery::enqueue(env, lead_id).await {
         console_error!("queueing lead {lead_id} failed (cron will retry): {e}");
-    }
-}
-
-/// Whether `first` is one of the dealer's leads (a field error if not),
-/// made within the follow-up window.
-async fn first_lead_is_recent(
-    db: &D1Database,
-    dealer: &str,
-    first: &str,
-) -> Result<bool, ApiError> {
-    let row = sql::first(
-        db,
-        "first lead lookup",
-        stmt(
-            "SELECT created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3) AS recent \
-             FROM leads WHERE id = ?1 AND dealer = ?2",
-            vec![first.into(), dealer.into(), FOLLOW_UP_WINDOW.into()],
-        ),
-    )
-    .await?;
-    match row {
-        Some(row) => Ok(sql::number(&row, "recent") == Some(1)),
-        None => {
-            let mut fields = FieldErrors::default();
-            fields
-                .0
-                .insert("lead_id".into(), "Unknown lead for this dealer.".into());
-            Err(invalid(fields))
-        }
     }
 }
 
@@ -281,7 +338,8 @@ async fn keyed(
 /// inserts nothing: the same request gets the first attempt's id with 200
 /// instead of 201; another request under that key gets 422, as the IETF
 /// Idempotency-Key draft asks (a reused key must not silently answer for a
-/// different enquiry).
+/// different enquiry). A later step of a flow is stored once: its step
+/// sent again under another key is 409.
 ///
 /// `held`: over the dealer's budget, stored as 'held' for the cron to
 /// release at the budget's rate instead of 'pending'.
@@ -289,16 +347,19 @@ pub async fn store(
     db: &D1Database,
     dealer: &str,
     lead: &Lead,
+    step: Option<&FlowStep>,
     held: bool,
 ) -> Result<(u16, String), ApiError> {
     let payload = serde_json::to_string(lead).map_err(internal("lead payload JSON"))?;
+    // No conflict target: a key conflict and a flow step's second post
+    // both insert nothing; the look-up below tells which it was.
     let inserted = sql::first(
         db,
         "insert lead",
         stmt(
-            "INSERT INTO leads (id, dealer, category, payload, idempotency_key, subcategory, car_id, delivery_status) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
-             ON CONFLICT (dealer, idempotency_key) DO NOTHING RETURNING id",
+            "INSERT INTO leads (id, dealer, category, payload, idempotency_key, subcategory, car_id, delivery_status, flow_of, flow_step) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+             ON CONFLICT DO NOTHING RETURNING id",
             vec![
                 random_uuid().into(),
                 dealer.into(),
@@ -308,6 +369,8 @@ pub async fn store(
                 opt(lead.subcategory.as_deref()),
                 opt(lead.car_id.as_deref()),
                 if held { "held" } else { "pending" }.into(),
+                opt(step.map(|s| s.first_lead.as_str())),
+                step.map_or(worker::wasm_bindgen::JsValue::NULL, |s| sql::int(u64::from(s.step))),
             ],
         ),
     )
@@ -315,15 +378,16 @@ pub async fn store(
     if let Some(id) = inserted.as_ref().and_then(|r| sql::text(r, "id")) {
         return Ok((201, id.to_string()));
     }
-    // Only a key conflict skips the insert (NULL keys never conflict).
-    let Some(key) = lead.idempotency_key.as_deref() else {
-        return Err(internal("lead insert")("no row and no key"));
-    };
-    match keyed(db, dealer, key).await? {
-        Some((id, payload)) if same_request(&payload, lead) => Ok((200, id)),
-        Some(_) => Err(ApiError::new(422, KEY_REUSED_MESSAGE)),
-        None => Err(internal("idempotent lead")(
-            "conflict reported but no row found",
-        )),
+    if let Some(key) = lead.idempotency_key.as_deref() {
+        match keyed(db, dealer, key).await? {
+            Some((id, payload)) if same_request(&payload, lead) => return Ok((200, id)),
+            Some(_) => return Err(ApiError::new(422, KEY_REUSED_MESSAGE)),
+            None => {}
+        }
     }
+    // Not the key (NULL keys never conflict): the flow step was stored.
+    if step.is_some() {
+        return Err(ApiError::new(409, STEP_SENT_MESSAGE));
+    }
+    Err(internal("lead insert")("no row, no key and no flow step"))
 }

@@ -3,12 +3,14 @@
 //! `POST /api/events` (the optional per-dealer analytics sink).
 
 use dealer_edge_core::features::require_analytics;
+use dealer_edge_core::http;
+use dealer_edge_core::lead::LeadCategory;
+use dealer_edge_core::lead_flow::{self, FlowBinding};
 use dealer_edge_core::rate_limit::Route;
 use dealer_edge_core::requests::{validate_event, validate_miscellaneous};
-use serde::Deserialize;
 use serde_json::{json, Value};
 use worker::wasm_bindgen::JsValue;
-use worker::{Request, Response, RouteContext};
+use worker::{console_log, Request, Response, RouteContext};
 
 use crate::api::{self, invalid, random_uuid, Reply};
 use crate::{internal, Tenant};
@@ -20,12 +22,6 @@ pub async fn miscellaneous(req: Request, ctx: RouteContext<()>) -> worker::Resul
 
 pub async fn event(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, Route::Events, false, store_event).await
-}
-
-#[derive(Deserialize)]
-struct Found {
-    #[allow(dead_code)] // only its presence matters
-    id: String,
 }
 
 async fn store_misc(
@@ -45,22 +41,28 @@ async fn store_misc(
     let misc = validate_miscellaneous(&body).map_err(invalid)?;
     let db = api::db(&ctx.env)?;
     let dealer = tenant.config.dealer.as_str();
-    if let Some(lead_id) = &misc.lead_id {
-        // Attaching data to another dealer's lead must be impossible.
-        let found = db
-            .prepare("SELECT id FROM leads WHERE id = ?1 AND dealer = ?2")
-            .bind(&[lead_id.as_str().into(), dealer.into()])
-            .map_err(internal("bind misc lead lookup"))?
-            .first::<Found>(None)
-            .await
-            .map_err(internal("misc lead lookup"))?;
-        if found.is_none() {
-            let mut fields = dealer_edge_core::input::FieldErrors::default();
-            fields
-                .0
-                .insert("lead_id".into(), "Unknown lead for this dealer.".into());
-            return Err(invalid(fields));
-        }
+    // Attaching data to a lead needs that lead's flow token, signed for
+    // this dealer, client and the trade-in form: naming another dealer's
+    // lead, or any lead the client did not send, is refused.
+    let key = api::session_key(&ctx.env)?;
+    let network = http::client_network(&api::client_address(&req));
+    let binding = FlowBinding {
+        dealer,
+        client: &network,
+        category: LeadCategory::TradeIn.as_str(),
+    };
+    if let Err(why) = lead_flow::verify(&key, binding, &misc.lead_id, &misc.flow_token, api::now()) {
+        console_log!(
+            "dealer {dealer}: misc data for lead {} refused: flow token {}",
+            misc.lead_id,
+            why.as_str()
+        );
+        let mut fields = dealer_edge_core::input::FieldErrors::default();
+        fields.0.insert(
+            "lead_id".into(),
+            "Unknown lead for this dealer, or the form was started elsewhere.".into(),
+        );
+        return Err(invalid(fields));
     }
     let id = random_uuid();
     let payload =
@@ -70,7 +72,7 @@ async fn store_misc(
             id.as_str().into(),
             dealer.into(),
             misc.column_name.as_str().into(),
-            misc.lead_id.as_deref().map_or(JsValue::NULL, JsValue::from),
+            misc.lead_id.as_str().into(),
             payload.into(),
         ])
         .map_err(internal("bind misc"))?

@@ -520,7 +520,9 @@ pub fn reservation_lead(
         hold_id: Some(hold_id.to_string()),
         idempotency_key: Some(format!("reserve-{hold_id}")),
         turnstile_token: None,
+        flow_token: None,
         extra: Default::default(),
+        extra_dropped: 0,
     }
 }
 

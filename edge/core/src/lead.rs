@@ -54,6 +54,8 @@ pub const SOURCE: &str = "Website";
 /// The body fields of the Turnstile token and the honeypot.
 pub const TURNSTILE_FIELD: &str = "cf-turnstile-response";
 pub const HONEYPOT_FIELD: &str = "website";
+/// The body field of a later step's flow token ([`crate::lead_flow`]).
+pub const FLOW_TOKEN_FIELD: &str = "flow_token";
 
 /// Keys a client could use to claim a tenant. The dealer always comes from
 /// the request's origin, so these are dropped rather than stored where a
@@ -299,10 +301,57 @@ pub struct Lead {
     /// The Turnstile token: checked once, never stored.
     #[serde(skip)]
     pub turnstile_token: Option<String>,
-    /// Fields the form sent that this contract does not name, kept
-    /// verbatim for the dealer's CRM.
+    /// The flow token a later step carries ([`crate::lead_flow`]):
+    /// checked, never stored.
+    #[serde(skip)]
+    pub flow_token: Option<String>,
+    /// Fields the form sent that this contract does not name (a
+    /// campaign's tag, a dealer's own hidden input), kept verbatim for the
+    /// dealer's CRM within [`EXTRA_FIELDS_MAX`] scalar fields.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub extra: Map<String, Value>,
+    /// How many such fields were not kept (past the bounds): the CRM is
+    /// told that the post carried more than it received.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra_dropped: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// At most this many fields the contract does not name are kept with a
+/// lead: enough for campaign tags and a dealer's own hidden inputs, not a
+/// bot's thousands.
+pub const EXTRA_FIELDS_MAX: usize = 20;
+/// The longest name of such a field.
+pub const EXTRA_KEY_MAX: usize = 64;
+/// The longest text value of such a field, in characters.
+pub const EXTRA_VALUE_MAX: usize = 500;
+
+/// The unknown fields kept (scalars with short names and values, the
+/// first [`EXTRA_FIELDS_MAX`] by name) and how many were dropped.
+fn bounded_extra<'a>(
+    fields: impl Iterator<Item = (&'a String, &'a Value)>,
+) -> (Map<String, Value>, u32) {
+    let mut kept = Map::new();
+    let mut dropped = 0u32;
+    for (key, value) in fields {
+        let key_ok = !key.is_empty()
+            && key.chars().count() <= EXTRA_KEY_MAX
+            && !key.chars().any(char::is_control);
+        let value_ok = match value {
+            Value::String(s) => s.chars().count() <= EXTRA_VALUE_MAX,
+            Value::Bool(_) | Value::Number(_) | Value::Null => true,
+            Value::Array(_) | Value::Object(_) => false,
+        };
+        if key_ok && value_ok && kept.len() < EXTRA_FIELDS_MAX {
+            kept.insert(key.clone(), value.clone());
+        } else {
+            dropped = dropped.saturating_add(1);
+        }
+    }
+    (kept, dropped)
 }
 
 /// Whether a body's honeypot field is filled in: only a bot fills a field
@@ -465,16 +514,13 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
 
     let idempotency_key = read_idempotency_key(&mut fields);
     let turnstile_token = fields.line(TURNSTILE_FIELD, 2048);
+    let flow_token = fields.line(FLOW_TOKEN_FIELD, 256);
 
-    let extra: Map<String, Value> = obj
-        .iter()
-        .filter(|(k, _)| {
-            !KNOWN_KEYS.contains(&k.as_str())
-                && !TENANT_KEYS.contains(&k.as_str())
-                && !CLAIM_KEYS.contains(&k.as_str())
-        })
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    let (extra, extra_dropped) = bounded_extra(obj.iter().filter(|(k, _)| {
+        !KNOWN_KEYS.contains(&k.as_str())
+            && !TENANT_KEYS.contains(&k.as_str())
+            && !CLAIM_KEYS.contains(&k.as_str())
+    }));
     let claims = ClaimedVehicle::read(&obj);
 
     match (category, contact) {
@@ -523,7 +569,9 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
             hold_id: None,
             idempotency_key,
             turnstile_token,
+            flow_token,
             extra,
+            extra_dropped,
         }),
         _ => Err(errors),
     }
@@ -656,7 +704,7 @@ pub fn same_request(stored_payload: &str, lead: &Lead) -> bool {
 
 /// Every key the contract names (read above), besides the tenant claims
 /// and the vehicle claims.
-const KNOWN_KEYS: [&str; 42] = [
+const KNOWN_KEYS: [&str; 43] = [
     "category",
     "subcategory",
     "name",
@@ -698,6 +746,7 @@ const KNOWN_KEYS: [&str; 42] = [
     "terms_conditions",
     "idempotency_key",
     TURNSTILE_FIELD,
+    FLOW_TOKEN_FIELD,
     HONEYPOT_FIELD,
 ];
 
@@ -1081,6 +1130,29 @@ mod tests {
         assert_eq!(payload["source"], json!("Website"));
     }
 
+    #[test]
+    fn unknown_fields_are_bounded_and_the_crm_told_how_many_were_dropped() {
+        // The attack: 3,272 arbitrary top-level fields in one 31 KiB post.
+        let mut body = valid();
+        let obj = body.as_object_mut().unwrap();
+        for i in 0..3272 {
+            obj.insert(format!("f{i:04}"), json!("x"));
+        }
+        obj.insert("nested".into(), json!({"a": [1, 2, 3]}));
+        obj.insert("long".into(), json!("y".repeat(EXTRA_VALUE_MAX + 1)));
+        let lead = validate_lead(&body, &config(), NOW).unwrap();
+        assert_eq!(lead.extra.len(), EXTRA_FIELDS_MAX);
+        assert_eq!(lead.extra_dropped, 3272 + 2 - EXTRA_FIELDS_MAX as u32);
+        assert!(!lead.extra.contains_key("nested") && !lead.extra.contains_key("long"));
+        let payload = serde_json::to_value(&lead).unwrap();
+        assert_eq!(payload["extra_dropped"], json!(3254));
+        assert!(payload.to_string().len() < 4096, "the stored lead stays small");
+        // A lead within the bounds says nothing of dropped fields.
+        let small = validate_lead(&with(valid(), "utm_source", json!("fb")), &config(), NOW).unwrap();
+        assert_eq!(small.extra_dropped, 0);
+        assert!(serde_json::to_value(&small).unwrap().get("extra_dropped").is_none());
+    }
+
     /// Every field of the spec's lead payload, car form defaults, form
     /// payload and valuation form is read into its own place.
     #[test]
@@ -1198,6 +1270,7 @@ mod tests {
             Lead {
                 idempotency_key: None,
                 turnstile_token: None,
+                flow_token: None,
                 ..lead
             }
         );

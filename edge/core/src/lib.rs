@@ -18,6 +18,7 @@ pub mod html;
 pub mod http;
 pub mod input;
 pub mod lead;
+pub mod lead_flow;
 pub mod lead_parts;
 pub mod outbound;
 pub mod quote;

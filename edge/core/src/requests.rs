@@ -196,7 +196,11 @@ pub fn validate_event(body: &Value) -> Result<AnalyticsEvent, FieldErrors> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Miscellaneous {
     pub column_name: String,
-    pub lead_id: Option<String>,
+    /// The trade-in flow's first lead, which the data belongs to.
+    pub lead_id: String,
+    /// The flow's latest token ([`crate::lead_flow`]): it proves the
+    /// client continues that lead's flow (a lead id alone is no proof).
+    pub flow_token: String,
     /// The whole body minus the routing fields, kept verbatim.
     pub data: Map<String, Value>,
 }
@@ -219,21 +223,36 @@ pub fn validate_miscellaneous(body: &Value) -> Result<Miscellaneous, FieldErrors
             }
         }
         let lead_id = f.line("lead_id", ID_MAX);
+        if lead_id.is_none() && !f.errors.0.contains_key("lead_id") {
+            f.errors.add("lead_id", "Please give the lead this belongs to.");
+        }
+        let flow_token = f.line(crate::lead::FLOW_TOKEN_FIELD, 256);
+        if flow_token.is_none() && !f.errors.0.contains_key(crate::lead::FLOW_TOKEN_FIELD) {
+            f.errors.add(
+                crate::lead::FLOW_TOKEN_FIELD,
+                "Please give the flow token the lead's answer carried.",
+            );
+        }
         let mut data = f.obj.clone();
         for key in [
             "column_name",
             "lead_id",
+            crate::lead::FLOW_TOKEN_FIELD,
             "dealer",
             "dealership_slug",
             "dealership_id",
         ] {
             data.remove(key);
         }
-        column.map(|column_name| Miscellaneous {
-            column_name,
-            lead_id,
-            data,
-        })
+        match (column, lead_id, flow_token) {
+            (Some(column_name), Some(lead_id), Some(flow_token)) => Some(Miscellaneous {
+                column_name,
+                lead_id,
+                flow_token,
+                data,
+            }),
+            _ => None,
+        }
     })
 }
 
@@ -390,9 +409,9 @@ mod tests {
 
     #[test]
     fn miscellaneous_is_the_valuation_only() {
-        let m = validate_miscellaneous(&json!({"column_name": "valuation", "lead_id": "abc", "value": 12000, "dealer": "beta"})).unwrap();
+        let m = validate_miscellaneous(&json!({"column_name": "valuation", "lead_id": "abc", "flow_token": "f1.abc", "value": 12000, "dealer": "beta"})).unwrap();
         assert_eq!(m.column_name, "valuation");
-        assert_eq!(m.lead_id.as_deref(), Some("abc"));
+        assert_eq!((m.lead_id.as_str(), m.flow_token.as_str()), ("abc", "f1.abc"));
         assert_eq!(
             Value::Object(m.data),
             json!({"value": 12000}),
@@ -406,5 +425,10 @@ mod tests {
             .unwrap_err()
             .get("column_name")
             .is_some());
+        // Data belongs to a lead the client proves it continues.
+        let orphan = validate_miscellaneous(&json!({"column_name": "valuation"})).unwrap_err();
+        assert!(orphan.get("lead_id").is_some() && orphan.get("flow_token").is_some());
+        let unproven = validate_miscellaneous(&json!({"column_name": "valuation", "lead_id": "abc"})).unwrap_err();
+        assert!(unproven.get("lead_id").is_none() && unproven.get("flow_token").is_some());
     }
 }

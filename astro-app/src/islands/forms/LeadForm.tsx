@@ -27,7 +27,7 @@ import { IdempotencyKeys } from '../../lib/forms/idempotency';
 import { buildLeadPayload, type Defaults } from '../../lib/forms/payload';
 import { FORM_ERROR_TITLE, NOT_SENT_MESSAGE, checkFields, type FormErrors, type FormValues } from '../../lib/forms/rules';
 import { loadCustomer, saveCustomer, saveLastLead, type LastLead } from '../../lib/forms/storage';
-import { postLead, type LeadResult } from '../../lib/forms/submit';
+import { flowToken, postLead, type LeadResult } from '../../lib/forms/submit';
 import { CAPTCHA_FAILED, TurnstileWidget } from '../../lib/forms/turnstile';
 import { successUrl } from '../../lib/forms/success';
 import ErrorPanel, { type PanelError } from './ErrorPanel';
@@ -260,31 +260,55 @@ export default function LeadForm(props: LeadFormProps) {
       }
       prepared = p.extra ?? {};
     }
-    // A flow's later lead naming its first one needs no new token (the worker's rule).
+    // A flow's later lead that carries the flow's token needs no new captcha
+    // token (the worker's rule, edge/core/src/lead_flow.rs).
     const extra = { ...(props.extra?.() ?? {}), ...prepared };
-    let token: string | undefined;
-    if (captcha && !extra['lead_id']) {
+    const later = typeof extra['lead_id'] === 'string' && flowToken(extra['lead_id']) !== undefined;
+    const solve = async (): Promise<string | null> => {
       try {
-        token = await captcha.token();
+        return (await captcha?.token()) ?? null;
       } catch {
+        return null;
+      }
+    };
+    const send = async (captchaToken: string | undefined) => {
+      const base = buildLeadPayload(fields, values, {
+        category,
+        subcategory,
+        url: window.location.href,
+        userAgent: navigator.userAgent,
+        attributes: leadAttributes(),
+        defaults: props.defaults,
+        hiddenText: props.hiddenText,
+        extra,
+        honeypot,
+        captchaToken,
+      });
+      const payload = { ...base, idempotency_key: keys.current.keyFor(base) };
+      const result = props.send ? await props.send(payload) : await postLead(settings.apiBase, payload, props.fetchImpl);
+      return { payload, result };
+    };
+    let token: string | undefined;
+    if (captcha && !later) {
+      const solved = await solve();
+      if (solved === null) {
         setStatus('idle');
         return fail({}, CAPTCHA_FAILED);
       }
+      token = solved;
     }
-    const base = buildLeadPayload(fields, values, {
-      category,
-      subcategory,
-      url: window.location.href,
-      userAgent: navigator.userAgent,
-      attributes: leadAttributes(),
-      defaults: props.defaults,
-      hiddenText: props.hiddenText,
-      extra,
-      honeypot,
-      captchaToken: token,
-    });
-    const payload = { ...base, idempotency_key: keys.current.keyFor(base) };
-    const result = props.send ? await props.send(payload) : await postLead(settings.apiBase, payload, props.fetchImpl);
+    let { payload, result } = await send(token);
+    if (!result.ok && result.status === 403 && captcha && later) {
+      // The worker judged the later step as a first lead (its flow token did
+      // not hold: the phone changed networks, the flow's window ended): the
+      // shopper solves the captcha and it goes again.
+      const solved = await solve();
+      if (solved === null) {
+        setStatus('idle');
+        return fail({}, CAPTCHA_FAILED);
+      }
+      ({ payload, result } = await send(solved));
+    }
     captcha?.reset();
     if (!result.ok) {
       setStatus('idle');

@@ -16,7 +16,8 @@
  *     (offer_accepted), then the success page. Without an estimate the
  *     dealer prices the car from the answers.
  *
- * Every later lead names the first (`lead_id`). Without JavaScript the
+ * Every later lead names the first (`lead_id`) and carries the flow token
+ * the previous lead's answer gave (`flow_token`). Without JavaScript the
  * page is one plain form: a single trade-in lead with every answer.
  */
 import '../../styles/forms.css';
@@ -28,7 +29,7 @@ import { findCar } from '../../lib/forms/car-lookup';
 import { buildLeadPayload } from '../../lib/forms/payload';
 import { MESSAGES, normaliseRego, parseKms, type FormValues } from '../../lib/forms/rules';
 import { saveLastLead } from '../../lib/forms/storage';
-import { postLead } from '../../lib/forms/submit';
+import { postLead, withFlowToken } from '../../lib/forms/submit';
 import { successUrl } from '../../lib/forms/success';
 import type { WatchlistCar } from '../../lib/watchlist-cars';
 import type { FieldSpec } from './Fields';
@@ -237,7 +238,7 @@ export default function TradeIn({ config, saveValuation, forCar = false, fetchIm
     const v = valuation.current ?? { estimate: null, reason: 'unavailable' };
     if (saveValuation) {
       const r = await api(config.apiBase, '/api/miscellaneous', {
-        body: { column_name: 'valuation', lead_id: firstLead.current ?? leadId, estimate: v.estimate, reason: v.reason, ...valuationRequest(lastValues.current, null) },
+        body: withFlowToken({ column_name: 'valuation', lead_id: firstLead.current ?? leadId, estimate: v.estimate, reason: v.reason, ...valuationRequest(lastValues.current, null) }),
         fetchImpl,
       });
       // docs/behaviour/car-page.md §8: a failed save is a console message only.
