@@ -197,14 +197,22 @@ pub fn client_of(req: &Request, env: &Env, tenant: &Tenant) -> Result<String, Ap
     Ok(client_key(&key, &tenant.config.dealer, &network))
 }
 
-/// The keyed hash of the calling client's IPv6 /56, per dealer (none for
-/// IPv4): the /64s of one connection share a limit.
-fn site_of(req: &Request, env: &Env, tenant: &Tenant) -> Result<Option<String>, ApiError> {
-    let Some(site) = http::client_site(&client_address(req)) else {
-        return Ok(None);
-    };
+/// The keyed hashes of the calling client's wider IPv6 networks (its /56
+/// and /48), per dealer; none for IPv4.
+fn aggregates_of(
+    req: &Request,
+    env: &Env,
+    tenant: &Tenant,
+) -> Result<Vec<(http::Aggregate, String)>, ApiError> {
+    let networks = http::client_aggregates(&client_address(req));
+    if networks.is_empty() {
+        return Ok(networks);
+    }
     let key = session_key(env)?;
-    Ok(Some(client_key(&key, &tenant.config.dealer, &site)))
+    Ok(networks
+        .into_iter()
+        .map(|(aggregate, network)| (aggregate, client_key(&key, &tenant.config.dealer, &network)))
+        .collect())
 }
 
 /// Counts one call of `route` against the dealer's limits for it. A
@@ -223,9 +231,9 @@ pub async fn limit(
             let dealer = &tenant.config.dealer;
             let [by_client, by_dealer] = route.checks(config, dealer, &client);
             let mut up_front = vec![by_client];
-            // An IPv6 client's /56 too (the routes that write).
-            if let Some(site) = site_of(req, env, tenant)? {
-                up_front.push(route.site_check(config, dealer, &site));
+            // An IPv6 client's /56 and /48 too (the routes that write).
+            for (aggregate, network) in aggregates_of(req, env, tenant)? {
+                up_front.push(route.aggregate_check(config, dealer, aggregate, &network));
             }
             // Some routes count the dealer's budget after their own checks
             // ([`dealer_budget`]).

@@ -139,8 +139,17 @@ async fn accept(
         // A token as real ones look, signed with a throwaway key: the bot
         // cannot tell it was caught.
         let id = random_uuid();
-        let decoy = lead_flow::next_step(&id, None, false, api::now())
-            .map(|step| lead_flow::sign(&random_bytes(), FlowBinding { dealer: &dealer, client: "", category }, &step));
+        let decoy = lead_flow::next_step(&id, None, false, api::now()).map(|step| {
+            lead_flow::sign(
+                &random_bytes(),
+                FlowBinding {
+                    dealer: &dealer,
+                    client: "",
+                    category,
+                },
+                &step,
+            )
+        });
         return Ok(stored(&tenant, 201, &id, decoy, category, None));
     }
     let now = api::now();

@@ -51,7 +51,8 @@ async fn store_misc(
         client: &network,
         category: LeadCategory::TradeIn.as_str(),
     };
-    if let Err(why) = lead_flow::verify(&key, binding, &misc.lead_id, &misc.flow_token, api::now()) {
+    if let Err(why) = lead_flow::verify(&key, binding, &misc.lead_id, &misc.flow_token, api::now())
+    {
         console_log!(
             "dealer {dealer}: misc data for lead {} refused: flow token {}",
             misc.lead_id,

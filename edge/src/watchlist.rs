@@ -5,7 +5,9 @@
 //! and remove are idempotent.
 
 use dealer_edge_core::rate_limit::Route;
-use dealer_edge_core::requests::{phone_matches_session, validate_watchlist_change};
+use dealer_edge_core::requests::{
+    phone_matches_session, validate_watchlist_change, WATCHLIST_FULL_MESSAGE, WATCHLIST_MAX,
+};
 use dealer_edge_core::session::Session;
 use serde::Deserialize;
 use serde_json::json;
@@ -13,6 +15,7 @@ use worker::{Request, Response, RouteContext};
 
 use crate::api::{self, invalid, Reply};
 use crate::auth::{require_watchlist, session};
+use crate::sql::{self, stmt};
 use crate::{internal, Tenant};
 use dealer_edge_core::http::ApiError;
 
@@ -72,22 +75,54 @@ async fn apply(
     if !phone_matches_session(change.phone_number.as_deref(), &session.phone) {
         return Err(failure(403, "You can only change your own watchlist."));
     }
-    let sql = if save {
-        "INSERT INTO watchlist (dealer, phone, car_id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING"
+    let db = api::db(&ctx.env)?;
+    let dealer = tenant.config.dealer.as_str();
+    let params = vec![
+        dealer.into(),
+        session.phone.as_str().into(),
+        change.car_id.as_str().into(),
+    ];
+    if save {
+        // Saved only while the list has room, in one statement (two saves
+        // at once cannot both take the last place).
+        let mut with_max = params.clone();
+        with_max.push(sql::int(u64::from(WATCHLIST_MAX)));
+        let added = sql::first(
+            &db,
+            "watchlist save",
+            stmt(
+                "INSERT INTO watchlist (dealer, phone, car_id) SELECT ?1, ?2, ?3 \
+                 WHERE (SELECT count(*) FROM watchlist WHERE dealer = ?1 AND phone = ?2) < ?4 \
+                 ON CONFLICT DO NOTHING RETURNING car_id",
+                with_max,
+            ),
+        )
+        .await?;
+        if added.is_none() {
+            let saved = sql::first(
+                &db,
+                "watchlist saved",
+                stmt(
+                    "SELECT car_id FROM watchlist WHERE dealer = ?1 AND phone = ?2 AND car_id = ?3",
+                    params,
+                ),
+            )
+            .await?;
+            if saved.is_none() {
+                return Err(failure(409, WATCHLIST_FULL_MESSAGE));
+            }
+        }
     } else {
-        "DELETE FROM watchlist WHERE dealer = ?1 AND phone = ?2 AND car_id = ?3"
-    };
-    api::db(&ctx.env)?
-        .prepare(sql)
-        .bind(&[
-            tenant.config.dealer.as_str().into(),
-            session.phone.as_str().into(),
-            change.car_id.as_str().into(),
-        ])
-        .map_err(internal("bind watchlist"))?
-        .run()
-        .await
-        .map_err(internal("watchlist change"))?;
+        sql::run(
+            &db,
+            "watchlist remove",
+            stmt(
+                "DELETE FROM watchlist WHERE dealer = ?1 AND phone = ?2 AND car_id = ?3",
+                params,
+            ),
+        )
+        .await?;
+    }
     Ok(Reply::json(
         200,
         json!({ "success": true, "car_id": change.car_id, "saved": save }),

@@ -260,6 +260,23 @@ describe("sign-in and watchlist", () => {
     assert.deepEqual((await json(await call("/api/watchlist", { origin: ALPHA, cookie }))).car_ids, ["42"]);
   });
 
+  test("a watchlist holds 200 cars: the next save is 409 with a clear message, a saved car stays saved", async () => {
+    const cookie = await signIn(ALPHA, "0423 200 200");
+    // 199 saved already (written straight to D1: the rate limit is not what this tests).
+    await w.d1(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 199)
+      INSERT INTO watchlist (dealer, phone, car_id) SELECT 'alpha', '0423200200', 'bulk-' || i FROM n`);
+    const save = (car_id) => call("/api/watchlist/save-car", { origin: ALPHA, cookie, body: { car_id } });
+    assert.equal((await save("last")).status, 200, "the 200th");
+    const full = await save("one-more");
+    assert.equal(full.status, 409);
+    assert.deepEqual(await json(full), { success: false, message: "Your watchlist is full (200 cars). Please remove a car before saving another.",
+      error: "Your watchlist is full (200 cars). Please remove a car before saving another." });
+    assert.equal((await save("bulk-7")).status, 200, "saving a saved car again is fine");
+    assert.equal((await json(await call("/api/watchlist", { origin: ALPHA, cookie }))).car_ids.length, 200);
+    await call("/api/watchlist/remove-car", { origin: ALPHA, cookie, body: { car_id: "bulk-7" } });
+    assert.equal((await save("one-more")).status, 200, "room again after a removal");
+  });
+
   test("a session cannot touch another phone's list, nor another dealer's", async () => {
     const victim = await signIn(ALPHA, "0434 111 222");
     await call("/api/watchlist/save-car", { origin: ALPHA, cookie: victim, body: { car_id: 7 } });
@@ -302,7 +319,7 @@ describe("lead delivery", () => {
 
     // A retry of the POST (same key, same enquiry) must not deliver again.
     const again = await call("/api/leads", { origin: ALPHA, body: lead });
-    assert.deepEqual(await json(again), { lead_id });
+    assert.equal((await json(again)).lead_id, lead_id);
     await w.deliveriesRun(ALPHA);
     const accepted = hook.got.filter((r) => r.json?.lead_id === lead_id && r.status === 200);
     assert.equal(accepted.length, 1, "exactly one successful webhook delivery");
@@ -377,15 +394,16 @@ describe("outbound deadlines", () => {
 describe("valuation and analytics", () => {
   test("POST /api/miscellaneous attaches a valuation to the dealer's own lead only", async () => {
     const lead = await json(await call("/api/leads", { origin: ALPHA, body: { category: "trade_in", name: "Val", email: "val@example.com", phone: "0412345678", terms_conditions: true } }));
-    const ok = await call("/api/miscellaneous", { origin: ALPHA, body: { column_name: "valuation", lead_id: lead.lead_id, valuation: { low: 12000, high: 14000 } } });
+    const ok = await call("/api/miscellaneous", { origin: ALPHA, body: { column_name: "valuation", lead_id: lead.lead_id, flow_token: lead.flow_token, valuation: { low: 12000, high: 14000 } } });
     assert.equal(ok.status, 201);
     const { id } = await json(ok);
     const [row] = await w.d1(`SELECT dealer, column_name, payload FROM miscellaneous WHERE id = ${sqlString(id)}`);
     assert.equal(row.dealer, "alpha");
     assert.deepEqual(JSON.parse(row.payload), { valuation: { low: 12000, high: 14000 } });
-    const foreign = await call("/api/miscellaneous", { origin: BETA, body: { column_name: "valuation", lead_id: lead.lead_id } });
+    // Another dealer's lead, even with its real flow token: the token is signed for its own dealer.
+    const foreign = await call("/api/miscellaneous", { origin: BETA, body: { column_name: "valuation", lead_id: lead.lead_id, flow_token: lead.flow_token } });
     assert.equal(foreign.status, 400);
-    assert.equal((await json(foreign)).fields.lead_id, "Unknown lead for this dealer.");
+    assert.equal((await json(foreign)).fields.lead_id, "Unknown lead for this dealer, or the form was started elsewhere.");
     const bad = await call("/api/miscellaneous", { origin: ALPHA, body: { column_name: "password" } });
     assert.equal(bad.status, 400);
   });

@@ -50,7 +50,11 @@ before(async () => {
         dealer("sms", { sign_in: limit(10, 2) }, captcha),
         dealer("codes", { verify: limit(30, 3), sign_in: limit(10, 1000) }),
         dealer("home", { leads: limit(2, 1000) }),
+        dealer("block", { leads: limit(2, 10000) }),
         dealer("retries", { leads: limit(20, 2) }),
+        dealer("flow", { leads: limit(20, 5) }, captcha),
+        // Its leads only mark that the queue has run (worker.deliveriesRun).
+        dealer("barrier", {}),
       ),
       carsKv("retry", ["car-a"]),
       // An origin whose dealer has no configuration (a half-finished deploy).
@@ -128,6 +132,27 @@ describe("a flood cannot keep a shopper's lead from the dealer", () => {
     assert.equal(got.length, 20, "the CRM got the shoppers' leads and nothing else");
     const budget = await rows("SELECT count FROM rate_counters WHERE key LIKE 'leads/%:guarded:d'");
     assert.deepEqual(budget, [], "refused tokens and verified leads spend none of the dealer's budget");
+  });
+
+  test("one solved captcha, then 300 posts naming its lead from 300 addresses: none stored, the CRM gets the one lead", async () => {
+    // The attack of issue 37 (3,000 there; 300 show the same and keep the run short).
+    const first = await post("flow", lead({ category: "trade_in", "cf-turnstile-response": "pass:flow.example:first" }), v6(9000));
+    assert.equal(first.status, 201);
+    const { lead_id, flow_token } = await first.json();
+    const junk = await pool(300, 32, (i) =>
+      post("flow", lead({ category: "trade_in", lead_id, email: `bot${i}@example.com`, ...(i % 3 === 0 ? { flow_token } : {}) }), v6(9001 + i)));
+    assert.deepEqual([...new Set(junk.map((r) => r.status))], [403], "no token, or the first client's token from elsewhere: the captcha is asked for");
+    const stored = await rows("SELECT count(*) AS n FROM leads WHERE dealer = 'flow'");
+    assert.equal(stored[0].n, 1, "only the verified lead is stored");
+    // The first client replaying its own token: one later step per token.
+    // (15: with the first lead, within the client's 20 an hour.)
+    const replays = await Promise.all(Array.from({ length: 15 }, (_, i) =>
+      post("flow", lead({ category: "trade_in", lead_id, flow_token, email: `again${i}@example.com` }), v6(9000))));
+    const statuses = replays.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [201, ...Array(14).fill(409)], "a step's token is accepted once");
+    await deliveries("flow", 2, 30_000);
+    await w.deliveriesRun(origin("barrier"));
+    assert.equal(deliveredTo("flow").length, 2, "the CRM got the shopper's lead and one later step, nothing else");
   });
 
   test("captcha off: over the budget leads are held, not refused, and released at the budget's rate until all are delivered", async () => {
@@ -237,6 +262,22 @@ test("the /64s of one home connection's /56 share 8 clients' limits; another /56
   // once the /56 has (not tested here: an hour), and nothing was stored.
   const stored = await rows("SELECT count(*) AS n FROM leads WHERE dealer = 'home'");
   assert.equal(stored[0].n, 17);
+});
+
+test("the /56s of one IPv6 /48 share 32 clients' limits: rotating through 40 of them gets 64 leads in, not 80", async () => {
+  // 2 a client: a /56 has 16, the /48 64. Two posts from each of 40 /56s of 2001:db8:bb::/48.
+  const statuses = [];
+  for (let k = 1; k <= 40; k++) {
+    for (let j = 0; j < 2; j++) {
+      const res = await post("block", lead({ email: `b${k}-${j}@example.com` }), `2001:db8:bb:${k.toString(16)}00::1`);
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+  }
+  assert.deepEqual(statuses, [...Array(64).fill(201), ...Array(16).fill(429)]);
+  assert.equal((await post("block", lead(), "2001:db8:bc:100::1")).status, 201, "a /56 of another /48");
+  const stored = await rows("SELECT count(*) AS n FROM leads WHERE dealer = 'block'");
+  assert.equal(stored[0].n, 65);
 });
 
 test("captcha off: retries of a stored lead give back the dealer budget they counted", async () => {

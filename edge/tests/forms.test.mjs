@@ -358,18 +358,61 @@ describe("Turnstile", () => {
     const calls = turnstile.calls.length;
     const res = await post("/api/leads", KAPPA, lead({ "cf-turnstile-response": "pass:kappa.example:ts-retry", idempotency_key: "ts-retry" }));
     assert.equal(res.status, 200);
-    assert.deepEqual(await json(res), { lead_id: first });
+    assert.equal((await json(res)).lead_id, first);
     assert.equal(turnstile.calls.length, calls);
   });
 
-  test("a later step of the flow names its first lead and needs no token", async () => {
-    const first = await verifiedLead("ts-flow");
-    const res = await post("/api/leads", KAPPA, lead({ lead_id: first, subcategory: "2. Valuation", category: "trade_in" }));
-    assert.equal(res.status, 201);
-    assert.equal((await leadRow((await json(res)).lead_id)).payload.captcha, "not_required");
-    const unknown = await post("/api/leads", KAPPA, lead({ lead_id: "no-such-lead" }));
-    assert.equal(unknown.status, 400);
-    assert.equal((await json(unknown)).fields.lead_id, "Unknown lead for this dealer.");
+  test("a later step shows its flow's token: then it needs no captcha, is linked and counted once", async () => {
+    const shopper = { "CF-Connecting-IP": "203.0.113.50" };
+    const first = await json(await post("/api/leads", KAPPA,
+      lead({ category: "trade_in", "cf-turnstile-response": "pass:kappa.example:flow-1", idempotency_key: "flow-1" }), shopper));
+    assert.match(first.flow_token, /^f1\./, "the answer carries the next step's token");
+    const step = (extra, headers = shopper) => post("/api/leads", KAPPA,
+      lead({ category: "trade_in", subcategory: "2. Vehicle Details", lead_id: first.lead_id, ...extra }), headers);
+    const calls = turnstile.calls.length;
+    const two = await step({ flow_token: first.flow_token, idempotency_key: "flow-2" });
+    assert.equal(two.status, 201);
+    const second = await json(two);
+    const row = await leadRow(second.lead_id);
+    assert.equal(row.payload.captcha, "not_required");
+    assert.equal(row.payload.previous_lead_id, first.lead_id);
+    assert.deepEqual([row.flow_of, row.flow_step], [first.lead_id, 1]);
+    assert.equal(turnstile.calls.length, calls, "no siteverify for a proven step");
+    // A retry of the step (same key) is the same lead; the step sent again under another key is refused.
+    const retry = await step({ flow_token: first.flow_token, idempotency_key: "flow-2" });
+    assert.equal(retry.status, 200);
+    assert.equal((await json(retry)).lead_id, second.lead_id);
+    const replay = await step({ flow_token: first.flow_token, idempotency_key: "flow-2-again" });
+    assert.equal(replay.status, 409);
+    // Step 2's answer admits step 3.
+    const three = await step({ subcategory: "3. Offer Accepted", flow_token: second.flow_token });
+    assert.equal(three.status, 201);
+    assert.equal((await leadRow((await json(three)).lead_id)).flow_step, 2);
+  });
+
+  test("naming a real lead proves nothing: no token, a forged one, another client's or another form's is judged as a first lead", async () => {
+    const shopper = { "CF-Connecting-IP": "203.0.113.60" };
+    const first = await json(await post("/api/leads", KAPPA,
+      lead({ category: "trade_in", "cf-turnstile-response": "pass:kappa.example:flow-x", idempotency_key: "flow-x" }), shopper));
+    const forged = first.flow_token.replace(/\.[0-9a-f]{64}$/, `.${"0".repeat(64)}`);
+    const stored = (await d1("SELECT count(*) AS n FROM leads WHERE dealer = 'kappa'"))[0].n;
+    for (const [why, body, headers] of [
+      ["no token", { category: "trade_in" }, shopper],
+      ["a forged token", { category: "trade_in", flow_token: forged }, shopper],
+      ["another client", { category: "trade_in", flow_token: first.flow_token }, { "CF-Connecting-IP": "198.51.100.61" }],
+      ["another form", { category: "general", flow_token: first.flow_token }, shopper],
+    ]) {
+      const res = await post("/api/leads", KAPPA, lead({ lead_id: first.lead_id, email: "stepper@example.com", ...body }), headers);
+      assert.equal(res.status, 403, `${why}: the captcha is asked for`);
+    }
+    assert.equal((await d1("SELECT count(*) AS n FROM leads WHERE dealer = 'kappa'"))[0].n, stored, "nothing stored");
+    // With a solved captcha such a post is a lead of its own, not linked to the lead it named.
+    const own = await post("/api/leads", KAPPA,
+      lead({ lead_id: first.lead_id, "cf-turnstile-response": "pass:kappa.example:own" }), { "CF-Connecting-IP": "198.51.100.61" });
+    assert.equal(own.status, 201);
+    const row = await leadRow((await json(own)).lead_id);
+    assert.equal(row.payload.previous_lead_id, undefined);
+    assert.equal(row.flow_of, null);
   });
 
   test("siteverify too slow: the lead is kept, marked unverified", async () => {
@@ -432,12 +475,15 @@ describe("trade-in valuation", () => {
     const valuation = await json(await value(OMEGA, { rego: "ABC123", regoState: "QLD", kms: 42000, lead_id: one.lead_id,
       adjustmentAnswers: { accident: "no" } }));
     assert.equal(valuation.reason, "valued");
-    const saved = await post("/api/miscellaneous", OMEGA, { column_name: "valuation", lead_id: one.lead_id, ...valuation });
+    const saved = await post("/api/miscellaneous", OMEGA, { column_name: "valuation", lead_id: one.lead_id, flow_token: one.flow_token, ...valuation });
     assert.equal(saved.status, 201);
+    // Naming the lead without its flow's token attaches nothing.
+    const unproven = await post("/api/miscellaneous", OMEGA, { column_name: "valuation", lead_id: one.lead_id, flow_token: "f1.x", ...valuation });
+    assert.equal(unproven.status, 400);
     const [misc] = await d1(`SELECT payload FROM miscellaneous WHERE lead_id = ${sqlString(one.lead_id)}`);
     assert.equal(JSON.parse(misc.payload).estimate.low, 18000);
     const three = await json(await post("/api/leads", OMEGA, { ...contact, category: "trade_in", subcategory: "3. Offer Accepted",
-      lead_id: one.lead_id, offer_accepted: true, form_completed: true, car_id: 1234, rego: "ABC123", regoState: "QLD", kms: 42000,
+      lead_id: one.lead_id, flow_token: one.flow_token, offer_accepted: true, form_completed: true, car_id: 1234, rego: "ABC123", regoState: "QLD", kms: 42000,
       adjustmentAnswers: { accident: "no" } }));
     const row = await leadRow(three.lead_id);
     assert.equal(row.subcategory, "3. Offer Accepted");

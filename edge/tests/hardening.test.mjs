@@ -57,6 +57,18 @@ before(async () => {
   configs.keys = dealer("keys");
   const broken = { key: "dealer:broken", value: JSON.stringify(dealer("broken")).slice(0, 60) };
   const unknownField = { key: "dealer:typo", value: JSON.stringify({ ...dealer("typo"), rate_limit: {} }) };
+  // Hand-edited or tampered entries the build would have refused: values
+  // that reach a mail header, an address or a redirect.
+  const tampered = {
+    redirect: { forms: { message_required: false, success_path: "@evil.example/thanks" } },
+    crlf: { forms: { message_required: false, success_path: "/ok\r\nSet-Cookie: a=1" } },
+    subject: { name: "Dealer\r\nBcc: all@evil.example" },
+    recipient: { leads: { email: "leads@d.example\r\nBcc: all@evil.example", webhook_url: null } },
+  };
+  const tamperedKv = Object.entries(tampered).flatMap(([slug, over]) => [
+    { key: `dealer:${slug}`, value: JSON.stringify({ ...dealer(slug), ...over }) },
+    { key: `origin:${origin(slug)}`, value: slug },
+  ]);
   w = await startWorker({
     kvSeed: [
       ...kvFor(...Object.values(configs)),
@@ -65,6 +77,7 @@ before(async () => {
       carsKv("tight", ["car-a"]),
       broken, { key: `origin:${origin("broken")}`, value: "broken" },
       unknownField, { key: `origin:${origin("typo")}`, value: "typo" },
+      ...tamperedKv,
     ],
     vars: { SESSION_SECRET: "hardening-secret" },
   });
@@ -324,7 +337,11 @@ describe("6. nobody can lock a stranger out of sign-in", () => {
 
 describe("7. broken configuration and reused idempotency keys", () => {
   test("a dealer whose KV config is broken gets 503 JSON and a log line naming it; others are fine", async () => {
-    for (const [slug, fault] of [["broken", /EOF while parsing/], ["typo", /unknown field `rate_limit`/]]) {
+    for (const [slug, fault] of [
+      ["broken", /EOF while parsing/], ["typo", /unknown field `rate_limit`/],
+      ["redirect", /forms.success_path `@evil.example\/thanks` is not a page path/], ["crlf", /forms.success_path .*is not a page path/],
+      ["subject", /name .*has a control character/], ["recipient", /leads.email .*is not an e-mail address/],
+    ]) {
       const before = w.log.length;
       for (const res of [await call("/api/leads", { dealer: slug, body: lead() }), await call("/api/cars/car-a/view.json", { dealer: slug })]) {
         assert.equal(res.status, 503, slug);
@@ -335,6 +352,8 @@ describe("7. broken configuration and reused idempotency keys", () => {
       assert.ok(line, `log names ${slug}:\n${w.log.slice(before)}`);
       assert.match(line, fault);
     }
+    const stored = await w.d1("SELECT count(*) AS n FROM leads WHERE dealer IN ('broken', 'typo', 'redirect', 'crlf', 'subject', 'recipient')");
+    assert.equal(stored[0].n, 0, "nothing is stored for a dealer whose config is refused");
     assert.equal((await call("/api/leads", { dealer: "keys", body: lead() })).status, 201);
   });
 
@@ -344,7 +363,7 @@ describe("7. broken configuration and reused idempotency keys", () => {
     const { lead_id } = await json(first);
     const retry = await call("/api/leads", { dealer: "keys", body: lead({ idempotency_key: "k-1", message: " Still there? " }) });
     assert.equal(retry.status, 200);
-    assert.deepEqual(await json(retry), { lead_id });
+    assert.equal((await json(retry)).lead_id, lead_id);
     const other = await call("/api/leads", { dealer: "keys", body: lead({ idempotency_key: "k-1", message: "A different question" }) });
     assert.equal(other.status, 422);
     assert.match((await json(other)).error, /already received an earlier version of this enquiry/);

@@ -97,7 +97,129 @@ pub struct EdgeConfig {
     pub trade_in: EdgeTradeIn,
 }
 
+/// Whether `path` is a page path on the dealer's own site: starts with one
+/// `/` (so `//evil.example` or `@evil.example` cannot leave the site when
+/// it follows the origin in a Location header), at most 200 characters of
+/// letters, digits, `/ - _ .`, and so never CR/LF.
+pub fn is_site_path(path: &str) -> bool {
+    path.starts_with('/')
+        && !path.starts_with("//")
+        && path.len() <= 200
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'_' | b'.'))
+}
+
+/// Whether `text` can go into a header or a mail subject as it is: no
+/// control characters (CR/LF would start a header of its own).
+fn is_header_safe(text: &str) -> bool {
+    !text.chars().any(char::is_control)
+}
+
+/// Whether `url` is a URL the worker may send a request to: https:// (or
+/// http:// to this machine's loopback, where local stand-ins listen and
+/// nothing crosses a network), no spaces or control characters, a host
+/// after the scheme.
+fn is_request_target(url: &str) -> bool {
+    let rest = url.strip_prefix("https://").or_else(|| {
+        url.strip_prefix("http://").filter(|r| {
+            ["127.0.0.1", "localhost", "[::1]"].iter().any(|host| {
+                r.strip_prefix(host)
+                    .is_some_and(|after| after.is_empty() || after.starts_with([':', '/']))
+            })
+        })
+    });
+    rest.is_some_and(|rest| {
+        !rest.is_empty()
+            && !rest.starts_with('/')
+            && !rest.chars().any(|c| c.is_control() || c.is_whitespace())
+    })
+}
+
 impl EdgeConfig {
+    /// The first configured value that would reach a header, an address
+    /// or a redirect unsafely, named by its key: the build refuses these
+    /// (config/src/check), and the worker checks again what it reads from
+    /// KV, so a hand-edited or tampered entry answers 503 before anything
+    /// is stored, like any broken config.
+    pub fn unsafe_value(&self) -> Option<String> {
+        let bad = |key: &str, value: &str, why: &str| {
+            Some(format!("{key} `{}` {why}", value.escape_debug()))
+        };
+        if !is_header_safe(&self.name) {
+            return bad("name", &self.name, "has a control character");
+        }
+        for (i, origin) in self.origins.iter().enumerate() {
+            let host = origin
+                .strip_prefix("https://")
+                .or_else(|| origin.strip_prefix("http://"));
+            let ok = host.is_some_and(|h| {
+                !h.is_empty()
+                    && h.bytes().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'/')
+                    })
+            });
+            if !ok {
+                return bad(&format!("origins[{i}]"), origin, "is not a site origin");
+            }
+        }
+        if !is_site_path(&self.forms.success_path) {
+            return bad(
+                "forms.success_path",
+                &self.forms.success_path,
+                "is not a page path on the site",
+            );
+        }
+        if !is_site_path(&format!("/{}", self.checkout.path)) || self.checkout.path.contains('/') {
+            return bad(
+                "checkout.path",
+                &self.checkout.path,
+                "is not one path segment",
+            );
+        }
+        let emails = self
+            .leads
+            .email
+            .iter()
+            .map(|e| ("leads.email".to_string(), e))
+            .chain(self.locations.iter().enumerate().filter_map(|(i, l)| {
+                l.lead_email
+                    .as_ref()
+                    .map(|e| (format!("locations[{i}].lead_email"), e))
+            }));
+        for (key, email) in emails {
+            if !crate::contact::is_valid_email(email) {
+                return bad(&key, email, "is not an e-mail address");
+            }
+        }
+        for (i, location) in self.locations.iter().enumerate() {
+            if !is_header_safe(&location.name) {
+                return bad(
+                    &format!("locations[{i}].name"),
+                    &location.name,
+                    "has a control character",
+                );
+            }
+        }
+        let targets = [
+            ("leads.webhook_url", self.leads.webhook_url.as_deref()),
+            (
+                "trade_in.valuation.url",
+                self.trade_in.valuation.as_ref().map(|v| v.url.as_str()),
+            ),
+            (
+                "finance.quote_provider.url",
+                self.finance.quote_provider.as_ref().map(|q| q.url.as_str()),
+            ),
+        ];
+        for (key, url) in targets {
+            if let Some(url) = url.filter(|u| !is_request_target(u)) {
+                return bad(key, url, "is not an https:// URL");
+            }
+        }
+        None
+    }
+
     /// Whether `origin` is one of this dealer's own origins. The worker checks
     /// this on top of the `origin:` KV key, so a stale or wrong key can never
     /// open one dealer's API (and CORS) to another dealer's site.

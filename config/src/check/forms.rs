@@ -221,13 +221,7 @@ fn faq(cfg: &DealerConfig, at: &KeyPath, cx: &mut Ctx) {
 /// dealer's site (the worker puts it in a Location header after the
 /// dealer's own origin).
 fn success_path(path: &str, cx: &mut Ctx) {
-    let ok = path.starts_with('/')
-        && !path.starts_with("//")
-        && path.len() <= 200
-        && path
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'_' | b'.'));
-    if !ok {
+    if !dealer_rules::edge_config::is_site_path(path) {
         cx.err(
             &root().key("forms").key("success_path"),
             format!("`{path}` is not a page path on the site"),

@@ -19,6 +19,9 @@ pub fn parse_edge_config(slug: &str, json: &str) -> Result<EdgeConfig, String> {
     if let Some(fault) = config.rate_limits.out_of_range() {
         return Err(fault);
     }
+    if let Some(fault) = config.unsafe_value() {
+        return Err(fault);
+    }
     Ok(config)
 }
 
@@ -65,6 +68,71 @@ mod tests {
                 .per_dealer,
             5
         );
+    }
+
+    #[test]
+    fn values_that_reach_a_header_an_address_or_a_redirect_are_checked() {
+        // What a tampered or hand-edited KV entry could carry.
+        for (from, to, key) in [
+            ("\"name\":\"D\"", "\"name\":\"D\\r\\nBcc: x@evil.example\"", "name"),
+            (
+                "\"email\":null",
+                "\"email\":\"leads@d.example\\r\\nBcc: x@evil.example\"",
+                "leads.email",
+            ),
+            ("\"email\":null", "\"email\":\"not-an-address\"", "leads.email"),
+            (
+                "\"features\"",
+                "\"forms\":{\"message_required\":false,\"success_path\":\"@evil.example/thanks\"},\"features\"",
+                "forms.success_path",
+            ),
+            (
+                "\"features\"",
+                "\"forms\":{\"message_required\":false,\"success_path\":\"//evil.example\"},\"features\"",
+                "forms.success_path",
+            ),
+            (
+                "\"features\"",
+                "\"forms\":{\"message_required\":false,\"success_path\":\"/ok\\r\\nSet-Cookie: x=1\"},\"features\"",
+                "forms.success_path",
+            ),
+            (
+                "\"webhook_url\":null",
+                "\"webhook_url\":\"http://crm.example/leads\"",
+                "leads.webhook_url",
+            ),
+            (
+                "\"webhook_url\":null",
+                "\"webhook_url\":\"https://crm.example/a b\"",
+                "leads.webhook_url",
+            ),
+            (
+                "\"origins\":[\"https://d.example\"]",
+                "\"origins\":[\"https://d.example\\r\\nX: 1\"]",
+                "origins[0]",
+            ),
+            (
+                "\"locations\":[]",
+                "\"locations\":[{\"id\":\"l\",\"name\":\"HQ\",\"phone\":\"0\",\"lead_email\":\"a@b\"}]",
+                "locations[0].lead_email",
+            ),
+        ] {
+            let bad = GOOD.replace(from, to);
+            assert_ne!(bad, GOOD, "{from}");
+            let e = parse_edge_config("d", &bad).unwrap_err();
+            assert!(e.starts_with(key), "{key}: {e}");
+        }
+        // Loopback stand-ins over http are this machine's own.
+        let local = GOOD.replace(
+            "\"webhook_url\":null",
+            "\"webhook_url\":\"http://127.0.0.1:8787/hook\"",
+        );
+        assert!(parse_edge_config("d", &local).is_ok());
+        let fine = GOOD.replace(
+            "\"features\"",
+            "\"forms\":{\"message_required\":false,\"success_path\":\"/thank-you\"},\"features\"",
+        );
+        assert!(parse_edge_config("d", &fine).is_ok());
     }
 
     #[test]

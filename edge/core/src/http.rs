@@ -211,23 +211,55 @@ pub fn client_network(address: &str) -> String {
     }
 }
 
-/// The wider network an IPv6 client address belongs to: its /56, one home
-/// connection's usual allocation (256 /64s a client could rotate through).
-/// None for IPv4 (an address is already one connection, or a carrier's
-/// shared one) and for anything that is not an address.
-pub fn client_site(address: &str) -> Option<String> {
+/// A wider IPv6 network whose /64s share some clients' limits, so that
+/// rotating through them does not multiply one client's limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregate {
+    /// The /56: one home connection's usual allocation (256 /64s).
+    Site,
+    /// The /48: one site or small provider block (65,536 /64s, 256 /56s).
+    Block,
+}
+
+impl Aggregate {
+    /// How many clients' limits the network's /64s share: a household or
+    /// an office has a few devices, a block a few households' worth.
+    pub fn clients(self) -> u32 {
+        match self {
+            Aggregate::Site => 8,
+            Aggregate::Block => 32,
+        }
+    }
+
+    /// Its tag in a counter's key.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Aggregate::Site => "s",
+            Aggregate::Block => "b",
+        }
+    }
+}
+
+/// The wider networks an IPv6 client address belongs to, narrowest first:
+/// its /56 and its /48. None for IPv4 (an address is already one
+/// connection, or a carrier's shared one) and for anything that is not an
+/// address.
+pub fn client_aggregates(address: &str) -> Vec<(Aggregate, String)> {
     match address.trim().parse::<std::net::IpAddr>() {
         Ok(std::net::IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
             let s = v6.segments();
-            Some(format!(
-                "{:x}:{:x}:{:x}:{:x}::/56",
-                s[0],
-                s[1],
-                s[2],
-                s[3] & 0xff00
-            ))
+            vec![
+                (
+                    Aggregate::Site,
+                    format!("{:x}:{:x}:{:x}:{:x}::/56", s[0], s[1], s[2], s[3] & 0xff00),
+                ),
+                (
+                    Aggregate::Block,
+                    format!("{:x}:{:x}:{:x}::/48", s[0], s[1], s[2]),
+                ),
+            ]
         }
-        _ => None,
+        _ => Vec::new(),
     }
 }
 
@@ -444,22 +476,24 @@ mod tests {
         );
         assert_eq!(client_network("::ffff:203.0.113.9"), "203.0.113.9");
         assert_eq!(client_network("unknown"), "unknown");
-        // The /56: 256 /64s of one home connection.
+        // The /56: 256 /64s of one home connection; the /48: 256 /56s.
+        let site = |a: &str| client_aggregates(a).first().map(|(_, n)| n.clone());
+        let block = |a: &str| client_aggregates(a).get(1).map(|(_, n)| n.clone());
         assert_eq!(
-            client_site("2001:db8:1:2a7::1").as_deref(),
-            Some("2001:db8:1:200::/56")
+            client_aggregates("2001:db8:1:2a7::1"),
+            [
+                (Aggregate::Site, "2001:db8:1:200::/56".to_string()),
+                (Aggregate::Block, "2001:db8:1::/48".to_string())
+            ]
         );
-        assert_eq!(
-            client_site("2001:db8:1:2ff::9"),
-            client_site("2001:db8:1:200::1")
-        );
-        assert_ne!(
-            client_site("2001:db8:1:300::1"),
-            client_site("2001:db8:1:200::1")
-        );
-        assert_eq!(client_site("203.0.113.9"), None);
-        assert_eq!(client_site("::ffff:203.0.113.9"), None);
-        assert_eq!(client_site("unknown"), None);
+        assert_eq!(site("2001:db8:1:2ff::9"), site("2001:db8:1:200::1"));
+        assert_ne!(site("2001:db8:1:300::1"), site("2001:db8:1:200::1"));
+        assert_eq!(block("2001:db8:1:ff00::1"), block("2001:db8:1:200::1"));
+        assert_ne!(block("2001:db8:2:200::1"), block("2001:db8:1:200::1"));
+        for v4 in ["203.0.113.9", "::ffff:203.0.113.9", "unknown"] {
+            assert!(client_aggregates(v4).is_empty(), "{v4}");
+        }
+        assert!(Aggregate::Block.clients() > Aggregate::Site.clients());
     }
 
     #[test]

@@ -1146,11 +1146,18 @@ mod tests {
         assert!(!lead.extra.contains_key("nested") && !lead.extra.contains_key("long"));
         let payload = serde_json::to_value(&lead).unwrap();
         assert_eq!(payload["extra_dropped"], json!(3254));
-        assert!(payload.to_string().len() < 4096, "the stored lead stays small");
+        assert!(
+            payload.to_string().len() < 4096,
+            "the stored lead stays small"
+        );
         // A lead within the bounds says nothing of dropped fields.
-        let small = validate_lead(&with(valid(), "utm_source", json!("fb")), &config(), NOW).unwrap();
+        let small =
+            validate_lead(&with(valid(), "utm_source", json!("fb")), &config(), NOW).unwrap();
         assert_eq!(small.extra_dropped, 0);
-        assert!(serde_json::to_value(&small).unwrap().get("extra_dropped").is_none());
+        assert!(serde_json::to_value(&small)
+            .unwrap()
+            .get("extra_dropped")
+            .is_none());
     }
 
     /// Every field of the spec's lead payload, car form defaults, form

@@ -223,9 +223,18 @@ mod tests {
         let token = sign(KEY, binding(), &first());
         assert_eq!(verify(KEY, binding(), LEAD, &token, NOW + 60), Ok(first()));
         for other in [
-            FlowBinding { dealer: "beta", ..binding() },
-            FlowBinding { client: "198.51.100.9", ..binding() },
-            FlowBinding { category: "general", ..binding() },
+            FlowBinding {
+                dealer: "beta",
+                ..binding()
+            },
+            FlowBinding {
+                client: "198.51.100.9",
+                ..binding()
+            },
+            FlowBinding {
+                category: "general",
+                ..binding()
+            },
         ] {
             assert_eq!(
                 verify(KEY, other, LEAD, &token, NOW),
@@ -252,9 +261,15 @@ mod tests {
             &format!("f1.{LEAD}.1.{}.1.", NOW + 7200),
             &format!("f1.{LEAD}.1.{}.1.{}", NOW + 7200, "0".repeat(64)),
             // Every claim is signed: changing one breaks the signature.
-            &token.replace(&format!(".{}.1.", NOW + 7200), &format!(".{}.1.", NOW + 99_999)),
+            &token.replace(
+                &format!(".{}.1.", NOW + 7200),
+                &format!(".{}.1.", NOW + 99_999),
+            ),
             &token.replace(&format!("{LEAD}.1."), &format!("{LEAD}.2.")),
-            &token.replace(&format!(".{}.1.", NOW + 7200), &format!(".{}.0.", NOW + 7200)),
+            &token.replace(
+                &format!(".{}.1.", NOW + 7200),
+                &format!(".{}.0.", NOW + 7200),
+            ),
             &format!("{token}.x"),
         ] {
             assert_eq!(
@@ -276,9 +291,16 @@ mod tests {
         for n in 2..=MAX_STEPS {
             step = next_step("ignored", Some(&step), false, NOW + 10).unwrap();
             assert_eq!(step.step, n);
-            assert_eq!(step.first_lead, LEAD, "later steps stay in the first lead's flow");
+            assert_eq!(
+                step.first_lead, LEAD,
+                "later steps stay in the first lead's flow"
+            );
             assert!(step.verified, "a verified flow stays verified");
-            assert_eq!(step.expires, NOW + FLOW_WINDOW_SECS, "the window never grows");
+            assert_eq!(
+                step.expires,
+                NOW + FLOW_WINDOW_SECS,
+                "the window never grows"
+            );
         }
         assert_eq!(next_step("ignored", Some(&step), true, NOW), None);
         let past = FlowStep {

@@ -18,6 +18,8 @@
 
 use dealer_rules::edge_config::{EdgeRateLimits, LimitGroup, RouteLimit};
 
+use crate::http::Aggregate;
+
 /// Longest window honoured (a day); longer configured windows are cut.
 pub const MAX_WINDOW_SECS: u64 = 24 * 3600;
 
@@ -169,13 +171,28 @@ impl Route {
         matches!(self, Route::Leads | Route::SignIn | Route::Verify)
     }
 
-    /// The check of a call's IPv6 /56 ([`crate::http::client_site`]): the
-    /// /64s of one home connection share [`SITE_CLIENTS`] clients' limits,
-    /// so rotating through them does not multiply a client's limit by 256.
-    pub fn site_check(self, c: RouteLimit, dealer: &str, site: &str) -> Check {
-        let limit = Limit::new(c.per_client.saturating_mul(SITE_CLIENTS), c.window_secs);
+    /// The check of a call's wider IPv6 network
+    /// ([`crate::http::client_aggregates`]): the /64s of one /56 share 8
+    /// clients' limits and those of one /48 32, so rotating through them
+    /// does not multiply a client's limit by 256 or 65,536.
+    pub fn aggregate_check(
+        self,
+        c: RouteLimit,
+        dealer: &str,
+        aggregate: Aggregate,
+        network: &str,
+    ) -> Check {
+        let limit = Limit::new(
+            c.per_client.saturating_mul(aggregate.clients()),
+            c.window_secs,
+        );
         Check {
-            key: format!("{}/{}:{dealer}:s:{site}", self.name(), limit.window_secs),
+            key: format!(
+                "{}/{}:{dealer}:{}:{network}",
+                self.name(),
+                limit.window_secs,
+                aggregate.tag()
+            ),
             limit,
             message: self.client_message(),
         }
@@ -228,11 +245,6 @@ impl Route {
         }
     }
 }
-
-/// How many clients' limits the /64s of one IPv6 /56 share (a household
-/// or an office has a few devices; a script rotating through 256 /64s
-/// gets this many clients' worth, not 256).
-pub const SITE_CLIENTS: u32 = 8;
 
 const DEALER_MESSAGE: &str =
     "This website is receiving too many requests just now; please try again shortly.";
@@ -629,10 +641,14 @@ mod tests {
         assert_eq!(client.key, "leads/3600:alpha:c:abc");
         assert_eq!(dealer.key, "leads/3600:alpha:d");
         assert_eq!(client.limit, Limit::new(20, 3600));
-        let site = Route::Leads.site_check(Route::Leads.config(&limits), "alpha", "s1");
+        let config = Route::Leads.config(&limits);
+        let site = Route::Leads.aggregate_check(config, "alpha", Aggregate::Site, "s1");
         assert_eq!(site.key, "leads/3600:alpha:s:s1");
-        assert_eq!(site.limit, Limit::new(20 * SITE_CLIENTS, 3600));
+        assert_eq!(site.limit, Limit::new(20 * 8, 3600));
         assert_eq!(site.message, client.message);
+        let block = Route::Leads.aggregate_check(config, "alpha", Aggregate::Block, "b1");
+        assert_eq!(block.key, "leads/3600:alpha:b:b1");
+        assert_eq!(block.limit, Limit::new(20 * 32, 3600));
         assert_eq!(dealer.limit, Limit::new(1_000, 3600));
         assert_ne!(client.message, dealer.message);
         let mut names: Vec<&str> = Route::ALL.iter().map(|r| r.name()).collect();

@@ -28,6 +28,14 @@ fn required_mobile(f: &mut Fields<'_>) -> Option<String> {
     mobile
 }
 
+/// The most cars one shopper's watchlist holds: far more than anyone
+/// compares, few enough that a list stays one small read.
+pub const WATCHLIST_MAX: u32 = 200;
+
+/// What saving one more car to a full watchlist answers (409).
+pub const WATCHLIST_FULL_MESSAGE: &str =
+    "Your watchlist is full (200 cars). Please remove a car before saving another.";
+
 /// `POST /api/watchlist/save-car` and `remove-car`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WatchlistChange {
@@ -224,7 +232,8 @@ pub fn validate_miscellaneous(body: &Value) -> Result<Miscellaneous, FieldErrors
         }
         let lead_id = f.line("lead_id", ID_MAX);
         if lead_id.is_none() && !f.errors.0.contains_key("lead_id") {
-            f.errors.add("lead_id", "Please give the lead this belongs to.");
+            f.errors
+                .add("lead_id", "Please give the lead this belongs to.");
         }
         let flow_token = f.line(crate::lead::FLOW_TOKEN_FIELD, 256);
         if flow_token.is_none() && !f.errors.0.contains_key(crate::lead::FLOW_TOKEN_FIELD) {
@@ -411,7 +420,10 @@ mod tests {
     fn miscellaneous_is_the_valuation_only() {
         let m = validate_miscellaneous(&json!({"column_name": "valuation", "lead_id": "abc", "flow_token": "f1.abc", "value": 12000, "dealer": "beta"})).unwrap();
         assert_eq!(m.column_name, "valuation");
-        assert_eq!((m.lead_id.as_str(), m.flow_token.as_str()), ("abc", "f1.abc"));
+        assert_eq!(
+            (m.lead_id.as_str(), m.flow_token.as_str()),
+            ("abc", "f1.abc")
+        );
         assert_eq!(
             Value::Object(m.data),
             json!({"value": 12000}),
@@ -428,7 +440,9 @@ mod tests {
         // Data belongs to a lead the client proves it continues.
         let orphan = validate_miscellaneous(&json!({"column_name": "valuation"})).unwrap_err();
         assert!(orphan.get("lead_id").is_some() && orphan.get("flow_token").is_some());
-        let unproven = validate_miscellaneous(&json!({"column_name": "valuation", "lead_id": "abc"})).unwrap_err();
+        let unproven =
+            validate_miscellaneous(&json!({"column_name": "valuation", "lead_id": "abc"}))
+                .unwrap_err();
         assert!(unproven.get("lead_id").is_none() && unproven.get("flow_token").is_some());
     }
 }
