@@ -8,8 +8,9 @@
 use dealer_edge_core::checkout::{
     car_status, deposit_cents, iso8601, read_event, read_session, refusal, reservation_lead,
     return_url, stripe_session_form, validate_hold, verify_signature, EventKind, HoldDetails,
-    PaymentEvent, ALREADY_RESERVED, BEING_RESERVED, NOT_OFFERED, NO_SUCH_CAR, PAYMENT_UNAVAILABLE,
-    PAY_WINDOW_SECS, STRIPE_API_BASE, WEBHOOK_GRACE_SECS,
+    PaymentEvent, ALREADY_RESERVED, BEING_RESERVED, INSERT_HOLD, NOT_OFFERED, NO_SUCH_CAR,
+    ONE_HOLD_AT_A_TIME, PAYMENT_UNAVAILABLE, PAY_WINDOW_SECS, STRIPE_API_BASE, UNPAID_HOLDS_FULL,
+    UNPAID_HOLDS_MAX, WEBHOOK_GRACE_SECS,
 };
 use dealer_edge_core::http::{self, ApiError};
 use dealer_edge_core::lead::is_honeypot_hit;
@@ -119,6 +120,7 @@ async fn create_hold(
     )
     .await?;
 
+    let client = api::client_of(&req, &ctx.env, &tenant)?;
     let details = HoldDetails::new(&request, &car);
     let cents = deposit_cents(&car);
     let hold_secs = u64::from(config.checkout.hold_hours) * 3600;
@@ -142,9 +144,7 @@ async fn create_hold(
                 vec![dealer.into(), car.slug.as_str().into(), int(now)],
             ),
             stmt(
-                "INSERT INTO checkout_holds (id, dealer, car_slug, car_id, state, email, contact, amount_cents, created_at, expires_at, paid_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, CASE WHEN ?5 = 'reserved' THEN ?9 END) \
-                 ON CONFLICT DO NOTHING RETURNING id",
+                INSERT_HOLD,
                 vec![
                     id.as_str().into(),
                     dealer.into(),
@@ -156,13 +156,16 @@ async fn create_hold(
                     int(cents),
                     int(now),
                     int(expires_at),
+                    request.contact.phone.as_str().into(),
+                    client.as_str().into(),
+                    int(UNPAID_HOLDS_MAX),
                 ],
             ),
         ],
     )
     .await?;
     if results.get(1).is_none_or(Vec::is_empty) {
-        return Err(conflict(&db, dealer, &car.slug, now).await);
+        return Err(conflict(&db, dealer, &car.slug, &request.contact.phone, &client, now).await);
     }
 
     if cents == 0 {
@@ -203,23 +206,41 @@ async fn create_hold(
     }
 }
 
-/// Why the insert found an active hold: reserved, or someone paying.
-async fn conflict(db: &D1Database, dealer: &str, slug: &str, now: u64) -> ApiError {
+/// Why the insert stored nothing: the car is reserved or someone is
+/// paying for it, the shopper holds another car, or the dealer's holds
+/// without a deposit are all taken.
+async fn conflict(
+    db: &D1Database,
+    dealer: &str,
+    slug: &str,
+    phone: &str,
+    client: &str,
+    now: u64,
+) -> ApiError {
     let row = sql::first(
         db,
         "active hold",
         stmt(
-            "SELECT state FROM checkout_holds WHERE dealer = ?1 AND car_slug = ?2 \
-             AND state IN ('pending', 'reserved') AND expires_at > ?3",
-            vec![dealer.into(), slug.into(), int(now)],
+            "SELECT state, car_slug = ?2 AS this_car FROM checkout_holds WHERE dealer = ?1 \
+             AND state IN ('pending', 'reserved') AND expires_at > ?3 \
+             AND (car_slug = ?2 OR phone = ?4 OR client = ?5) ORDER BY this_car DESC LIMIT 1",
+            vec![
+                dealer.into(),
+                slug.into(),
+                int(now),
+                phone.into(),
+                client.into(),
+            ],
         ),
     )
     .await
     .ok()
     .flatten();
-    match row.as_ref().and_then(|r| text(r, "state")) {
-        Some("pending") => ApiError::new(409, BEING_RESERVED),
-        _ => ApiError::new(409, ALREADY_RESERVED),
+    match row {
+        None => ApiError::new(409, UNPAID_HOLDS_FULL),
+        Some(r) if number(&r, "this_car") != Some(1) => ApiError::new(409, ONE_HOLD_AT_A_TIME),
+        Some(r) if text(&r, "state") == Some("pending") => ApiError::new(409, BEING_RESERVED),
+        Some(_) => ApiError::new(409, ALREADY_RESERVED),
     }
 }
 

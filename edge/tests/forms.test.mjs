@@ -28,6 +28,10 @@ const LATE = "2023-hyundai-i30-31";
 const FAIL = "2022-kia-rio-41";
 const HANG = "2022-kia-cerato-42";
 const MG = "2023-mg-zs-5";
+const STONIC = "2022-kia-stonic-71";
+const SELTOS = "2022-kia-seltos-72";
+/** Kappa's cars reserved without a deposit, beside the MG. */
+const FREE = [81, 82, 83, 84, 85, 86].map((n) => `2024-mg-hs-${n}`);
 
 let w, hook, stripe, turnstile, valuations;
 const d1 = (sql) => w.d1(sql);
@@ -81,8 +85,10 @@ before(async () => {
         car(LATE, { make: "Hyundai", model: "i30" }),
         car(FAIL, { make: "Kia", model: "Rio" }),
         car(HANG, { make: "Kia", model: "Cerato" }),
+        car(STONIC, { make: "Kia", model: "Stonic" }),
+        car(SELTOS, { make: "Kia", model: "Seltos" }),
       ]),
-      ...stockKv("kappa", [stockCar("kappa", MG, { make: "MG", model: "ZS", deposit: 0, car_type: "new" })]),
+      ...stockKv("kappa", [MG, ...FREE].map((slug) => stockCar("kappa", slug, { make: "MG", model: "ZS", deposit: 0, car_type: "new" }))),
     ],
     vars: {
       SESSION_SECRET: "forms-test-secret",
@@ -503,7 +509,11 @@ describe("trade-in valuation", () => {
 
 describe("reserve online", () => {
   const webhook = () => `${w.base}/api/checkout/webhook`;
-  const hold = (origin, slug, who = contact, extra = {}) => post("/api/checkout/hold", origin, { car_slug: slug, ...who, ...extra });
+  /** A hold by `who` (its `ip`, if any, is the client's address, not a body field). */
+  const hold = (origin, slug, who = contact, extra = {}) => {
+    const { ip, ...person } = who;
+    return post("/api/checkout/hold", origin, { car_slug: slug, ...person, ...extra }, ip ? { "CF-Connecting-IP": ip } : {});
+  };
   const status = async (slug, origin = OMEGA) => {
     const res = await fetch(`${w.base}/api/cars/${slug}/status`, { headers: { Origin: origin } });
     assert.equal(res.status, 200);
@@ -512,7 +522,8 @@ describe("reserve online", () => {
   };
   const sessionOf = (url) => url.split("/pay/")[1];
   const iso = (secs) => new Date(secs * 1000).toISOString().replace(".000Z", "Z");
-  const other = (n) => ({ ...contact, name: `Shopper ${n}`, email: `shopper${n}@example.com` });
+  /** Another shopper: own name, e-mail, mobile and address. */
+  const other = (n) => ({ ...contact, name: `Shopper ${n}`, email: `shopper${n}@example.com`, phone: `04${String(20_000_000 + n)}`, ip: `198.51.100.${n}` });
   let hilux;
 
   test("a hold starts a Stripe Checkout Session for the deposit, in the provider's own format", async () => {
@@ -653,13 +664,13 @@ describe("reserve online", () => {
 
   test("the payment provider failing or hanging: 503, the car released at once", async () => {
     stripe.state.failNext = 1;
-    const failed = await hold(OMEGA, FAIL);
+    const failed = await hold(OMEGA, FAIL, other(49));
     assert.equal(failed.status, 503);
     assert.match((await json(failed)).error, /payment service is unavailable/);
     assert.equal((await hold(OMEGA, FAIL, other(50))).status, 201, "the failed hold did not keep the car");
     stripe.state.hangNext = 1;
     const started = Date.now();
-    const hung = await hold(OMEGA, HANG);
+    const hung = await hold(OMEGA, HANG, other(51));
     assert.equal(hung.status, 503);
     assert.ok(Date.now() - started < 11_000, "within the payment call's deadline");
     assert.equal((await status(HANG)).pending, false);
@@ -678,6 +689,26 @@ describe("reserve online", () => {
     assert.equal((await status(MG, KAPPA)).reserved, true);
     // Kappa has a captcha: holds need a token too.
     assert.equal((await hold(KAPPA, MG, other(60))).status, 403);
+  });
+
+  test("holds a stranger cannot take: one active hold per mobile and per connection, at most 5 cars held without a deposit", async () => {
+    const a = other(70);
+    assert.equal((await hold(OMEGA, STONIC, a)).status, 201);
+    for (const [why, who] of [["the same mobile", { ...other(71), phone: a.phone }], ["the same connection", { ...other(72), ip: a.ip }]]) {
+      const res = await hold(OMEGA, SELTOS, who);
+      assert.equal(res.status, 409, why);
+      assert.match((await json(res)).error, /already have a car on hold/, why);
+    }
+    assert.equal((await hold(OMEGA, SELTOS, other(73))).status, 201, "another shopper holds the other car");
+    // Kappa reserves without a deposit: at most 5 such cars are held at once, whoever asks.
+    const [{ n: already }] = await d1("SELECT count(*) AS n FROM checkout_holds WHERE dealer = 'kappa' AND state = 'reserved' AND amount_cents = 0");
+    const statuses = [];
+    for (const [i, slug] of FREE.entries()) {
+      const res = await hold(KAPPA, slug, other(80 + i), { "cf-turnstile-response": `pass:kappa.example:free-${i}` });
+      statuses.push(res.status);
+      if (res.status === 409) assert.match((await json(res)).error, /without a deposit just now/);
+    }
+    assert.deepEqual(statuses, [...Array(5 - already).fill(201), ...Array(FREE.length - 5 + already).fill(409)]);
   });
 
   test("the honeypot on the checkout form", async () => {

@@ -55,6 +55,31 @@ pub const NO_SUCH_CAR: &str = "No such car.";
 pub const NOT_ELIGIBLE: &str = "This car cannot be reserved online; please call the dealership.";
 pub const ALREADY_RESERVED: &str = "Sorry, this car has just been reserved by someone else.";
 pub const BEING_RESERVED: &str = "Someone is reserving this car right now. Please try again in half an hour, or call the dealership.";
+pub const ONE_HOLD_AT_A_TIME: &str = "You already have a car on hold with us. Please finish that reservation, or call the dealership to hold another.";
+pub const UNPAID_HOLDS_FULL: &str =
+    "No more cars can be reserved online without a deposit just now; please call the dealership.";
+
+/// The most holds without a deposit (reserved at once, nothing paid) a
+/// dealer has at one time: a stranger with a few phones cannot take the
+/// whole showroom off the market. Paid holds are bounded by the payment.
+pub const UNPAID_HOLDS_MAX: u64 = 5;
+
+/// Inserts a hold unless the same shopper (phone or client network)
+/// already has an active one at the dealer, or, for a hold without a
+/// deposit, the dealer has [`UNPAID_HOLDS_MAX`] of those active; the
+/// per-car unique index refuses a second active hold of the car. One
+/// statement, so two requests at once cannot both pass a check. Params:
+/// id, dealer, car_slug, car_id, state, email, contact, amount_cents,
+/// now, expires_at, phone, client, unpaid max.
+pub const INSERT_HOLD: &str = "INSERT INTO checkout_holds \
+     (id, dealer, car_slug, car_id, state, email, contact, amount_cents, created_at, expires_at, paid_at, phone, client) \
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, CASE WHEN ?5 = 'reserved' THEN ?9 END, ?11, ?12 \
+     WHERE NOT EXISTS (SELECT 1 FROM checkout_holds WHERE dealer = ?2 AND state IN ('pending', 'reserved') \
+         AND expires_at > ?9 AND (phone = ?11 OR client = ?12)) \
+       AND (?8 > 0 OR (SELECT count(*) FROM checkout_holds WHERE dealer = ?2 AND state = 'reserved' \
+         AND amount_cents = 0 AND expires_at > ?9) < ?13) \
+     ON CONFLICT DO NOTHING RETURNING id";
+
 pub const PAYMENT_UNAVAILABLE: &str =
     "The payment service is unavailable just now; please try again shortly or call the dealership.";
 
