@@ -7,15 +7,17 @@
 use dealer_edge_core::http::{self, ApiError};
 use dealer_edge_core::rate_limit::Route;
 use dealer_edge_core::search_queries::{
-    self as rules, day_of, popular_params, validate_report, visitor_hash,
+    self as rules, day_of, matches_stock, popular_params, validate_report, visitor_hash,
+    visitor_network,
 };
+use dealer_rules::search_words::search_words_key;
 use serde_json::{json, Value};
 use worker::wasm_bindgen::JsValue;
 use worker::{Env, Request, Response, RouteContext};
 
 use crate::api::{self, invalid, Reply};
 use crate::sql::{self, int, stmt};
-use crate::Tenant;
+use crate::{internal, published, Tenant};
 
 pub async fn report(req: Request, ctx: RouteContext<()>) -> worker::Result<Response> {
     api::run(req, ctx, Route::SearchQueries, false, record).await
@@ -45,8 +47,22 @@ async fn record(
         }
     };
     let dealer = tenant.config.dealer.as_str();
+    // A phrase with a word no car of the dealer's has is never counted
+    // (nor a denied word): nobody can plant text on the dealer's site.
+    let stock = published::text(&ctx.env, &search_words_key(dealer))
+        .await
+        .map_err(internal("stock words"))?
+        .unwrap_or_default();
+    if !matches_stock(&query, &stock) {
+        return Ok(Reply::json(
+            202,
+            json!({ "recorded": false, "dropped": "not_in_stock" }),
+        ));
+    }
     let day = day_of(api::now());
-    let network = http::client_network(&api::client_address(&req));
+    // One visitor per /24 or /48 a day: three addresses of one block are
+    // not three visitors.
+    let network = visitor_network(&api::client_address(&req));
     let visitor = visitor_hash(&api::session_key(&ctx.env)?, dealer, day, &network);
     let params = |extra: Vec<JsValue>| {
         let mut p = vec![dealer.into(), int(day), query.as_str().into()];
@@ -59,10 +75,9 @@ async fn record(
         "record search query",
         vec![
             stmt(rules::RECORD_VISITOR, params(vec![visitor.as_str().into()])),
-            stmt(
-                rules::RECORD_COUNT,
-                params(vec![int(u64::from(report.hits > 0))]),
-            ),
+            // Counted as finding cars: its words are the stock's (the
+            // client's own count is not trusted).
+            stmt(rules::RECORD_COUNT, params(vec![int(1)])),
         ],
     )
     .await?;

@@ -21,7 +21,12 @@ before(async () => {
     rate_limits: { events: limit(3, 1000), car_status: limit(2, 1000) },
   });
   w = await startWorker({
-    kvSeed: kvFor(edgeConfig("alpha", "Alpha", [ALPHA], HQ("alpha")), edgeConfig("beta", "Beta", [BETA], HQ("beta")), tight),
+    kvSeed: [
+      ...kvFor(edgeConfig("alpha", "Alpha", [ALPHA], HQ("alpha")), edgeConfig("beta", "Beta", [BETA], HQ("beta")), tight),
+      // The stock's words as `dealergen build` publishes them (rules/src/search_words.rs).
+      { key: "search-words:alpha", value: ["c3", "citroen", "ford", "mg", "mg4", "ranger", "wildtrak"].join("\n") },
+      { key: "search-words:tight", value: "query" },
+    ],
     vars: { SESSION_SECRET: "test-session-secret" },
   });
 });
@@ -93,7 +98,7 @@ describe("reporting a search", () => {
     const missing = await call("/api/search/queries", { body: {} });
     assert.equal(missing.status, 400);
     const { fields } = await json(missing);
-    assert.ok(fields.query && fields.hits, JSON.stringify(fields));
+    assert.ok(fields.query && !fields.hits, JSON.stringify(fields));
     const long = await report("x".repeat(201), 1);
     assert.equal(long.status, 400);
     assert.match((await json(long)).fields.query, /200/);
@@ -114,17 +119,20 @@ describe("reporting a search", () => {
 });
 
 describe("the popular list", () => {
-  test("needs 3 distinct visitors and cars found; is the dealer's own; is cacheable", async () => {
-    // "ranger": two visitors, then a third; "hilux sr5": three visitors but none found a car;
-    // "mg4": three visitors, one of them three times (ranks below ranger's four visitors).
-    for (const ip of ["203.0.113.1", "203.0.113.2"]) await report("Ranger", 5, { ip });
-    for (const ip of ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) await report("hilux sr5", 0, { ip });
-    for (const ip of ["203.0.113.4", "203.0.113.4", "203.0.113.4", "203.0.113.5", "203.0.113.6"]) await report("MG4", 2, { ip });
+  test("needs 3 distinct visitors and the stock's words; is the dealer's own; is cacheable", async () => {
+    // "ranger": two visitors, then a third; "hilux sr5": three visitors, but no car of alpha's has
+    // those words (whatever count the client claims); "mg4": three visitors, one of them three
+    // times (ranks below ranger's four visitors). A visitor is a /24.
+    for (const ip of ["203.0.1.1", "203.0.2.1"]) await report("Ranger", 5, { ip });
+    for (const ip of ["203.0.1.1", "203.0.2.1", "203.0.3.1"]) {
+      assert.deepEqual(await json(await report("hilux sr5", 9, { ip })), { recorded: false, dropped: "not_in_stock" });
+    }
+    for (const ip of ["203.0.4.1", "203.0.4.1", "203.0.4.1", "203.0.5.1", "203.0.6.1"]) await report("MG4", 2, { ip });
     let { body } = await popular();
-    assert.deepEqual(body.queries, ["mg4"], "two visitors are not enough; no cars found is never shown");
+    assert.deepEqual(body.queries, ["mg4"], "two visitors are not enough; a phrase the stock lacks is never shown");
     assert.equal(body.days, 30);
-    await report("ranger", 5, { ip: "203.0.113.3" });
-    await report("ranger", 5, { ip: "203.0.113.7" });
+    await report("ranger", 5, { ip: "203.0.3.1" });
+    await report("ranger", 5, { ip: "203.0.7.1" });
     ({ body } = await popular());
     assert.deepEqual(body.queries, ["ranger", "mg4"], "most visitors first");
     const { res, body: one } = await popular(ALPHA, "?limit=1&days=999");
@@ -134,6 +142,24 @@ describe("the popular list", () => {
     assert.equal(res.headers.get("access-control-allow-origin"), ALPHA);
     // Beta's shoppers never see Alpha's searches.
     assert.deepEqual((await popular(BETA)).body.queries, []);
+  });
+
+  test("no bot can write one: a phrase with a word no car has, or a denied word, is never counted; one block is one visitor", async () => {
+    for (const [i, query] of ["avoid this dealer scam", "ford ranger scam", "ranger free iphone"].entries()) {
+      for (const n of [1, 2, 3]) {
+        const res = await report(query, 1_000, { ip: `198.18.${i * 3 + n}.1` });
+        assert.deepEqual(await json(res), { recorded: false, dropped: "not_in_stock" }, query);
+      }
+    }
+    // Three addresses of one /24, three of one IPv6 /48: one visitor each.
+    for (const ip of ["192.0.2.10", "192.0.2.11", "192.0.2.12", "2001:db8:77:1::1", "2001:db8:77:2::1", "2001:db8:77:ff00::1"]) {
+      assert.equal((await json(await report("ford wildtrak", 3, { ip }))).recorded, true);
+    }
+    const [row] = await w.d1("SELECT visitors FROM search_queries WHERE dealer = 'alpha' AND query = 'ford wildtrak'");
+    assert.equal(row.visitors, 2);
+    assert.ok(!(await popular(ALPHA, "?limit=20")).body.queries.includes("ford wildtrak"), "two blocks are not three visitors");
+    const planted = await w.d1("SELECT query FROM search_queries WHERE query LIKE '%scam%' OR query LIKE '%iphone%' OR query LIKE '%avoid%'");
+    assert.deepEqual(planted, []);
   });
 
   test("the cron run drops visitor hashes of past days and counts past the days kept", async () => {

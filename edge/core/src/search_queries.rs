@@ -45,49 +45,7 @@ pub const KEEP_DAYS: u64 = MAX_DAYS;
 /// How long a browser or cache may keep the popular list (it changes daily at most).
 pub const POPULAR_CACHE: &str = "public, max-age=900";
 
-/// Base letters of U+00C0..=U+017F with their accents taken off, as
-/// Unicode canonical decomposition does; `-` where a letter has no ASCII
-/// base (æ, ø, ß, ł...). Generated from Python's `unicodedata` NFD.
-const FOLD: &str = "aaaaaa-ceeeeiiii-nooooo--uuuuy--aaaaaa-ceeeeiiii-nooooo--uuuuy-yaaaaaaccccccccdd--eeeeeeeeeegggggggghh--iiiiiiiii---jjkk-llllll----nnnnnn---oooooo--rrrrrrsssssssstttt--uuuuuuuuuuuuwwyyyzzzzzz-";
-
-/// The query as the keyword search reads it: lower case, accents off, the
-/// words (runs of `a-z0-9`) joined by one space. Only Latin text is read:
-/// ASCII, Latin-1 and Latin Extended-A letters with an ASCII base; Latin-1
-/// and general punctuation (U+0080–U+00BF, U+2000–U+206F, × and ÷) separate
-/// words. Anything else (another script, æ, ø, ß, an emoji) gives `None`:
-/// such a query is dropped rather than stored in a form the site's own
-/// normaliser might not produce. The rule is spelt out by code point, not
-/// by Unicode letter classes, so that the site (popular.ts) applies exactly
-/// the same one and the worker links no Unicode tables.
-pub fn normalise(raw: &str) -> Option<String> {
-    let mut out = String::with_capacity(raw.len());
-    let mut gap = false;
-    for c in raw.chars() {
-        let base = if c.is_ascii_alphanumeric() {
-            Some(c.to_ascii_lowercase())
-        } else if c < '\u{C0}' || ('\u{2000}'..='\u{206F}').contains(&c) || c == '×' || c == '÷' {
-            None
-        } else if c <= '\u{17F}' {
-            match FOLD.as_bytes()[c as usize - 0xC0] {
-                b'-' => return None,
-                b => Some(b as char),
-            }
-        } else {
-            return None;
-        };
-        match base {
-            Some(b) => {
-                if gap && !out.is_empty() {
-                    out.push(' ');
-                }
-                gap = false;
-                out.push(b);
-            }
-            None => gap = true,
-        }
-    }
-    Some(out)
-}
+pub use dealer_rules::search_words::normalise;
 
 /// Whether a query as typed looks like personal data rather than a search
 /// for a car: an e-mail address (`@`), a phone number or other long run of
@@ -192,14 +150,16 @@ pub fn judge(raw: &str) -> Result<String, Dropped> {
     }
 }
 
-/// A report of one search: the query as judged and the cars it found.
+/// A report of one search: the query as judged. The number of cars the
+/// client says it found is not kept: nothing a client claims decides what
+/// becomes popular ([`matches_stock`] does).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
     pub query: Result<String, Dropped>,
-    pub hits: u64,
 }
 
-/// Reads `{"query": "...", "hits": n}`.
+/// Reads `{"query": "...", "hits": n}` (`hits`, the site's own count, is
+/// optional and only checked for shape).
 pub fn validate_report(body: &Value) -> Result<Report, FieldErrors> {
     check_body(body, |f| {
         let query = match f.obj.get("query") {
@@ -218,20 +178,102 @@ pub fn validate_report(body: &Value) -> Result<Report, FieldErrors> {
                 None
             }
         };
-        let hits = f.whole(
+        f.whole(
             "hits",
             0..=HITS_MAX,
             &format!("Must be a whole number from 0 to {HITS_MAX}."),
         );
-        if hits.is_none() && !f.errors.0.contains_key("hits") {
-            f.errors
-                .add("hits", "Please give the number of cars found.");
+        if f.errors.0.contains_key("hits") {
+            return None;
         }
         Some(Report {
             query: judge(&query?),
-            hits: hits?,
         })
     })
+}
+
+/// The network whose searches count as one visitor's: an IPv4 address's
+/// /24 and an IPv6 address's /48, so that three addresses of one provider
+/// block (or one bot's rented range) are not three visitors. Anything else
+/// as given.
+pub fn visitor_network(address: &str) -> String {
+    match address.trim().parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4_block(v4),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}::/48", s[0], s[1], s[2])
+            }
+        },
+        Ok(std::net::IpAddr::V4(v4)) => v4_block(v4),
+        Err(_) => address.trim().to_string(),
+    }
+}
+
+fn v4_block(v4: std::net::Ipv4Addr) -> String {
+    let [a, b, c, _] = v4.octets();
+    format!("{a}.{b}.{c}.0/24")
+}
+
+/// Words never counted, whatever the stock holds: what a bot would plant
+/// in a dealer's popular searches.
+pub const DENIED: [&str; 16] = [
+    "scam", "scams", "scammer", "scammers", "fraud", "rip", "ripoff", "avoid", "worst", "crook",
+    "crooks", "liar", "liars", "thief", "thieves", "dodgy",
+];
+
+/// Words the keyword box understands without a car having them: its own
+/// vocabulary (price and year phrases, synonym groups: "under", "4x4").
+fn built_in_words() -> &'static [String] {
+    static WORDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        fn collect(v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::String(s) => {
+                    if let Some(n) = normalise(s) {
+                        out.extend(n.split(' ').filter(|w| !w.is_empty()).map(String::from));
+                    }
+                }
+                Value::Array(a) => a.iter().for_each(|x| collect(x, out)),
+                Value::Object(o) => o.values().for_each(|x| collect(x, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        for json in [
+            include_str!("../../../astro-app/src/lib/search/vocabulary/intents.json"),
+            include_str!("../../../astro-app/src/lib/search/vocabulary/synonyms.json"),
+        ] {
+            if let Ok(v) = serde_json::from_str::<Value>(json) {
+                collect(&v, &mut out);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    })
+}
+
+/// Whether a normalised query may count towards the dealer's popular
+/// searches: every word is a word of the dealer's stock (`stock`, the
+/// build's list: [`dealer_rules::search_words::stock_words`]) or the start
+/// of one, a number ("30000", "30k") or the keyword box's own vocabulary,
+/// and none is [`DENIED`].
+pub fn matches_stock(query: &str, stock: &str) -> bool {
+    let number = |w: &str| {
+        let digits = w.trim_end_matches('k');
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    let words: Vec<&str> = query.split(' ').filter(|w| !w.is_empty()).collect();
+    !words.is_empty()
+        && words.iter().all(|w| {
+            !DENIED.contains(w)
+                && (number(w)
+                    || dealer_rules::search_words::stock_has(stock, w)
+                    || built_in_words()
+                        .binary_search_by(|b| b.as_str().cmp(w))
+                        .is_ok())
+        })
 }
 
 /// Days since 1970-01-01 (UTC) of a unix time.
@@ -325,19 +367,6 @@ mod tests {
     }
 
     #[test]
-    fn fold_table_covers_its_range() {
-        assert_eq!(FOLD.chars().count(), 0x180 - 0xC0);
-        assert_eq!(normalise("ÀÉÎÕÜÇÑ Škoda Ťž").unwrap(), "aeioucn skoda tz");
-        assert_eq!(normalise("Æ"), None);
-        assert_eq!(normalise("日本"), None);
-        assert_eq!(normalise("4×4 ute – ½ ton"), Some("4 4 ute ton".into()));
-        assert_eq!(normalise("  GT-Line 4x4!! "), Some("gt line 4x4".into()));
-        // Idempotent: what the site sends (already normalised) stays as it is.
-        let q = normalise("Citroën C3 — Aircross").unwrap();
-        assert_eq!(normalise(&q).unwrap(), q);
-    }
-
-    #[test]
     fn personal_data_is_recognised() {
         for raw in [
             "john@example.com",
@@ -369,10 +398,63 @@ mod tests {
     }
 
     #[test]
+    fn a_phrase_counts_only_with_the_stocks_words_from_distinct_networks() {
+        let stock =
+            dealer_rules::search_words::stock_words(["2021 Toyota HiLux SR5", "Mazda CX-5 Maxx"]);
+        for ok in [
+            "toyota hilux",
+            "hil",
+            "hilux under 30k",
+            "4x4 ute",
+            "mazda cx 5 2021",
+            "toyota 30000",
+        ] {
+            assert!(matches_stock(ok, &stock), "{ok}");
+        }
+        for planted in [
+            "avoid this dealer scam",
+            "toyota scam",
+            "free iphone",
+            "hilux xyzzy",
+            "",
+        ] {
+            assert!(!matches_stock(planted, &stock), "{planted}");
+        }
+        assert!(
+            !matches_stock("toyota", ""),
+            "no stock list: nothing counts"
+        );
+        // Three addresses of one /24 or one /48 are one visitor.
+        assert_eq!(visitor_network("203.0.113.7"), "203.0.113.0/24");
+        assert_eq!(
+            visitor_network("203.0.113.200"),
+            visitor_network("203.0.113.7")
+        );
+        assert_ne!(
+            visitor_network("203.0.114.7"),
+            visitor_network("203.0.113.7")
+        );
+        assert_eq!(visitor_network("::ffff:203.0.113.9"), "203.0.113.0/24");
+        assert_eq!(visitor_network("2001:db8:1:2a7::1"), "2001:db8:1::/48");
+        assert_eq!(
+            visitor_network("2001:db8:1:ff00::9"),
+            visitor_network("2001:db8:1:2a7::1")
+        );
+        assert_eq!(visitor_network("unknown"), "unknown");
+    }
+
+    #[test]
     fn reports_are_read_and_judged() {
         let r = validate_report(&json!({ "query": "Toyota  HiLux", "hits": 12 })).unwrap();
+        assert_eq!(
+            validate_report(&json!({ "query": "Toyota" }))
+                .unwrap()
+                .query
+                .as_deref(),
+            Ok("toyota"),
+            "the count is optional"
+        );
         assert_eq!(r.query, Ok("toyota hilux".into()));
-        assert_eq!(r.hits, 12);
         let r = validate_report(&json!({ "query": "me@x.com", "hits": 0 })).unwrap();
         assert_eq!(r.query, Err(Dropped::Personal));
         let long = "a ".repeat(7);
@@ -386,7 +468,7 @@ mod tests {
         assert_eq!(e.get("query"), Some("Must be text."));
         assert!(e.get("hits").is_some());
         let e = validate_report(&json!({})).unwrap_err();
-        assert!(e.get("query").is_some() && e.get("hits").is_some());
+        assert!(e.get("query").is_some() && e.get("hits").is_none());
         assert!(validate_report(&json!({ "query": "x", "hits": 1_000_001 })).is_err());
         assert!(validate_report(&json!([])).is_err());
     }

@@ -131,13 +131,41 @@ pub fn edge_cars(
         .collect()
 }
 
+/// The words of the visible stock the keyword search reads (the fields
+/// its vocabulary is built from): a reported search counts towards the
+/// dealer's popular searches only with these words
+/// ([`dealer_rules::search_words`]).
+pub fn edge_stock_words(cars: &[crate::pipeline::stock::present::Car]) -> String {
+    dealer_rules::search_words::stock_words(cars.iter().flat_map(|c| {
+        [
+            Some(c.name.as_str()),
+            Some(c.make.as_str()),
+            Some(c.model.as_str()),
+            c.badge.as_deref(),
+            c.series.as_deref(),
+            c.body.as_deref(),
+            c.fuel.as_deref(),
+            c.transmission.as_deref(),
+            c.colour.as_deref(),
+            c.drive.as_deref(),
+            Some(c.car_type.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+    }))
+}
+
 /// Every KV entry the worker reads for this dealer, in the format of
 /// `wrangler kv bulk put` (`[{"key", "value"}]`): the config, one origin
 /// key per allowed origin, the visible cars' slugs (the worker counts
-/// views of these cars only), and per visible car its facts (by slug) and
-/// its id's slug. One key per car rather than one document: a lead reads
+/// views of these cars only), the stock's search words, and per visible
+/// car its facts (by slug) and its id's slug. One key per car rather than one document: a lead reads
 /// the one car it names (a few hundred bytes) however big the stock.
-pub fn edge_kv(edge: &EdgeConfig, cars: &[EdgeCar]) -> anyhow::Result<serde_json::Value> {
+pub fn edge_kv(
+    edge: &EdgeConfig,
+    cars: &[EdgeCar],
+    stock_words: &str,
+) -> anyhow::Result<serde_json::Value> {
     use dealer_rules::edge_config::{
         car_id_key, car_key, car_list, cars_key, dealer_key, origin_key,
     };
@@ -151,6 +179,10 @@ pub fn edge_kv(edge: &EdgeConfig, cars: &[EdgeCar]) -> anyhow::Result<serde_json
     entries.push(serde_json::json!({
         "key": cars_key(&edge.dealer),
         "value": car_list(cars.iter().map(|c| c.slug.as_str())),
+    }));
+    entries.push(serde_json::json!({
+        "key": dealer_rules::search_words::search_words_key(&edge.dealer),
+        "value": stock_words,
     }));
     for car in cars {
         entries.push(serde_json::json!({
@@ -218,11 +250,11 @@ mod tests {
         }))
         .expect("minimal dealer config");
         let edge = edge_config("demo", &cfg);
-        let cars = edge_cars(
-            &cfg,
-            &crate::pipeline::site_data::test_support::cars(&[("Kia", "new"), ("MG", "used")]),
-        );
-        let kv = edge_kv(&edge, &cars).unwrap();
+        let stock =
+            crate::pipeline::site_data::test_support::cars(&[("Kia", "new"), ("MG", "used")]);
+        let cars = edge_cars(&cfg, &stock);
+        let words = edge_stock_words(&stock);
+        let kv = edge_kv(&edge, &cars, &words).unwrap();
         let keys: Vec<&str> = kv
             .as_array()
             .unwrap()
@@ -236,6 +268,7 @@ mod tests {
                 "origin:https://demo.example",
                 "origin:https://staging.demo.example",
                 "cars:demo",
+                "search-words:demo",
                 "car:demo:c-0",
                 "car-id:demo:0",
                 "car:demo:c-1",
@@ -243,11 +276,17 @@ mod tests {
             ]
         );
         assert_eq!(kv[3]["value"], "c-0\nc-1");
+        // The stock's words, for the edge's popular-search check.
+        let list = kv[4]["value"].as_str().unwrap();
+        assert_eq!(list, words);
+        for word in ["kia", "mg", "new", "used"] {
+            assert!(list.split('\n').any(|w| w == word), "{word} in {list:?}");
+        }
         assert_eq!(kv[1]["value"], "demo");
-        assert_eq!(kv[5]["value"], "c-0", "id → slug");
+        assert_eq!(kv[6]["value"], "c-0", "id → slug");
         let config: EdgeConfig = serde_json::from_str(kv[0]["value"].as_str().unwrap()).unwrap();
         assert_eq!(config, edge);
-        let car: EdgeCar = serde_json::from_str(kv[6]["value"].as_str().unwrap()).unwrap();
+        let car: EdgeCar = serde_json::from_str(kv[7]["value"].as_str().unwrap()).unwrap();
         assert_eq!(car, cars[1]);
         assert_eq!(
             (car.make.as_str(), car.car_type.as_str(), car.url.as_str()),

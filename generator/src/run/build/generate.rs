@@ -8,7 +8,7 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use dealer_rules::edge_config::EdgeConfig;
 
-use super::{edge_cars, edge_config, edge_kv, publish_plan, PlannedPublish};
+use super::{edge_cars, edge_config, edge_kv, edge_stock_words, publish_plan, PlannedPublish};
 use crate::pipeline::site_data;
 use crate::pipeline::stock::{self, feed, present};
 
@@ -110,7 +110,7 @@ pub fn generate(
     }
     let pages = crate::pipeline::page_table::page_paths(&site, &cars);
     let edge = edge_config(&dealer.slug, cfg);
-    let kv = edge_kv(&edge, &edge_cars(cfg, &cars))?;
+    let kv = edge_kv(&edge, &edge_cars(cfg, &cars), &edge_stock_words(&cars))?;
     let files = vec![
         ("site.json", serde_json::to_string_pretty(&site)?),
         ("cars.json", serde_json::to_string(&cars)?),

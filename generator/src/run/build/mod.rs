@@ -13,7 +13,7 @@ mod edge_projection;
 mod generate;
 mod publish_plan;
 
-pub use edge_projection::{edge_cars, edge_config, edge_kv};
+pub use edge_projection::{edge_cars, edge_config, edge_kv, edge_stock_words};
 pub use generate::{generate, Generated};
 pub use publish_plan::{publish_plan, PlannedPublish};
 
