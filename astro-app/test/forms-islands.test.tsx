@@ -326,6 +326,41 @@ describe('Turnstile (features.captcha)', () => {
     delete window.turnstile;
   });
 
+  it('a step-up under a flood: the worker names the platform widget, the shopper solves it, the lead goes again with the token', async () => {
+    resetTurnstileLoader();
+    let posts = 0;
+    const { fetchImpl, calls } = mockApi({
+      'POST /api/leads': async () =>
+        ++posts === 1
+          ? { status: 403, body: { error: 'This website is receiving a lot of enquiries just now: please tick the box to show you are not a robot, and send again.', captcha_site_key: '0x4AAAAAAAplatform' } }
+          : { status: 201, body: { lead_id: 'l-1' } },
+    });
+    const render$ = vi.fn((_el: HTMLElement, opts: Record<string, unknown>) => {
+      setTimeout(() => (opts['callback'] as (t: string) => void)('platform-token'), 10);
+      return 'w1';
+    });
+    window.turnstile = { render: render$, reset: vi.fn() };
+    const navigate = vi.fn();
+    render(
+      <LeadForm
+        formId="t"
+        settings={config}
+        fields={[{ name: 'name', rule: 'name', required: true, label: 'Name', input: 'text' }, { name: 'email', rule: 'email', required: true, label: 'Email', input: 'email' }, { name: 'phone', rule: 'phone', required: true, label: 'Phone', input: 'tel' }]}
+        category="general"
+        submitLabel="Send"
+        fetchImpl={fetchImpl}
+        navigate={navigate}
+      />,
+    );
+    contact();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    const leads = calls.filter((c) => c.path === '/api/leads').map((c) => c.body as Record<string, unknown>);
+    expect(leads.map((b) => b['cf-turnstile-response'] ?? null)).toEqual([null, 'platform-token']);
+    expect(render$.mock.calls[0]![1]).toMatchObject({ sitekey: '0x4AAAAAAAplatform' });
+    delete window.turnstile;
+  });
+
   it('a token that never comes stops the send with a clear message', async () => {
     const widget = new TurnstileWidget(() => document.body, 'k', 'a', () => new Promise(() => {}));
     await expect(widget.token(20)).rejects.toThrow('The security check could not be completed. Please try again.');

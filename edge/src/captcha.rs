@@ -4,7 +4,9 @@
 
 use dealer_edge_core::http::ApiError;
 use dealer_edge_core::lead::CaptchaCheck;
-use dealer_edge_core::turnstile::{self, Verdict, REFUSED_MESSAGE, SITEVERIFY_URL};
+use dealer_edge_core::turnstile::{
+    self, Verdict, REFUSED_MESSAGE, SITEVERIFY_URL, STEP_UP_SECRET, STEP_UP_SITE_KEY_VAR,
+};
 use serde_json::Value;
 use worker::{console_error, Env, Headers, Method, Request, RequestInit};
 
@@ -12,9 +14,18 @@ use crate::api;
 use crate::outbound::{self, Call};
 use crate::Tenant;
 
+/// The platform's widget for a step-up under attack: its site key, when
+/// both it and its secret are set (else no step-up).
+pub fn step_up_key(env: &Env) -> Option<String> {
+    let key = env.var(STEP_UP_SITE_KEY_VAR).ok().map(|v| v.to_string());
+    key.filter(|k| !k.is_empty() && api::secret(env, STEP_UP_SECRET).is_some())
+}
+
 /// Judges a form's captcha for `tenant`. `follow_up`: a later step of a
 /// flow whose first lead passed (no new token needed). A refused or
-/// missing token is 403. When siteverify cannot be asked (unreachable, too
+/// missing token is 403. A dealer without a captcha of its own is `Off`,
+/// unless the form sends a token of the platform's step-up widget
+/// ([`step_up_key`]), which is checked with the platform's secret. When siteverify cannot be asked (unreachable, too
 /// slow, a broken answer, the secret missing) the form goes through marked
 /// unverified: a shopper's enquiry is never lost to an outage of ours.
 pub async fn check(
@@ -24,8 +35,10 @@ pub async fn check(
     client_ip: &str,
     follow_up: bool,
 ) -> Result<CaptchaCheck, ApiError> {
-    let Some(captcha) = &tenant.config.forms.captcha else {
-        return Ok(CaptchaCheck::Off);
+    let secret_name = match (&tenant.config.forms.captcha, token) {
+        (Some(captcha), _) => captcha.secret_name.as_str(),
+        (None, Some(_)) if step_up_key(env).is_some() => STEP_UP_SECRET,
+        (None, _) => return Ok(CaptchaCheck::Off),
     };
     if follow_up {
         return Ok(CaptchaCheck::NotRequired);
@@ -34,10 +47,9 @@ pub async fn check(
         return Err(ApiError::new(403, REFUSED_MESSAGE));
     };
     let dealer = &tenant.config.dealer;
-    let Some(secret) = api::secret(env, &captcha.secret_name) else {
+    let Some(secret) = api::secret(env, secret_name) else {
         console_error!(
-            "dealer {dealer}: Turnstile secret {} is not set; form accepted unverified",
-            captcha.secret_name
+            "dealer {dealer}: Turnstile secret {secret_name} is not set; form accepted unverified"
         );
         return Ok(CaptchaCheck::Unverified);
     };

@@ -334,7 +334,9 @@ struct Holding {
 const RELEASE_PER_RUN: usize = 100;
 
 /// Cron: releases held leads (stored over the dealer's lead budget; see
-/// the `leads` module), oldest first, as far as the dealer's budget admits
+/// the `leads` module), likely-real ones first (a later step of a proven
+/// flow; a lead from a mobile number a shopper verified at the dealer's
+/// sign-in), then oldest first, as far as the dealer's budget admits
 /// them now: each released lead is counted against that budget like a new
 /// one, so the dealer's CRM never receives more than the budget, and
 /// every held lead is delivered once the flood is over.
@@ -369,7 +371,10 @@ pub async fn release_held(env: &Env, db: &D1Database) {
                 .prepare(
                     "UPDATE leads SET delivery_status = 'pending' WHERE id = \
                      (SELECT id FROM leads WHERE dealer = ?1 AND delivery_status = 'held' \
-                      ORDER BY created_at, id LIMIT 1) RETURNING id",
+                      ORDER BY (flow_of IS NOT NULL) DESC, \
+                      EXISTS (SELECT 1 FROM sessions s WHERE s.dealer = leads.dealer \
+                              AND s.phone = json_extract(leads.payload, '$.phone')) DESC, \
+                      created_at, id LIMIT 1) RETURNING id",
                 )
                 .bind(&[dealer.as_str().into()])
                 .map(|s| async move { s.first::<Due>(None).await });

@@ -27,6 +27,7 @@ use dealer_edge_core::lead::{
 };
 use dealer_edge_core::lead_flow::{self, FlowBinding, FlowStep};
 use dealer_edge_core::rate_limit::Route;
+use dealer_edge_core::turnstile;
 use dealer_edge_core::vehicle;
 use serde_json::{json, Value};
 use worker::{console_error, console_log, D1Database, Env, Request, Response, RouteContext};
@@ -236,6 +237,21 @@ async fn accept(
         && api::dealer_budget(&ctx.env, &dealer, limits, Route::Leads)
             .await
             .is_some();
+    // Step-up under attack: the budget is spent, so a form that can show
+    // the platform's widget is asked to (403 with its site key; nothing
+    // stored, the refused call counts nowhere). A lead that passes it is
+    // verified: delivered at once, ahead of the held ones. A form post
+    // without JavaScript, or a form whose widget could not load, is held
+    // as before: never lost.
+    if held
+        && tenant.config.forms.captcha.is_none()
+        && format == Format::Json
+        && !lead.captcha_unavailable
+    {
+        if let Some(site_key) = captcha::step_up_key(&ctx.env) {
+            return Err(turnstile::step_up_refusal(&site_key));
+        }
+    }
     let stored_as = store(&db, &dealer, &lead, proven.as_ref(), held).await;
     if !verified && !held && !matches!(stored_as, Ok((201, _))) {
         // A retry of a stored lead (or a failed insert) sends nothing new.

@@ -33,6 +33,10 @@ mod views;
 mod watchlist;
 
 pub use counters::DealerGate;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use dealer_edge_core::config::parse_edge_config;
 use dealer_edge_core::http::{self, ApiError};
 use dealer_rules::edge_config::{dealer_key, origin_key, EdgeConfig};
@@ -145,7 +149,8 @@ async fn preflight(req: Request, ctx: RouteContext<()>) -> worker::Result<Respon
 /// The dealer a request acts for, and the origin it came from (echoed in CORS).
 pub(crate) struct Tenant {
     pub origin: String,
-    pub config: EdgeConfig,
+    /// Shared with the isolate's parsed configs ([`parse_config`]).
+    pub config: Rc<EdgeConfig>,
 }
 
 impl Tenant {
@@ -212,14 +217,44 @@ impl Tenant {
     }
 }
 
-/// Dealer `slug`'s configuration as stored in KV. A value that cannot be
-/// read is that dealer's broken deploy: 503 for its calls, and a log line
-/// naming the dealer and the fault.
-pub(crate) fn parse_config(slug: &str, json: &str) -> Result<EdgeConfig, ApiError> {
-    parse_edge_config(slug, json).map_err(|fault| {
+thread_local! {
+    // The configs this isolate has parsed, by dealer, with the KV text each
+    // came from: every call of a busy dealer would otherwise parse and check
+    // the same few kilobytes of JSON again. The text is compared each time,
+    // so a new deploy's config is read at once. One isolate serves a few
+    // dealers; past PARSED_MAX it starts again.
+    static PARSED: RefCell<HashMap<String, (String, Rc<EdgeConfig>)>> = RefCell::new(HashMap::new());
+}
+
+/// How many dealers' parsed configs one isolate keeps.
+const PARSED_MAX: usize = 64;
+
+/// Dealer `slug`'s configuration as stored in KV (text `json`). A value
+/// that cannot be read is that dealer's broken deploy: 503 for its calls,
+/// and a log line naming the dealer and the fault.
+pub(crate) fn parse_config(slug: &str, json: &str) -> Result<Rc<EdgeConfig>, ApiError> {
+    let kept = PARSED.with(|parsed| {
+        parsed
+            .borrow()
+            .get(slug)
+            .filter(|(text, _)| text == json)
+            .map(|(_, config)| Rc::clone(config))
+    });
+    if let Some(config) = kept {
+        return Ok(config);
+    }
+    let config = Rc::new(parse_edge_config(slug, json).map_err(|fault| {
         console_error!("dealer {slug}: edge config in KV is unreadable: {fault}");
         ApiError::dealer_unavailable()
-    })
+    })?);
+    PARSED.with(|parsed| {
+        let mut parsed = parsed.borrow_mut();
+        if parsed.len() >= PARSED_MAX && !parsed.contains_key(slug) {
+            parsed.clear();
+        }
+        parsed.insert(slug.to_string(), (json.to_string(), Rc::clone(&config)));
+    });
+    Ok(config)
 }
 
 /// Logs an internal failure with its context and turns it into a 500.

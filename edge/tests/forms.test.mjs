@@ -14,10 +14,12 @@ import { stripeSignature, stripeStandIn, turnstileStandIn } from "./standins.mjs
 const OMEGA = "https://omega.example";
 const KAPPA = "https://kappa.example";
 const ZETA = "https://zeta.example";
+const SIGMA = "https://sigma.example";
 const STRIPE_KEY = "sk_test_omega_0123456789";
 const WEBHOOK_SECRET = "whsec_omega_0123456789";
 const TURNSTILE_SECRET = "0x4AAAAAAAkappa-secret";
 const VALUATION_KEY = "valuation-key-omega";
+const STEP_UP_SITE_KEY = "0x4AAAAAAAstep-up-site-key";
 
 const HILUX = "2021-toyota-hilux-sr5-1234";
 const EV6 = "2024-kia-ev6-77";
@@ -68,6 +70,13 @@ before(async () => {
     rate_limits: limits,
   });
   kappa.leads = { email: null, webhook_url: null };
+  // No captcha of its own, a small lead budget over a short window: the
+  // platform's step-up widget under a flood.
+  const sigma = edgeConfig("sigma", "Sigma Motors", [SIGMA], location("sigma"), {
+    forms: { message_required: true, success_path: "/thank-you" },
+    rate_limits: { ...limits, leads: { per_client: 1000, per_dealer: 2, window_secs: 4 } },
+  });
+  sigma.leads = { email: null, webhook_url: `${hook.url}/sigma` };
   const zeta = edgeConfig("zeta", "Zeta Autos", [ZETA], location("zeta"), {
     features: { watchlist: false, phone_reveal: false, trade_in: false },
     rate_limits: limits,
@@ -75,7 +84,7 @@ before(async () => {
   const car = (slug, over) => stockCar("omega", slug, over);
   w = await startWorker({
     kvSeed: [
-      ...kvFor(omega, kappa, zeta),
+      ...kvFor(omega, kappa, zeta, sigma),
       ...stockKv("omega", [
         car(HILUX),
         car(EV6, { make: "Kia", model: "EV6", car_type: "new", checkout: false, name: "2024 Kia EV6" }),
@@ -98,6 +107,9 @@ before(async () => {
       VALUATION_KEY_OMEGA: VALUATION_KEY,
       STRIPE_API_BASE: stripe.base,
       TURNSTILE_VERIFY_URL: turnstile.url,
+      // The platform's step-up widget (config/deploy.toml [edge] step_up_site_key).
+      STEP_UP_TURNSTILE_SITE_KEY: STEP_UP_SITE_KEY,
+      STEP_UP_TURNSTILE_SECRET: TURNSTILE_SECRET,
     },
   });
 });
@@ -428,6 +440,54 @@ describe("Turnstile", () => {
     const took = Date.now() - started;
     assert.ok(took >= 4500 && took < 7500, `answered after the 5 s deadline (${took} ms)`);
     assert.equal((await leadRow((await json(res)).lead_id)).payload.captcha, "unverified");
+  });
+});
+
+describe("step-up under a flood (a dealer without a captcha of its own)", () => {
+  const sent = (body) => ({ ...contact, category: "general", message: "Is it still available?", ...body });
+  const bySigma = () => hook.got.filter((r) => r.url === "/sigma");
+
+  test("budget spent: forms are asked for the platform widget; a shopper who solves it is delivered at once; no-JS and widget-less leads are held, the likely-real released first", async () => {
+    // Within the budget (2 in 4 s): delivered as ever, with a flow token.
+    const first = await json(await post("/api/leads", SIGMA, sent({ category: "trade_in", email: "one@example.com" })));
+    assert.equal((await post("/api/leads", SIGMA, sent({ email: "two@example.com" }))).status, 201);
+    // Spent: a JSON post without a token is refused with the widget's key; nothing stored.
+    const asked = await post("/api/leads", SIGMA, sent({ email: "bot@example.com" }));
+    assert.equal(asked.status, 403);
+    const answer = await json(asked);
+    assert.equal(answer.captcha_site_key, STEP_UP_SITE_KEY);
+    assert.match(answer.error, /tick the box/);
+    assert.equal((await d1("SELECT count(*) AS n FROM leads WHERE payload LIKE '%bot@example.com%'"))[0].n, 0);
+    // The shopper's widget could not load: held, never lost.
+    const widgetless = await json(await post("/api/leads", SIGMA, sent({ email: "noscript-widget@example.com", captcha_unavailable: true })));
+    // A form posted without JavaScript: held, the success page as ever.
+    const form = await formPost(SIGMA, { category: "general", name: "Form Poster", email: "form@example.com", phone: "0412345678", message: "Hi", terms_conditions: "on" });
+    assert.equal(form.status, 303);
+    // A later step of the first shopper's flow, whose widget failed: held too, but it continues a real flow.
+    const later = await json(await post("/api/leads", SIGMA, sent({ category: "trade_in", email: "one@example.com", lead_id: first.lead_id,
+      flow_token: first.flow_token, captcha_unavailable: true, subcategory: "2. Vehicle Details" })));
+    const held = await d1("SELECT id, flow_of FROM leads WHERE dealer = 'sigma' AND delivery_status = 'held' ORDER BY created_at");
+    assert.equal(held.length, 3);
+    // A shopper who solves the platform widget: verified, queued at once, ahead of the held ones.
+    const solved = await post("/api/leads", SIGMA, sent({ email: "solver@example.com", "cf-turnstile-response": "pass:sigma.example:solver" }));
+    assert.equal(solved.status, 201);
+    const solvedId = (await json(solved)).lead_id;
+    const row = await leadRow(solvedId);
+    assert.deepEqual([row.payload.captcha, row.delivery_status === "held"], ["verified", false]);
+    assert.equal((await delivered(solvedId)).lead_id, solvedId, "reached the CRM without waiting for the budget");
+    assert.equal(turnstile.calls.at(-1).form.secret, TURNSTILE_SECRET, "checked with the platform's secret");
+    // The cron releases the held ones at the budget's rate, the flow's later step first.
+    const heldIds = new Set(held.map((r) => r.id));
+    const end = Date.now() + 30_000;
+    while (bySigma().filter((r) => heldIds.has(r.json?.lead_id)).length < 3 && Date.now() < end) {
+      await w.cron();
+      await sleep(500);
+    }
+    const order = bySigma().map((r) => r.json?.lead_id).filter((id) => heldIds.has(id));
+    assert.equal(order.length, 3, "every held lead delivered");
+    assert.equal(order[0], later.lead_id, "the later step of a real flow first");
+    assert.deepEqual(new Set(order.slice(1)), new Set([widgetless.lead_id, held.find((r) => r.id !== later.lead_id && r.id !== widgetless.lead_id).id]));
+    assert.equal((await leadRow(widgetless.lead_id)).payload.captcha_unavailable, true, "the dealer sees why");
   });
 });
 

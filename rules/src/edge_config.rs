@@ -10,6 +10,16 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::rate_limits::{EdgeRateLimits, LimitGroup, RouteLimit};
 
+/// Step-up under attack: a dealer without a captcha of its own whose lead
+/// budget is spent (a flood) has its forms ask for the platform's
+/// Turnstile widget until the budget has room again. The platform's site
+/// key (public) is this worker variable, its secret this worker secret
+/// (`config/deploy.toml` `[edge] step_up_site_key`; the secret is put with
+/// `wrangler secret put`). Without both, no step-up: leads over the budget
+/// are held, as before.
+pub const STEP_UP_SITE_KEY_VAR: &str = "STEP_UP_TURNSTILE_SITE_KEY";
+pub const STEP_UP_SECRET: &str = "STEP_UP_TURNSTILE_SECRET";
+
 /// KV key holding a dealer's [`EdgeConfig`] JSON.
 pub fn dealer_key(slug: &str) -> String {
     format!("dealer:{slug}")

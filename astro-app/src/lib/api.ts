@@ -10,7 +10,7 @@ export const UNEXPECTED_ERROR = 'An unexpected error occurred.';
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
-  | { ok: false; status: number; error: string; fields: Record<string, string> };
+  | { ok: false; status: number; error: string; fields: Record<string, string>; captchaSiteKey?: string };
 
 export interface ApiOptions {
   /** JSON body; makes the call a POST unless `method` says otherwise. */
@@ -64,7 +64,10 @@ export async function api<T = Record<string, unknown>>(apiBase: string, path: st
     if (response.ok && record['success'] !== false && parsed !== null) {
       return { ok: true, status: response.status, data: parsed as T };
     }
-    return { ok: false, status: response.status, error: messageOf(record), fields: stringFields(record['fields']) };
+    const failure = { ok: false as const, status: response.status, error: messageOf(record), fields: stringFields(record['fields']) };
+    // A step-up under attack (edge/core/src/turnstile.rs): the widget to solve before sending again.
+    const key = record['captcha_site_key'];
+    return typeof key === 'string' && key !== '' ? { ...failure, captchaSiteKey: key } : failure;
   } catch {
     return { ok: false, status: 0, error: UNEXPECTED_ERROR, fields: {} };
   }

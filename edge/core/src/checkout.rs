@@ -542,6 +542,7 @@ pub fn reservation_lead(
         additional_services: Vec::new(),
         terms_conditions: details.terms_conditions,
         captcha: None,
+        captcha_unavailable: false,
         hold_id: Some(hold_id.to_string()),
         idempotency_key: Some(format!("reserve-{hold_id}")),
         turnstile_token: None,

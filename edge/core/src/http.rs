@@ -27,6 +27,9 @@ pub struct ApiError {
     pub success_flag: bool,
     /// Seconds until a retry can succeed, sent as `Retry-After` (429).
     pub retry_after: Option<u64>,
+    /// The captcha widget a retry needs (a step-up under attack,
+    /// [`crate::turnstile::step_up_refusal`]): its site key, public.
+    pub captcha_site_key: Option<String>,
 }
 
 impl ApiError {
@@ -37,6 +40,7 @@ impl ApiError {
             fields: None,
             success_flag: false,
             retry_after: None,
+            captcha_site_key: None,
         }
     }
 
@@ -47,6 +51,7 @@ impl ApiError {
             fields: Some(fields),
             success_flag: false,
             retry_after: None,
+            captcha_site_key: None,
         }
     }
 
@@ -100,6 +105,9 @@ impl ApiError {
         if self.success_flag {
             body["success"] = json!(false);
             body["message"] = json!(self.error);
+        }
+        if let Some(key) = &self.captcha_site_key {
+            body["captcha_site_key"] = json!(key);
         }
         body
     }

@@ -292,6 +292,10 @@ pub struct Lead {
     /// How the captcha was judged (filled by the worker).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captcha: Option<CaptchaCheck>,
+    /// The form asked for the captcha (a step-up) could not get a token:
+    /// stored held rather than refused, and the dealer sees why.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub captcha_unavailable: bool,
     /// A reservation lead's hold (filled by the worker).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hold_id: Option<String>,
@@ -515,6 +519,9 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
     let idempotency_key = read_idempotency_key(&mut fields);
     let turnstile_token = fields.line(TURNSTILE_FIELD, 2048);
     let flow_token = fields.line(FLOW_TOKEN_FIELD, 256);
+    let captcha_unavailable = fields
+        .boolean(crate::turnstile::CAPTCHA_UNAVAILABLE_FIELD)
+        .unwrap_or(false);
 
     let (extra, extra_dropped) = bounded_extra(obj.iter().filter(|(k, _)| {
         !KNOWN_KEYS.contains(&k.as_str())
@@ -566,6 +573,7 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
             additional_services,
             terms_conditions: terms == Some(true),
             captcha: None,
+            captcha_unavailable,
             hold_id: None,
             idempotency_key,
             turnstile_token,
@@ -704,7 +712,7 @@ pub fn same_request(stored_payload: &str, lead: &Lead) -> bool {
 
 /// Every key the contract names (read above), besides the tenant claims
 /// and the vehicle claims.
-const KNOWN_KEYS: [&str; 43] = [
+const KNOWN_KEYS: [&str; 44] = [
     "category",
     "subcategory",
     "name",
@@ -747,6 +755,7 @@ const KNOWN_KEYS: [&str; 43] = [
     "idempotency_key",
     TURNSTILE_FIELD,
     FLOW_TOKEN_FIELD,
+    crate::turnstile::CAPTCHA_UNAVAILABLE_FIELD,
     HONEYPOT_FIELD,
 ];
 

@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use crate::http::ApiError;
+
 /// The siteverify endpoint. A worker variable may point elsewhere only in
 /// tests (`TURNSTILE_VERIFY_URL`, a local stand-in).
 pub const SITEVERIFY_URL: &str = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
@@ -18,6 +20,26 @@ pub const REFUSED_MESSAGE: &str =
 /// The form-encoded body of a siteverify call. `idempotency_key` lets the
 /// worker retry a call whose answer was lost without Turnstile refusing the
 /// token as already used.
+pub use dealer_rules::edge_config::{STEP_UP_SECRET, STEP_UP_SITE_KEY_VAR};
+
+/// What a form post without a token answers under step-up (403, with the
+/// widget's site key beside it so the form can show it).
+pub const STEP_UP_MESSAGE: &str = "This website is receiving a lot of enquiries just now: please tick the box to show you are not a robot, and send again.";
+
+/// The body field a form sets when it could not get a token (the widget's
+/// script blocked or failing): the lead is then stored and held, never
+/// lost, rather than refused.
+pub const CAPTCHA_UNAVAILABLE_FIELD: &str = "captcha_unavailable";
+
+/// The 403 of a step-up: the message and the site key of the widget to
+/// solve.
+pub fn step_up_refusal(site_key: &str) -> ApiError {
+    ApiError {
+        captcha_site_key: Some(site_key.to_string()),
+        ..ApiError::new(403, STEP_UP_MESSAGE)
+    }
+}
+
 pub fn siteverify_body(
     secret: &str,
     token: &str,
@@ -85,6 +107,19 @@ pub fn hosts_of(origins: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_up_names_the_widget_to_solve() {
+        let e = step_up_refusal("0x4AAAAAAAplatform");
+        assert_eq!(e.status, 403);
+        let body = e.body();
+        assert_eq!(body["captcha_site_key"], "0x4AAAAAAAplatform");
+        assert_eq!(body["error"], STEP_UP_MESSAGE);
+        assert!(ApiError::new(403, REFUSED_MESSAGE)
+            .body()
+            .get("captcha_site_key")
+            .is_none());
+    }
     use serde_json::json;
 
     #[test]

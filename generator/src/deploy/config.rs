@@ -47,6 +47,13 @@ pub struct EdgeTarget {
     /// relative to the checkout root: the deployed config is derived from it
     /// so bindings are declared once.
     pub wrangler_toml: PathBuf,
+    /// The platform's Turnstile site key (public) for the step-up under a
+    /// flood: a dealer without a captcha of its own whose lead budget is
+    /// spent has its forms show this widget. Deployed as the worker
+    /// variable `STEP_UP_TURNSTILE_SITE_KEY`; its secret
+    /// `STEP_UP_TURNSTILE_SECRET` is then required. None: no step-up (leads
+    /// over the budget are held).
+    pub step_up_site_key: Option<String>,
 }
 
 /// The API behind previews (`deploy --preview`): a worker built from the
@@ -118,6 +125,8 @@ struct RawEdge {
     name: Spanned<String>,
     #[serde(default)]
     wrangler_toml: Option<Spanned<String>>,
+    #[serde(default)]
+    step_up_site_key: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -310,6 +319,20 @@ impl DeployConfig {
         let d1_database_id = c.uuid(&d1.database_id, "d1.database_id");
         let edge = raw.edge.into_inner();
         let edge_name = c.name(&edge.name, "edge.name");
+        let step_up_site_key = edge.step_up_site_key.as_ref().map(|k| {
+            let key = k.get_ref().trim();
+            if key.is_empty()
+                || key.len() > 100
+                || !key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+            {
+                c.err(
+                    k.span(),
+                    "edge.step_up_site_key",
+                    format!("`{key}` is not a Turnstile site key (letters, digits, `_` and `-`, such as 0x4AAAAAAA…)"),
+                );
+            }
+            key.to_string()
+        });
         let preview = raw.preview.map(|p| {
             let p = p.into_inner();
             let target = PreviewTarget {
@@ -447,6 +470,7 @@ impl DeployConfig {
             edge: EdgeTarget {
                 name: edge_name,
                 wrangler_toml,
+                step_up_site_key,
             },
             sites: SitesTarget {
                 name_prefix,
@@ -585,6 +609,29 @@ database_id = "0b0f0c3e-1111-2222-3333-444455556666"
                 && e.contains("preview.d1_database_id: `x` is not a D1 database id"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_step_up_widget_makes_its_secret_a_platform_secret() {
+        let c = parse(GOOD).unwrap();
+        assert_eq!(c.edge.step_up_site_key, None);
+        assert!(!super::super::secrets::platform(&c.edge).contains_key("STEP_UP_TURNSTILE_SECRET"));
+        let with = GOOD.replace(
+            "name = \"dealergen-edge\"\n",
+            "name = \"dealergen-edge\"\nstep_up_site_key = \"0x4AAAAAAAplatform\"\n",
+        );
+        let c = parse(&with).unwrap();
+        assert_eq!(
+            c.edge.step_up_site_key.as_deref(),
+            Some("0x4AAAAAAAplatform")
+        );
+        let secrets = super::super::secrets::platform(&c.edge);
+        assert!(
+            secrets.contains_key("SESSION_SECRET")
+                && secrets.contains_key("STEP_UP_TURNSTILE_SECRET")
+        );
+        let bad = parse(&with.replace("0x4AAAAAAAplatform", "not a key")).unwrap_err();
+        assert!(bad.to_string().contains("edge.step_up_site_key"), "{bad}");
     }
 
     #[test]

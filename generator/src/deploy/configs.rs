@@ -198,6 +198,17 @@ pub fn edge(
     let mut v = edge_worker(cfg, &production, root, out_dir)?;
     let o = v.as_object_mut().expect("a TOML table is an object");
     o.insert("routes".into(), serde_json::to_value(routes)?);
+    if let Some(key) = &cfg.edge.step_up_site_key {
+        // The step-up widget's site key is public: a variable, not a secret.
+        o.entry("vars")
+            .or_insert_with(|| serde_json::json!({}))
+            .as_object_mut()
+            .context("the edge's `vars` is not a table")?
+            .insert(
+                dealer_rules::edge_config::STEP_UP_SITE_KEY_VAR.into(),
+                key.as_str().into(),
+            );
+    }
     // Wrangler refuses to deploy a version without these (belt and braces:
     // `dealergen deploy` checks them first and names the missing ones).
     o.insert(

@@ -144,7 +144,7 @@ impl Plan {
         let state_dir = write_state_config(&cfg, &out)?;
         let edge_dir = out.join("edge");
         let routes = configs::edge_routes(&cfg, &hosts)?;
-        let platform_secrets: Vec<String> = secrets::platform().into_keys().collect();
+        let platform_secrets: Vec<String> = secrets::platform(&cfg.edge).into_keys().collect();
         // The edge worker's config and key (not with --no-edge: the sites of a
         // CI shard go out without the worker, which one job deploys first).
         let mut edge_unbuilt = None;
@@ -230,7 +230,7 @@ impl Plan {
 
         // Secrets of the edge worker: names only.
         let mut needed: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (name, why) in secrets::platform() {
+        for (name, why) in secrets::platform(&cfg.edge) {
             needed
                 .entry(name)
                 .or_default()

@@ -32,12 +32,12 @@ pub fn entries(build: &[KvEntry], slug: &str, id: &str, origin: &str) -> Result<
         let renamed = match kind {
             // The production origins lead to production's dealer, not here.
             "origin" => continue,
-            "dealer" | "cars" if rest == slug => format!("{kind}:{id}"),
+            "dealer" | "cars" | "search-words" if rest == slug => format!("{kind}:{id}"),
             "car" | "car-id" if rest.starts_with(&format!("{slug}:")) => {
                 format!("{kind}:{id}{}", &rest[slug.len()..])
             }
             _ => bail!(
-                "edge-kv.json of {slug} has the key `{key}`, which a preview does not know how to carry (dealergen writes dealer:, origin:, cars:, car: and car-id: keys of the dealer)"
+                "edge-kv.json of {slug} has the key `{key}`, which a preview does not know how to carry (dealergen writes dealer:, origin:, cars:, search-words:, car: and car-id: keys of the dealer)"
             ),
         };
         let value = if kind == "dealer" {
@@ -113,6 +113,7 @@ mod tests {
             kv("dealer:tiny", &config.to_string()),
             kv("origin:https://tiny.example", "tiny"),
             kv("cars:tiny", "a-1\nb-2"),
+            kv("search-words:tiny", "kia\nrio"),
             kv("car:tiny:a-1", "{\"id\":\"1\"}"),
             kv("car-id:tiny:1", "a-1"),
         ]
@@ -130,6 +131,7 @@ mod tests {
             [
                 "dealer:tiny--pr-7",
                 "cars:tiny--pr-7",
+                "search-words:tiny--pr-7",
                 "car:tiny--pr-7:a-1",
                 "car-id:tiny--pr-7:1",
                 "origin:https://pr-7-site-tiny.acct.workers.dev",
@@ -143,10 +145,14 @@ mod tests {
         assert_eq!(config["leads"]["email"], Value::Null);
         assert_eq!(config["locations"][0]["lead_email"], Value::Null);
         assert_eq!(out[1].value, "a-1\nb-2");
-        assert_eq!(out[4].value, "tiny--pr-7");
-        let mut listed = written(&out[5].value).unwrap();
+        assert_eq!(
+            out[2].value, "kia\nrio",
+            "the stock's search words, as built"
+        );
+        assert_eq!(out[5].value, "tiny--pr-7");
+        let mut listed = written(&out[6].value).unwrap();
         listed.sort();
-        let mut expected: Vec<String> = keys[..5].iter().map(|k| k.to_string()).collect();
+        let mut expected: Vec<String> = keys[..6].iter().map(|k| k.to_string()).collect();
         expected.sort();
         assert_eq!(listed, expected);
     }

@@ -9,7 +9,7 @@
 //! - `deployed:@edge`: the key of the edge worker last deployed.
 //!
 //! The worker never reads these keys (it reads `dealer:`, `origin:`,
-//! `cars:`, `car:`, `car-id:`).
+//! `cars:`, `search-words:`, `car:`, `car-id:`).
 
 use std::path::{Path, PathBuf};
 

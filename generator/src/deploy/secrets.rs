@@ -6,12 +6,20 @@ use std::collections::BTreeMap;
 
 use dealer_rules::edge_config::EdgeConfig;
 
-/// Secrets the edge worker needs whatever dealers it serves.
-pub fn platform() -> BTreeMap<String, String> {
-    BTreeMap::from([(
+/// Secrets the edge worker needs whatever dealers it serves; with a
+/// step-up widget (`[edge] step_up_site_key`), its secret too.
+pub fn platform(edge: &super::config::EdgeTarget) -> BTreeMap<String, String> {
+    let mut need = BTreeMap::from([(
         "SESSION_SECRET".to_string(),
         "signs sessions, sign-in codes and client hashes".to_string(),
-    )])
+    )]);
+    if edge.step_up_site_key.is_some() {
+        need.insert(
+            dealer_rules::edge_config::STEP_UP_SECRET.to_string(),
+            "[edge] step_up_site_key: the platform widget's Turnstile secret".to_string(),
+        );
+    }
+    need
 }
 
 /// Secret name → why this dealer needs it.

@@ -391,6 +391,41 @@ fn a_dry_run_prints_the_plan_writes_the_configs_and_changes_nothing() {
 }
 
 #[test]
+fn a_step_up_widget_is_deployed_as_a_variable_and_its_secret_required() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    let config = std::fs::read_to_string(f.config()).unwrap().replace(
+        "name = \"dealergen-edge\"\n",
+        "name = \"dealergen-edge\"\nstep_up_site_key = \"0x4AAAAAAAplatform\"\n",
+    );
+    std::fs::write(f.config(), config).unwrap();
+    let (code, out, err) = f.run_env(&["deploy", "--dealer", TINY, "--dry-run"], false);
+    assert_eq!(code, 0, "{out}{err}");
+    let edge: Value = serde_json::from_str(
+        &std::fs::read_to_string(f.sites().join(".deploy/edge/wrangler.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        edge["vars"]["STEP_UP_TURNSTILE_SITE_KEY"],
+        "0x4AAAAAAAplatform"
+    );
+    let required: Vec<&str> = edge["secrets"]["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        required.contains(&"STEP_UP_TURNSTILE_SECRET"),
+        "{required:?}"
+    );
+    assert!(
+        out.contains("STEP_UP_TURNSTILE_SECRET"),
+        "named among the secrets needed: {out}"
+    );
+}
+
+#[test]
 fn a_dry_run_without_credentials_says_what_it_cannot_know() {
     let f = Fixture::new();
     f.release(TINY, R1, K1, "v1");

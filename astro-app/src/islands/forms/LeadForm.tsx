@@ -20,6 +20,7 @@
  */
 import '../../styles/forms.css';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { apiUrl, UNEXPECTED_ERROR } from '../../lib/api';
 import { leadAttributes } from '../../lib/forms/attribution';
 import { sendEvent, type EventId } from '../../lib/events';
@@ -121,6 +122,10 @@ export default function LeadForm(props: LeadFormProps) {
     () => (settings.captchaSiteKey ? new TurnstileWidget(() => captchaBox.current, settings.captchaSiteKey, formId) : null),
     [settings.captchaSiteKey, formId],
   );
+  // The platform's widget, when the worker steps up under a flood (a 403
+  // naming its site key): made on the first such answer, shown from then.
+  const stepUp = useRef<TurnstileWidget | null>(null);
+  const [stepUpShown, setStepUpShown] = useState(false);
 
   const formRef = useRef<HTMLFormElement>(null);
   /** Fields the shopper has filled in (typed before hydration or changed since): later initial values leave them alone. */
@@ -271,7 +276,7 @@ export default function LeadForm(props: LeadFormProps) {
         return null;
       }
     };
-    const send = async (captchaToken: string | undefined) => {
+    const send = async (captchaToken: string | undefined, unavailable = false) => {
       const base = buildLeadPayload(fields, values, {
         category,
         subcategory,
@@ -280,7 +285,7 @@ export default function LeadForm(props: LeadFormProps) {
         attributes: leadAttributes(),
         defaults: props.defaults,
         hiddenText: props.hiddenText,
-        extra,
+        extra: unavailable ? { ...extra, captcha_unavailable: true } : extra,
         honeypot,
         captchaToken,
       });
@@ -308,6 +313,23 @@ export default function LeadForm(props: LeadFormProps) {
         return fail({}, CAPTCHA_FAILED);
       }
       ({ payload, result } = await send(solved));
+    }
+    if (!result.ok && result.status === 403 && result.captchaSiteKey && !captcha) {
+      // A step-up: the dealer's forms ask for the platform's widget while a
+      // flood lasts. The shopper solves it and the lead goes at once; if no
+      // token comes (the widget blocked or failing), it goes marked so, to
+      // be held rather than lost.
+      stepUp.current ??= new TurnstileWidget(() => captchaBox.current, result.captchaSiteKey, formId);
+      const asked = result.error;
+      // Committed now: the widget renders into the box as soon as its script is there.
+      flushSync(() => {
+        setStepUpShown(true);
+        setFormError(asked);
+      });
+      const solved = await stepUp.current.token().catch(() => null);
+      setFormError(undefined);
+      ({ payload, result } = solved === null ? await send(undefined, true) : await send(solved));
+      stepUp.current.reset();
     }
     captcha?.reset();
     if (!result.ok) {
@@ -402,7 +424,7 @@ export default function LeadForm(props: LeadFormProps) {
         />
       ))}
       <Honeypot id={idOf('website')} value={honeypot} onChange={setHoneypot} />
-      {captcha && <div className="captcha" ref={captchaBox} />}
+      {(captcha || stepUpShown) && <div className="captcha" ref={captchaBox} />}
       {settings.captchaSiteKey && (
         <noscript>
           <p className="form__note">This form needs JavaScript for its security check.</p>

@@ -6,7 +6,9 @@
  */
 import { api, type ApiResult } from '../api';
 
-export type LeadResult = { ok: true; leadId: string } | { ok: false; status: number; error: string; fields: Record<string, string> };
+export type LeadResult =
+  | { ok: true; leadId: string }
+  | { ok: false; status: number; error: string; fields: Record<string, string>; captchaSiteKey?: string };
 
 /**
  * The latest flow token of each multi-step flow this page started, by the
@@ -41,7 +43,7 @@ export async function postLead(apiBase: string, body: Record<string, unknown>, f
     }
     return { ok: false, status: result.status, error: 'An unexpected error occurred.', fields: {} };
   }
-  return { ok: false, status: result.status, error: result.error, fields: result.fields };
+  return { ok: false, status: result.status, error: result.error, fields: result.fields, ...(result.captchaSiteKey ? { captchaSiteKey: result.captchaSiteKey } : {}) };
 }
 
 export type { ApiResult };

@@ -64,12 +64,14 @@ pub fn publish_plan(
         .chain(std::iter::once(&site.theme.logo));
     runtime.images.extend(images.filter_map(|u| origin_of(u)));
     // The captcha widget (lib/forms/turnstile.ts) loads its script and its
-    // challenge frame from Cloudflare, on the pages with a form.
-    if site.forms.captcha_site_key.is_some() {
-        let turnstile = "https://challenges.cloudflare.com".to_string();
-        runtime.scripts.insert(turnstile.clone());
-        runtime.frames.insert(turnstile);
-    }
+    // challenge frame from Cloudflare, on the pages with a form: the
+    // dealer's own (features.captcha), or the platform's, which the worker
+    // asks any dealer's forms to show while a flood has spent the lead
+    // budget (the step-up, edge/core/src/turnstile.rs). Allowed for every
+    // site, loaded only when one of them is needed.
+    let turnstile = "https://challenges.cloudflare.com".to_string();
+    runtime.scripts.insert(turnstile.clone());
+    runtime.frames.insert(turnstile);
     PlannedPublish {
         plan: crate::publish::PublishPlan {
             dealer: slug.to_string(),
