@@ -292,22 +292,27 @@ describe('Make an Offer (features.make_offer: dialog)', () => {
   });
 });
 
+/** A three-field contact form (name, email, phone) with `settings`. */
+function contactForm(settings: FormConfig, fetchImpl: typeof fetch, navigate: (url: string) => void) {
+  render(
+    <LeadForm
+      formId="t"
+      settings={settings}
+      fields={[{ name: 'name', rule: 'name', required: true, label: 'Name', input: 'text' }, { name: 'email', rule: 'email', required: true, label: 'Email', input: 'email' }, { name: 'phone', rule: 'phone', required: true, label: 'Phone', input: 'tel' }]}
+      category="general"
+      submitLabel="Send"
+      fetchImpl={fetchImpl}
+      navigate={navigate}
+    />,
+  );
+}
+
 describe('Turnstile (features.captcha)', () => {
   it('loads its script only when the form is first focused, and sends the token', async () => {
     resetTurnstileLoader();
     const { fetchImpl, calls } = api();
     const navigate = vi.fn();
-    render(
-      <LeadForm
-        formId="t"
-        settings={{ ...config, captchaSiteKey: '1x00000000000000000000AA' }}
-        fields={[{ name: 'name', rule: 'name', required: true, label: 'Name', input: 'text' }, { name: 'email', rule: 'email', required: true, label: 'Email', input: 'email' }, { name: 'phone', rule: 'phone', required: true, label: 'Phone', input: 'tel' }]}
-        category="general"
-        submitLabel="Send"
-        fetchImpl={fetchImpl}
-        navigate={navigate}
-      />,
-    );
+    contactForm({ ...config, captchaSiteKey: '1x00000000000000000000AA' }, fetchImpl, navigate);
     const scripts = () => [...document.head.querySelectorAll('script')].filter((s) => s.src === TURNSTILE_SCRIPT);
     expect(scripts().length).toBe(0);
     const render$ = vi.fn((_el: HTMLElement, opts: Record<string, unknown>) => {
@@ -341,17 +346,7 @@ describe('Turnstile (features.captcha)', () => {
     });
     window.turnstile = { render: render$, reset: vi.fn() };
     const navigate = vi.fn();
-    render(
-      <LeadForm
-        formId="t"
-        settings={config}
-        fields={[{ name: 'name', rule: 'name', required: true, label: 'Name', input: 'text' }, { name: 'email', rule: 'email', required: true, label: 'Email', input: 'email' }, { name: 'phone', rule: 'phone', required: true, label: 'Phone', input: 'tel' }]}
-        category="general"
-        submitLabel="Send"
-        fetchImpl={fetchImpl}
-        navigate={navigate}
-      />,
-    );
+    contactForm(config, fetchImpl, navigate);
     contact();
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(navigate).toHaveBeenCalled());
