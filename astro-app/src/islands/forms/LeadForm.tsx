@@ -20,7 +20,6 @@
  */
 import '../../styles/forms.css';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
-import { flushSync } from 'react-dom';
 import { apiUrl, UNEXPECTED_ERROR } from '../../lib/api';
 import { leadAttributes } from '../../lib/forms/attribution';
 import { sendEvent, type EventId } from '../../lib/events';
@@ -126,6 +125,13 @@ export default function LeadForm(props: LeadFormProps) {
   // naming its site key): made on the first such answer, shown from then.
   const stepUp = useRef<TurnstileWidget | null>(null);
   const [stepUpShown, setStepUpShown] = useState(false);
+  // Resolved once the widget's box is on the page (the widget renders into it).
+  const stepUpBox = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    if (!stepUpShown) return;
+    stepUpBox.current?.();
+    stepUpBox.current = null;
+  }, [stepUpShown]);
 
   const formRef = useRef<HTMLFormElement>(null);
   /** Fields the shopper has filled in (typed before hydration or changed since): later initial values leave them alone. */
@@ -320,12 +326,13 @@ export default function LeadForm(props: LeadFormProps) {
       // token comes (the widget blocked or failing), it goes marked so, to
       // be held rather than lost.
       stepUp.current ??= new TurnstileWidget(() => captchaBox.current, result.captchaSiteKey, formId);
-      const asked = result.error;
-      // Committed now: the widget renders into the box as soon as its script is there.
-      flushSync(() => {
-        setStepUpShown(true);
-        setFormError(asked);
-      });
+      setFormError(result.error);
+      if (!captchaBox.current) {
+        await new Promise<void>((resolve) => {
+          stepUpBox.current = resolve;
+          setStepUpShown(true);
+        });
+      }
       const solved = await stepUp.current.token().catch(() => null);
       setFormError(undefined);
       ({ payload, result } = solved === null ? await send(undefined, true) : await send(solved));
