@@ -17,6 +17,10 @@
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::session::{hex, mac, unhex};
+
+type HmacSha256 = Hmac<Sha256>;
+
 /// How long after a flow's first lead its later steps may follow.
 pub const FLOW_WINDOW_SECS: u64 = 2 * 3600;
 
@@ -74,32 +78,24 @@ impl FlowRefusal {
     }
 }
 
-fn signature(key: &[u8], binding: FlowBinding<'_>, step: &FlowStep) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
+/// The signature's MAC over every claim of `step` and its binding.
+fn claims_mac(key: &[u8], binding: FlowBinding<'_>, step: &FlowStep) -> HmacSha256 {
     let step_text = step.step.to_string();
     let expires = step.expires.to_string();
     let verified = if step.verified { "1" } else { "0" };
-    let parts = [
-        VERSION,
-        binding.dealer,
-        binding.client,
-        binding.category,
-        step.first_lead.as_str(),
-        step_text.as_str(),
-        expires.as_str(),
-        verified,
-    ];
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            mac.update(b"\x1f"); // unit separator: "a"+"bc" ≠ "ab"+"c"
-        }
-        mac.update(part.as_bytes());
-    }
-    mac.finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    mac(
+        key,
+        &[
+            VERSION,
+            binding.dealer,
+            binding.client,
+            binding.category,
+            step.first_lead.as_str(),
+            step_text.as_str(),
+            expires.as_str(),
+            verified,
+        ],
+    )
 }
 
 /// The token admitting `step`: `f1.<first lead>.<step>.<expires>.<0|1>.<hmac>`.
@@ -110,7 +106,7 @@ pub fn sign(key: &[u8], binding: FlowBinding<'_>, step: &FlowStep) -> String {
         step.step,
         step.expires,
         u8::from(step.verified),
-        signature(key, binding, step)
+        hex(&claims_mac(key, binding, step).finalize().into_bytes())
     )
 }
 
@@ -149,17 +145,11 @@ pub fn verify(
         expires,
         verified,
     };
-    let expected = signature(key, binding, &claim);
-    // Compared in constant time: the signature is a secret's output.
-    if expected.len() != sig.len()
-        || expected
-            .bytes()
-            .zip(sig.bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            != 0
-    {
-        return Err(FlowRefusal::Forged);
-    }
+    // Checked in constant time (hmac's verify): the signature is a secret's output.
+    let sig = unhex(sig).ok_or(FlowRefusal::Forged)?;
+    claims_mac(key, binding, &claim)
+        .verify_slice(&sig)
+        .map_err(|_| FlowRefusal::Forged)?;
     if claim.first_lead != lead_id {
         return Err(FlowRefusal::OtherFlow);
     }

@@ -44,7 +44,9 @@ pub fn parse_mobile(input: &str) -> Option<String> {
         .map(|p| p.national().to_string())
 }
 
-fn mac(key: &[u8], parts: &[&str]) -> HmacSha256 {
+/// HMAC-SHA256 over `parts`, separated so that "a"+"bc" ≠ "ab"+"c"
+/// (also signs [`crate::lead_flow`] tokens).
+pub(crate) fn mac(key: &[u8], parts: &[&str]) -> HmacSha256 {
     // HMAC accepts keys of any length; `new_from_slice` cannot fail for it.
     let mut mac = HmacSha256::new_from_slice(key).expect("HMAC takes any key length");
     for (i, part) in parts.iter().enumerate() {
@@ -56,11 +58,11 @@ fn mac(key: &[u8], parts: &[&str]) -> HmacSha256 {
     mac
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
