@@ -197,22 +197,21 @@ pub fn validate_report(body: &Value) -> Result<Report, FieldErrors> {
 /// block (or one bot's rented range) are not three visitors. Anything else
 /// as given.
 pub fn visitor_network(address: &str) -> String {
-    match address.trim().parse::<std::net::IpAddr>() {
-        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
-            Some(v4) => v4_block(v4),
-            None => {
-                let s = v6.segments();
-                format!("{:x}:{:x}:{:x}::/48", s[0], s[1], s[2])
-            }
-        },
-        Ok(std::net::IpAddr::V4(v4)) => v4_block(v4),
+    use crate::http::{client_aggregates, Aggregate};
+    if let Some((_, block)) = client_aggregates(address)
+        .into_iter()
+        .find(|(a, _)| *a == Aggregate::Block)
+    {
+        return block;
+    }
+    // IPv4 (or mapped): its /24; anything else as given.
+    match crate::http::client_network(address).parse::<std::net::Ipv4Addr>() {
+        Ok(v4) => {
+            let [a, b, c, _] = v4.octets();
+            format!("{a}.{b}.{c}.0/24")
+        }
         Err(_) => address.trim().to_string(),
     }
-}
-
-fn v4_block(v4: std::net::Ipv4Addr) -> String {
-    let [a, b, c, _] = v4.octets();
-    format!("{a}.{b}.{c}.0/24")
 }
 
 /// Words never counted, whatever the stock holds: what a bot would plant
