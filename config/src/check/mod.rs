@@ -23,6 +23,7 @@ pub(crate) mod placeholders;
 mod search;
 mod stock;
 pub(crate) mod structure;
+mod syndication;
 mod theme;
 mod urls;
 pub(crate) mod values;
@@ -200,6 +201,7 @@ pub(crate) fn rules(
     if skip.ok("features") && skip.ok("forms") && skip.ok("trade_in") {
         forms::check(cfg, &mut cx);
     }
+    syndication::check(cfg, &mut cx);
     cx.out
 }
 

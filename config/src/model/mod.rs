@@ -16,6 +16,7 @@ mod locations;
 mod pages;
 mod search;
 mod stock_source;
+mod syndication;
 mod timezone;
 
 pub use catalogue::*;
@@ -31,6 +32,7 @@ pub use pages::*;
 pub use dealer_rules::rate_limits::{RateLimits, RouteLimitOverride};
 pub use search::*;
 pub use stock_source::*;
+pub use syndication::*;
 pub use timezone::TimeZone;
 
 use schemars::JsonSchema;
@@ -164,6 +166,9 @@ pub struct DealerConfig {
     /// The edge API the site calls.
     #[serde(default)]
     pub edge: EdgeSettings,
+    /// Vehicle ads feeds (Google, Meta) built from the cars the site shows and published with it.
+    #[serde(default)]
+    pub syndication: Syndication,
 }
 
 /// Phone and e-mail.

@@ -4,7 +4,8 @@
 //! `site_data` (the config resolved into what the pages show),
 //! `search_index` (the precomputed search), `rich_text` (dealer Markdown to
 //! safe HTML), `pages` (the page table: every page a build makes),
-//! `url_path` (a site path's escapes decoded).
+//! `syndication` (the Google and Meta vehicle ads feeds, from the
+//! presented cars), `url_path` (a site path's escapes decoded).
 //! Pure data in, data out: nothing here runs Astro or writes a release.
 
 pub mod page_table;
@@ -12,4 +13,5 @@ pub mod rich_text;
 pub mod search_index;
 pub mod site_data;
 pub mod stock;
+pub mod syndication;
 pub mod url_path;
