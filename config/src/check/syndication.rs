@@ -64,6 +64,20 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
         check_utm(&google.utm, &at.key("utm"), cx);
     }
     if let Some(meta) = &s.meta_vehicles {
+        if cx.skip.ok("locations") {
+            for l in &cfg.locations {
+                let sells = l.kind == crate::model::LocationKind::Sales;
+                if sells && (l.address.lat.is_none() || l.address.lng.is_none()) {
+                    cx.warn(
+                        &base.clone().key("meta_vehicles"),
+                        format!(
+                            "location `{}` has no lat/lng: Meta needs a car's coordinates, so its cars are left out of the Meta feed",
+                            l.id
+                        ),
+                    );
+                }
+            }
+        }
         check_utm(&meta.utm, &base.clone().key("meta_vehicles").key("utm"), cx);
     }
     let labels = base.clone().key("custom_labels");
@@ -179,7 +193,15 @@ mod tests {
             "syndication.meta_vehicles.utm.source",
         );
         assert!(p.message.contains("not a tracking value"), "{}", p.message);
-        accepted("syndication: { meta_vehicles: { utm: { source: facebook, medium: paid_social, campaign: stock.2026 } } }");
+        accepted("syndication: { google_vehicle_ads: { store_codes: [{ location: main, code: M1 }], utm: { source: google, medium: paid_social, campaign: stock.2026 } } }");
+    }
+
+    #[test]
+    fn the_meta_feed_warns_of_a_location_without_coordinates() {
+        let all = problems("syndication: { meta_vehicles: {} }");
+        assert_eq!(all.len(), 1, "{all:#?}");
+        assert_eq!(all[0].severity, crate::diagnostic::Severity::Warning);
+        assert!(all[0].message.starts_with("location `main` has no lat/lng"), "{}", all[0].message);
     }
 
     #[test]
@@ -201,7 +223,7 @@ mod tests {
     #[test]
     fn a_complete_syndication_section_passes() {
         accepted(
-            "syndication: { google_vehicle_ads: { store_codes: [{ location: main, code: MAIN-1 }], utm: { source: google } }, meta_vehicles: {}, exclude: { car_types: [demo] }, custom_labels: [car_type, location] }",
+            "{ locations: [{ id: main, name: Main, phone: (07) 3555 0101, address: { street: 1 A St, suburb: Newstead, state: QLD, postcode: \"4006\", lat: -27.4, lng: 153.0 } }], syndication: { google_vehicle_ads: { store_codes: [{ location: main, code: MAIN-1 }], utm: { source: google } }, meta_vehicles: {}, exclude: { car_types: [demo] }, custom_labels: [car_type, location] } }",
         );
     }
 }

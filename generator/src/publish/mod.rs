@@ -36,6 +36,9 @@ pub struct PublishPlan {
     pub redirects: Vec<redirects::Redirect>,
     /// Origins the site's scripts reach at run time (for the CSP).
     pub runtime: headers::RuntimeOrigins,
+    /// The vehicle ads feeds, written to `/feeds/` (`pipeline::syndication`):
+    /// each row's car page must be a page of this build.
+    pub feeds: Vec<crate::pipeline::syndication::FeedFile>,
 }
 
 /// What the publish step found and wrote.
@@ -159,6 +162,7 @@ pub fn finish(
         }
     }
     write(dist, "_redirects", &redirects::render(&plan.redirects))?;
+    problems.extend(write_feeds(dist, &plan.feeds, &files)?);
     // The site worker's redirects for the older platform's query-string
     // addresses land on the pages /cars/ids.json names: each must exist.
     problems.extend(car_ids_problems(dist, &files));
@@ -246,6 +250,34 @@ pub fn finish(
         checks: started.elapsed(),
         pages_known: 0,
     })
+}
+
+/// Writes the vehicle ads feeds into `dist/feeds/`; an ad never links a
+/// page the site does not have, so each row's page is checked here, against
+/// this build's files.
+fn write_feeds(
+    dist: &Path,
+    feeds: &[crate::pipeline::syndication::FeedFile],
+    files: &SiteFiles,
+) -> Result<Vec<String>> {
+    let mut problems = Vec::new();
+    if feeds.is_empty() {
+        return Ok(problems);
+    }
+    let dir = dist.join("feeds");
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for feed in feeds {
+        for page in &feed.pages {
+            if !matches!(
+                link_check::resolve_path(page, files, &BTreeMap::new()),
+                Some(Target::Page(_))
+            ) {
+                problems.push(format!("feeds/{}: a row links {page}: no page there", feed.name));
+            }
+        }
+        write(&dir, feed.name, &feed.text)?;
+    }
+    Ok(problems)
 }
 
 fn write(dist: &Path, name: &str, text: &str) -> Result<()> {

@@ -22,7 +22,9 @@ pub struct Generated {
     pub cars: Vec<present::Car>,
     /// (file name, text): site.json, cars.json, search-index.json (the
     /// pages' data), edge-config.json and edge-kv.json (the worker's),
-    /// redirects.txt (the sold-car redirects the publish step writes).
+    /// redirects.txt (the sold-car redirects the publish step writes), and
+    /// the ads feeds the dealer publishes (google-vehicle-ads.tsv,
+    /// meta-vehicles.csv, written to the release's `feeds/`).
     pub files: Vec<(&'static str, String)>,
     /// The worker's configuration (also in `files` as edge-config.json).
     pub edge: EdgeConfig,
@@ -33,6 +35,9 @@ pub struct Generated {
     pub feed_warnings: Vec<feed::FeedWarning>,
     /// Warnings of the build itself (links left out, redirects that did not fit).
     pub build_warnings: Vec<String>,
+    /// What the ads feeds left out, and a summary line per feed
+    /// (`pipeline::syndication`): reported with the stock feed's problems.
+    pub syndication: Vec<String>,
     /// Cars of the feed the site does not show (incl. other dealerships).
     pub hidden: usize,
 }
@@ -100,7 +105,17 @@ pub fn generate(
         );
     }
     build_warnings.extend(settled.warnings);
-    let plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
+    let mut plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
+    // The ads feeds come from the cars as the pages show them
+    // (pipeline::syndication): the same release, the same decision.
+    let feeds = crate::pipeline::syndication::build(
+        &cars,
+        &crate::pipeline::syndication::Context {
+            cfg,
+            base_url: site.base_url.trim_end_matches('/'),
+            now,
+        },
+    );
     if plan.left_out > 0 {
         build_warnings.push(format!(
             "{} sold car(s) past the window get no redirect: _redirects holds {} static rules, shared with the old platform's addresses (the most recent sales are kept)",
@@ -133,6 +148,9 @@ pub fn generate(
             crate::publish::redirects::render(&plan.plan.redirects),
         ),
     ];
+    let mut files = files;
+    files.extend(feeds.files.iter().map(|f| (f.name, f.text.clone())));
+    plan.plan.feeds = feeds.files;
     Ok(Generated {
         site,
         cars,
@@ -143,6 +161,7 @@ pub fn generate(
         skipped,
         feed_warnings,
         build_warnings,
+        syndication: feeds.lines,
         hidden,
     })
 }

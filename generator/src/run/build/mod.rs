@@ -532,6 +532,14 @@ impl Prepared {
                     self.slug, self.dealer.config.stock.feed
                 )
             })
+            // What the ads feeds left out (pipeline::syndication): a feed
+            // problem like the others, to fix in the same place.
+            .chain(
+                generated
+                    .syndication
+                    .iter()
+                    .map(|line| format!("{}: {line}", self.slug)),
+            )
             .collect()
     }
 

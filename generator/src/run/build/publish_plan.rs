@@ -78,6 +78,7 @@ pub fn publish_plan(
             origin: cfg.site_url.clone(),
             redirects,
             runtime,
+            feeds: Vec::new(),
         },
         left_out,
     }
