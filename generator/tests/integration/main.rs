@@ -17,3 +17,4 @@ mod finance_compliance;
 mod hostile_yaml;
 mod slug_vectors;
 mod stock_pull;
+mod syndication;
