@@ -195,8 +195,13 @@ async function main() {
       await hydrated(page);
       await page.locator('nav.pagination').getByRole('link', { name: 'Page 2', exact: true }).click();
       await page.waitForURL(`${origin}/search/page/2/`);
-      await page.locator('article.car-card h2', { hasText: `${cars[pageSize].year} ${cars[pageSize].make} ${cars[pageSize].model}` }).first().waitFor();
-      assertEqual(await page.locator('article.car-card h2').first().innerText(), `${cars[pageSize].year} ${cars[pageSize].make} ${cars[pageSize].model}`, 'first card of page 2');
+      // The FIRST card must become page 2's first car: a card of the same
+      // title further down (another K4) must not satisfy the wait while
+      // the list is still changing.
+      const second = `${cars[pageSize].year} ${cars[pageSize].make} ${cars[pageSize].model}`;
+      const first = page.locator('article.car-card h2').first();
+      await first.filter({ hasText: new RegExp(`^${second.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor().catch(() => {});
+      assertEqual(await first.innerText(), second, 'first card of page 2');
       await page.goBack();
       await page.waitForURL(`${origin}/search/`);
       await page.locator('article.car-card h2', { hasText: `${cars[0].year} ${cars[0].make} ${cars[0].model}` }).first().waitFor();

@@ -19,7 +19,6 @@ pub struct Syndication {
     /// Cars the site shows but no feed advertises.
     pub exclude: SyndicationExclusions,
     /// What each custom label carries, in order: the first is `custom_label_0`, up to five. Ad campaigns are split by them (e.g. a budget for new cars only).
-    #[schemars(length(max = 5))]
     pub custom_labels: Vec<CustomLabel>,
 }
 
