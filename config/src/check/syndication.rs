@@ -201,7 +201,11 @@ mod tests {
         let all = problems("syndication: { meta_vehicles: {} }");
         assert_eq!(all.len(), 1, "{all:#?}");
         assert_eq!(all[0].severity, crate::diagnostic::Severity::Warning);
-        assert!(all[0].message.starts_with("location `main` has no lat/lng"), "{}", all[0].message);
+        assert!(
+            all[0].message.starts_with("location `main` has no lat/lng"),
+            "{}",
+            all[0].message
+        );
     }
 
     #[test]

@@ -272,7 +272,10 @@ fn write_feeds(
                 link_check::resolve_path(page, files, &BTreeMap::new()),
                 Some(Target::Page(_))
             ) {
-                problems.push(format!("feeds/{}: a row links {page}: no page there", feed.name));
+                problems.push(format!(
+                    "feeds/{}: a row links {page}: no page there",
+                    feed.name
+                ));
             }
         }
         write(&dir, feed.name, &feed.text)?;

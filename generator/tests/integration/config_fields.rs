@@ -323,6 +323,8 @@ fn alternates(path: &str) -> Vec<Value> {
         "locations[].subtype" => vec!["buying".into()],
         // The offer shared with the group's other site is excluded from this one.
         "offers[].excluded_website_ids" => vec![serde_json::json!(["everything"])],
+        // Another location of the dealer: its cars go into Google's feed instead.
+        "syndication.google_vehicle_ads.store_codes[].location" => vec!["ev-newstead".into()],
         _ => Vec::new(),
     }
 }

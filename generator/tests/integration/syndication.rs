@@ -46,22 +46,57 @@ fn rows(g: &dealergen::run::build::Generated, p: Platform) -> Rows {
 /// Center "Create a primary feed", and vehicle_price_type, required for
 /// new and used cars in Australia).
 const GOOGLE_REQUIRED: &[&str] = &[
-    "id", "title", "link", "image_link", "price", "vehicle_price_type", "condition", "brand", "model",
-    "year", "mileage", "color", "VIN", "store_code",
+    "id",
+    "title",
+    "link",
+    "image_link",
+    "price",
+    "vehicle_price_type",
+    "condition",
+    "brand",
+    "model",
+    "year",
+    "mileage",
+    "color",
+    "VIN",
+    "store_code",
 ];
 /// Meta's required vehicle fields (automotive inventory ads reference).
 const META_REQUIRED: &[&str] = &[
-    "vehicle_id", "title", "description", "url", "make", "model", "year", "mileage.value",
-    "mileage.unit", "image[0].url", "body_style", "vin", "price", "exterior_color",
-    "state_of_vehicle", "address.addr1", "address.city", "address.region", "address.postal_code",
-    "address.country", "latitude", "longitude",
+    "vehicle_id",
+    "title",
+    "description",
+    "url",
+    "make",
+    "model",
+    "year",
+    "mileage.value",
+    "mileage.unit",
+    "image[0].url",
+    "body_style",
+    "vin",
+    "price",
+    "exterior_color",
+    "state_of_vehicle",
+    "address.addr1",
+    "address.city",
+    "address.region",
+    "address.postal_code",
+    "address.country",
+    "latitude",
+    "longitude",
 ];
 
 fn is_price(v: &str) -> bool {
     // "31990.00 AUD": ISO 4217, two decimals.
     v.strip_suffix(" AUD")
         .and_then(|n| n.split_once('.'))
-        .is_some_and(|(w, c)| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()) && c.len() == 2 && c.chars().all(|c| c.is_ascii_digit()))
+        .is_some_and(|(w, c)| {
+            !w.is_empty()
+                && w.chars().all(|c| c.is_ascii_digit())
+                && c.len() == 2
+                && c.chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 fn allowed(v: &str, words: &[&str]) -> bool {
@@ -76,36 +111,138 @@ fn every_row_follows_its_platforms_rules() {
     assert!(!google.is_empty() && !meta.is_empty());
     for (id, row) in &google {
         for k in GOOGLE_REQUIRED {
-            assert!(row.get(*k).is_some_and(|v| !v.is_empty()), "Google row {id}: `{k}` is required: {row:#?}");
+            assert!(
+                row.get(*k).is_some_and(|v| !v.is_empty()),
+                "Google row {id}: `{k}` is required: {row:#?}"
+            );
         }
         assert!(is_price(&row["price"]), "{id}: {}", row["price"]);
         assert!(["new", "used"].contains(&row["condition"].as_str()), "{id}");
         let (km, unit) = row["mileage"].split_once(' ').unwrap();
-        assert!(km.parse::<u64>().is_ok() && ["km", "Km", "KM"].contains(&unit), "{id}: {}", row["mileage"]);
+        assert!(
+            km.parse::<u64>().is_ok() && ["km", "Km", "KM"].contains(&unit),
+            "{id}: {}",
+            row["mileage"]
+        );
         let price_type = row["vehicle_price_type"].as_str();
         if row["condition"] == "new" {
-            assert!(["drive_away_price", "estimated_drive_away_price"].contains(&price_type), "{id}: {price_type}");
+            assert!(
+                ["drive_away_price", "estimated_drive_away_price"].contains(&price_type),
+                "{id}: {price_type}"
+            );
         } else {
-            assert!(["drive_away_price", "excluding_government_charges_price"].contains(&price_type), "{id}: {price_type}");
+            assert!(
+                ["drive_away_price", "excluding_government_charges_price"].contains(&price_type),
+                "{id}: {price_type}"
+            );
         }
         assert!(allowed(&row["certified_pre-owned"], &["yes", "no"]), "{id}");
-        assert!(allowed(&row["body_style"], &["convertible", "coupe", "crossover", "full_size_van", "hatchback", "minivan", "sedan", "station_wagon", "suv", "truck", "ute"]), "{id}");
-        assert!(allowed(&row["engine"], &["gasoline", "diesel", "electric", "hybrid", "lpg", "methane", "natural_gas", "plug-in_hybrid", "other"]), "{id}");
+        assert!(
+            allowed(
+                &row["body_style"],
+                &[
+                    "convertible",
+                    "coupe",
+                    "crossover",
+                    "full_size_van",
+                    "hatchback",
+                    "minivan",
+                    "sedan",
+                    "station_wagon",
+                    "suv",
+                    "truck",
+                    "ute"
+                ]
+            ),
+            "{id}"
+        );
+        assert!(
+            allowed(
+                &row["engine"],
+                &[
+                    "gasoline",
+                    "diesel",
+                    "electric",
+                    "hybrid",
+                    "lpg",
+                    "methane",
+                    "natural_gas",
+                    "plug-in_hybrid",
+                    "other"
+                ]
+            ),
+            "{id}"
+        );
         assert_eq!(row["VIN"].len(), 17, "{id}");
         assert!(row["title"].chars().count() <= 150 && row["description"].chars().count() <= 5000);
-        assert!(row["additional_image_link"].split(',').filter(|s| !s.is_empty()).count() <= 10);
+        assert!(
+            row["additional_image_link"]
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .count()
+                <= 10
+        );
     }
     for (id, row) in &meta {
         for k in META_REQUIRED {
-            assert!(row.get(*k).is_some_and(|v| !v.is_empty()), "Meta row {id}: `{k}` is required: {row:#?}");
+            assert!(
+                row.get(*k).is_some_and(|v| !v.is_empty()),
+                "Meta row {id}: `{k}` is required: {row:#?}"
+            );
         }
         assert!(is_price(&row["price"]), "{id}: {}", row["price"]);
-        assert!(row["mileage.value"].parse::<u64>().is_ok() && row["mileage.unit"] == "KM", "{id}");
-        assert!(["NEW", "USED", "CPO"].contains(&row["state_of_vehicle"].as_str()), "{id}");
-        assert!(["CONVERTIBLE", "COUPE", "CROSSOVER", "HATCHBACK", "MINIVAN", "TRUCK", "SUV", "SEDAN", "VAN", "WAGON", "OTHER"].contains(&row["body_style"].as_str()), "{id}");
-        assert!(allowed(&row["drivetrain"], &["4X2", "4X4", "AWD", "FWD", "RWD", "OTHER"]), "{id}");
-        assert!(allowed(&row["transmission"], &["AUTOMATIC", "MANUAL"]), "{id}");
-        assert!(allowed(&row["fuel_type"], &["DIESEL", "ELECTRIC", "FLEX", "GASOLINE", "HYBRID", "PETROL", "PLUGIN_HYBRID", "OTHER"]), "{id}");
+        assert!(
+            row["mileage.value"].parse::<u64>().is_ok() && row["mileage.unit"] == "KM",
+            "{id}"
+        );
+        assert!(
+            ["NEW", "USED", "CPO"].contains(&row["state_of_vehicle"].as_str()),
+            "{id}"
+        );
+        assert!(
+            [
+                "CONVERTIBLE",
+                "COUPE",
+                "CROSSOVER",
+                "HATCHBACK",
+                "MINIVAN",
+                "TRUCK",
+                "SUV",
+                "SEDAN",
+                "VAN",
+                "WAGON",
+                "OTHER"
+            ]
+            .contains(&row["body_style"].as_str()),
+            "{id}"
+        );
+        assert!(
+            allowed(
+                &row["drivetrain"],
+                &["4X2", "4X4", "AWD", "FWD", "RWD", "OTHER"]
+            ),
+            "{id}"
+        );
+        assert!(
+            allowed(&row["transmission"], &["AUTOMATIC", "MANUAL"]),
+            "{id}"
+        );
+        assert!(
+            allowed(
+                &row["fuel_type"],
+                &[
+                    "DIESEL",
+                    "ELECTRIC",
+                    "FLEX",
+                    "GASOLINE",
+                    "HYBRID",
+                    "PETROL",
+                    "PLUGIN_HYBRID",
+                    "OTHER"
+                ]
+            ),
+            "{id}"
+        );
         assert_eq!(row["vin"].len(), 17, "{id}");
         assert!(row["latitude"].parse::<f64>().is_ok() && row["longitude"].parse::<f64>().is_ok());
         assert!(row["title"].chars().count() <= 500 && row["description"].chars().count() <= 5000);
@@ -128,20 +265,40 @@ fn the_rows_are_the_cars_on_sale_at_the_sites_prices_linking_its_pages() {
     // Google: the fixture's complete cars; the one at a location without a
     // store code and the new car priced excluding government charges are
     // Google's own refusals.
-    assert_eq!(stock(&google), set(&["ADS-1", "ADS-2", "ADS-3", "ADS-HOSTILE"]));
-    assert_eq!(stock(&meta), set(&["ADS-1", "ADS-2", "ADS-3", "ADS-HOSTILE", "ADS-NORTH", "ADS-NEWEXCL"]));
+    assert_eq!(
+        stock(&google),
+        set(&["ADS-1", "ADS-2", "ADS-3", "ADS-HOSTILE"])
+    );
+    assert_eq!(
+        stock(&meta),
+        set(&[
+            "ADS-1",
+            "ADS-2",
+            "ADS-3",
+            "ADS-HOSTILE",
+            "ADS-NORTH",
+            "ADS-NEWEXCL"
+        ])
+    );
     for (p, rows) in [(Platform::Google, &google), (Platform::Meta, &meta)] {
         for (id, row) in rows.iter() {
             let car = by_id[id.as_str()];
             // The price the page shows, the page the site has, its photos.
-            let shown: String = car.price_text.chars().filter(|c| c.is_ascii_digit()).collect();
+            let shown: String = car
+                .price_text
+                .chars()
+                .filter(|c| c.is_ascii_digit())
+                .collect();
             assert_eq!(row["price"], format!("{shown}.00 AUD"), "{p:?} {id}");
             let link = row_link(p, row).unwrap();
             let path = link
                 .strip_prefix("https://www.adsmotors.com.au")
                 .and_then(|l| l.split('?').next())
                 .unwrap();
-            assert!(pages.contains(path), "{p:?} {id}: {link} is no page of the site");
+            assert!(
+                pages.contains(path),
+                "{p:?} {id}: {link} is no page of the site"
+            );
             assert_eq!(path, format!("/cars/{}/", car.slug));
             let first = row.get("image_link").or(row.get("image[0].url")).unwrap();
             assert_eq!(first, &car.images[0], "{p:?} {id}");
@@ -153,9 +310,18 @@ fn the_rows_are_the_cars_on_sale_at_the_sites_prices_linking_its_pages() {
     assert_eq!(google["1"]["custom_label_1"], "31-60 days");
     // A sold car (its page is still up, within the window) and a car a rule
     // hides are in neither feed.
-    let sold = g.cars.iter().find(|c| c.stocknum.as_deref() == Some("ADS-SOLD")).expect("the sold car is on the site");
+    let sold = g
+        .cars
+        .iter()
+        .find(|c| c.stocknum.as_deref() == Some("ADS-SOLD"))
+        .expect("the sold car is on the site");
     assert!(pages.contains(format!("/cars/{}/", sold.slug).as_str()));
-    assert!(!g.cars.iter().any(|c| c.stocknum.as_deref() == Some("ADS-HIDDEN")), "a rule hides it from the site");
+    assert!(
+        !g.cars
+            .iter()
+            .any(|c| c.stocknum.as_deref() == Some("ADS-HIDDEN")),
+        "a rule hides it from the site"
+    );
     for rows in [&google, &meta] {
         assert!(!rows.contains_key(&sold.id));
         assert!(!rows.contains_key("5"));
@@ -171,11 +337,16 @@ fn every_car_left_out_is_named_with_why() {
         ("ADS-NOVIN", "Meta vehicles feed: no VIN"),
         ("ADS-NOPHOTO", "Google vehicle ads feed: no photo"),
         ("ADS-NOPRICE", "its page shows no price"),
-        ("ADS-NEWEXCL", "Google takes only a drive-away price for a new car"),
+        (
+            "ADS-NEWEXCL",
+            "Google takes only a drive-away price for a new car",
+        ),
         ("ADS-NORTH", "location `ads-north` has no store code"),
     ] {
         assert!(
-            g.syndication.iter().any(|l| l.starts_with(&format!("stock number {stock} ")) && l.contains(why)),
+            g.syndication
+                .iter()
+                .any(|l| l.starts_with(&format!("stock number {stock} ")) && l.contains(why)),
             "{stock}: `{why}` missing from:\n{lines}"
         );
     }

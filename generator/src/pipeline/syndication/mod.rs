@@ -240,7 +240,9 @@ pub fn judge(platform: Platform, car: &Car, cx: &Context) -> Result<(), Refusal>
     }
     if !car.vin.as_deref().is_some_and(is_vin) {
         missing.push(match &car.vin {
-            Some(v) => format!("VIN `{v}` is not 17 letters and digits"),
+            Some(v) => format!(
+                "VIN `{v}` is not a VIN: 17 digits and capital letters other than I, O and Q"
+            ),
             None => "no VIN".into(),
         });
     }

@@ -193,7 +193,7 @@ fn a_car_missing_what_a_platform_requires_is_named() {
         (json!({"vin": null}), "no VIN"),
         (
             json!({"vin": "SHORT"}),
-            "VIN `SHORT` is not 17 letters and digits",
+            "VIN `SHORT` is not a VIN: 17 digits and capital letters other than I, O and Q",
         ),
         (json!({"images": [], "photos_count": 3}), "no photo"),
         (json!({"price": 0}), "its page shows no price"),
