@@ -70,7 +70,8 @@ pub enum Command {
     #[command(subcommand, after_help = "Example:\n  dealergen stock pull --all")]
     Stock(StockCommand),
     /// Why a car is, or is not, on a dealer's site: the rule that hid it, or
-    /// its URL, price, tag and finance display and why.
+    /// its URL, price, tag and finance display and why, and whether each ads
+    /// feed the dealer publishes carries it (and if not, why).
     #[command(
         after_help = "Examples:\n  dealergen explain --dealer brisbane-motor-group --car BMG10849\n  dealergen explain --dealer brisbane-motor-group --car 410282 --as-of 2026-11-20"
     )]

@@ -1,7 +1,11 @@
 //! `dealergen explain`: why one car is, or is not, on a dealer's site. It
 //! asks the same functions the build uses (the feed decoder, `stock::judge`
 //! over `rules::visibility`, `present::price_choice`/`tag_choice`) and only
-//! words their answers; no rule is decided a second time here.
+//! words their answers; no rule is decided a second time here. The ads
+//! feeds likewise: the car as its page presents it, asked of
+//! `pipeline::syndication::judge`.
+
+use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use dealer_config::DealerConfig;
@@ -9,6 +13,7 @@ use dealer_rules::visibility::Hidden;
 
 use crate::pipeline::stock::feed::{Feed, FeedCar, RecordRef};
 use crate::pipeline::stock::{self, present, status, Verdict};
+use crate::pipeline::syndication::{self, Platform};
 
 /// What became of one feed record that matched the query.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +24,9 @@ pub struct CarExplanation {
     /// Fields of this car the feed decoder left out, and other feed
     /// warnings about it (as the build prints them).
     pub feed_warnings: Vec<String>,
+    /// Whether the dealer publishes an ads feed (`syndication:`): a car
+    /// the site does not show is then said to be in none.
+    pub ads_feeds: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +39,9 @@ pub enum OnSite {
         /// The tag banner and why; `None` when no tag rule applies.
         tag: Option<(String, &'static str)>,
         finance: String,
+        /// Each ads feed the dealer publishes (`syndication:`): the feed's
+        /// title, and Ok when the car is a row of it or why it is not.
+        feeds: Vec<(&'static str, Result<(), String>)>,
     },
     /// Decoded, but a rule keeps it off the site.
     Hidden {
@@ -45,12 +56,14 @@ pub enum OnSite {
 }
 
 /// Every record of `feed` that `query` names: a stock number (any case),
-/// a feed id or a slug.
+/// a feed id or a slug. `public` is the site's public folder (local
+/// photos that are not there are dropped, as the build drops them).
 pub fn explain(
     query: &str,
     feed: &Feed,
     cfg: &DealerConfig,
     now: DateTime<Utc>,
+    public: &Path,
 ) -> Vec<CarExplanation> {
     let q = query.trim();
     let names = |r: &RecordRef| {
@@ -61,6 +74,7 @@ pub fn explain(
             || r.slug.as_deref() == Some(q)
     };
     let rules = stock::visibility_rules(cfg);
+    let ads_feeds = Platform::ALL.into_iter().any(|p| p.enabled(cfg));
     let mut out = Vec::new();
     for car in feed.cars.iter().filter(|c| names(&c.record)) {
         let mut feed_warnings: Vec<String> = feed
@@ -77,8 +91,9 @@ pub fn explain(
         }
         out.push(CarExplanation {
             record: car.record.to_string(),
-            site: on_site(car, verdict, cfg, now),
+            site: on_site(car, verdict, cfg, now, public),
             feed_warnings,
+            ads_feeds,
         });
     }
     for skipped in feed.skipped.iter().filter(|s| names(&s.record)) {
@@ -88,12 +103,19 @@ pub fn explain(
                 why: skipped.reason.clone(),
             },
             feed_warnings: Vec::new(),
+            ads_feeds,
         });
     }
     out
 }
 
-fn on_site(car: &FeedCar, verdict: Verdict, cfg: &DealerConfig, now: DateTime<Utc>) -> OnSite {
+fn on_site(
+    car: &FeedCar,
+    verdict: Verdict,
+    cfg: &DealerConfig,
+    now: DateTime<Utc>,
+    public: &Path,
+) -> OnSite {
     match verdict {
         Verdict::Shown => {
             let (price, price_why) = present::price_choice(car, cfg);
@@ -103,6 +125,7 @@ fn on_site(car: &FeedCar, verdict: Verdict, cfg: &DealerConfig, now: DateTime<Ut
                 price_why: price_why.describe(),
                 tag: present::tag_choice(car, cfg, now).map(|(t, why)| (t, why.describe())),
                 finance: finance(car, cfg, now),
+                feeds: feeds(car, cfg, now, public),
             }
         }
         other => {
@@ -110,6 +133,39 @@ fn on_site(car: &FeedCar, verdict: Verdict, cfg: &DealerConfig, now: DateTime<Ut
             OnSite::Hidden { rule, why }
         }
     }
+}
+
+/// A shown car in each ads feed the dealer publishes: the car as the
+/// build presents it (its missing local photos dropped first), judged by
+/// the function that makes the rows.
+fn feeds(
+    car: &FeedCar,
+    cfg: &DealerConfig,
+    now: DateTime<Utc>,
+    public: &Path,
+) -> Vec<(&'static str, Result<(), String>)> {
+    let enabled: Vec<Platform> = Platform::ALL
+        .into_iter()
+        .filter(|p| p.enabled(cfg))
+        .collect();
+    if enabled.is_empty() {
+        return Vec::new();
+    }
+    let mut car = car.clone();
+    stock::photos::drop_missing_local_photos(std::slice::from_mut(&mut car), &cfg.images, public);
+    let presented = present::present(&car, cfg, now);
+    let cx = syndication::Context {
+        cfg,
+        base_url: cfg.site_url.trim_end_matches('/'),
+        now,
+    };
+    enabled
+        .into_iter()
+        .map(|p| {
+            let verdict = syndication::judge(p, &presented, &cx).map_err(|r| r.to_string());
+            (p.title(), verdict)
+        })
+        .collect()
 }
 
 /// The address of a car's page.
@@ -277,6 +333,7 @@ pub fn render(
                 price_why,
                 tag,
                 finance,
+                feeds,
             } => {
                 let _ = writeln!(out, "  on the site: yes, {url}");
                 let _ = writeln!(out, "  price:   \"{price}\", {price_why}");
@@ -292,6 +349,12 @@ pub fn render(
                     }
                 }
                 let _ = writeln!(out, "  finance: {finance}");
+                for (feed, verdict) in feeds {
+                    let _ = match verdict {
+                        Ok(()) => writeln!(out, "  ads:     in the {feed}"),
+                        Err(why) => writeln!(out, "  ads:     not in the {feed}: {why}"),
+                    };
+                }
             }
             OnSite::Hidden { rule, why } => {
                 let _ = writeln!(out, "  on the site: no");
@@ -306,6 +369,12 @@ pub fn render(
                 );
                 let _ = writeln!(out, "  why:     {why}");
             }
+        }
+        if car.ads_feeds && !matches!(car.site, OnSite::Shown { .. }) {
+            let _ = writeln!(
+                out,
+                "  ads:     in no ads feed: the feeds carry only cars the site shows"
+            );
         }
         for w in &car.feed_warnings {
             let _ = writeln!(out, "  feed:    {w}");
@@ -342,7 +411,7 @@ mod tests {
     }
 
     fn site(q: &str, cfg: &DealerConfig) -> OnSite {
-        let found = explain(q, &feed(), cfg, Utc::now());
+        let found = explain(q, &feed(), cfg, Utc::now(), Path::new("/nonexistent"));
         assert_eq!(found.len(), 1, "{q}: {found:?}");
         found[0].site.clone()
     }
@@ -395,7 +464,7 @@ mod tests {
     fn in_stock_only_and_unknown_queries() {
         let cfg = config(json!({"feed": "f.json", "in_stock_only": true}));
         assert!(matches!(site("1", &cfg), OnSite::Shown { .. }));
-        assert!(explain("ZZ9", &feed(), &cfg, Utc::now()).is_empty());
+        assert!(explain("ZZ9", &feed(), &cfg, Utc::now(), Path::new("/nonexistent")).is_empty());
         let text = render("demo", "ZZ9", &[], 3, Utc::now());
         assert!(
             text.contains("no car `ZZ9` in the stock feed (3 record(s))"),

@@ -30,7 +30,8 @@ pub fn run(project: &Project, args: ExplainArgs) -> Result<i32> {
     };
     let feed_path = dealer.dir().join(&dealer.config.stock.feed);
     let feed = feed::load(&feed_path).with_context(|| format!("dealer {}", dealer.slug))?;
-    let found = crate::explain::explain(&args.car, &feed, &dealer.config, now);
+    let found =
+        crate::explain::explain(&args.car, &feed, &dealer.config, now, &project.public_dir());
     let records = feed.cars.len() + feed.skipped.len();
     print!(
         "{}",

@@ -356,3 +356,83 @@ fn every_car_left_out_is_named_with_why() {
 fn set(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
+
+/// `dealergen explain --car` says of every car of the fixture what the
+/// build did: "in the … feed" exactly when the car is a row of it, and for
+/// the others the reason the build's summary gives.
+#[test]
+fn explain_says_what_the_build_put_in_each_feed() {
+    let g = generated();
+    let records: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(fixture_dir().join("stock/ads.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(records.len(), 15, "the fixture's cars");
+    let feeds = [Platform::Google, Platform::Meta].map(|p| (p, rows(&g, p)));
+    let mut rows_seen = 0;
+    for record in &records {
+        let stock = record["stocknum"].as_str().unwrap();
+        let id = record["id"].to_string();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dealergen"))
+            .arg("--root")
+            .arg(root())
+            .arg("--dealers-dir")
+            .arg(fixture_dir())
+            .args(["explain", "--dealer", "ads-dealer", "--as-of", "2026-11-20"])
+            .args(["--car", stock])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stock}: {text}");
+        let shown = g.cars.iter().any(|c| c.id == id);
+        for (p, rows) in &feeds {
+            let title = p.title();
+            let inside = format!("  ads:     in the {title}\n");
+            if rows.contains_key(&id) {
+                rows_seen += 1;
+                assert!(
+                    text.contains(&inside),
+                    "{stock} is a row of the {title}:\n{text}"
+                );
+            } else if shown {
+                let prefix = format!("  ads:     not in the {title}: ");
+                let why = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix(&prefix))
+                    .unwrap_or_else(|| panic!("{stock}: no reason for the {title}:\n{text}"));
+                // A missing value is named per car; the other reasons are
+                // counted in the feed's summary line.
+                let counted = if let Some(w) = why.strip_prefix("not on sale (") {
+                    Some(format!("1 {}", w.trim_end_matches(')')))
+                } else if let Some(key) = why.strip_prefix("left out by ") {
+                    Some(format!("1 by {key}"))
+                } else {
+                    why.strip_prefix("the platform takes no ")
+                        .map(|kinds| format!("1 {}(s)", kinds.trim_end_matches('s')))
+                };
+                let said = match &counted {
+                    Some(c) => g
+                        .syndication
+                        .iter()
+                        .any(|l| l.starts_with(&format!("{title}: ")) && l.contains(c.as_str())),
+                    None => g.syndication.iter().any(|l| {
+                        l.starts_with(&format!("stock number {stock} "))
+                            && l.contains(title)
+                            && l.ends_with(why)
+                    }),
+                };
+                assert!(
+                    said,
+                    "{stock}: explain says `{why}`, the build's summary does not:\n{}",
+                    g.syndication.join("\n")
+                );
+            } else {
+                assert!(
+                    text.contains("  ads:     in no ads feed"),
+                    "{stock} is not on the site:\n{text}"
+                );
+            }
+        }
+    }
+    assert_eq!(rows_seen, 10, "4 Google rows and 6 Meta rows");
+}
