@@ -1,11 +1,12 @@
 //! Compares two sides of a dealer: pages, cars (with the rule that moved
-//! them), and every setting the site data and the edge config carry,
-//! sorted into the sections a marketer reviews.
+//! them), every setting the site data and the edge config carry, sorted
+//! into the sections a marketer reviews, and the ads feeds' rows.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::feeds::{compare_feeds, FeedChange};
 use super::snapshot::{Record, Side, Snapshot, State};
 
 /// Where a changed setting is reported.
@@ -128,6 +129,8 @@ pub struct Report {
     /// `edited` and those changed only through `shared`).
     pub changed_cars: usize,
     pub sections: BTreeMap<Section, Vec<Change>>,
+    /// The ads feeds whose rows change (`diff::feeds`).
+    pub feeds: Vec<FeedChange>,
 }
 
 impl Report {
@@ -140,6 +143,7 @@ impl Report {
             && self.edited.is_empty()
             && self.shared.is_empty()
             && self.sections.values().all(Vec::is_empty)
+            && self.feeds.is_empty()
     }
 }
 
@@ -155,6 +159,7 @@ pub fn compare(base: &Side, head: &Side) -> Report {
         pages: Vec::new(),
         records: BTreeMap::new(),
         cars: BTreeMap::new(),
+        feeds: BTreeMap::new(),
     };
     let built = |side: &Side, which: &str, notes: &mut Vec<String>| -> Option<()> {
         match side {
@@ -212,6 +217,7 @@ pub fn compare(base: &Side, head: &Side) -> Report {
         .collect();
 
     compare_cars(b, h, &mut report);
+    report.feeds = compare_feeds(b, h);
 
     if b_ok && h_ok {
         let mut site_changes = Vec::new();

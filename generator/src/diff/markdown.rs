@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::compare::{CarMove, Change, Report, SharedChange};
+use super::feeds::FeedChange;
 
 /// Rows shown per list before "... and N more".
 const MAX_ROWS: usize = 30;
@@ -130,6 +131,13 @@ pub fn render(slug: &str, base: &str, now: DateTime<Utc>, r: &Report) -> String 
         }
     }
 
+    if !r.feeds.is_empty() {
+        let _ = writeln!(out, "### Ads feeds\n");
+        for f in &r.feeds {
+            feed(&mut out, f);
+        }
+    }
+
     for (section, changes) in &r.sections {
         if changes.is_empty() {
             continue;
@@ -142,6 +150,116 @@ pub fn render(slug: &str, base: &str, now: DateTime<Utc>, r: &Report) -> String 
         out.push('\n');
     }
     out
+}
+
+/// One ads feed: its rows before and after, then the rows added, removed
+/// (with why) and changed (which columns, how many rows each).
+fn feed(out: &mut String, f: &FeedChange) {
+    let rows = |n: Option<usize>| match n {
+        Some(n) => format!("{n} rows"),
+        None => "not published".into(),
+    };
+    let _ = writeln!(
+        out,
+        "**{}** (`/feeds/{}`): {} → {}.\n",
+        f.title,
+        f.file,
+        rows(f.rows.0),
+        rows(f.rows.1)
+    );
+    if !f.added.is_empty() {
+        let _ = writeln!(out, "Rows added ({}):\n", f.added.len());
+        let _ = writeln!(out, "| Car | Vehicle id |");
+        let _ = writeln!(out, "|---|---|");
+        for a in f.added.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "| {} | {} |", car_link(&a.name, &a.url), cell(&a.id));
+        }
+        more(out, f.added.len());
+        out.push('\n');
+    }
+    if !f.removed.is_empty() {
+        let _ = writeln!(out, "Rows removed ({}):\n", f.removed.len());
+        let _ = writeln!(out, "| Car | Vehicle id | Why it is left out now |");
+        let _ = writeln!(out, "|---|---|---|");
+        for r in f.removed.iter().take(MAX_ROWS) {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} |",
+                car_link(&r.name, &r.url),
+                cell(&r.id),
+                cell(r.why.as_deref().unwrap_or(""))
+            );
+        }
+        more(out, f.removed.len());
+        out.push('\n');
+    }
+    if !f.changed.is_empty() {
+        let columns: Vec<String> = f
+            .columns()
+            .iter()
+            .map(|(c, n)| format!("`{}` ({n})", code_safe(c)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Rows changed ({}); columns: {}.\n",
+            f.changed.len(),
+            columns.join(", ")
+        );
+        let _ = writeln!(out, "| Car | Changed cells |");
+        let _ = writeln!(out, "|---|---|");
+        for e in f.changed.iter().take(MAX_ROWS) {
+            let cells: Vec<String> = e
+                .cells
+                .iter()
+                .take(MAX_SHARED_LINES)
+                .map(|(c, a, b)| {
+                    let (a, b) = differing(a, b);
+                    format!("`{}`: {} → {}", code_safe(c), feed_cell(&a), feed_cell(&b))
+                })
+                .collect();
+            let rest = e.cells.len().saturating_sub(MAX_SHARED_LINES);
+            let tail = if rest > 0 {
+                format!("; and {rest} more")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {}{tail} |",
+                car_link(&e.name, &e.url),
+                cell(&cells.join("; "))
+            );
+        }
+        more(out, f.changed.len());
+        out.push('\n');
+    }
+}
+
+/// Two long cells from a little before where they first differ (a link
+/// whose tracking parameter changed reads as its end, not its start).
+fn differing(a: &str, b: &str) -> (String, String) {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let same = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let from = same.saturating_sub(20);
+    let part = |v: &[char]| {
+        let tail: String = v[from.min(v.len())..].iter().collect();
+        if from > 0 {
+            format!("…{tail}")
+        } else {
+            tail
+        }
+    };
+    (part(&a), part(&b))
+}
+
+/// A feed cell in one line: cut, in backticks ("none" when empty).
+fn feed_cell(s: &str) -> String {
+    if s.is_empty() {
+        return "none".into();
+    }
+    let cut: String = s.chars().take(80).collect();
+    let ellipsis = if cut.len() < s.len() { "…" } else { "" };
+    format!("`{}{ellipsis}`", code_safe(&cut))
 }
 
 fn list(out: &mut String, what: &str, items: &[String]) {

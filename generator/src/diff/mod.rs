@@ -8,6 +8,7 @@
 
 mod changed;
 mod compare;
+mod feeds;
 mod markdown;
 mod page_changes;
 mod snapshot;
@@ -20,6 +21,7 @@ use chrono::{DateTime, Utc};
 
 pub use changed::{changed_dealers, Changed, PLATFORM};
 pub use compare::{compare, CarEdit, CarMove, Change, Report, Section};
+pub use feeds::{FeedChange, FeedRow, FeedRowEdit};
 pub use markdown::{render, MARKER};
 pub use page_changes::pages;
 pub use snapshot::{take, Side, Snapshot};

@@ -1,7 +1,7 @@
 //! One side of a diff: what a dealer's files make, from the build's own
 //! functions (`build::generate`, `stock::judge`, `explain`'s wording):
-//! the site data, the edge config, the page list, and for every record of
-//! the feed whether it is on the site and why.
+//! the site data, the edge config, the page list, for every record of
+//! the feed whether it is on the site and why, and the ads feeds' rows.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,6 +12,7 @@ use dealer_config::{Loader, Severity};
 use serde_json::Value;
 
 use crate::pipeline::stock::{self, feed, Verdict};
+use crate::pipeline::syndication::{self, Platform};
 use crate::run::build::generate;
 
 /// What one revision of a dealer makes.
@@ -38,6 +39,18 @@ pub struct Snapshot {
     pub records: BTreeMap<String, Record>,
     /// `cars.json` entries by slug.
     pub cars: BTreeMap<String, Value>,
+    /// Each ads feed the dealer publishes (`syndication:`).
+    pub feeds: BTreeMap<Platform, AdsFeed>,
+}
+
+/// One ads feed as the build wrote it.
+#[derive(Debug, Default)]
+pub struct AdsFeed {
+    /// Its rows by vehicle id (the car's feed id): column → cell.
+    pub rows: BTreeMap<String, BTreeMap<String, String>>,
+    /// Each car the site shows that is not a row, by id: why, in the
+    /// words of the build's summary.
+    pub left_out: BTreeMap<String, String>,
 }
 
 /// A feed record and what became of it.
@@ -114,6 +127,8 @@ pub fn take(
         Ok(serde_json::from_str(text)?)
     };
     let site = json("site.json")?;
+    let cfg = &dealer.config;
+    let feeds = ads_feeds(&outputs, cfg, now);
     let cars: BTreeMap<String, Value> = match json("cars.json")? {
         Value::Array(items) => items
             .into_iter()
@@ -123,7 +138,6 @@ pub fn take(
     };
 
     // The feed again, record by record, judged as the build judged it.
-    let cfg = &dealer.config;
     let feed = feed::load(&dealer.dir().join(&cfg.stock.feed))?;
     let rules = stock::visibility_rules(cfg);
     let mut records = BTreeMap::new();
@@ -177,5 +191,40 @@ pub fn take(
         pages: outputs.pages,
         records,
         cars,
+        feeds,
     })))
+}
+
+/// The rows of each ads feed the build wrote, and for every other car the
+/// site shows, why (`syndication::judge`, the function the rows come from).
+fn ads_feeds(
+    outputs: &crate::run::build::Generated,
+    cfg: &dealer_config::DealerConfig,
+    now: DateTime<Utc>,
+) -> BTreeMap<Platform, AdsFeed> {
+    let cx = syndication::Context {
+        cfg,
+        base_url: cfg.site_url.trim_end_matches('/'),
+        now,
+    };
+    Platform::ALL
+        .into_iter()
+        .filter(|p| p.enabled(cfg))
+        .map(|p| {
+            let rows = outputs
+                .file(p.file())
+                .map(|text| syndication::parse_rows(p, text))
+                .unwrap_or_default();
+            let left_out = outputs
+                .cars
+                .iter()
+                .filter(|c| !rows.contains_key(&c.id))
+                .filter_map(|c| {
+                    let why = syndication::judge(p, c, &cx).err()?;
+                    Some((c.id.clone(), why.to_string()))
+                })
+                .collect();
+            (p, AdsFeed { rows, left_out })
+        })
+        .collect()
 }

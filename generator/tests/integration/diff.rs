@@ -329,3 +329,61 @@ fn changed_from(repo: &Path, base: &str) -> Vec<String> {
         .map(String::from)
         .collect()
 }
+
+/// The ads feeds of the ads fixture: a repriced car is a changed row (its
+/// price column), a car sold is a removed row with why, a car given its
+/// VIN is an added row, and a tracking parameter changes one column of
+/// every Google row, said once as a column count.
+#[test]
+fn ads_feed_rows_added_removed_and_changed() {
+    let ads = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ads");
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(
+        &repo_root().join("templates/presets"),
+        &dir.path().join("templates/presets"),
+    );
+    copy_tree(&ads, &dir.path().join("dealers"));
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "base"]);
+
+    let feed = dir.path().join("dealers/stock/ads.json");
+    let mut records: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&feed).unwrap()).unwrap();
+    for r in records.iter_mut() {
+        match r["stocknum"].as_str().unwrap() {
+            "ADS-1" => r["price"] = 43990.into(),
+            "ADS-2" => r["status"] = "sold".into(),
+            "ADS-NOVIN" => r["vin"] = "JTDKB20U403120009".into(),
+            _ => {}
+        }
+    }
+    std::fs::write(&feed, serde_json::to_string_pretty(&records).unwrap()).unwrap();
+    let yaml = dir.path().join("dealers/ads-dealer.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let changed = text.replace(
+        "utm: { source: google, medium: vehicle_ads }",
+        "utm: { source: google, medium: vehicle_ads, campaign: summer }",
+    );
+    assert_ne!(text, changed, "the fixture's Google UTM line");
+    std::fs::write(&yaml, changed).unwrap();
+
+    let (code, md, err) = diff(dir.path(), "ads-dealer", "HEAD");
+    assert_eq!(code, 0, "{md}{err}");
+    for expected in [
+        "### Ads feeds",
+        "**Google vehicle ads feed** (`/feeds/google-vehicle-ads.tsv`): 4 rows → 4 rows.",
+        "**Meta vehicles feed** (`/feeds/meta-vehicles.csv`): 6 rows → 6 rows.",
+        "Rows added (1):",
+        "| 9 |",
+        "Rows removed (1):",
+        "| 2 | not on the site now: sold window: it is sold",
+        // Every Google row's link carries the campaign; one row's price.
+        "Rows changed (3); columns: `link` (3), `price` (1).",
+        "`price`: `45990.00 AUD` → `43990.00 AUD`",
+        "Rows changed (1); columns: `price` (1).",
+    ] {
+        assert!(md.contains(expected), "`{expected}` missing:\n{md}");
+    }
+    insta::assert_snapshot!("diff_ads_feeds", md);
+}
