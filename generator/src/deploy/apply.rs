@@ -97,6 +97,11 @@ pub(super) fn run(plan: &Plan) -> Result<i32> {
                     rec.release,
                     rec.version.as_deref().unwrap_or("?")
                 );
+                // The addresses the dealer gives Google and Meta (once;
+                // they stay the same from release to release).
+                for (url, _) in p.feed_addresses() {
+                    println!("  ads feed: {url}");
+                }
             }
             Err(e) => {
                 failed += 1;

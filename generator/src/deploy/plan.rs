@@ -43,6 +43,26 @@ pub(super) struct DealerPlan {
     pub(super) over_limits: Vec<String>,
 }
 
+impl DealerPlan {
+    /// The address of each ads feed the release carries (`dist/feeds/`),
+    /// on the site's own host: what the dealer gives Google Merchant
+    /// Center and Meta Commerce Manager as a scheduled feed.
+    pub(super) fn feed_addresses(&self) -> Vec<(String, u64)> {
+        let origin = self
+            .release
+            .edge
+            .origins
+            .first()
+            .map(|o| o.trim_end_matches('/'))
+            .unwrap_or_default();
+        self.files
+            .iter()
+            .filter(|f| f.path.starts_with("feeds/"))
+            .map(|f| (format!("{origin}/{}", f.path), f.size))
+            .collect()
+    }
+}
+
 fn decide(
     release: &Release,
     deployed: &Remote<Deployed>,

@@ -150,6 +150,9 @@ fn print_dealer(p: &DealerPlan, project: &Project) {
     for route in &p.routes {
         println!("  route {} (zone {})", route.pattern, route.zone_name);
     }
+    for (url, size) in p.feed_addresses() {
+        println!("  ads feed {url} ({})", human_bytes(size));
+    }
     let mut prefixes: BTreeMap<&str, usize> = BTreeMap::new();
     for e in &p.new_kv {
         let prefix = e.key.split(':').next().unwrap_or("");

@@ -1366,3 +1366,56 @@ fn a_preview_uploads_the_built_sites_beside_production_with_an_api_of_its_own_an
     assert_ne!(code, 0);
     assert!(err.contains("no [preview] table"), "{err}");
 }
+
+/// The ads feeds go up with the site (they are files of its dist) and
+/// their addresses on the site's host are printed, in the plan and after
+/// the deployment, for the dealer to give Google and Meta.
+#[test]
+fn the_ads_feeds_are_deployed_with_the_site_and_their_addresses_printed() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    let feeds = f
+        .sites()
+        .join(TINY)
+        .join("releases")
+        .join(R1)
+        .join("dist/feeds");
+    std::fs::create_dir_all(&feeds).unwrap();
+    std::fs::write(
+        feeds.join("google-vehicle-ads.tsv"),
+        "id\ttitle\n1\tA car\n",
+    )
+    .unwrap();
+    std::fs::write(
+        feeds.join("meta-vehicles.csv"),
+        "vehicle_id,title\n1,A car\n",
+    )
+    .unwrap();
+
+    let (code, out, err) = f.run(&["deploy", "--dealer", TINY, "--dry-run"]);
+    assert_eq!(code, 0, "{out}{err}");
+    for line in [
+        "  ads feed https://www.tinymotors.com.au/feeds/google-vehicle-ads.tsv (17 B)",
+        "  ads feed https://www.tinymotors.com.au/feeds/meta-vehicles.csv (25 B)",
+    ] {
+        assert!(out.contains(line), "`{line}` missing:\n{out}");
+    }
+    let manifest =
+        std::fs::read_to_string(f.sites().join(".deploy/tiny-dealer/assets.tsv")).unwrap();
+    assert!(
+        manifest.contains("feeds/google-vehicle-ads.tsv\t17\t"),
+        "{manifest}"
+    );
+
+    let (code, out, err) = f.run(&["deploy", "--dealer", TINY]);
+    assert_eq!(code, 0, "{out}{err}");
+    let deployed = out
+        .find("deployed tiny-dealer: release")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        out[deployed..].contains(
+            "\n  ads feed: https://www.tinymotors.com.au/feeds/google-vehicle-ads.tsv\n  ads feed: https://www.tinymotors.com.au/feeds/meta-vehicles.csv\n"
+        ),
+        "{out}"
+    );
+}
