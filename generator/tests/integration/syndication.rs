@@ -436,3 +436,76 @@ fn explain_says_what_the_build_put_in_each_feed() {
     }
     assert_eq!(rows_seen, 10, "4 Google rows and 6 Meta rows");
 }
+
+/// The hostile car of the fixture (ADS-HOSTILE: a formula for a name with
+/// a tab in it, a comment with a tab, a line break, quotes, a script, an
+/// event handler and a javascript: link, a formula for a trim) cannot
+/// split a row, start a formula in a spreadsheet, or carry markup into the
+/// feeds: checked on the whole files as the build writes them.
+#[test]
+fn hostile_feed_values_stay_text_in_their_cells() {
+    let g = generated();
+    let hostile = g
+        .cars
+        .iter()
+        .find(|c| c.stocknum.as_deref() == Some("ADS-HOSTILE"))
+        .expect("the hostile car is on the site");
+    for p in [Platform::Google, Platform::Meta] {
+        let text = g.file(p.file()).unwrap();
+        let rows = rows(&g, p);
+        // One line per row: no dealer tab, CR or LF splits one.
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), rows.len() + 1, "{p:?}:\n{text}");
+        let columns = rows.values().next().unwrap().len();
+        if p == Platform::Google {
+            for l in &lines {
+                assert_eq!(l.split('\t').count(), columns, "{p:?}: {l}");
+            }
+        }
+        for (id, row) in &rows {
+            assert_eq!(row.len(), columns, "{p:?} {id}");
+            for (column, cell) in row {
+                // A number (a southern latitude) is a number to a spreadsheet.
+                assert!(
+                    !cell.starts_with(['=', '+', '-', '@']) || cell.parse::<f64>().is_ok(),
+                    "{p:?} {id} {column}: `{cell}` would run as a formula"
+                );
+                assert!(!cell.contains(['\t', '\r', '\n']), "{p:?} {id} {column}");
+            }
+        }
+        let row = &rows[&hostile.id];
+        assert!(
+            row["title"].starts_with("'=HYPERLINK("),
+            "{p:?}: {}",
+            row["title"]
+        );
+        assert_eq!(row["trim"], "'@SUM(1)", "{p:?}");
+        let description = &row["description"];
+        assert!(
+            description.starts_with("'-2+3 One owner, \"quoted\""),
+            "{p:?}: {description}"
+        );
+        for banned in [
+            "<script",
+            "alert(",
+            "javascript:",
+            "onclick",
+            "steal()",
+            "<b>",
+            "<a ",
+        ] {
+            assert!(
+                !description.contains(banned),
+                "{p:?}: `{banned}` in `{description}`"
+            );
+        }
+    }
+    // The CSV quotes what it must: the comment's quotes are doubled inside
+    // a quoted cell, so a spreadsheet reads them back as they were.
+    assert!(
+        g.file(Platform::Meta.file())
+            .unwrap()
+            .contains("\"'-2+3 One owner, \"\"quoted\"\""),
+        "the CSV cell of the comment"
+    );
+}
