@@ -49,6 +49,26 @@ const JS_BUDGET_KB = 88;
 const JS_SET_AT_KB = 80.1;
 const count = (n) => new Intl.NumberFormat('en-AU').format(n);
 
+/** The cells of one RFC 4180 line (quoted cells, doubled quotes); the feeds' cells have no line breaks. */
+function csvCells(line) {
+  const cells = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted && c === '"' && line[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell);
+  return cells;
+}
+
 async function main() {
   await withSites([distDir], { name: 'e2e', popupSeen: true }, async ({ site, cars, origin, context, page }) => {
     // Every page is served with the site's _headers (workerd applies them), so
@@ -182,6 +202,39 @@ async function main() {
     const [make, makeCount] = topMakes[0] ?? ['', 0];
     const needMake = () => need(make && topMakes[1], 'cars of at least two makes');
     const priceOf = (c) => Math.round(c.price);
+
+    // The ads feeds (issue 41) as Google and Meta fetch them: served by
+    // workerd from the release, each row linking a car page that answers
+    // 200 with that car's price on it.
+    await test('the ads feeds are served and every row links a car page at its price', async () => {
+      const feeds = [
+        { file: 'google-vehicle-ads.tsv', split: (l) => l.split('\t'), link: 'link', type: 'text/tab-separated-values' },
+        { file: 'meta-vehicles.csv', split: csvCells, link: 'url', type: 'text/csv' },
+      ];
+      for (const f of feeds) {
+        const res = await page.request.get(`${origin}/feeds/${f.file}`);
+        assertEqual(res.status(), 200, f.file);
+        assert((res.headers()['content-type'] ?? '').startsWith(f.type), `${f.file}: content-type ${res.headers()['content-type']}`);
+        const [header, ...lines] = (await res.text()).trimEnd().split('\n');
+        const columns = f.split(header);
+        const rows = lines.map((l) => Object.fromEntries(f.split(l).map((c, i) => [columns[i], c])));
+        need(rows.length > 0, `rows in ${f.file}`);
+        const byPath = new Map(cars.map((c) => [`/cars/${c.slug}/`, c]));
+        for (const row of rows) {
+          const url = new URL(row[f.link]);
+          const car = byPath.get(url.pathname);
+          assert(car, `${f.file}: ${url.pathname} is no car of the site`);
+          assertEqual(Math.round(Number.parseFloat(row.price)), Math.round(car.price), `${f.file} ${url.pathname} price`);
+        }
+        // Every linked page answers (a sample of 20 spread over the rows: the
+        // page table check at publish covers each one).
+        const step = Math.max(1, Math.floor(rows.length / 20));
+        for (let i = 0; i < rows.length; i += step) {
+          const path = new URL(rows[i][f.link]).pathname;
+          assertEqual((await page.request.get(`${origin}${path}`, { maxRedirects: 0 })).status(), 200, `${f.file}: ${path}`);
+        }
+      }
+    });
 
     await test('search index is served as a file with every visible car', async () => {
       const res = await page.goto(`${origin}/search-index.json`);
