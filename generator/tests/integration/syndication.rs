@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
-use dealergen::pipeline::syndication::{parse_rows, row_link, Platform};
+use dealergen::pipeline::syndication::{self, parse_rows, row_link, Platform};
 
 type Rows = BTreeMap<String, BTreeMap<String, String>>;
 
@@ -87,6 +87,59 @@ const META_REQUIRED: &[&str] = &[
     "longitude",
 ];
 
+/// Google's `body_style` words (answer 14157085).
+const GOOGLE_BODY: &[&str] = &[
+    "convertible",
+    "coupe",
+    "crossover",
+    "full_size_van",
+    "hatchback",
+    "minivan",
+    "sedan",
+    "station_wagon",
+    "suv",
+    "truck",
+    "ute",
+];
+/// Google's `engine` words (answer 14156068).
+const GOOGLE_ENGINE: &[&str] = &[
+    "gasoline",
+    "diesel",
+    "electric",
+    "hybrid",
+    "lpg",
+    "methane",
+    "natural_gas",
+    "plug-in_hybrid",
+    "other",
+];
+/// Meta's `body_style`, `drivetrain`, `fuel_type` and `transmission` words.
+const META_BODY: &[&str] = &[
+    "CONVERTIBLE",
+    "COUPE",
+    "CROSSOVER",
+    "HATCHBACK",
+    "MINIVAN",
+    "TRUCK",
+    "SUV",
+    "SEDAN",
+    "VAN",
+    "WAGON",
+    "OTHER",
+];
+const META_DRIVE: &[&str] = &["4X2", "4X4", "AWD", "FWD", "RWD", "OTHER"];
+const META_FUEL: &[&str] = &[
+    "DIESEL",
+    "ELECTRIC",
+    "FLEX",
+    "GASOLINE",
+    "HYBRID",
+    "PETROL",
+    "PLUGIN_HYBRID",
+    "OTHER",
+];
+const META_TRANSMISSION: &[&str] = &["AUTOMATIC", "MANUAL"];
+
 fn is_price(v: &str) -> bool {
     // "31990.00 AUD": ISO 4217, two decimals.
     v.strip_suffix(" AUD")
@@ -137,42 +190,8 @@ fn every_row_follows_its_platforms_rules() {
             );
         }
         assert!(allowed(&row["certified_pre-owned"], &["yes", "no"]), "{id}");
-        assert!(
-            allowed(
-                &row["body_style"],
-                &[
-                    "convertible",
-                    "coupe",
-                    "crossover",
-                    "full_size_van",
-                    "hatchback",
-                    "minivan",
-                    "sedan",
-                    "station_wagon",
-                    "suv",
-                    "truck",
-                    "ute"
-                ]
-            ),
-            "{id}"
-        );
-        assert!(
-            allowed(
-                &row["engine"],
-                &[
-                    "gasoline",
-                    "diesel",
-                    "electric",
-                    "hybrid",
-                    "lpg",
-                    "methane",
-                    "natural_gas",
-                    "plug-in_hybrid",
-                    "other"
-                ]
-            ),
-            "{id}"
-        );
+        assert!(allowed(&row["body_style"], GOOGLE_BODY), "{id}");
+        assert!(allowed(&row["engine"], GOOGLE_ENGINE), "{id}");
         assert_eq!(row["VIN"].len(), 17, "{id}");
         assert!(row["title"].chars().count() <= 150 && row["description"].chars().count() <= 5000);
         assert!(
@@ -199,50 +218,10 @@ fn every_row_follows_its_platforms_rules() {
             ["NEW", "USED", "CPO"].contains(&row["state_of_vehicle"].as_str()),
             "{id}"
         );
-        assert!(
-            [
-                "CONVERTIBLE",
-                "COUPE",
-                "CROSSOVER",
-                "HATCHBACK",
-                "MINIVAN",
-                "TRUCK",
-                "SUV",
-                "SEDAN",
-                "VAN",
-                "WAGON",
-                "OTHER"
-            ]
-            .contains(&row["body_style"].as_str()),
-            "{id}"
-        );
-        assert!(
-            allowed(
-                &row["drivetrain"],
-                &["4X2", "4X4", "AWD", "FWD", "RWD", "OTHER"]
-            ),
-            "{id}"
-        );
-        assert!(
-            allowed(&row["transmission"], &["AUTOMATIC", "MANUAL"]),
-            "{id}"
-        );
-        assert!(
-            allowed(
-                &row["fuel_type"],
-                &[
-                    "DIESEL",
-                    "ELECTRIC",
-                    "FLEX",
-                    "GASOLINE",
-                    "HYBRID",
-                    "PETROL",
-                    "PLUGIN_HYBRID",
-                    "OTHER"
-                ]
-            ),
-            "{id}"
-        );
+        assert!(META_BODY.contains(&row["body_style"].as_str()), "{id}");
+        assert!(allowed(&row["drivetrain"], META_DRIVE), "{id}");
+        assert!(allowed(&row["transmission"], META_TRANSMISSION), "{id}");
+        assert!(allowed(&row["fuel_type"], META_FUEL), "{id}");
         assert_eq!(row["vin"].len(), 17, "{id}");
         assert!(row["latitude"].parse::<f64>().is_ok() && row["longitude"].parse::<f64>().is_ok());
         assert!(row["title"].chars().count() <= 500 && row["description"].chars().count() <= 5000);
@@ -508,4 +487,57 @@ fn hostile_feed_values_stay_text_in_their_cells() {
             .contains("\"'-2+3 One owner, \"\"quoted\"\""),
         "the CSV cell of the comment"
     );
+}
+
+/// Every word the mappings can give is in the platform's list (the
+/// feed's body, fuel and drive words, and some no list has).
+#[test]
+fn mapped_words_are_in_each_platforms_list() {
+    let bodies = [
+        "SUV",
+        "Hatch",
+        "Sedan",
+        "Wagon",
+        "Ute",
+        "Cab Chassis",
+        "Van",
+        "People Mover",
+        "Coupe",
+        "Convertible",
+        "Crossover",
+        "Tractor",
+    ];
+    for b in bodies {
+        if let Some(g) = syndication::google::body_style(b) {
+            assert!(GOOGLE_BODY.contains(&g), "{b} → {g}");
+        }
+        assert!(
+            META_BODY.contains(&syndication::meta::body_style(Some(b))),
+            "{b}"
+        );
+    }
+    for f in [
+        "Petrol",
+        "Diesel",
+        "Hybrid",
+        "Electric",
+        "Plug-in Hybrid",
+        "LPG",
+        "Hydrogen",
+    ] {
+        if let Some(g) = syndication::google::engine(f) {
+            assert!(GOOGLE_ENGINE.contains(&g), "{f} → {g}");
+        }
+        assert!(
+            META_FUEL.contains(&syndication::meta::fuel_type(Some(f))),
+            "{f}"
+        );
+    }
+    for d in ["FWD", "RWD", "AWD", "4WD", "4x2", "2WD", "Tracks"] {
+        assert!(
+            META_DRIVE.contains(&syndication::meta::drivetrain(Some(d))),
+            "{d}"
+        );
+    }
+    assert_eq!(syndication::google::body_style("Caravan"), None);
 }
