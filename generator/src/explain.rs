@@ -74,7 +74,7 @@ pub fn explain(
             || r.slug.as_deref() == Some(q)
     };
     let rules = stock::visibility_rules(cfg);
-    let ads_feeds = Platform::ALL.into_iter().any(|p| p.enabled(cfg));
+    let ads_feeds = Platform::published(cfg).next().is_some();
     let mut out = Vec::new();
     for car in feed.cars.iter().filter(|c| names(&c.record)) {
         let mut feed_warnings: Vec<String> = feed
@@ -144,23 +144,14 @@ fn feeds(
     now: DateTime<Utc>,
     public: &Path,
 ) -> Vec<(&'static str, Result<(), String>)> {
-    let enabled: Vec<Platform> = Platform::ALL
-        .into_iter()
-        .filter(|p| p.enabled(cfg))
-        .collect();
-    if enabled.is_empty() {
+    if Platform::published(cfg).next().is_none() {
         return Vec::new();
     }
     let mut car = car.clone();
     stock::photos::drop_missing_local_photos(std::slice::from_mut(&mut car), &cfg.images, public);
     let presented = present::present(&car, cfg, now);
-    let cx = syndication::Context {
-        cfg,
-        base_url: cfg.site_url.trim_end_matches('/'),
-        now,
-    };
-    enabled
-        .into_iter()
+    let cx = syndication::Context { cfg, now };
+    Platform::published(cfg)
         .map(|p| {
             let verdict = syndication::judge(p, &presented, &cx).map_err(|r| r.to_string());
             (p.title(), verdict)

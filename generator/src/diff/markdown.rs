@@ -257,9 +257,7 @@ fn feed_cell(s: &str) -> String {
     if s.is_empty() {
         return "none".into();
     }
-    let cut: String = s.chars().take(80).collect();
-    let ellipsis = if cut.len() < s.len() { "…" } else { "" };
-    format!("`{}{ellipsis}`", code_safe(&cut))
+    format!("`{}`", code_safe(&cut(s, 80)))
 }
 
 fn list(out: &mut String, what: &str, items: &[String]) {
@@ -366,9 +364,16 @@ fn value(path: &str, v: &Value) -> String {
         }
     }
     let text = serde_json::to_string(v).unwrap_or_default();
-    let cut: String = text.chars().take(120).collect();
-    let ellipsis = if cut.len() < text.len() { "…" } else { "" };
-    format!("`{}{ellipsis}`", code_safe(&cut))
+    format!("`{}`", code_safe(&cut(&text, 120)))
+}
+
+/// The first `max` characters of `text`, with "…" when it is longer.
+fn cut(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
 }
 
 fn car_link(name: &str, url: &str) -> String {

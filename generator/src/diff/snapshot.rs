@@ -127,8 +127,7 @@ pub fn take(
         Ok(serde_json::from_str(text)?)
     };
     let site = json("site.json")?;
-    let cfg = &dealer.config;
-    let feeds = ads_feeds(&outputs, cfg, now);
+    let feeds = ads_feeds(&outputs);
     let cars: BTreeMap<String, Value> = match json("cars.json")? {
         Value::Array(items) => items
             .into_iter()
@@ -138,6 +137,7 @@ pub fn take(
     };
 
     // The feed again, record by record, judged as the build judged it.
+    let cfg = &dealer.config;
     let feed = feed::load(&dealer.dir().join(&cfg.stock.feed))?;
     let rules = stock::visibility_rules(cfg);
     let mut records = BTreeMap::new();
@@ -195,36 +195,21 @@ pub fn take(
     })))
 }
 
-/// The rows of each ads feed the build wrote, and for every other car the
-/// site shows, why (`syndication::judge`, the function the rows come from).
-fn ads_feeds(
-    outputs: &crate::run::build::Generated,
-    cfg: &dealer_config::DealerConfig,
-    now: DateTime<Utc>,
-) -> BTreeMap<Platform, AdsFeed> {
-    let cx = syndication::Context {
-        cfg,
-        base_url: cfg.site_url.trim_end_matches('/'),
-        now,
-    };
-    Platform::ALL
-        .into_iter()
-        .filter(|p| p.enabled(cfg))
-        .map(|p| {
-            let rows = outputs
-                .file(p.file())
-                .map(|text| syndication::parse_rows(p, text))
-                .unwrap_or_default();
-            let left_out = outputs
-                .cars
-                .iter()
-                .filter(|c| !rows.contains_key(&c.id))
-                .filter_map(|c| {
-                    let why = syndication::judge(p, c, &cx).err()?;
-                    Some((c.id.clone(), why.to_string()))
-                })
-                .collect();
-            (p, AdsFeed { rows, left_out })
+/// The rows of each ads feed the build wrote, read back from its text,
+/// and why each other car the site shows is not a row (the build's own
+/// refusals, `syndication::FeedFile::left_out`).
+fn ads_feeds(outputs: &crate::run::build::Generated) -> BTreeMap<Platform, AdsFeed> {
+    outputs
+        .plan
+        .plan
+        .feeds
+        .iter()
+        .map(|f| {
+            let feed = AdsFeed {
+                rows: syndication::parse_rows(f.platform, &f.text),
+                left_out: f.left_out.clone(),
+            };
+            (f.platform, feed)
         })
         .collect()
 }

@@ -541,3 +541,33 @@ fn mapped_words_are_in_each_platforms_list() {
     }
     assert_eq!(syndication::google::body_style("Caravan"), None);
 }
+
+/// The build keeps, per feed, why each car the site shows is not a row
+/// (what `dealergen diff` reports for a removed row): every shown car is
+/// a row or has a reason, never both.
+#[test]
+fn every_shown_car_is_a_row_or_has_the_builds_reason() {
+    let g = generated();
+    let id_of = |stock: &str| {
+        g.cars
+            .iter()
+            .find(|c| c.stocknum.as_deref() == Some(stock))
+            .unwrap()
+            .id
+            .clone()
+    };
+    let shown: BTreeSet<String> = g.cars.iter().map(|c| c.id.clone()).collect();
+    assert_eq!(g.plan.plan.feeds.len(), 2);
+    for f in &g.plan.plan.feeds {
+        let rows: BTreeSet<String> = parse_rows(f.platform, &f.text).into_keys().collect();
+        let left: BTreeSet<String> = f.left_out.keys().cloned().collect();
+        assert!(rows.is_disjoint(&left), "{:?}", f.platform);
+        assert_eq!(&rows | &left, shown, "{:?}", f.platform);
+        assert_eq!(f.left_out[&id_of("ADS-NOVIN")], "no VIN");
+        assert_eq!(f.left_out[&id_of("ADS-SOLD")], "not on sale (sold)");
+        assert_eq!(
+            f.left_out[&id_of("ADS-VAN")],
+            "the platform takes no caravans"
+        );
+    }
+}

@@ -49,6 +49,11 @@ impl Platform {
         }
     }
 
+    /// The feeds the dealer publishes, in order.
+    pub fn published(cfg: &DealerConfig) -> impl Iterator<Item = Platform> + '_ {
+        Platform::ALL.into_iter().filter(|p| p.enabled(cfg))
+    }
+
     /// The dealer publishes this feed.
     pub fn enabled(self, cfg: &DealerConfig) -> bool {
         match self {
@@ -90,16 +95,19 @@ impl std::fmt::Display for Refusal {
     }
 }
 
-/// What the feeds are made from: the dealer, the site's address, the
-/// instant the stock was judged at.
+/// What the feeds are made from: the dealer (its `site_url` is the
+/// links' address) and the instant the stock was judged at.
 pub struct Context<'a> {
     pub cfg: &'a DealerConfig,
-    /// `site_url`, without a trailing slash.
-    pub base_url: &'a str,
     pub now: DateTime<Utc>,
 }
 
 impl Context<'_> {
+    /// `site_url`, without a trailing slash.
+    fn base_url(&self) -> &str {
+        self.cfg.site_url.trim_end_matches('/')
+    }
+
     /// The car's page, as the site links it.
     pub fn page_path(&self, car: &Car) -> String {
         format!("/cars/{}/", car.slug)
@@ -107,7 +115,7 @@ impl Context<'_> {
 
     /// The car's page with the feed's tracking parameters.
     fn link(&self, car: &Car, utm: &dealer_config::model::Utm) -> String {
-        let mut url = format!("{}{}", self.base_url, self.page_path(car));
+        let mut url = format!("{}{}", self.base_url(), self.page_path(car));
         let params: Vec<String> = [
             ("utm_source", &utm.source),
             ("utm_medium", &utm.medium),
@@ -131,9 +139,9 @@ impl Context<'_> {
         } else if let Some(rest) = src.strip_prefix("//") {
             format!("https://{rest}")
         } else if src.starts_with('/') {
-            format!("{}{src}", self.base_url)
+            format!("{}{src}", self.base_url())
         } else {
-            format!("{}/{src}", self.base_url)
+            format!("{}/{src}", self.base_url())
         };
         // A comma separates repeated image links; a space ends nothing but
         // is no URL character.
@@ -285,6 +293,9 @@ pub struct FeedFile {
     pub text: String,
     /// The site path of every row's car page, in row order.
     pub pages: Vec<String>,
+    /// Every car given to the feed that is not a row, by feed id: why
+    /// (`Refusal`'s words), for `dealergen diff`.
+    pub left_out: BTreeMap<String, String>,
 }
 
 /// The dealer's feeds and what the build says of them.
@@ -299,21 +310,23 @@ pub struct Feeds {
 /// Every feed the dealer publishes, from the cars the site shows.
 pub fn build(cars: &[Car], cx: &Context) -> Feeds {
     let mut out = Feeds::default();
-    for platform in Platform::ALL {
-        if !platform.enabled(cx.cfg) {
-            continue;
-        }
+    for platform in Platform::published(cx.cfg) {
         let mut rows = Vec::new();
         let mut pages = Vec::new();
+        let mut left_out = BTreeMap::new();
         let mut left: BTreeMap<String, usize> = BTreeMap::new();
         let mut missing = 0;
         for car in cars {
-            match judge(platform, car, cx) {
+            let refusal = match judge(platform, car, cx) {
                 Ok(()) => {
                     rows.push(car);
                     pages.push(cx.page_path(car));
+                    continue;
                 }
-                Err(Refusal::Missing(what)) => {
+                Err(r) => r,
+            };
+            match &refusal {
+                Refusal::Missing(what) => {
                     missing += 1;
                     out.lines.push(format!(
                         "{}: left out of the {}: {}",
@@ -322,8 +335,9 @@ pub fn build(cars: &[Car], cx: &Context) -> Feeds {
                         what.join("; ")
                     ));
                 }
-                Err(other) => *left.entry(summary_word(&other)).or_default() += 1,
+                other => *left.entry(summary_word(other)).or_default() += 1,
             }
+            left_out.insert(car.id.clone(), refusal.to_string());
         }
         let text = match platform {
             Platform::Google => google::render(&rows, cx),
@@ -348,6 +362,7 @@ pub fn build(cars: &[Car], cx: &Context) -> Feeds {
             name: platform.file(),
             text,
             pages,
+            left_out,
         });
     }
     out

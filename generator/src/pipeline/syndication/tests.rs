@@ -49,11 +49,7 @@ fn now() -> DateTime<Utc> {
 }
 
 fn cx(cfg: &DealerConfig) -> Context<'_> {
-    Context {
-        cfg,
-        base_url: "https://www.demo.com.au",
-        now: now(),
-    }
+    Context { cfg, now: now() }
 }
 
 fn rows(

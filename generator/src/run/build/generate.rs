@@ -110,11 +110,7 @@ pub fn generate(
     // (pipeline::syndication): the same release, the same decision.
     let feeds = crate::pipeline::syndication::build(
         &cars,
-        &crate::pipeline::syndication::Context {
-            cfg,
-            base_url: site.base_url.trim_end_matches('/'),
-            now,
-        },
+        &crate::pipeline::syndication::Context { cfg, now },
     );
     if plan.left_out > 0 {
         build_warnings.push(format!(
