@@ -31,7 +31,8 @@ const site = JSON.parse(fs.readFileSync(path.join(dist, '..', 'src', 'data', 'si
 const search = site.search.landing_pages.some((l) => l.path === 'used-cars') ? '/search/used-cars/' : '/search/';
 // The content pages too, when the dealer has them: a location, offers, an offer, models, a model.
 const offer = site.content?.offers.items[0];
-const model = site.content?.models.find((m) => m.page);
+const table = JSON.parse(fs.readFileSync(path.join(dist, '..', 'src', 'data', 'pages.json'), 'utf8'));
+const model = table.find((p) => p.kind === 'model')?.path;
 const pages = [
   '/',
   search,
@@ -41,7 +42,7 @@ const pages = [
   '/special-offers/',
   offer?.path,
   model && '/models/',
-  model?.page,
+  model,
 ].filter(Boolean);
 const GOALS = { performance: 95, accessibility: 100 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { keyed, propsKey, readDealer } from '@app/lib/build-data';
+import { below, keyed, named, pagesOf, propsKey, readDealer } from '@app/lib/build-data';
+import type { PageEntry } from '@app/types/site';
 import { routeFiles } from '@app/integrations/routes';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -81,6 +82,50 @@ describe('route files (astro-app/src/routes, one set for dealer and batch projec
     expect(split?.inside).toMatch(/\breturn paths\(/);
     expect(split?.outside).not.toMatch(DATA_READERS);
   });
+
+  // Which pages exist is the page table's to say (generator/src/pipeline/
+  // site_data/page_table.rs): a page route that enumerated the data itself
+  // could make a page the table lacks (the build's guard would fail) or
+  // drift from it. Endpoints (.ts) and the 404 page are no table pages.
+  const pageRoutes = files.filter((f) => f.endsWith('.astro') && f !== '404.astro');
+  it.each(pageRoutes)('%s takes its pages from the page table', (file) => {
+    const split = splitGetStaticPaths(readFileSync(path.join(dir, file), 'utf8'));
+    expect(split?.inside).toMatch(/\bpagesOf\(d, '[a-z_]+'/);
+  });
+});
+
+describe('the page table as the routes read it', () => {
+  const table: PageEntry[] = [
+    { path: '/', kind: 'home', key: null, n: null },
+    { path: '/cars/kia-1/', kind: 'car', key: 'kia-1', n: null },
+    { path: '/offers/kia/eofy/', kind: 'offer', key: '/offers/kia/eofy/', n: null },
+    { path: '/models/', kind: 'models', key: null, n: null },
+    { path: '/search/toyota/page/2/', kind: 'landing', key: 'toyota', n: 2 },
+  ];
+
+  it('pagesOf gives the entries of the kinds asked, with key and number filled in', () => {
+    expect(pagesOf({ pages: table }, 'car', 'landing').map((p) => [p.path, p.key, p.n])).toEqual([
+      ['/cars/kia-1/', 'kia-1', 1],
+      ['/search/toyota/page/2/', 'toyota', 2],
+    ]);
+    expect(pagesOf({ pages: table }, 'models').map((p) => [p.key, p.n])).toEqual([['', 1]]);
+    expect(pagesOf({ pages: table }, 'model')).toEqual([]);
+  });
+
+  it('named finds the item by key and fails on an entry naming nothing or without a key', () => {
+    const cars = [{ slug: 'kia-1' }, { slug: 'kia-2' }];
+    expect(named(cars, table[1]!, (c) => c.slug)).toBe(cars[0]);
+    const offers = [{ path: '/offers/kia/eofy/' }];
+    expect(named(offers, table[2]!, (o) => o.path)).toBe(offers[0]);
+    expect(() => named([{ slug: 'kia-2' }], table[1]!, (c) => c.slug)).toThrow(/\/cars\/kia-1\/ \(car kia-1\) names nothing/);
+    expect(() => named([{ slug: '' }], table[3]!, (c) => c.slug)).toThrow(/without a key/);
+  });
+
+  it('below gives the route its params from the entry path', () => {
+    expect(below(table[4]!, '/search/')).toBe('toyota/page/2');
+    expect(below(table[1]!, '/cars/')).toBe('kia-1');
+    expect(() => below(table[1]!, '/models/')).toThrow(/not under \/models\//);
+  });
 });
 
 describe('the runtime in the key', () => {
@@ -148,8 +193,9 @@ describe('readDealer', () => {
       const write = (label: string, when: number) => {
         writeFileSync(path.join(dir, 'site.json'), JSON.stringify({ slug: 'demo', name: label }));
         writeFileSync(path.join(dir, 'cars.json'), '[]');
+        writeFileSync(path.join(dir, 'pages.json'), '[]');
         writeFileSync(path.join(dir, 'search-index.json'), '{}');
-        for (const f of ['site.json', 'cars.json', 'search-index.json']) utimesSync(path.join(dir, f), when, when);
+        for (const f of ['site.json', 'cars.json', 'pages.json', 'search-index.json']) utimesSync(path.join(dir, f), when, when);
       };
       write('Demo Motors', 1_000);
       const first = readDealer(dir);

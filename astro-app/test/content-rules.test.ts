@@ -70,7 +70,6 @@ function model(name: string, body: string, rank: number, extra: Partial<ModelCar
     body_rank: rank,
     image: '/m.svg',
     description: '',
-    page: null,
     explore: { label: `Explore ${name}`, href: '/models/x/', external: false },
     stock: null,
     stock_count: 0,

@@ -51,8 +51,8 @@ describe('site data contract', () => {
     expect(committed).toBe(await generate());
   });
 
-  it('the fixture site.json, cars.json and search-index.json follow the schema', () => {
-    const data = { site: readFixture('site.json'), cars: readFixture('cars.json'), search_index: readFixture('search-index.json') };
+  it('the fixture site.json, cars.json, pages.json and search-index.json follow the schema', () => {
+    const data = { site: readFixture('site.json'), cars: readFixture('cars.json'), pages: readFixture('pages.json'), search_index: readFixture('search-index.json') };
     expect(problems(data)).toEqual([]);
     // Not vacuous: the fixture holds cars and locations for the schema to check.
     expect(data.cars.length).toBeGreaterThan(0);
@@ -68,7 +68,7 @@ describe('site data contract', () => {
     site.search.page_size = 'twenty';
     site.search.popular_makes_count = -1;
     cars[0].year = 2.5;
-    const found = problems({ site, cars: [cars[0]], search_index: readFixture('search-index.json') });
+    const found = problems({ site, cars: [cars[0]], pages: readFixture('pages.json'), search_index: readFixture('search-index.json') });
     expect(found.sort()).toEqual(
       [
         "/site: must have required property 'name'",

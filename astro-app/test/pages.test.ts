@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hasPage, pagePathOf } from '../src/lib/pages';
-import { companyRoutes } from '../src/lib/company-routes';
+import { companyPage } from '../src/lib/company-routes';
 import siteJson from './fixtures/site/src/data/site.json';
-import type { SiteData } from '../src/types/site';
+import type { PageEntry, SiteData } from '../src/types/site';
 
 describe('which pages a site has', () => {
   const site = { pages: ['/', '/fleet/', '/search/used-cars/'] };
@@ -25,15 +25,23 @@ describe('which pages a site has', () => {
   });
 });
 
-describe('company routes', () => {
-  it('lists the pages a dealer has on, each with its kind, and only those', () => {
-    const s = siteJson as unknown as SiteData;
-    const routes = companyRoutes(s);
-    const paths = routes.map((r) => r.page.path);
-    expect(paths).toContain('/terms-and-conditions/');
-    expect(paths).toContain('/privacy-policy/');
-    for (const r of routes) expect(s.pages).toContain(r.page.path);
-    const off = { ...s, company: { ...s.company, fleet: null, markdown: [] } };
-    expect(companyRoutes(off).some((r) => r.kind === 'fleet')).toBe(false);
+describe('company pages of the page table', () => {
+  const s = siteJson as unknown as SiteData;
+  const entry = (path: string, kind: PageEntry['kind'], key: string): PageEntry => ({ path, kind, key, n: null });
+
+  it('finds a built-in page by its kind and a Markdown page by its path', () => {
+    const privacy = companyPage(s, entry('/privacy-policy/', 'company', 'privacy_policy'));
+    expect(privacy.kind).toBe('privacy_policy');
+    expect(privacy.page).toBe(s.company.privacy_policy);
+    const own = s.company.markdown[0];
+    expect(own, 'the fixture has a Markdown page').toBeDefined();
+    expect(companyPage(s, entry(own!.path, 'content_page', 'markdown')).page).toBe(own);
+  });
+
+  it('fails on an entry whose page the dealer has off or that names another path', () => {
+    const off = { ...s, company: { ...s.company, fleet: null } };
+    expect(() => companyPage(off, entry('/fleet/', 'company', 'fleet'))).toThrow(/\/fleet\/ \(company fleet\) is no page/);
+    expect(() => companyPage(s, entry('/terms/', 'company', 'privacy_policy'))).toThrow(/is no page/);
+    expect(() => companyPage(s, entry('/pages/nope/', 'content_page', 'markdown'))).toThrow(/is no page/);
   });
 });

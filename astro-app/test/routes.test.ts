@@ -53,6 +53,9 @@ function writeDealer(dir: string, slug: string, cars: string[], sold = 0, builtA
   writeFileSync(path.join(dir, 'site.json'), JSON.stringify(site));
   writeFileSync(path.join(dir, 'cars.json'), JSON.stringify(cars.map((c) => ({ slug: c, price: c.length }))));
   writeFileSync(path.join(dir, 'search-index.json'), JSON.stringify({ count: cars.length }));
+  // The page table the generator would write for these cars (the routes make its pages).
+  const pages = [{ path: '/', kind: 'home', key: null, n: null }, ...cars.map((c) => ({ path: `/cars/${c}/`, kind: 'car', key: c, n: null }))];
+  writeFileSync(path.join(dir, 'pages.json'), JSON.stringify(pages));
 }
 
 describe('paths and routeProps in each kind of project', () => {

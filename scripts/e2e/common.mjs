@@ -138,15 +138,16 @@ export function assertJsonEqual(actual, expected, what) {
 
 /**
  * A built site, served on 127.0.0.1 by workerd as a deployed site worker
- * serves it (scripts/lib/workerd-site.mjs): `{ dist, site, cars, origin,
- * close }`, its site.json and cars.json read from the dist's ../src/data.
+ * serves it (scripts/lib/workerd-site.mjs): `{ dist, site, cars, pages,
+ * origin, close }`, its site.json, cars.json and page table read from the
+ * dist's ../src/data.
  * Fails when the dist has no index.html.
  */
 export async function serveSite(dist) {
   assert(isFile(path.join(dist, 'index.html')), `no built site at ${dist} (index.html missing)`);
-  const { site, cars } = siteData(dist);
+  const { site, cars, pages } = siteData(dist);
   const { origin, close } = await serveInWorkerd(dist);
-  return { dist, site, cars, origin, close };
+  return { dist, site, cars, pages, origin, close };
 }
 
 /**

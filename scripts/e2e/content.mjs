@@ -33,6 +33,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { assert, AXE_OPTIONS, assertJsonEqual, builtAt, createRunner, need, popupSeen, withSites } from './common.mjs';
 import { injectAxe } from '../lib/axe.mjs';
+import { pageOfKind } from '../lib/page-types.mjs';
 
 const distDir = path.resolve(process.argv[2] ?? 'sites/brisbane-motor-group/dist');
 
@@ -41,7 +42,7 @@ const inWindow = (item, seconds) => (item.starts_at == null || seconds >= item.s
 
 async function main() {
   // The popup's own tests come first, before the popup is marked seen.
-  await withSites([distDir], { name: 'content' }, async ({ site, cars, origin, context, page }) => {
+  await withSites([distDir], { name: 'content' }, async ({ sites, site, cars, origin, context, page }) => {
     const now = builtAt(site);
     const nowS = site.built_at;
 
@@ -427,9 +428,9 @@ async function main() {
 
     // ----------------------------------------------------- axe, layout
     await test('axe finds nothing on the content pages (phone and desktop); nothing overflows sideways', async () => {
-      const model = need(site.content.models.find((m) => m.page), 'a model page');
+      const model = need(pageOfKind(sites[0].pages, 'model'), 'a model page');
       const offer = need(offers[0], 'an offer');
-      const paths = ['/', '/special-offers/', offer.path, '/models/', model.page, `/locations/${location.slug}/`, '/contact-us/'];
+      const paths = ['/', '/special-offers/', offer.path, '/models/', model, `/locations/${location.slug}/`, '/contact-us/'];
       const problems = [];
       for (const [width, height] of [[375, 812], [1280, 900]]) {
         await page.setViewportSize({ width, height });

@@ -16,14 +16,15 @@ export const VIEWPORTS = [
   { width: 1920, height: 1080 },
 ];
 
-/** The site's generated data next to its dist/ (sites/<slug>/src/data). */
+/** The site's generated data next to its dist/ (sites/<slug>/src/data): site.json, cars.json and the page table (pages.json). */
 export function siteData(dist) {
   const dir = path.join(dist, '..', 'src', 'data');
-  return {
-    site: JSON.parse(fs.readFileSync(path.join(dir, 'site.json'), 'utf8')),
-    cars: JSON.parse(fs.readFileSync(path.join(dir, 'cars.json'), 'utf8')),
-  };
+  const read = (file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+  return { site: read('site.json'), cars: read('cars.json'), pages: read('pages.json') };
 }
+
+/** The path of the first page of `kind` in the page table, or undefined. */
+export const pageOfKind = (pages, kind) => pages.find((p) => p.kind === kind)?.path;
 
 /**
  * `{ name, path }` of each page type: home, search, a landing page, a car
@@ -33,14 +34,14 @@ export function siteData(dist) {
  * data lacks one (a test must not skip a page type silently).
  */
 export function pageTypes(dist) {
-  const { site, cars } = siteData(dist);
+  const { site, cars, pages } = siteData(dist);
   const landing = site.search.landing_pages.find((l) => l.path === 'used-cars') ?? site.search.landing_pages[0];
   const car = cars[0];
   const location = site.locations[0];
   // The offer with the most to lay out (image, long description, disclaimer, form).
   const offers = site.content?.offers.items ?? [];
   const offer = [...offers].sort((a, b) => b.description.length + b.disclaimer.length - (a.description.length + a.disclaimer.length))[0];
-  const model = site.content?.models.find((m) => m.page);
+  const model = pageOfKind(pages, 'model');
   // Every site has its privacy policy (the enquiry forms link to it).
   const legal = site.company?.privacy_policy;
   const missing = [
@@ -63,7 +64,7 @@ export function pageTypes(dist) {
     { name: 'offers', path: '/special-offers/' },
     { name: 'offer', path: offer.path },
     { name: 'models', path: '/models/' },
-    { name: 'model', path: model.page },
+    { name: 'model', path: model },
     { name: 'legal', path: legal.path },
     { name: 'sign-in', path: '/sign-in/' },
     { name: 'watchlist', path: '/watchlist/' },

@@ -22,7 +22,7 @@ import path from 'node:path';
 import type { AstroIntegration } from 'astro';
 
 /** The data files of a dealer's project that its pages read. */
-const DATA_FILES = ['site.json', 'cars.json', 'search-index.json'];
+const DATA_FILES = ['site.json', 'cars.json', 'pages.json', 'search-index.json'];
 
 /** The generated-data folder of the project being built or served (Astro runs in the project's folder). */
 export const dataDir = (): string => path.join(process.cwd(), 'src/data');

@@ -24,13 +24,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CODE_KEY_ENV } from '../integrations/code-key';
 import { dataDir, dataStamp } from '../integrations/live-data';
-import type { Car, SearchIndex, SiteData } from '../types/site';
+import type { Car, PageEntry, PageKind, SearchIndex, SiteData } from '../types/site';
 
 /** One dealer's generated data. */
 export interface DealerData {
   slug: string;
   site: SiteData;
   cars: Car[];
+  /**
+   * The page table (pages.json, generator/src/pipeline/site_data/page_table.rs):
+   * every page of the site, with the kind of page it is. A route makes the
+   * pages of its kind (`pagesOf`), never a list of its own.
+   */
+  pages: PageEntry[];
   index: SearchIndex;
 }
 
@@ -38,7 +44,7 @@ const read = (dir: string, file: string) => JSON.parse(readFileSync(path.join(di
 const loaded = new Map<string, { stamp: string; data: DealerData }>();
 
 /**
- * The data in `dir` (site.json, cars.json, search-index.json), read once
+ * The data in `dir` (site.json, cars.json, pages.json, search-index.json), read once
  * while its files stay the same. A build reads them once; `astro dev`
  * (the live preview of `dealergen dev`) keeps this module loaded across
  * requests while dealergen rewrites the files, so a changed size or
@@ -49,7 +55,13 @@ export function readDealer(dir: string): DealerData {
   const known = loaded.get(dir);
   if (known?.stamp === stamp) return known.data;
   const site = read(dir, 'site.json') as SiteData;
-  const data = { slug: site.slug, site, cars: read(dir, 'cars.json') as Car[], index: read(dir, 'search-index.json') as SearchIndex };
+  const data = {
+    slug: site.slug,
+    site,
+    cars: read(dir, 'cars.json') as Car[],
+    pages: read(dir, 'pages.json') as PageEntry[],
+    index: read(dir, 'search-index.json') as SearchIndex,
+  };
   loaded.set(dir, { stamp, data });
   return data;
 }
@@ -71,6 +83,35 @@ export function batchDealers(): DealerData[] {
  * `/dealergen-batch/[dealer]` when it holds.
  */
 export const batched = (): boolean => existsSync(path.join(dataDir(), 'dealers.json'));
+
+/** A page of the table as its route uses it: the entry's key and number are there. */
+export interface TablePage extends PageEntry {
+  key: string;
+  n: number;
+}
+
+/**
+ * The pages of `kinds` in the dealer's page table, in path order. `key`
+ * and `n` are the entry's, or '' and 1 for a kind without them; the route
+ * finds what it builds the page from by `key` (a car by slug, a location
+ * by slug...) and fails the build when it is not there.
+ */
+export function pagesOf(d: Pick<DealerData, 'pages'>, ...kinds: PageKind[]): TablePage[] {
+  return d.pages.filter((p) => kinds.includes(p.kind)).map((p) => ({ ...p, key: p.key ?? '', n: p.n ?? 1 }));
+}
+
+/** The one item of `items` the page table's `entry` names by `key`, or an error naming the page. */
+export function named<T>(items: readonly T[], entry: PageEntry, key: (item: T) => string): T {
+  const found = entry.key ? items.find((item) => key(item) === entry.key) : undefined;
+  if (found === undefined) throw new Error(`the page table's ${entry.path} (${entry.kind} ${entry.key ?? 'without a key'}) names nothing in the site data`);
+  return found;
+}
+
+/** The part of a table page's path below `prefix`, without slashes at either end ("/search/toyota/page/2/" below "/search/": "toyota/page/2"). */
+export function below(entry: PageEntry, prefix: string): string {
+  if (!entry.path.startsWith(prefix)) throw new Error(`the page table's ${entry.path} is not under ${prefix}`);
+  return entry.path.slice(prefix.length).replace(/^\/+|\/+$/g, '');
+}
 
 /** One path of a route, before `paths` adds the dealer. */
 export interface RoutePath<P, T> {

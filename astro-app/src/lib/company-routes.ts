@@ -1,11 +1,12 @@
 /**
- * The routes of the company, service, legal and Markdown pages a site has
- * (site.company; null pages are off), for the generated project's
- * getStaticPaths. Each path is one of site.pages.
+ * The company, service, legal and Markdown pages of the page table
+ * (kinds `company` and `content_page`): the entry's key is the page's kind,
+ * which decides the built-in wording and the blocks shown; the page itself
+ * is in site.company.
  */
-import type { ContentPage, SiteData } from '../types/site';
+import type { CompanyPages, ContentPage, PageEntry, SiteData } from '../types/site';
 
-/** What a company page is: it decides the built-in wording and the blocks shown. */
+/** What a company page is: its key in the page table (a field of site.company, or markdown). */
 export type CompanyPageKind =
   | 'about_us'
   | 'service'
@@ -23,24 +24,15 @@ export interface CompanyRoute {
   kind: CompanyPageKind;
 }
 
-const BUILT_IN: Exclude<CompanyPageKind, 'markdown'>[] = [
-  'about_us',
-  'service',
-  'genuine_service',
-  'roadside_assist',
-  'fleet',
-  'warranty',
-  'terms_and_conditions',
-  'privacy_policy',
-  'complaint_handling',
-];
+type BuiltIn = Exclude<CompanyPageKind, 'markdown'>;
+// Every built-in kind is a field of CompanyPages holding a page (a kind
+// the generator added without this type failing here would be unknown).
+const builtIn = (company: CompanyPages, kind: BuiltIn): ContentPage | null => company[kind];
 
-export function companyRoutes(site: Pick<SiteData, 'company'>): CompanyRoute[] {
-  const routes: CompanyRoute[] = [];
-  for (const kind of BUILT_IN) {
-    const page = site.company[kind];
-    if (page) routes.push({ page, kind });
-  }
-  for (const page of site.company.markdown) routes.push({ page, kind: 'markdown' });
-  return routes;
+/** The page and kind of a company or content page of the table, or an error naming the entry. */
+export function companyPage(site: Pick<SiteData, 'company'>, entry: PageEntry): CompanyRoute {
+  const kind = entry.key as CompanyPageKind;
+  const page = kind === 'markdown' ? site.company.markdown.find((p) => p.path === entry.path) : kind in site.company ? builtIn(site.company, kind) : null;
+  if (!page || page.path !== entry.path) throw new Error(`the page table's ${entry.path} (${entry.kind} ${entry.key}) is no page of site.company`);
+  return { page, kind };
 }

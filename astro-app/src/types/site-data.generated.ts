@@ -52,6 +52,33 @@ export type RepaymentPer = 'week' | 'month';
  */
 export type CarStatus = 'in_stock' | 'coming_soon' | 'sold';
 /**
+ * What a page is: the route of `astro-app/src/routes` that makes it.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "PageKind".
+ */
+export type PageKind =
+  | 'home'
+  | 'search'
+  | 'landing'
+  | 'car'
+  | 'checkout'
+  | 'contact'
+  | 'location'
+  | 'location_alias'
+  | 'company'
+  | 'content_page'
+  | 'form'
+  | 'special_offers'
+  | 'offer'
+  | 'models'
+  | 'model'
+  | 'menu'
+  | 'sign_in'
+  | 'watchlist'
+  | 'compare'
+  | 'favourites';
+/**
  * Whether a model is on sale yet.
  *
  * This interface was referenced by `SiteContract`'s JSON-Schema
@@ -165,7 +192,7 @@ export type CtaCard =
 export type SortOrder = 'relevance' | 'latest' | 'price_desc' | 'price_asc' | 'km_desc' | 'km_asc';
 
 /**
- * Both data files in one document, so the schema (and the TypeScript
+ * The data files in one document, so the schema (and the TypeScript
  * generated from it) names every type once.
  */
 export interface SiteContract {
@@ -173,6 +200,10 @@ export interface SiteContract {
    * src/data/cars.json
    */
   cars: Car[];
+  /**
+   * src/data/pages.json: the page table, sorted by path
+   */
+  pages: PageEntry[];
   /**
    * src/data/search-index.json
    */
@@ -773,6 +804,32 @@ export interface CarLocation {
    * Suburb.
    */
   suburb: string;
+}
+/**
+ * One page of a dealer's site.
+ *
+ * This interface was referenced by `SiteContract`'s JSON-Schema
+ * via the `definition` "PageEntry".
+ */
+export interface PageEntry {
+  /**
+   * What the route builds the page from, by kind: a car's, location's
+   * or model's slug, a landing page's, form page's or offer's path, a
+   * company page's kind, a menu's name; null for the other kinds.
+   */
+  key: string | null;
+  /**
+   * What the page is: the route that makes it.
+   */
+  kind: PageKind;
+  /**
+   * The page number of a search or landing page (1 for its first page); null for other kinds.
+   */
+  n: number | null;
+  /**
+   * Site path, e.g. "/cars/2021-kia-k4-bmg1/" or "/search/toyota/page/2/".
+   */
+  path: string;
 }
 /**
  * The search index of one dealer's visible stock.
@@ -1413,10 +1470,6 @@ export interface ModelCard {
    * Name, e.g. "RAV4 Hybrid".
    */
   name: string;
-  /**
-   * The model's own page /models/{slug}/ (built when it has no override URL); null otherwise.
-   */
-  page: string | null;
   /**
    * Slug of /models/{slug}/.
    */

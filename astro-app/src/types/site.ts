@@ -2,7 +2,8 @@
  * The data contract between the Rust generator and the Astro app.
  *
  * `dealergen build` writes `sites/<slug>/src/data/site.json` (a `SiteData`)
- * and `sites/<slug>/src/data/cars.json` (a `Car[]`, only the visible stock).
+ * `sites/<slug>/src/data/cars.json` (a `Car[]`, only the visible stock) and
+ * `sites/<slug>/src/data/pages.json` (a `PageEntry[]`, the page table).
  * Everything a page shows is computed on the Rust side (visibility, tag
  * priority, price text, opening-hour lines); pages only lay it out.
  *
@@ -60,6 +61,8 @@ export type {
   FooterGroup,
   FormPage,
   FormPageKind,
+  PageEntry,
+  PageKind,
   Forms,
   Home,
   HomeBlock,

@@ -8,7 +8,6 @@
 //! presented cars), `url_path` (a site path's escapes decoded).
 //! Pure data in, data out: nothing here runs Astro or writes a release.
 
-pub mod page_table;
 pub mod rich_text;
 pub mod search_index;
 pub mod site_data;

@@ -214,7 +214,7 @@ pub fn reused_pages(log: &str, under: &str) -> usize {
         .count()
 }
 
-/// The pages Astro made are exactly the page table's (`pipeline::page_table`),
+/// The pages Astro made are exactly the page table's (`pipeline::site_data::page_table`),
 /// both ways: a page the table promises is in the built site, and a page
 /// in the built site (an `index.html` of a folder, Astro's directory
 /// format) is in the table, so the list `dealergen diff`, the sitemap and
@@ -240,7 +240,7 @@ pub fn check_pages<'a>(built: impl IntoIterator<Item = &'a str>, table: &[String
     }
     if !unlisted.is_empty() {
         bail!(
-            "astro build produced {} page(s) the page table (generator/src/pipeline/page_table.rs) does not list, e.g. {}; the previous site was kept",
+            "astro build produced {} page(s) the page table (generator/src/pipeline/site_data/page_table.rs) does not list, e.g. {}; the previous site was kept",
             unlisted.len(),
             some(&unlisted)
         );

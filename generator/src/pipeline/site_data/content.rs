@@ -172,7 +172,10 @@ pub struct ModelCard {
     pub image: String,
     /// A sentence or two.
     pub description: String,
-    /// The model's own page /models/{slug}/ (built when it has no override URL); null otherwise.
+    /// The model's own page /models/{slug}/ (built when it has no override
+    /// URL). Not in site.json: the page table lists the page, and the
+    /// pages link to a model through `explore`.
+    #[serde(skip)]
     pub page: Option<String>,
     /// "Explore {model}": the override URL, else its page.
     pub explore: Link,

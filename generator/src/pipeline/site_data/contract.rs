@@ -3,11 +3,12 @@
 
 use schemars::JsonSchema;
 
+use super::page_table::PageEntry;
 use super::SiteData;
 use crate::pipeline::search_index::SearchIndex;
 use crate::pipeline::stock::present::Car;
 
-/// Both data files in one document, so the schema (and the TypeScript
+/// The data files in one document, so the schema (and the TypeScript
 /// generated from it) names every type once.
 #[derive(JsonSchema)]
 #[schemars(deny_unknown_fields, title = "SiteContract")]
@@ -17,6 +18,8 @@ struct SiteContract {
     site: SiteData,
     /// src/data/cars.json
     cars: Vec<Car>,
+    /// src/data/pages.json: the page table, sorted by path
+    pages: Vec<PageEntry>,
     /// src/data/search-index.json
     search_index: SearchIndex,
 }

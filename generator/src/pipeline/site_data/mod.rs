@@ -14,6 +14,7 @@ mod forms;
 mod links;
 mod locations;
 pub mod logo;
+pub mod page_table;
 pub mod pages;
 mod search;
 mod stock_summary;
@@ -166,43 +167,6 @@ pub struct Copy {
     pub sold_text: String,
 }
 
-/// The content pages of `site`, as site paths (the top-level `pages` module lists them):
-/// /special-offers/, each offer's page, /models/ and each model's page, each
-/// location's /contact-us/ and /locations/ page, and the models menu's cards
-/// when the navigation has that menu.
-pub fn content_paths(site: &SiteData) -> Vec<String> {
-    let page = |path: &str| path.to_string();
-    let mut pages = vec![page("/special-offers/")];
-    pages.extend(site.content.offers.items.iter().map(|o| page(&o.path)));
-    if !site.content.models.is_empty() {
-        pages.push(page("/models/"));
-    }
-    pages.extend(
-        site.content
-            .models
-            .iter()
-            .filter_map(|m| m.page.as_deref().map(page)),
-    );
-    for l in &site.locations {
-        pages.push(page(&format!("/contact-us/{}/", l.slug)));
-        pages.push(page(&format!("/locations/{}/", l.slug)));
-    }
-    // The older platform's address of the primary location, under the
-    // dealer's own slug (routes/locations/[slug].astro), unless a location
-    // has that slug already.
-    if !site.locations.is_empty() && !site.locations.iter().any(|l| l.slug == site.slug) {
-        pages.push(page(&format!("/locations/{}/", site.slug)));
-    }
-    if site
-        .navigation
-        .iter()
-        .any(|n| n.menu == Some(model::NavMenu::Models))
-    {
-        pages.push(page("/menus/models/"));
-    }
-    pages
-}
-
 /// Resolves the dealer config into `site.json`; `cars` are the visible
 /// stock (for the counts and the search landing pages), `now` the moment
 /// the stock was judged at (its year is the copyright year).
@@ -291,7 +255,7 @@ pub fn build_with_pages(
         structured_data: structured::locations_json_ld(cfg),
         built_at: now.timestamp(),
     };
-    site.pages = pages::page_paths(&site);
+    site.pages = page_table::link_targets(&site);
     site
 }
 
@@ -411,36 +375,6 @@ mod tests {
         let site = build("demo", &off, &[], test_now());
         assert_eq!(site.forms.captcha_site_key, None, "captcha off");
         assert!(!site.forms.save_valuation, "trade-in off");
-    }
-
-    #[test]
-    fn a_build_must_contain_every_content_page() {
-        let cfg = config_with(json!({
-            "offers": [{"id": "eofy", "name": "EOFY", "description": "Cheap", "manufacturer": "Kia"}],
-            "models": [{"name": "EV5", "manufacturer": "Kia", "body": "electrified", "image": "/m.svg"},
-                       {"name": "EV9", "manufacturer": "Kia", "body": "electrified", "image": "/m.svg", "override_url": "https://kia.example.com/ev9"}],
-            "navigation": [{"label": "New Vehicles", "menu": "models"}],
-        }));
-        let pages = content_paths(&build("demo", &cfg, &[], test_now()));
-        for p in [
-            "/special-offers/",
-            "/offers/kia/eofy/",
-            "/models/",
-            "/models/ev5/",
-            "/contact-us/site-c/",
-            "/locations/site-a/",
-            "/menus/models/",
-        ] {
-            assert!(pages.iter().any(|x| x == p), "{p} missing from {pages:?}");
-        }
-        assert!(
-            !pages.iter().any(|x| x.contains("ev9")),
-            "an override URL has no page of its own"
-        );
-        let bare = content_paths(&build("demo", &config(), &[], test_now()));
-        assert!(!bare
-            .iter()
-            .any(|x| x.starts_with("/models/") || x.starts_with("/menus/")));
     }
 
     #[test]

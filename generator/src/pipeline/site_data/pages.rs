@@ -2,12 +2,11 @@
 //! pages' content.
 //!
 //! `site.pages` lists every page path the build produces apart from the car
-//! pages and the search result pages 2..n: a component links to a page of
-//! another module only when its path is listed (`hasPage` in
-//! astro-app/src/lib/pages.ts), and the links of the dealer file (menu,
-//! footer, promo tiles) are settled against it here, so no link leads to a
-//! page this dealer does not have. A module that builds a new kind of page
-//! adds its paths in [`page_paths`].
+//! pages and the search result pages 2..n (the page table's
+//! `link_targets`): a component links to a page of another module only
+//! when its path is listed (`hasPage` in astro-app/src/lib/pages.ts), and
+//! the links of the dealer file (menu, footer, promo tiles) are settled
+//! against it here, so no link leads to a page this dealer does not have.
 
 use std::collections::BTreeSet;
 
@@ -196,49 +195,24 @@ pub fn company_pages(
 }
 
 impl CompanyPages {
-    /// Every page of this group, built-in and Markdown.
-    pub fn all(&self) -> impl Iterator<Item = &ContentPage> {
+    /// Every page of this group with its kind (the key of its field, e.g.
+    /// "about_us"; "markdown" for the dealer's own pages).
+    pub fn named(&self) -> impl Iterator<Item = (&'static str, &ContentPage)> {
         [
-            &self.about_us,
-            &self.service,
-            &self.genuine_service,
-            &self.roadside_assist,
-            &self.fleet,
-            &self.warranty,
-            &self.complaint_handling,
+            ("about_us", self.about_us.as_ref()),
+            ("service", self.service.as_ref()),
+            ("genuine_service", self.genuine_service.as_ref()),
+            ("roadside_assist", self.roadside_assist.as_ref()),
+            ("fleet", self.fleet.as_ref()),
+            ("warranty", self.warranty.as_ref()),
+            ("terms_and_conditions", Some(&self.terms_and_conditions)),
+            ("privacy_policy", Some(&self.privacy_policy)),
+            ("complaint_handling", self.complaint_handling.as_ref()),
         ]
         .into_iter()
-        .flatten()
-        .chain([&self.terms_and_conditions, &self.privacy_policy])
-        .chain(&self.markdown)
+        .filter_map(|(kind, page)| page.map(|p| (kind, p)))
+        .chain(self.markdown.iter().map(|p| ("markdown", p)))
     }
-}
-
-/// Every page path of the site except car pages and search pages 2..n, sorted.
-pub fn page_paths(site: &super::SiteData) -> Vec<String> {
-    let mut paths: BTreeSet<String> = ["/", "/search/", "/contact-us/", "/sign-in/", "/watchlist/"]
-        .into_iter()
-        .map(String::from)
-        .collect();
-    paths.extend(
-        site.locations
-            .iter()
-            .map(|l| format!("/contact-us/{}/", l.slug)),
-    );
-    paths.extend(
-        site.search
-            .landing_pages
-            .iter()
-            .map(|l| format!("/search/{}/", l.path)),
-    );
-    paths.extend(site.company.all().map(|p| p.path.clone()));
-    // Offers, models, /locations/ twins, the models menu.
-    paths.extend(super::content_paths(site));
-    // The form pages (success, book a test drive, trade-in, finance...).
-    paths.extend(site.forms.pages.iter().map(|p| format!("/{}/", p.path)));
-    // Built for every dealer (astro-app/src/routes/compare.astro, favourites.astro).
-    paths.extend(["/compare/".to_string(), "/favourites/".to_string()]);
-    paths.into_iter().collect()
 }
 
 /// Pages the platform builds for some dealers (by configuration or stock):

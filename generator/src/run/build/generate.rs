@@ -20,8 +20,8 @@ pub struct Generated {
     pub site: site_data::SiteData,
     /// The visible cars as the pages show them.
     pub cars: Vec<present::Car>,
-    /// (file name, text): site.json, cars.json, search-index.json (the
-    /// pages' data), edge-config.json and edge-kv.json (the worker's),
+    /// (file name, text): site.json, cars.json, pages.json (the page
+    /// table), search-index.json (the pages' data), edge-config.json and edge-kv.json (the worker's),
     /// redirects.txt (the sold-car redirects the publish step writes), and
     /// the ads feeds the dealer publishes (google-vehicle-ads.tsv,
     /// meta-vehicles.csv, written to the release's `feeds/`).
@@ -29,7 +29,7 @@ pub struct Generated {
     /// The worker's configuration (also in `files` as edge-config.json).
     pub edge: EdgeConfig,
     pub plan: PlannedPublish,
-    /// Paths of every page the site has (`crate::pipeline::page_table`).
+    /// Paths of every page the site has (`crate::pipeline::site_data::page_table`).
     pub pages: Vec<String>,
     pub skipped: Vec<feed::SkippedRecord>,
     pub feed_warnings: Vec<feed::FeedWarning>,
@@ -119,12 +119,13 @@ pub fn generate(
             crate::publish::redirects::MAX_REDIRECTS
         ));
     }
-    let pages = crate::pipeline::page_table::page_paths(&site, &cars);
+    let table = site_data::page_table::table(&site, &cars);
     let edge = edge_config(&dealer.slug, cfg);
     let kv = edge_kv(&edge, &edge_cars(cfg, &cars), &edge_stock_words(&cars))?;
     let files = vec![
         ("site.json", serde_json::to_string_pretty(&site)?),
         ("cars.json", serde_json::to_string(&cars)?),
+        ("pages.json", serde_json::to_string(&table)?),
         (
             "search-index.json",
             serde_json::to_string(&crate::pipeline::search_index::build(
@@ -153,7 +154,7 @@ pub fn generate(
         files,
         edge,
         plan,
-        pages,
+        pages: site_data::page_table::paths(&table),
         skipped,
         feed_warnings,
         build_warnings,

@@ -332,12 +332,12 @@ fn prepare_loaded(
     step("reading stock");
     let generated =
         generate(&dealer, &project.public_dir(), opts.now).map_err(BuildFailure::Failed)?;
-    // Every page the site data promises (crate::pipeline::page_table), so the page
+    // Every page the site data promises (crate::pipeline::site_data::page_table), so the page
     // list `dealergen diff` compares is the one Astro really made.
     let must_exist: Vec<String> = generated
         .pages
         .iter()
-        .map(|p| crate::pipeline::page_table::dist_file(p))
+        .map(|p| crate::pipeline::site_data::page_table::dist_file(p))
         .collect();
     let mut prepared = Prepared {
         slug: dealer.slug.clone(),
@@ -697,7 +697,7 @@ pub fn count_pages(dist: &Path) -> usize {
 }
 
 /// The files of `src/data/` the pages read; the other generated files go next to the project.
-pub const DATA_FILES: [&str; 3] = ["site.json", "cars.json", "search-index.json"];
+pub const DATA_FILES: [&str; 4] = ["site.json", "cars.json", "pages.json", "search-index.json"];
 
 /// Writes every feed problem to `stock-feed-report.txt` in the site folder
 /// (a big feed can have more than a terminal should show), or removes the
