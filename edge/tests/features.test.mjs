@@ -4,7 +4,7 @@
 // relay), valuation, analytics, and tenant isolation between two dealers.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { carsKv, edgeConfig, kvFor, receiver, sleep, sqlString, startWorker, stockCar, stockKv } from "./harness.mjs";
+import { carsKv, edgeConfig, kvFor, receiver, sqlString, startWorker, stockCar, stockKv, within } from "./harness.mjs";
 
 const ALPHA = "https://alpha-motors.example";
 const BETA = "https://beta-cars.example";
@@ -360,7 +360,7 @@ describe("outbound deadlines", () => {
     assert.equal(slowQuotes.got[0].headers.authorization, "Bearer delta-upstream-key");
     assert.ok(ms >= QUOTE_DEADLINE_MS - 200, `waited for the provider until the deadline (${ms} ms)`);
     assert.ok(ms < QUOTE_DEADLINE_MS + 2_000, `answered within the deadline + margin (${ms} ms)`);
-    await sleep(200);
+    await within(5_000, "the provider's connection ending", slowQuotes.got[0].closed);
     assert.ok(slowQuotes.got[0].aborted, "the worker hung up on the provider");
   });
 

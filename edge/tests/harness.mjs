@@ -15,6 +15,17 @@ const run = promisify(execFile);
 export { freePort, ROOT };
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** `promise`, or a failure naming `what` when it has not settled within `ms`. */
+export async function within(ms, what, promise) {
+  let timer;
+  const late = new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 export const sqlString = (s) => `'${String(s).replaceAll("'", "''")}'`;
 
 /** A dealer's edge config as `dealergen build` writes it. */
@@ -165,10 +176,11 @@ export async function startWorker({ kvSeed, vars = {} }) {
    * somewhere) goes through the queue after everything queued before it
    * (the consumer takes messages in order, one at a time) and is awaited
    * until delivered. Not a fixed wait, which passes when the attempt is
-   * merely late.
+   * merely late. With `{ cron: false }` only the queue is drained: what
+   * would follow without the cron's help.
    */
-  worker.deliveriesRun = async (origin) => {
-    await worker.cron();
+  worker.deliveriesRun = async (origin, { cron = true } = {}) => {
+    if (cron) await worker.cron();
     barriers += 1;
     const res = await fetch(`${base}/api/leads`, {
       method: "POST",
@@ -205,6 +217,8 @@ export async function startWorker({ kvSeed, vars = {} }) {
  * picks the status (and may set `req.reply`, the body). Setting
  * `req.delayMs` holds the answer back that long, like a slow or hung
  * receiver; `req.aborted` becomes true when the caller hangs up first.
+ * `req.closed` is a promise of the connection's end (answered or hung up),
+ * for a test to wait on instead of a fixed sleep.
  */
 export async function receiver(answer = () => 200) {
   const { createServer: createHttp } = await import("node:http");
@@ -214,7 +228,9 @@ export async function receiver(answer = () => 200) {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () => {
-      const entry = { url: req.url, headers: req.headers, body, json: null, status: 0, delayMs: 0, aborted: false, at: Date.now(), closedAt: 0 };
+      let ended;
+      const closed = new Promise((ok) => (ended = ok));
+      const entry = { url: req.url, headers: req.headers, body, json: null, status: 0, delayMs: 0, aborted: false, at: Date.now(), closedAt: 0, closed };
       try {
         entry.json = JSON.parse(body);
       } catch {}
@@ -223,6 +239,7 @@ export async function receiver(answer = () => 200) {
       res.on("close", () => {
         entry.closedAt = Date.now();
         if (!res.writableFinished) entry.aborted = true;
+        ended();
       });
       const reply = () => {
         if (res.destroyed) return;
