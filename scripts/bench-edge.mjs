@@ -18,7 +18,7 @@
 // 20 were stored and delivered and how long after they were sent, and what
 // the dealer's webhook received in all.
 //
-// With STEP_UP > 0, the step-up case (issue 37): STEP_UP junk posts
+// With STEP_UP > 0, the step-up case (docs/deploy.md, "How leads are protected"): STEP_UP junk posts
 // without a token from as many IPv4 addresses to a dealer with no captcha
 // of its own and the default lead budget; once the budget is spent the
 // worker asks for the platform's widget (403 naming its site key). Then 5
@@ -271,7 +271,7 @@ try {
   assert.equal(total, V, "every counted view reached D1");
   assert.ok(statements <= CARS.length * Math.ceil(spanSecs / FLUSH_SECS + 1), "at most one upsert per car per flush");
   // Each route's CPU above the no-op route's: what its own code costs
-  // (issue 37's goals: a lead ≤ 3 ms, every other route ≤ 2 ms).
+  // (the goals: a lead ≤ 3 ms of CPU, every other route ≤ 2 ms, well inside the Workers plan's limit).
   const base = cpuPerRequest.get(HEALTH);
   for (const [name, ms] of cpuPerRequest) {
     if (name === HEALTH) continue;

@@ -135,7 +135,7 @@ describe("a flood cannot keep a shopper's lead from the dealer", () => {
   });
 
   test("one solved captcha, then 300 posts naming its lead from 300 addresses: none stored, the CRM gets the one lead", async () => {
-    // The attack of issue 37 (3,000 there; 300 show the same and keep the run short).
+    // The attack an outside test found (3,000 posts there; 300 show the same and keep the run short): a later step of a flow naming a verified lead it did not earn.
     const first = await post("flow", lead({ category: "trade_in", "cf-turnstile-response": "pass:flow.example:first" }), v6(9000));
     assert.equal(first.status, 201);
     const { lead_id, flow_token } = await first.json();

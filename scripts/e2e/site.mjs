@@ -203,7 +203,7 @@ async function main() {
     const needMake = () => need(make && topMakes[1], 'cars of at least two makes');
     const priceOf = (c) => Math.round(c.price);
 
-    // The ads feeds (issue 41) as Google and Meta fetch them: served by
+    // The ads feeds (docs/behaviour/syndication.md) as Google and Meta fetch them: served by
     // workerd from the release, each row linking a car page that answers
     // 200 with that car's price on it.
     await test('the ads feeds are served and every row links a car page at its price', async () => {
