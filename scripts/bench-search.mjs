@@ -24,7 +24,15 @@
  *    body and drive words of the trade) has its own goals: P@5 >= 0.95,
  *    and no car without a price on a budget query's first page.
  *
- *   node scripts/bench-search.mjs [rounds] [--only facets|keyword|quality]   (default 30 rounds)
+ * 4. words: searches in shoppers' words (scripts/bench-search/word-queries.json:
+ *    "cheap diesel", "under 25 grand", "ute under 40k with low kms", "white
+ *    ute") asked of each demo dealer's own built search index
+ *    (sites/<dealer>/src/data/search-index.json: run `dealergen build --all`
+ *    first) as the search page does: the query, then its words moved into
+ *    filters (chips.ts withIntents). Prints what each became (its chips and
+ *    remaining words) and how many of the first five results fit.
+ *
+ *   node scripts/bench-search.mjs [rounds] [--only facets|keyword|quality|words]   (default 30 rounds)
  *
  * MiniSearch, Orama and itemsjs are dev dependencies: nothing here ships.
  * The speed classes use the demo feeds repeated with new ids, stock
@@ -53,15 +61,25 @@ const DEMO = ['brisbane-motor-group', 'sunshine-coast-toyota', 'perth-auto-colle
 const out = path.join(root, '.tmp/bench/engine.mjs');
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const entry = path.join(root, '.tmp/bench/entry.ts');
-fs.writeFileSync(entry, "export * from '../../astro-app/src/lib/search/engine';\nexport { planner } from '../../astro-app/src/lib/search/query-plan';\n");
+fs.writeFileSync(
+  entry,
+  [
+    "export * from '../../astro-app/src/lib/search/engine';",
+    "export { planner, cheapLimit } from '../../astro-app/src/lib/search/query-plan';",
+    "export { valueAt } from '../../astro-app/src/lib/search/columns';",
+    "export { chipsOf, withIntents } from '../../astro-app/src/lib/search/chips';",
+    "export { EMPTY_STATE } from '../../astro-app/src/lib/search/types';",
+    '',
+  ].join('\n'),
+);
 const esbuild = spawnSync(path.join(root, 'node_modules/.bin/esbuild'), [entry, '--bundle', '--format=esm', '--platform=node', `--outfile=${out}`, '--log-level=warning'], { cwd: root, stdio: 'inherit' });
 if (esbuild.status !== 0) process.exit(1);
-const { createEngine, decodeIndex, planner } = await import(pathToFileURL(out).href);
+const { createEngine, decodeIndex, planner, valueAt, chipsOf, withIntents, EMPTY_STATE, cheapLimit } = await import(pathToFileURL(out).href);
 
 const feeds = DEMO.map((d) => JSON.parse(fs.readFileSync(path.join(root, `dealers/stock/${d}.json`), 'utf8')));
-/** The features the generator keeps for the filtered_features facet (generator/src/pipeline/search_index.rs FEATURE_FILTERS). */
+/** The features the generator keeps for the filtered_features facet (generator/src/pipeline/stock/features.rs FEATURE_FILTERS). */
 const FEATURE_FILTERS = fs
-  .readFileSync(path.join(root, 'generator/src/pipeline/search_index.rs'), 'utf8')
+  .readFileSync(path.join(root, 'generator/src/pipeline/stock/features.rs'), 'utf8')
   .match(/FEATURE_FILTERS: \[&str; \d+\] = \[([\s\S]*?)\];/)[1]
   .match(/"[^"]+"/g)
   .map((s) => JSON.parse(s));
@@ -367,7 +385,59 @@ async function qualityClass() {
   }
 }
 
+// ------------------------------------------------------------ 4. words
+/** Car `i` of a decoded index as the fields a word query is judged on. */
+function carAt(d, i) {
+  const t = (a) => valueAt(d.text[a], i);
+  return { make: t('make'), model: t('model'), badge: t('badge'), body: t('body'), fuel: t('fuel'), colour: t('colour'), colour_family: t('colour_family'), year: d.num.year[i], price: d.num.price[i], km: d.num.km[i], seats: d.num.seats?.[i] ?? 0 };
+}
+
+async function wordsClass() {
+  const { queries } = JSON.parse(fs.readFileSync(path.join(root, 'scripts/bench-search/word-queries.json'), 'utf8'));
+  console.log(`\n4. words: ${queries.length} searches in shoppers' words over each demo dealer's built index; fit = the first five results that fit / min(5, cars that fit)`);
+  let pairs = 0;
+  let passed = 0;
+  const misses = [];
+  for (const dealer of DEMO) {
+    const file = path.join(root, `sites/${dealer}/src/data/search-index.json`);
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run dealergen build --all first`);
+    const d = decodeIndex(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const engine = createEngine(d, { hitsPerPage: 5, priceAscExcludesZero: false, sortOptions: [], newArrivalText: '' });
+    const kw = planner(d);
+    const cars = Array.from({ length: d.n }, (_, i) => carAt(d, i));
+    const byId = new Map(d.str.id.map((id, i) => [id, i]));
+    console.log(`\n  ${dealer} (${d.n} cars)`);
+    for (const q of queries) {
+      const { cheap, ...rest } = q.want;
+      const fitting = cars.filter((c) => wanted(c, rest));
+      let fits = fitting;
+      if (cheap) {
+        const limit = cheapLimit(fitting.map((c) => c.price).filter((p) => p > 0));
+        fits = limit === undefined ? [] : fitting.filter((c) => c.price > 0 && c.price <= limit);
+      }
+      if (fits.length === 0) continue;
+      pairs++;
+      const typed = { ...EMPTY_STATE, refinementList: {}, range: {}, query: q.query };
+      const first = engine.search(typed, kw);
+      const moved = withIntents(typed, first.query);
+      const final = moved ? engine.search(moved, kw) : first;
+      const shown = moved ?? typed;
+      const became = [...chipsOf(shown).map((c) => c.label), ...(shown.query ? [`words "${shown.query}"`] : [])].join('; ') || 'nothing';
+      const top = final.hits.slice(0, 5).map((h) => cars[byId.get(h.objectID)]);
+      const good = top.filter((c) => fits.includes(c)).length;
+      const need = Math.min(5, fits.length);
+      const ok = good >= need;
+      if (ok) passed++;
+      else misses.push({ dealer, query: q.query, top });
+      console.log(`    ${ok ? 'ok  ' : 'MISS'} ${q.query.padEnd(36)} ${String(good)}/${need} fit (${final.nbHits} hits, ${fits.length} in stock) -> ${became}`);
+    }
+  }
+  console.log(`\n  words: ${passed} of ${pairs} applicable query-dealer pairs have only fitting cars among their first five (${((100 * passed) / Math.max(1, pairs)).toFixed(0)}%)`);
+  for (const m of misses) console.log(`    miss: ${m.dealer} "${m.query}": ${m.top.map((c) => `${c.year} ${c.make} ${c.model} ${c.body} ${c.colour} $${c.price} ${c.km} km`).join('; ')}`);
+}
+
 console.log(`dealergen search bench; node ${process.version}`);
 if (!only || only === 'facets') await facetsClass();
 if (!only || only === 'keyword') await keywordClass();
 if (!only || only === 'quality') await qualityClass();
+if (!only || only === 'words') await wordsClass();

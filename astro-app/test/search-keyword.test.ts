@@ -241,12 +241,12 @@ describe('intents', () => {
     ['land cruiser 300', 'land cruiser 300', []],
   ];
   it.each(cases)('%s', (query, rest, want) => {
-    const u = understand(query, years);
+    const u = understand(query, { years });
     expect(u.rest).toBe(rest);
     expect(u.intents.map((i) => [i.attr, i.min, i.max])).toEqual(want);
   });
   it('keep the words as typed for the chip', () => {
-    expect(understand('Hilux Under $30,000', years).intents[0]?.text).toBe('Under $30,000');
+    expect(understand('Hilux Under $30,000', { years }).intents[0]?.text).toBe('Under $30,000');
   });
   it('filter the search like ranges and are reported', () => {
     const r = search('diesel under 40k');

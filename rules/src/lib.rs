@@ -7,6 +7,7 @@
 //! (`edge/core/`).
 
 pub mod checkout;
+pub mod colour_families;
 pub mod contact;
 pub mod edge_config;
 pub mod finance;

@@ -22,6 +22,7 @@
  * A node:test suite (scripts/e2e/common.mjs createRunner): run it with
  * `node --test-reporter=spec` for one line per test; exits 1 on a failure.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.mjs';
@@ -132,6 +133,46 @@ async function main() {
       await page.waitForURL((u) => !decodeURIComponent(u.search).includes('range[price]'));
       await resultCount(page, kias.length);
       assertEqual(await page.evaluate(() => document.activeElement?.id), 'search-results', 'focus after the last chip');
+    });
+
+    await test('words a shopper says become chips: a colour family ("white ute"), a spoken budget ("hatch under 25 grand") and "cheap", each removable', async () => {
+      // The colour family of each car, as the build gave it (the index's colour_family).
+      const index = JSON.parse(fs.readFileSync(path.join(distDir, '..', 'src', 'data', 'search-index.json'), 'utf8'));
+      const fam = index.text.colour_family;
+      const familyOf = new Map(index.strings.slug.map((slug, i) => [slug, fam.codes[i] >= 0 ? fam.values[fam.codes[i]] : '']));
+      const whiteUtes = need(carsOf((c) => c.body === 'Ute' && familyOf.get(c.slug) === 'White').length, 'white utes');
+      need(carsOf((c) => c.body === 'Ute' && familyOf.get(c.slug) !== 'White').length, 'utes of other colours');
+      need(new Set(carsOf((c) => familyOf.get(c.slug) === 'White').map((c) => c.colour)).size > 1, 'white cars under several maker names');
+      await freshSearch();
+      await typeQuery(page, 'white ute');
+      await page.waitForURL((u) => decodeURIComponent(u.search).includes('refinementList[colour_family][0]=White'));
+      assertEqual(await box(page).inputValue(), 'ute', 'the box keeps the words');
+      await resultCount(page, whiteUtes);
+      const chips = page.getByRole('list', { name: 'Active filters' });
+      await chips.getByRole('button', { name: 'Remove Colour: White' }).waitFor();
+      // The Colour filter lists the families.
+      const shown = await page.locator('#select-colour_family').evaluate((el) => el.selectedOptions[0]?.textContent ?? '');
+      assert(shown.startsWith(`White (${whiteUtes})`), `the Colour filter shows the family: ${shown}`);
+
+      const hatches = need(carsOf((c) => c.body === 'Hatch' && c.price > 0 && Math.round(c.price) <= 25000).length, 'hatches up to $25,000');
+      await freshSearch();
+      await typeQuery(page, 'hatch under 25 grand');
+      await page.waitForURL((u) => decodeURIComponent(u.search).includes('range[price]=:25000'));
+      await resultCount(page, hatches);
+      const budget = chips.getByRole('button', { name: 'Remove Price: up to $25,000' });
+      await budget.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => !decodeURIComponent(u.search).includes('range[price]'));
+
+      // "cheap": a price limit from the matching cars, and the results say what it means.
+      await freshSearch();
+      await typeQuery(page, 'cheap hatch');
+      await page.waitForURL((u) => decodeURIComponent(u.search).includes('range[price]=:'));
+      await page.getByTestId('query-notes').filter({ hasText: 'the lower-priced quarter of what matches' }).waitFor();
+      const limit = Number(new URL(page.url()).searchParams.get('range[price]')?.split(':')[1]);
+      const priced = carsOf((c) => c.body === 'Hatch' && c.price > 0).map((c) => Math.round(c.price)).sort((a, b) => a - b);
+      assertEqual(limit, priced[Math.min(priced.length, Math.max(Math.ceil(priced.length / 4), 5)) - 1], 'the limit: the lower quarter of the hatches, at least five');
+      await chips.getByRole('button', { name: new RegExp(`^Remove Price: up to \\$${count(limit)}$`) }).waitFor();
     });
 
     await test('a suggestion is chosen with the keyboard (ARIA combobox)', async () => {

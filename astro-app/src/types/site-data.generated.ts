@@ -881,7 +881,7 @@ export interface SearchIndex {
     [k: string]: string[] | undefined;
   };
   /**
-   * Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, item_type, tag, dealership_slug, dealership_name, and tag_banner: the banner without New Arrival, which the browser judges at the shopper's clock from created_at).
+   * Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, colour_family, drive, price_type, item_type, tag, dealership_slug, dealership_name, and tag_banner: the banner without New Arrival, which the browser judges at the shopper's clock from created_at).
    */
   text: {
     [k: string]: DictColumn | undefined;

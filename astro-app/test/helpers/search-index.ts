@@ -19,6 +19,8 @@ export interface TestCar {
   transmission?: string;
   drive?: string;
   colour?: string;
+  /** The generator's colour family of `colour` ("white"). */
+  colour_family?: string;
   tag?: string;
   tag_banner?: string;
   price?: number;
@@ -61,6 +63,7 @@ export function testIndex(cars: TestCar[]): SearchIndex {
       transmission: dict((c) => c.transmission),
       drive: dict((c) => c.drive),
       colour: dict((c) => c.colour),
+      colour_family: dict((c) => c.colour_family),
       tag: dict((c) => c.tag),
       tag_banner: dict((c) => c.tag_banner),
       item_type: dict(() => 'car'),

@@ -103,6 +103,61 @@ pub(super) fn check(search: &SearchConfig, tz: TimeZone, cx: &mut Ctx) {
         }
     }
     check_synonyms(&search.synonyms, &base.clone().key("synonyms"), cx);
+    check_colour_families(
+        &search.colour_families,
+        &base.clone().key("colour_families"),
+        cx,
+    );
+}
+
+/// Each key is a built-in family; each word is 1 to 4 words of letters or
+/// digits, in one family only.
+fn check_colour_families(
+    families: &std::collections::BTreeMap<String, Vec<String>>,
+    at: &super::KeyPath,
+    cx: &mut Ctx,
+) {
+    use dealer_rules::colour_families::{family, FAMILIES};
+    let mut seen: std::collections::BTreeMap<String, &str> = std::collections::BTreeMap::new();
+    for (id, words) in families {
+        let here = at.clone().key(id);
+        if family(id).is_none() {
+            let ids = FAMILIES.iter().map(|f| f.id);
+            let hint = crate::suggest::closest(id, ids.clone())
+                .map(|s| format!("did you mean `{s}`? "))
+                .unwrap_or_default();
+            cx.err(&here, format!("`{id}` is not a colour family")).hint = Some(format!(
+                "{hint}the families are {}",
+                ids.collect::<Vec<_>>().join(", ")
+            ));
+            continue;
+        }
+        for (j, word) in words.iter().enumerate() {
+            let count = word
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .count();
+            if count == 0 || count > SYNONYM_WORDS {
+                cx.err(
+                    &here.clone().index(j),
+                    format!("colour word `{word}` has {count} words"),
+                )
+                .hint = Some(format!(
+                    "a colour word is 1 to {SYNONYM_WORDS} words of letters or digits, as in the feed's colour names"
+                ));
+            }
+            let key = word.to_lowercase();
+            if let Some(other) = seen.insert(key, id) {
+                if other != id {
+                    cx.err(
+                        &here.clone().index(j),
+                        format!("`{word}` is under both `{other}` and `{id}`"),
+                    )
+                    .hint = Some("a word means one family: keep it under one".into());
+                }
+            }
+        }
+    }
 }
 
 /// The keyword box matches phrases of up to this many words.
@@ -140,6 +195,32 @@ fn check_synonyms(groups: &[Vec<String>], at: &super::KeyPath, cx: &mut Ctx) {
 #[cfg(test)]
 mod tests {
     use crate::check::testing::{accepted, problem_at, problems};
+
+    #[test]
+    fn colour_families_are_the_built_in_ones_with_words_in_one_family() {
+        accepted("search: { colour_families: { purple: [Nebula], white: [\"Sea Pearl\"] } }\n");
+        let p = problem_at(
+            "search: { colour_families: { whte: [Frost] } }\n",
+            "search.colour_families.whte",
+        );
+        assert!(
+            p.message.contains("not a colour family")
+                && p.hint
+                    .as_deref()
+                    .unwrap_or_default()
+                    .contains("did you mean `white`"),
+            "{p:?}"
+        );
+        problem_at(
+            "search: { colour_families: { green: [\"\"] } }\n",
+            "search.colour_families.green[0]",
+        );
+        let both = problem_at(
+            "search: { colour_families: { black: [Nebula], purple: [nebula] } }\n",
+            "search.colour_families.purple[0]",
+        );
+        assert!(both.message.contains("under both"), "{both:?}");
+    }
 
     #[test]
     fn synonym_groups_are_phrases_the_keyword_box_can_match() {

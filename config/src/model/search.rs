@@ -46,6 +46,15 @@ pub struct SearchConfig {
     /// The make cards' "Select models" picker, listing each make's models.
     /// Off: shoppers choose a make only (the model dropdown still lists models).
     pub model_picker: bool,
+    /// Words of the stock feed's colour names that mean a colour family,
+    /// added to the built-in ones and read before them: `{purple:
+    /// [Nebula], white: [Pearl]}` puts "Nebula Pearl" in Purple. The families
+    /// are white, black, grey (Silver/Grey), blue, red, green, yellow
+    /// (Yellow/Orange), brown (Brown/Bronze), beige (Beige/Gold) and purple;
+    /// each car's colour goes into one for the Colour filter and the
+    /// keyword box ("white ute"), and the build names every colour no
+    /// family claims (docs/behaviour/search.md, "Colour families").
+    pub colour_families: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl Default for SearchConfig {
@@ -69,6 +78,7 @@ impl Default for SearchConfig {
             sort_replicas: SortReplicas::default(),
             synonyms: Vec::new(),
             model_picker: true,
+            colour_families: std::collections::BTreeMap::new(),
         }
     }
 }

@@ -29,7 +29,7 @@ pub const INDEX_VERSION: u32 = 2;
 /// picker; `certified` is "true" for certified cars (others are not counted).
 /// The browser also derives price_range and weekly_price_range from the
 /// price columns (astro-app/src/lib/search/price-ranges.ts).
-pub const FACET_ATTRIBUTES: [&str; 21] = [
+pub const FACET_ATTRIBUTES: [&str; 22] = [
     "make",
     "model",
     "make_model",
@@ -40,6 +40,7 @@ pub const FACET_ATTRIBUTES: [&str; 21] = [
     "transmission",
     "drive",
     "colour",
+    "colour_family",
     "city",
     "location_name",
     "state",
@@ -75,6 +76,54 @@ pub struct IndexContext<'a> {
     /// index (a public file), so a masked number is given only by the
     /// phone reveal, which records it (docs/behaviour/phone-reveal.md).
     pub masked_phones: bool,
+    /// The dealer's colour words per family (`search.colour_families`),
+    /// read before the built-in ones.
+    pub colour_words: &'a BTreeMap<String, Vec<String>>,
+}
+
+/// A car's colour family as the index and the Colour filter name it
+/// ("White", "Silver/Grey": `dealer_rules::colour_families`), or None when
+/// it has no colour or no family claims it (the build names those colours:
+/// `unfamiliar_colours`).
+pub fn colour_family(
+    colour: Option<&str>,
+    words: &BTreeMap<String, Vec<String>>,
+) -> Option<&'static str> {
+    let id = dealer_rules::colour_families::family_of(
+        colour?,
+        words.iter().map(|(id, w)| (id.as_str(), w.as_slice())),
+    )?;
+    dealer_rules::colour_families::family(id).map(|f| f.label)
+}
+
+/// The colours of `cars` no family claims, each with the stock numbers
+/// (else slugs) of its cars, for the build's report: such a car is in no
+/// Colour filter and a shopper's "white" never finds it.
+pub fn unfamiliar_colours(cars: &[Car], words: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    let mut by_colour: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for car in cars {
+        let Some(colour) = car.colour.as_deref().filter(|c| !c.trim().is_empty()) else {
+            continue;
+        };
+        if colour_family(Some(colour), words).is_none() {
+            by_colour
+                .entry(colour)
+                .or_default()
+                .push(car.stocknum.as_deref().unwrap_or(&car.slug));
+        }
+    }
+    by_colour
+        .into_iter()
+        .map(|(colour, cars)| {
+            let shown: Vec<&str> = cars.iter().take(3).copied().collect();
+            let more = if cars.len() > 3 { format!(" and {} more", cars.len() - 3) } else { String::new() };
+            format!(
+                "colour \"{colour}\" ({} car(s): {}{more}) is in no colour family, so no Colour filter or colour word finds it: add a word of it under search.colour_families",
+                cars.len(),
+                shown.join(", ")
+            )
+        })
+        .collect()
 }
 
 /// Numeric attributes with range statistics (the sliders). The
@@ -90,7 +139,7 @@ pub struct SearchIndex {
     pub version: u32,
     /// Number of cars; every column has this many entries.
     pub count: usize,
-    /// Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, drive, price_type, item_type, tag, dealership_slug, dealership_name, and tag_banner: the banner without New Arrival, which the browser judges at the shopper's clock from created_at).
+    /// Text attributes, dictionary-encoded (make, model, badge, series, car_type, status, transmission, fuel, body, colour, colour_family, drive, price_type, item_type, tag, dealership_slug, dealership_name, and tag_banner: the banner without New Arrival, which the browser judges at the shopper's clock from created_at).
     pub text: BTreeMap<String, DictColumn>,
     /// Whole-number attributes, one value per car: year, price (dollars), km, subscription_price (dollars a week, 0 = none), photos_count, created_at and sold_at (unix seconds, 0 = unknown), certified and reserved (0/1), location (index into `locations`), custom_rank (higher first), seats (0 = unknown).
     pub numbers: BTreeMap<String, Vec<i64>>,
@@ -201,6 +250,9 @@ fn facet_value(car: &Car, attribute: &str, ctx: &IndexContext) -> String {
         "transmission" => opt(&car.transmission),
         "drive" => opt(&car.drive),
         "colour" => opt(&car.colour),
+        "colour_family" => colour_family(car.colour.as_deref(), ctx.colour_words)
+            .unwrap_or_default()
+            .to_string(),
         "city" => car.location.suburb.clone(),
         "location_name" => car.location.name.clone(),
         "state" => car.location.state.clone(),
@@ -365,6 +417,10 @@ pub fn build(cars: &[Car], ctx: &IndexContext) -> SearchIndex {
     text.insert("fuel".into(), col(&|c| c.fuel.clone()));
     text.insert("body".into(), col(&|c| c.body.clone()));
     text.insert("colour".into(), col(&|c| c.colour.clone()));
+    text.insert(
+        "colour_family".into(),
+        col(&|c| colour_family(c.colour.as_deref(), ctx.colour_words).map(String::from)),
+    );
     text.insert("drive".into(), col(&|c| c.drive.clone()));
     text.insert("price_type".into(), col(&|c| c.price_type.clone()));
     text.insert(
@@ -624,6 +680,78 @@ mod tests {
         );
     }
 
+    /// The keyword box's colour words (vocabulary/intents.json) name the
+    /// families the build gives the cars, with the same labels.
+    #[test]
+    fn the_keyword_boxs_colour_families_are_the_builds() {
+        use dealer_rules::colour_families::{family_of, FAMILIES};
+        let table: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../astro-app/src/lib/search/vocabulary/intents.json"
+        ))
+        .unwrap();
+        // Keyed by the label: the index's value of the family.
+        let families = table["colour_families"].as_object().unwrap();
+        let mut theirs: Vec<&str> = families.keys().map(String::as_str).collect();
+        let mut ours: Vec<&str> = FAMILIES.iter().map(|f| f.label).collect();
+        ours.sort();
+        theirs.sort();
+        assert_eq!(theirs, ours);
+        for f in FAMILIES {
+            // The words of the family's name ("Silver/Grey") and the table's others.
+            let more = families[f.label].as_array().unwrap();
+            let named = f.label.split('/').map(str::to_lowercase);
+            for word in named.chain(more.iter().map(|w| w.as_str().unwrap().to_string())) {
+                let word = word.as_str();
+                assert_eq!(family_of(word, []), Some(f.id), "the shopper's `{word}`");
+            }
+        }
+    }
+
+    #[test]
+    fn every_car_gets_its_colour_family_and_an_unclaimed_colour_is_reported() {
+        let mut cars = Vec::new();
+        for (i, colour) in ["Glacier White", "Eclipse Black", "Nebula", "Nebula", ""]
+            .iter()
+            .enumerate()
+        {
+            let mut car = tiny_car(None, None);
+            car.colour = Some(colour.to_string());
+            car.stocknum = Some(format!("S{i}"));
+            cars.push(car);
+        }
+        let none = BTreeMap::new();
+        let index = build(
+            &cars,
+            &IndexContext {
+                dealer_slug: "d",
+                dealer_name: "D",
+                new_arrival_text: "New Arrival",
+                masked_phones: false,
+                colour_words: &none,
+            },
+        );
+        let col = &index.text["colour_family"];
+        let family = |i: usize| {
+            let code = col.codes[i];
+            (code >= 0).then(|| col.values[code as usize].as_str())
+        };
+        assert_eq!(
+            (0..5).map(family).collect::<Vec<_>>(),
+            [Some("White"), Some("Black"), None, None, None]
+        );
+        let report = unfamiliar_colours(&cars, &none);
+        assert_eq!(report.len(), 1, "{report:?}");
+        assert!(
+            report[0].contains("\"Nebula\" (2 car(s): S2, S3)")
+                && report[0].contains("search.colour_families"),
+            "{report:?}"
+        );
+        // The dealer's word claims it.
+        let words = BTreeMap::from([("purple".to_string(), vec!["nebula".to_string()])]);
+        assert!(unfamiliar_colours(&cars, &words).is_empty());
+        assert_eq!(colour_family(Some("Nebula"), &words), Some("Purple"));
+    }
+
     /// A masked number (`features.phone_reveal`) is not in the public index:
     /// the reveal is the one way to it, and it records the call.
     #[test]
@@ -639,6 +767,7 @@ mod tests {
                     dealer_name: "D",
                     new_arrival_text: "New Arrival",
                     masked_phones,
+                    colour_words: &BTreeMap::new(),
                 },
             )
         };

@@ -1139,6 +1139,7 @@ fn fixture_site_search_index_is_what_the_generator_writes() {
         dealer_name: &name,
         new_arrival_text: &new_arrival,
         masked_phones: site["features"]["phone_reveal"].as_bool().unwrap(),
+        colour_words: &Default::default(),
     };
     let fresh = serde_json::to_string(&search_index::build(&cars, &ctx)).unwrap() + "\n";
     let landing = serde_json::to_value(search_index::landing_pages(&cars, &name)).unwrap();

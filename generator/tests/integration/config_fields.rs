@@ -266,6 +266,10 @@ fn leaves(schema: &Value, node: &Value, path: &str, out: &mut Vec<Leaf>) {
         for (k, v) in props {
             leaves(schema, v, &join(k), out);
         }
+    } else if let Some(values) = node.get("additionalProperties").filter(|v| v.is_object()) {
+        // A map (search.colour_families): each of its keys in the fixture is
+        // one value of this schema, "*" in the leaf's path.
+        leaves(schema, values, &join("*"), out);
     } else if types(node).contains(&"array".to_string()) {
         leaves(schema, &node["items"], &format!("{path}[]"), out);
     }
@@ -274,7 +278,8 @@ fn leaves(schema: &Value, node: &Value, path: &str, out: &mut Vec<Leaf>) {
 // --------------------------------------------------------- instances ---
 
 /// Concrete JSON pointers of a leaf path in `config`, in document order:
-/// "locations[].hours.sales.mon" -> "/locations/0/hours/sales/mon", ...
+/// "locations[].hours.sales.mon" -> "/locations/0/hours/sales/mon", ...;
+/// "*" is each key of a map ("search.colour_families.*[]").
 fn instances(config: &Value, path: &str) -> Vec<String> {
     let mut found = vec![(String::new(), config)];
     for seg in path.split('.') {
@@ -284,16 +289,28 @@ fn instances(config: &Value, path: &str) -> Vec<String> {
         };
         let mut next = Vec::new();
         for (ptr, v) in found {
-            let Some(child) = v.get(key) else { continue };
-            let ptr = format!("{ptr}/{key}");
-            if each {
-                if let Some(items) = child.as_array() {
-                    for (i, item) in items.iter().enumerate() {
-                        next.push((format!("{ptr}/{i}"), item));
-                    }
-                }
+            let children: Vec<(String, &Value)> = if key == "*" {
+                v.as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, c)| (format!("{ptr}/{k}"), c))
+                    .collect()
             } else {
-                next.push((ptr, child));
+                v.get(key)
+                    .map(|c| (format!("{ptr}/{key}"), c))
+                    .into_iter()
+                    .collect()
+            };
+            for (ptr, child) in children {
+                if each {
+                    if let Some(items) = child.as_array() {
+                        for (i, item) in items.iter().enumerate() {
+                            next.push((format!("{ptr}/{i}"), item));
+                        }
+                    }
+                } else {
+                    next.push((ptr, child));
+                }
             }
         }
         found = next;

@@ -149,6 +149,8 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
   const sortEntry = useRef(false);
   // The whole stock's facet counts, for the keyword suggestions (fetched when the box gets focus).
   const [wholeFacets, setWholeFacets] = useState<SearchResponse['facets'] | undefined>(undefined);
+  // What the words that became limits mean ("cheap": up to which price), until the shopper changes the search.
+  const [said, setSaid] = useState<string[]>([]);
   // After a chip is removed: which chip to focus next (the one now in its place).
   const chipFocus = useRef<number | null>(null);
   const chipList = useRef<HTMLUListElement>(null);
@@ -171,6 +173,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
           // chips; the box keeps the words. The same search, said plainly.
           const moved = withIntents(next, r.query);
           if (moved) {
+            setSaid(r.query?.notes ?? []);
             setState(moved);
             setKeyword(moved.query);
             history.replaceState(null, '', hrefOf(moved));
@@ -193,6 +196,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
 
   const go = useCallback(
     (next: SearchState, opts: { scroll?: boolean; focusResults?: boolean; replace?: boolean; report?: 'submit' | 'pause' } = {}) => {
+      setSaid([]);
       setState(next);
       setKeyword(next.query);
       if (opts.replace) history.replaceState(null, '', hrefOf(next));
@@ -475,7 +479,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
             <Dropdown attr="body" title="Body type" entries={facetEntries('body', facets.body, refined('body'))} onSelect={select} />
             <Dropdown attr="fuel" title="Fuel" entries={facetEntries('fuel', facets.fuel, refined('fuel'))} onSelect={select} />
             <Dropdown attr="transmission" title="Transmission" entries={facetEntries('transmission', facets.transmission, refined('transmission'))} onSelect={select} />
-            <Dropdown attr="colour" title="Colour" entries={facetEntries('colour', facets.colour, refined('colour'))} onSelect={select} />
+            <Dropdown attr="colour_family" title="Colour" entries={facetEntries('colour_family', facets.colour_family, refined('colour_family'))} onSelect={select} />
             <CheckboxList attr="city" title="City" entries={facetEntries('city', facets.city, refined('city'))} onToggle={toggle} />
             <CheckboxList attr="location_name" title="Dealership" entries={facetEntries('location_name', facets.location_name, refined('location_name'))} onToggle={toggle} />
             {FOLDED.map((attr) => {
@@ -529,20 +533,23 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
               ))}
             </ul>
           )}
-          {info && (info.unmatched.length > 0 || info.ignored.length > 0 || info.didYouMean) && (
+          {((info && (info.unmatched.length > 0 || info.ignored.length > 0 || info.didYouMean)) || said.length > 0) && (
             <div className="search__notes" data-testid="query-notes">
-              {info.unmatched.length > 0 && (
+              {said.map((note) => (
+                <p key={note}>{note}</p>
+              ))}
+              {info && info.unmatched.length > 0 && (
                 <p>
                   No match for {quoteAll(info.unmatched)}
                   {response.nbHits > 0 ? ': searched without it.' : '.'}
                 </p>
               )}
-              {info.ignored.length > 0 && <p>No car matches every word: showing cars without {quoteAll(info.ignored)}.</p>}
-              {info.didYouMean && (
+              {info && info.ignored.length > 0 && <p>No car matches every word: showing cars without {quoteAll(info.ignored)}.</p>}
+              {info?.didYouMean && (
                 <p>
                   Did you mean{' '}
-                  <button type="button" className="link-button" onClick={() => searchNow(info.didYouMean!)}>
-                    {info.didYouMean}
+                  <button type="button" className="link-button" onClick={() => searchNow(info.didYouMean ?? "")}>
+                    {info?.didYouMean}
                   </button>
                   ?
                 </p>

@@ -39,17 +39,27 @@ export function chipsOf(state: SearchState): Chip[] {
 
 /**
  * The search with the query's typed limits moved into its ranges (each
- * narrowing any range already there) and the query left with its words;
- * undefined when the query typed none.
+ * narrowing any range already there) and its colour words into the Colour
+ * filter, the query left with its words; undefined when the query typed none.
  */
 export function withIntents(state: SearchState, info: QueryInfo | undefined): SearchState | undefined {
   if (!info?.intents.length) return undefined;
   const range: Record<string, RangeRefinement> = { ...state.range };
+  const refinementList = { ...state.refinementList };
   for (const it of info.intents) {
+    // A colour word: its family refines the Colour filter ("Colour: White").
+    if (it.value !== undefined) {
+      const now = refinementList[it.attr] ?? [];
+      if (!now.includes(it.value)) refinementList[it.attr] = [...now, it.value];
+      continue;
+    }
+    // "cheap" the engine could not price (no priced car matched): the word goes.
+    if (it.min === undefined && it.max === undefined) continue;
     const r = range[it.attr] ?? {};
     const min = it.min === undefined ? r.min : Math.max(it.min, r.min ?? -Infinity);
     const max = it.max === undefined ? r.max : Math.min(it.max, r.max ?? Infinity);
     range[it.attr] = { min, max };
   }
-  return withFilters(state, { query: info.rest, range });
+  return withFilters(state, { query: info.rest, range, refinementList });
 }
+

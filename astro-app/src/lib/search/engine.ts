@@ -219,9 +219,23 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
         groups.push({ kind: 'facet', attr, allowed, codes: col.codes });
       } else unknown(attr);
     }
+    // A colour word ("white") is its family's facet value, besides the URL's.
+    for (const it of intents) {
+      if (it.value === undefined) continue;
+      const col = d.facet[it.attr];
+      if (!col) {
+        unknown(it.attr);
+        continue;
+      }
+      const allowed = new Uint8Array(col.values.length);
+      const code = col.values.indexOf(it.value);
+      if (code >= 0) allowed[code] = 1;
+      groups.push({ kind: 'facet', attr: it.attr, allowed, codes: col.codes });
+    }
     // Typed limits narrow the URL's ranges (both apply).
     const ranges: Record<string, RangeRefinement> = { ...state.range };
     for (const it of intents) {
+      if (it.value !== undefined) continue;
       const r = ranges[it.attr] ?? {};
       ranges[it.attr] = {
         min: it.min === undefined ? r.min : Math.max(it.min, r.min ?? -Infinity),
@@ -268,33 +282,46 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
     const keep = options.keep;
     if (state.query.trim() && !planner) unknown('query (no keyword planner loaded)');
     const plan = state.query.trim() ? planner?.(state.query) : undefined;
-    const groups = groupsOf(state, plan?.info.intents ?? []);
     // A keyword that matched nothing at all finds nothing (and says why);
     // one that matched some words is a query group decided after the filters.
     const noMatch = plan !== undefined && plan.terms === 0 && plan.info.unmatched.length > 0;
-    const queryBit = plan?.terms || noMatch ? groups.push({ kind: 'query' }) - 1 : -1;
-    if (groups.length > 31) throw new Error('search: more than 31 filter groups');
     const kw = plan?.terms ? plan.score() : undefined;
+    const intents = plan?.info.intents ?? [];
 
-    // Pass 1: the groups each car fails (the query group is decided below).
-    const mask = new Int32Array(n);
-    let threshold = 0;
-    for (let i = 0; i < n; i++) {
-      if (keep && keep[i] === 0) {
-        mask[i] = OUT;
-        continue;
+    /** The groups of the search, and the groups each car fails (0: a hit). */
+    function select(): { groups: Group[]; mask: Int32Array } {
+      const groups = groupsOf(state, intents);
+      const queryBit = plan?.terms || noMatch ? groups.push({ kind: 'query' }) - 1 : -1;
+      if (groups.length > 31) throw new Error('search: more than 31 filter groups');
+      // Pass 1: the groups each car fails (the query group is decided below).
+      const mask = new Int32Array(n);
+      let threshold = 0;
+      for (let i = 0; i < n; i++) {
+        if (keep && keep[i] === 0) {
+          mask[i] = OUT;
+          continue;
+        }
+        let m = 0;
+        for (let g = 0; g < groups.length; g++) if (g !== queryBit && !passes(groups[g]!, i)) m |= 1 << g;
+        mask[i] = m;
+        if (m === 0 && kw && kw.covered[i]! > threshold) threshold = kw.covered[i]!;
       }
-      let m = 0;
-      for (let g = 0; g < groups.length; g++) if (g !== queryBit && !passes(groups[g]!, i)) m |= 1 << g;
-      mask[i] = m;
-      if (m === 0 && kw && kw.covered[i]! > threshold) threshold = kw.covered[i]!;
+      // Soft AND: the cars covering the most query terms among those the
+      // filters leave; a term none of them has is left out (and said so).
+      if (queryBit >= 0) {
+        const need = Math.max(1, threshold);
+        const bit = 1 << queryBit;
+        for (let i = 0; i < n; i++) if (mask[i] !== OUT && (noMatch || kw!.covered[i]! < need)) mask[i]! |= bit;
+      }
+      return { groups, mask };
     }
-    // Soft AND: the cars covering the most query terms among those the
-    // filters leave; a term none of them has is left out (and said so).
-    if (queryBit >= 0) {
-      const need = Math.max(1, threshold);
-      const bit = 1 << queryBit;
-      for (let i = 0; i < n; i++) if (mask[i] !== OUT && (noMatch || kw!.covered[i]! < need)) mask[i]! |= bit;
+    let { groups, mask } = select();
+    // "cheap": the plan turns the prices of what the rest matches into a
+    // price limit (query-plan.ts); the search is then made with it.
+    if (plan?.priced && d.num.price) {
+      const prices: number[] = [];
+      for (let i = 0; i < n; i++) if (mask[i] === 0 && d.num.price[i]! > 0) prices.push(d.num.price[i]!);
+      if (plan.priced(prices)) ({ groups, mask } = select());
     }
 
     // Hits, and the near misses that fail only refined facets' own groups.

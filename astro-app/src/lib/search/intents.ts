@@ -2,26 +2,54 @@
  * Intents in a keyword query: the parts a shopper types as a limit rather
  * than as words a car is described by ("under 30k", "below $25,000",
  * "less than 40000", "2019", "2018-2021", "2020 onwards", "under 50,000 km",
- * "7 seater", "seven seater", "people mover", "under twenty thousand").
+ * "7 seater", "seven seater", "people mover", "under twenty thousand",
+ * "under 25 grand", "low kms", "near new", "cheap", "white").
  * Numbers may be written as words. Each becomes a price, year, km or seats
- * range (7 seats: at least 7), shown as a removable filter chip;
- * the rest of the query stays keywords. The words come from
- * vocabulary/intents.json (shared with the tests).
+ * range (7 seats: at least 7) or a colour family, shown as a removable
+ * filter chip; the rest of the query stays keywords. The words come from
+ * vocabulary/intents.json (shared with the tests). Their meanings:
  *
- * A bare year is an intent only when the stock has cars of that year: a
- * year the stock lacks is an unknown word (ignored and said so), not a
- * filter that empties the page.
+ * - "low" (or "lower") with a kilometre word ("low kms", "low klms", "low
+ *   odo") or "mileage"/"miles": at most 40,000 km; "near new", "as new":
+ *   at most 15,000 km.
+ * - "cheap", "bargain", "affordable"...: the lower-priced quarter of the
+ *   cars the rest of the search matches, at least five of them (a price
+ *   limit the engine works out, `cheap`; engine.ts; the plan's `notes` say
+ *   what it came to).
+ * - a colour word ("white", "silver", "grey"): the colour family, which the
+ *   generator gives every car from its feed colour ("Crystal White Pearl"
+ *   is white; dealer_rules::colour_families).
+ *
+ * A bare year is an intent only when the stock has cars of that year, and a
+ * colour word only when the stock has cars of that family: a year or colour
+ * the stock lacks is an unknown word (ignored and said so), not a filter
+ * that empties the page.
  */
 import table from './vocabulary/intents.json';
 
-export type IntentAttr = 'price' | 'km' | 'year' | 'seats';
+export type IntentAttr = 'price' | 'km' | 'year' | 'seats' | 'colour_family';
 
 export interface Intent {
   attr: IntentAttr;
   min?: number;
   max?: number;
+  /** A facet value the intent refines to (colour_family: "White"). */
+  value?: string;
+  /**
+   * "cheap": a price limit of the lower-priced quarter of what the rest of
+   * the search matches; the engine sets `max` when it has the matches.
+   */
+  cheap?: boolean;
   /** The words as typed, e.g. "under 30k". */
   text: string;
+}
+
+/** What the stock has, for the words that mean something only when it does. */
+export interface StockFacts {
+  /** Model years of the stock's cars. */
+  years: ReadonlySet<number>;
+  /** Colour families of the stock's cars ("White", "Silver/Grey"). */
+  families?: ReadonlySet<string>;
 }
 
 export interface Understood {
@@ -51,8 +79,8 @@ interface Num {
 }
 
 const phrases = (list: string[]) => list.map((p) => p.split(' ')).sort((a, b) => b.length - a.length);
-type Lists = Exclude<keyof typeof table, 'years' | 'numbers' | 'seat_needs'>;
-const { years: span, numbers: NUMBER_WORDS, seat_needs: needs, ...lists } = table;
+type Lists = Exclude<keyof typeof table, 'years' | 'numbers' | 'seat_needs' | 'colour_families'>;
+const { years: span, numbers: NUMBER_WORDS, seat_needs: needs, colour_families: families, ...lists } = table;
 /** Every phrase list of the table, longest phrase first. */
 const P = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, phrases(v.map(String))])) as Record<Lists, string[][]>;
 const [FIRST_YEAR, LAST_YEAR] = span as [number, number];
@@ -62,6 +90,17 @@ const WORDS: Record<string, number> = NUMBER_WORDS;
 const NEEDS: Array<[string[], number]> = Object.entries(needs as Record<string, number>)
   .map(([p, n]): [string[], number] => [p.split(' '), n])
   .sort((a, b) => b[0].length - a[0].length);
+/** "low kms", "low mileage": at most this many km. */
+export const LOW_KM = 40_000;
+/** "near new": at most this many km. */
+export const NEAR_NEW_KM = 15_000;
+/**
+ * A shopper's colour word and its family as the index names it ("silver":
+ * "Silver/Grey"): the words of the family's name and the table's others.
+ */
+const COLOUR_WORDS = new Map(
+  Object.entries(families as Record<string, string[]>).flatMap(([family, more]) => [...family.toLowerCase().split('/'), ...more].map((w): [string, string] => [w, family])),
+);
 const NUMBER = /^(\$?)(\d+(?:\.\d+)?)(k|km|kms)?$/;
 
 /**
@@ -95,8 +134,9 @@ function tokenise(q: string): Tok[] {
   return out.map((t) => ({ ...t, v: t.v.replace(/\.$/, '') }));
 }
 
-/** Intents of `query`; `years` are the model years the stock has (a bare year outside them stays a word). */
-export function understand(query: string, years: ReadonlySet<number>): Understood {
+/** Intents of `query`; `stock` says what the stock has (a bare year or colour outside it stays a word). */
+export function understand(query: string, stock: StockFacts): Understood {
+  const { years, families: stockFamilies = new Set<string>() } = stock;
   const toks = tokenise(query);
   const used = new Uint8Array(toks.length);
   const intents: Intent[] = [];
@@ -216,6 +256,34 @@ export function understand(query: string, years: ReadonlySet<number>): Understoo
         i = a.next - 1;
         continue;
       }
+    }
+    // "low kms", "low mileage", "near new": a kilometre limit.
+    if ((k = at(i, P.low_km))) {
+      const unit = at(i + k, P.km) || at(i + k, P.mileage);
+      if (unit) {
+        take(i, i + k + unit, 'km', undefined, LOW_KM);
+        i += k + unit - 1;
+        continue;
+      }
+    }
+    if ((k = at(i, P.near_new))) {
+      take(i, i + k, 'km', undefined, NEAR_NEW_KM);
+      i += k - 1;
+      continue;
+    }
+    // "cheap": the engine works out the limit from what the rest matches.
+    if ((k = at(i, P.cheap))) {
+      take(i, i + k, 'price');
+      intents[intents.length - 1]!.cheap = true;
+      i += k - 1;
+      continue;
+    }
+    // "white", "silver": the colour family, when the stock has cars of it.
+    const family = COLOUR_WORDS.get(toks[i]!.v);
+    if (family && stockFamilies.has(family)) {
+      take(i, i + 1, 'colour_family');
+      intents[intents.length - 1]!.value = family;
+      continue;
     }
     if (!(a = num(i))) continue;
     // "7 seater", "2020 onwards", "2020+"

@@ -19,6 +19,7 @@ export const FACET_TITLES: Record<string, string> = {
   transmission: 'Transmission',
   drive: 'Drive',
   colour: 'Colour',
+  colour_family: 'Colour',
   city: 'City',
   location_name: 'Dealership',
   state: 'State',
@@ -40,6 +41,7 @@ export const FACET_TITLES: Record<string, string> = {
 };
 
 const STATUS: Record<string, string> = { in_stock: 'In stock', coming_soon: 'Coming soon', sold: 'Recently sold' };
+
 
 export const facetTitle = (attr: string): string => FACET_TITLES[attr] ?? attr;
 

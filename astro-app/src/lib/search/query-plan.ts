@@ -24,6 +24,11 @@ export interface KeywordScores {
 
 export interface Plan {
   info: QueryInfo;
+  /**
+   * With "cheap" in the query: given the prices of the cars the rest of
+   * the search matches, sets its price limit and says whether it did.
+   */
+  priced?: (prices: number[]) => boolean;
   /** Terms that match some car (0: none did, or the query was all intents). */
   terms: number;
   score(): KeywordScores;
@@ -32,6 +37,15 @@ export interface Plan {
 }
 
 export type Planner = (query: string) => Plan;
+
+/** "cheap" keeps at least this many of the matching cars (all when fewer match). */
+export const CHEAP_AT_LEAST = 5;
+
+/** The price limit "cheap" means among these prices: the lower-priced quarter, at least CHEAP_AT_LEAST (undefined: no price). */
+export function cheapLimit(prices: number[]): number | undefined {
+  const sorted = [...prices].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length, Math.max(Math.ceil(sorted.length / 4), CHEAP_AT_LEAST)) - 1];
+}
 
 /**
  * Keyword fields and weights: a match in the make or model outweighs one in
@@ -82,6 +96,7 @@ export function planner(d: Decoded, dealerSynonyms: readonly (readonly string[])
     fields.push(set ? field(weight, set.values, set.masks, true) : field(weight, col.values, col.codes));
   }
   const years = new Set(Array.from(d.num.year ?? [], Number).filter((y) => y > 0));
+  const families = new Set((d.facet.colour_family?.values ?? []).filter(Boolean));
   const matcher = new Matcher(vocabulary(fields), synonyms(dealerSynonyms));
   // Per term, the best score of a car and which term last wrote it.
   const best = new Float32Array(n);
@@ -118,15 +133,25 @@ export function planner(d: Decoded, dealerSynonyms: readonly (readonly string[])
   }
 
   return (query) => {
-    const u = understand(query, years);
+    const u = understand(query, { years, families });
     const all = matcher.terms(u.rest);
     const terms = all.filter((t) => t.matches.length);
     const info: QueryInfo = { rest: u.rest, intents: u.intents, unmatched: all.filter((t) => !t.matches.length).map((t) => t.text), ignored: [] };
+    const cheap = u.intents.find((it) => it.cheap);
     return {
       info,
+      priced: cheap
+        ? (prices) => {
+            cheap.max = cheapLimit(prices);
+            return cheap.max !== undefined;
+          }
+        : undefined,
       terms: terms.length,
       score: () => score(terms),
       finish(nbHits, covered) {
+        // "cheap" became a price limit (engine.ts): say which and why.
+        const cheap = info.intents.filter((it) => it.cheap && it.max !== undefined);
+        if (cheap.length) info.notes = cheap.map((it) => `“${it.text}”: up to $${it.max!.toLocaleString('en-AU')}, the lower-priced quarter of what matches.`);
         // Terms no hit covers were left out by the soft AND.
         if (nbHits > 0) info.ignored = terms.filter((_, ti) => !((covered >>> ti) & 1)).map((t) => t.text);
         if (nbHits === 0 || info.unmatched.length) {

@@ -69,7 +69,7 @@ export interface FacetStatsValue {
 export interface QueryInfo {
   /** The query without its intents. */
   rest: string;
-  /** Price, year and km limits typed as words ("under 30k"), applied as ranges. */
+  /** Price, year, km and seat limits and colour families typed as words ("under 30k", "white"), applied as filters. */
   intents: Intent[];
   /** Words that match nothing in the stock: left out of the search. */
   unmatched: string[];
@@ -77,6 +77,11 @@ export interface QueryInfo {
   ignored: string[];
   /** A query close to this one that the stock matches, when nothing matched. */
   didYouMean?: string;
+  /**
+   * What the words that became a limit mean where the chip cannot say it:
+   * "cheap" became "Price: up to $18,990", and a note says why that figure.
+   */
+  notes?: string[];
 }
 
 /** The hosted service's response (the fields the page reads). */
@@ -120,6 +125,7 @@ export const FACET_ATTRIBUTES = [
   'transmission',
   'drive',
   'colour',
+  'colour_family',
   'city',
   'location_name',
   'state',

@@ -120,6 +120,11 @@ pub fn generate(
         ));
     }
     let table = site_data::page_table::table(&site, &cars);
+    // A colour no family claims is in no Colour filter: said, not hidden.
+    build_warnings.extend(crate::pipeline::search_index::unfamiliar_colours(
+        &cars,
+        &cfg.search.colour_families,
+    ));
     let edge = edge_config(&dealer.slug, cfg);
     let kv = edge_kv(&edge, &edge_cars(cfg, &cars), &edge_stock_words(&cars))?;
     let files = vec![
@@ -135,6 +140,7 @@ pub fn generate(
                     dealer_name: &cfg.name,
                     new_arrival_text: &cfg.copy.new_arrival_text,
                     masked_phones: cfg.features.phone_reveal,
+                    colour_words: &cfg.search.colour_families,
                 },
             ))?,
         ),
