@@ -1455,6 +1455,8 @@ fn a_photo_the_site_does_not_have_is_left_out_with_a_warning_and_the_site_publis
         "images",
         serde_json::json!(["/images/stock/gone-9.jpg"]),
     );
+    // A colour no colour family claims: reported with the feed's problems.
+    set_car(&feed, "car-3", "colour", serde_json::json!("Nebula"));
     let out = dealergen_at(repo_root(), dealers.path(), sites.path())
         .args(["build", "--dealer", "tiny-dealer", "--as-of", AS_OF])
         .current_dir(dealers.path())
@@ -1486,11 +1488,20 @@ fn a_photo_the_site_does_not_have_is_left_out_with_a_warning_and_the_site_publis
     );
     let report =
         std::fs::read_to_string(sites.path().join("tiny-dealer/stock-feed-report.txt")).unwrap();
-    assert_eq!(report.lines().count(), 4, "{report}");
+    assert_eq!(report.lines().count(), 5, "{report}");
     for w in [&gone_1, &gone_9] {
         let line = w.split_once("stock/tiny.json: ").unwrap().1;
         assert!(report.contains(line), "{line}\n{report}");
     }
+    let colour = "colour \"Nebula\" (1 car(s): ";
+    assert!(
+        report.contains(colour) && report.contains("add a word of it under search.colour_families"),
+        "{report}"
+    );
+    assert!(
+        log.contains(&format!("warning: tiny-dealer: {colour}")),
+        "{log}"
+    );
 
     let dist = sites.path().join("tiny-dealer/dist");
     assert!(dist.join("cars/car-1/index.html").is_file());

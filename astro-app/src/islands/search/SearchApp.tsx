@@ -336,6 +336,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
   const facets = response.facets;
   const chips = chipsOf(state);
   const info = response.query;
+  const colour = facets.colour_family ? 'colour_family' : 'colour';
   const refined = (attr: string) => state.refinementList[attr] ?? [];
   const count = displayCount(response.nbHits, facets, s.stock_count_override);
   const carTypes = refined('car_type');
@@ -479,7 +480,8 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
             <Dropdown attr="body" title="Body type" entries={facetEntries('body', facets.body, refined('body'))} onSelect={select} />
             <Dropdown attr="fuel" title="Fuel" entries={facetEntries('fuel', facets.fuel, refined('fuel'))} onSelect={select} />
             <Dropdown attr="transmission" title="Transmission" entries={facetEntries('transmission', facets.transmission, refined('transmission'))} onSelect={select} />
-            <Dropdown attr="colour_family" title="Colour" entries={facetEntries('colour_family', facets.colour_family, refined('colour_family'))} onSelect={select} />
+            {/* The families (the embedded index's); a hosted index without them keeps its colours. */}
+            <Dropdown attr={colour} title="Colour" entries={facetEntries(colour, facets[colour], refined(colour))} onSelect={select} />
             <CheckboxList attr="city" title="City" entries={facetEntries('city', facets.city, refined('city'))} onToggle={toggle} />
             <CheckboxList attr="location_name" title="Dealership" entries={facetEntries('location_name', facets.location_name, refined('location_name'))} onToggle={toggle} />
             {FOLDED.map((attr) => {

@@ -38,6 +38,9 @@ pub struct Generated {
     /// What the ads feeds left out, and a summary line per feed
     /// (`pipeline::syndication`): reported with the stock feed's problems.
     pub syndication: Vec<String>,
+    /// The feed's colours no colour family claims
+    /// (`search_index::unfamiliar_colours`): reported with the stock feed's problems.
+    pub colours: Vec<String>,
     /// Cars of the feed the site does not show (incl. other dealerships).
     pub hidden: usize,
 }
@@ -121,10 +124,8 @@ pub fn generate(
     }
     let table = site_data::page_table::table(&site, &cars);
     // A colour no family claims is in no Colour filter: said, not hidden.
-    build_warnings.extend(crate::pipeline::search_index::unfamiliar_colours(
-        &cars,
-        &cfg.search.colour_families,
-    ));
+    let colours =
+        crate::pipeline::search_index::unfamiliar_colours(&cars, &cfg.search.colour_families);
     let edge = edge_config(&dealer.slug, cfg);
     let kv = edge_kv(&edge, &edge_cars(cfg, &cars), &edge_stock_words(&cars))?;
     let files = vec![
@@ -165,6 +166,7 @@ pub fn generate(
         feed_warnings,
         build_warnings,
         syndication: feeds.lines,
+        colours,
         hidden,
     })
 }

@@ -532,12 +532,14 @@ impl Prepared {
                     self.slug, self.dealer.config.stock.feed
                 )
             })
-            // What the ads feeds left out (pipeline::syndication): a feed
-            // problem like the others, to fix in the same place.
+            // What the ads feeds left out (pipeline::syndication) and the
+            // colours no family claims: feed problems like the others, to
+            // fix in the same place.
             .chain(
                 generated
                     .syndication
                     .iter()
+                    .chain(&generated.colours)
                     .map(|line| format!("{}: {line}", self.slug)),
             )
             .collect()
