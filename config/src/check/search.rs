@@ -133,10 +133,7 @@ fn check_colour_families(
             continue;
         }
         for (j, word) in words.iter().enumerate() {
-            let count = word
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .count();
+            let count = phrase_words(word);
             if count == 0 || count > SYNONYM_WORDS {
                 cx.err(
                     &here.clone().index(j),
@@ -163,6 +160,15 @@ fn check_colour_families(
 /// The keyword box matches phrases of up to this many words.
 const SYNONYM_WORDS: usize = 4;
 
+/// Words of a phrase as the keyword box splits it (letters and digits;
+/// anything else separates words).
+fn phrase_words(phrase: &str) -> usize {
+    phrase
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .count()
+}
+
 /// Each group is at least two phrases of 1 to 4 words (letters and digits;
 /// other characters only separate words, as in the keyword box).
 fn check_synonyms(groups: &[Vec<String>], at: &super::KeyPath, cx: &mut Ctx) {
@@ -175,10 +181,7 @@ fn check_synonyms(groups: &[Vec<String>], at: &super::KeyPath, cx: &mut Ctx) {
             .expected = Some("[wagon, suv]".into());
         }
         for (j, phrase) in group.iter().enumerate() {
-            let words = phrase
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .count();
+            let words = phrase_words(phrase);
             if words == 0 || words > SYNONYM_WORDS {
                 cx.err(
                     &at.clone().index(i).index(j),
