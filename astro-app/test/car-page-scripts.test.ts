@@ -441,13 +441,16 @@ describe('photo strip', () => {
     const { deferGalleryPhotos, revealDeferred } = await import('../src/lib/car-page/gallery');
     document.body.innerHTML = `<ul class="gallery__track">
       <li><img src="/p1-640.jpg"></li><li><img src="/p2-640.jpg"></li>
-      <li><img src="data:," data-src="/p3-640.jpg" data-srcset="/p3-480.jpg 480w" data-deferred></li></ul>`;
+      <li><img src="data:," data-src="/p3-640.jpg" data-srcset="/p3-480.jpg 480w" data-sizes="(max-width: 640px) 100vw, 640px" data-deferred></li></ul>`;
     deferGalleryPhotos(document);
     const third = document.querySelectorAll('img')[2]!;
     expect(third.getAttribute('src')).toBe('data:,');
+    // HTML allows sizes only beside a srcset: the deferred photo has neither yet.
+    expect(third.hasAttribute('sizes')).toBe(false);
     $('.gallery__track').dispatchEvent(new Event('scroll'));
     expect(third.getAttribute('src')).toBe('/p3-640.jpg');
     expect(third.getAttribute('srcset')).toBe('/p3-480.jpg 480w');
+    expect(third.getAttribute('sizes')).toBe('(max-width: 640px) 100vw, 640px');
     expect(third.hasAttribute('data-deferred')).toBe(false);
     expect(revealDeferred(document)).toBe(0);
   });

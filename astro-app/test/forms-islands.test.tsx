@@ -67,7 +67,9 @@ describe('contact form with the category select (docs/behaviour/content.md §5)'
     render(<GeneralEnquiry config={config} locations={locations} fetchImpl={fetchImpl} navigate={navigate} />);
     const select = screen.getByLabelText('Enquiry type') as HTMLSelectElement;
     expect(select.value).toBe('General Enquiry');
-    expect([...select.options].map((o) => o.text)).toEqual(['General Enquiry', 'Service Booking', 'Fleet Enquiry', 'Careers Enquiry']);
+    expect([...select.options].map((o) => o.text)).toEqual(['Choose', 'General Enquiry', 'Service Booking', 'Fleet Enquiry', 'Careers Enquiry']);
+    // A required select's first option is an empty placeholder (HTML), never chosen.
+    expect([select.options[0]!.value, select.options[0]!.disabled]).toEqual(['', true]);
     contact();
     type('Message', 'Are you open on Sunday?');
     agree();

@@ -20,6 +20,18 @@ describe('carJsonLd', () => {
     expect((data['image'] as string[])[0]).toMatch(/^https:\/\//);
   });
 
+  it('gives the trim as vehicleConfiguration, the drive as schema.org’s value and the seats (Google’s vehicle listing)', () => {
+    const car = { ...all.find((c) => c.badge)!, drive: 'AWD', seats: 7 };
+    const data = carJsonLd(car, site);
+    expect(data['vehicleConfiguration']).toBe(car.badge);
+    expect(data['driveWheelConfiguration']).toBe('https://schema.org/AllWheelDriveConfiguration');
+    expect(data['vehicleSeatingCapacity']).toBe(7);
+    expect(carJsonLd({ ...car, drive: '4x4' }, site)['driveWheelConfiguration']).toBe('https://schema.org/FourWheelDriveConfiguration');
+    expect(carJsonLd({ ...car, drive: 'Part-time 4WD' }, site)['driveWheelConfiguration']).toBe('Part-time 4WD');
+    const bare = carJsonLd({ ...car, badge: null, drive: null, seats: null }, site);
+    expect(['vehicleConfiguration', 'driveWheelConfiguration', 'vehicleSeatingCapacity'].filter((k) => k in bare)).toEqual([]);
+  });
+
   it('gives the odometer in km, the VIN, the stock number as sku, and the location as the seller', () => {
     const car = all.find((c) => c.status === 'in_stock' && c.vin && c.stocknum)!;
     const data = carJsonLd(car, site);

@@ -811,7 +811,7 @@ async function main() {
           if (!fs.existsSync(file)) continue;
           const html = fs.readFileSync(file, 'utf8');
           assert(html.includes('data-event-load="4"'), `${st.site.slug} ${car.slug}: no page view event`);
-          assert(html.includes(`<meta name="dealergen:events" data-api-base="${st.site.api_base}" data-sink="${st.site.features.analytics}" data-car="${car.id}"`) || html.includes(`<meta name="dealergen:events" data-api-base data-sink="${st.site.features.analytics}" data-car="${car.id}"`), `${st.site.slug} ${car.slug}: the events meta`);
+          assert(html.includes(`<meta name="dealergen:events" content="events" data-api-base="${st.site.api_base}" data-sink="${st.site.features.analytics}" data-car="${car.id}"`) || html.includes(`<meta name="dealergen:events" content="events" data-api-base data-sink="${st.site.features.analytics}" data-car="${car.id}"`), `${st.site.slug} ${car.slug}: the events meta`);
           // Each control, as the components render it, with the event it sends.
           for (const [control, id] of [[/<a [^>]*href="https:\/\/reports\.[^"]*"[^>]*>/g, 18], [/<button [^>]*data-print[ >][^>]*>/g, 48], [/<a [^>]*data-share-popup[^>]*>|<button [^>]*data-copy-link[^>]*>/g, 49], [/<a [^>]*data-viewer-open=[^>]*>/g, 61]]) {
             for (const m of html.matchAll(control)) {

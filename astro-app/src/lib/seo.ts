@@ -77,8 +77,23 @@ export function carJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
   if (car.fuel) data['fuelType'] = car.fuel;
   if (car.transmission) data['vehicleTransmission'] = car.transmission;
   if (car.colour) data['color'] = car.colour;
+  // Google's vehicle listing reads the trim as vehicleConfiguration, the
+  // drive as one of schema.org's drive values (the feed's own word where
+  // it is none of them), and the seats.
+  if (car.badge) data['vehicleConfiguration'] = car.badge;
+  if (car.drive) data['driveWheelConfiguration'] = DRIVE[car.drive.trim().toUpperCase()] ?? car.drive;
+  if (car.seats) data['vehicleSeatingCapacity'] = car.seats;
   return data;
 }
+
+/** The feed's drive words as schema.org's DriveWheelConfigurationValue. */
+const DRIVE: Record<string, string> = {
+  FWD: 'https://schema.org/FrontWheelDriveConfiguration',
+  RWD: 'https://schema.org/RearWheelDriveConfiguration',
+  AWD: 'https://schema.org/AllWheelDriveConfiguration',
+  '4WD': 'https://schema.org/FourWheelDriveConfiguration',
+  '4X4': 'https://schema.org/FourWheelDriveConfiguration',
+};
 
 /** JSON for an inline <script type="application/ld+json">: "<" escaped so text cannot close the element. */
 export function jsonLdText(data: unknown): string {

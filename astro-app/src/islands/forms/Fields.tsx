@@ -158,7 +158,16 @@ export function Field({ spec, id, value, error, onChange, termsLinks }: FieldPro
     case 'select':
       control = (
         <select {...common} autoComplete={spec.autoComplete}>
-          {spec.emptyOption !== undefined && <option value="">{spec.emptyOption}</option>}
+          {spec.emptyOption !== undefined ? (
+            <option value="">{spec.emptyOption}</option>
+          ) : (
+            // HTML: a required select's first option is an empty placeholder (the field's value, e.g. QLD, stays chosen).
+            spec.required && (
+              <option value="" disabled hidden>
+                Choose
+              </option>
+            )
+          )}
           {(spec.options ?? []).map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

@@ -128,7 +128,11 @@ export function KeywordBox({ value, placeholder, suggestions: words, pages = [],
     <div className="combobox">
       <input
         id="search-keyword"
-        type="search"
+        // A text input: ARIA in HTML allows the combobox role on it (not on
+        // type=search); the phone still offers its search key.
+        type="text"
+        inputMode="search"
+        enterKeyHint="search"
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={shown}

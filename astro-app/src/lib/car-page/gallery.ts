@@ -2,7 +2,8 @@
  * The photo strip loads its first two photos with the page; the rest only
  * once the shopper scrolls the strip (a car with 20 photos must not
  * cost a phone 20 downloads up front). Deferred photos carry their address
- * in `data-src` / `data-srcset` (components/CarImage.astro `deferred`);
+ * in `data-src` / `data-srcset` / `data-sizes` (components/CarImage.astro
+ * `deferred`: HTML allows `sizes` only beside a `srcset`);
  * the strip's first scroll gives them back, and the browser's lazy loading
  * then fetches each as it comes near.
  */
@@ -11,7 +12,8 @@
 export function revealDeferred(root: ParentNode): number {
   let n = 0;
   for (const img of root.querySelectorAll<HTMLImageElement>('img[data-deferred]')) {
-    const { src, srcset } = img.dataset;
+    const { src, srcset, sizes } = img.dataset;
+    if (sizes) img.sizes = sizes;
     if (srcset) img.srcset = srcset;
     if (src) img.src = src;
     img.removeAttribute('data-deferred');
