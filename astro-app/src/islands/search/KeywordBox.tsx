@@ -129,10 +129,8 @@ export function KeywordBox({ value, placeholder, suggestions: words, pages = [],
       <input
         id="search-keyword"
         // A text input: ARIA in HTML allows the combobox role on it (not on
-        // type=search); the phone still offers its search key.
+        // type=search).
         type="text"
-        inputMode="search"
-        enterKeyHint="search"
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={shown}

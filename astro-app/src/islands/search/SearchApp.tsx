@@ -149,15 +149,14 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
   const sortEntry = useRef(false);
   // The whole stock's facet counts, for the keyword suggestions (fetched when the box gets focus).
   const [wholeFacets, setWholeFacets] = useState<SearchResponse['facets'] | undefined>(undefined);
-  // What the words that became limits mean ("cheap": up to which price), until the shopper changes the search.
-  const [said, setSaid] = useState<string[]>([]);
   // After a chip is removed: which chip to focus next (the one now in its place).
   const chipFocus = useRef<number | null>(null);
   const chipList = useRef<HTMLUListElement>(null);
 
   const run = useCallback(
     /** `report`: a keyword search the shopper submitted or paused on, counted for the popular searches. */
-    function run(next: SearchState, report?: 'submit' | 'pause'): void {
+    /** `notes`: what the words moved out of the query meant ("cheap": up to which price), shown with the moved search's results. */
+    function run(next: SearchState, report?: 'submit' | 'pause', notes?: string[]): void {
       const mine = ++seq.current;
       setStatus('loading');
       client.current ??= createClient(config.search as Search);
@@ -173,13 +172,13 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
           // chips; the box keeps the words. The same search, said plainly.
           const moved = withIntents(next, r.query);
           if (moved) {
-            setSaid(r.query?.notes ?? []);
             setState(moved);
             setKeyword(moved.query);
             history.replaceState(null, '', hrefOf(moved));
-            run(moved);
+            run(moved, undefined, r.query?.notes);
             return;
           }
+          if (notes && r.query) r.query.notes = notes;
           setResponse(r);
           setStatus('idle');
           setRecent(recordSearch(window.localStorage, { refinements: next.refinementList, path: hrefOf(next) }));
@@ -196,7 +195,6 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
 
   const go = useCallback(
     (next: SearchState, opts: { scroll?: boolean; focusResults?: boolean; replace?: boolean; report?: 'submit' | 'pause' } = {}) => {
-      setSaid([]);
       setState(next);
       setKeyword(next.query);
       if (opts.replace) history.replaceState(null, '', hrefOf(next));
@@ -535,23 +533,23 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
               ))}
             </ul>
           )}
-          {((info && (info.unmatched.length > 0 || info.ignored.length > 0 || info.didYouMean)) || said.length > 0) && (
+          {info && (info.unmatched.length > 0 || info.ignored.length > 0 || info.didYouMean || info.notes) && (
             <div className="search__notes" data-testid="query-notes">
-              {said.map((note) => (
+              {info.notes?.map((note) => (
                 <p key={note}>{note}</p>
               ))}
-              {info && info.unmatched.length > 0 && (
+              {info.unmatched.length > 0 && (
                 <p>
                   No match for {quoteAll(info.unmatched)}
                   {response.nbHits > 0 ? ': searched without it.' : '.'}
                 </p>
               )}
-              {info && info.ignored.length > 0 && <p>No car matches every word: showing cars without {quoteAll(info.ignored)}.</p>}
-              {info?.didYouMean && (
+              {info.ignored.length > 0 && <p>No car matches every word: showing cars without {quoteAll(info.ignored)}.</p>}
+              {info.didYouMean && (
                 <p>
                   Did you mean{' '}
-                  <button type="button" className="link-button" onClick={() => searchNow(info.didYouMean ?? "")}>
-                    {info?.didYouMean}
+                  <button type="button" className="link-button" onClick={() => searchNow(info.didYouMean!)}>
+                    {info.didYouMean}
                   </button>
                   ?
                 </p>
