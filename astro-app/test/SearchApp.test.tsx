@@ -81,6 +81,25 @@ describe('the card among the results (search.cta_card)', () => {
   });
 });
 
+describe('the Colour filter', () => {
+  it('lists the colour families of the embedded index', () => {
+    render(<SearchApp {...props} />);
+    const select = document.getElementById('select-colour_family') as HTMLSelectElement;
+    const options = [...select.options].map((o) => o.value).filter(Boolean);
+    expect(options.length).toBeGreaterThan(0);
+    expect(options.every((v) => Object.hasOwn(props.initial.facets.colour_family!, v))).toBe(true);
+    expect(document.getElementById('select-colour')).toBeNull();
+  });
+
+  it('keeps the raw colours for a hosted index that has no families', () => {
+    const { colour_family: _f, ...hosted } = props.initial.facets;
+    render(<SearchApp {...props} initial={{ ...props.initial, facets: hosted }} />);
+    const select = document.getElementById('select-colour') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value).filter(Boolean).sort()).toEqual(Object.keys(hosted.colour!).sort());
+    expect(document.getElementById('select-colour_family')).toBeNull();
+  });
+});
+
 /** The island rendered on the server, then hydrated over that HTML: the container, and any mismatch React reported. */
 async function hydrated(p: typeof props, html = renderToString(<SearchApp {...p} />)) {
   const container = document.createElement('div');

@@ -4,7 +4,7 @@
  * which decides the built-in wording and the blocks shown; the page itself
  * is in site.company.
  */
-import type { CompanyPages, ContentPage, PageEntry, SiteData } from '../types/site';
+import type { ContentPage, PageEntry, SiteData } from '../types/site';
 
 /** What a company page is: its key in the page table (a field of site.company, or markdown). */
 export type CompanyPageKind =
@@ -24,15 +24,10 @@ export interface CompanyRoute {
   kind: CompanyPageKind;
 }
 
-type BuiltIn = Exclude<CompanyPageKind, 'markdown'>;
-// Every built-in kind is a field of CompanyPages holding a page (a kind
-// the generator added without this type failing here would be unknown).
-const builtIn = (company: CompanyPages, kind: BuiltIn): ContentPage | null => company[kind];
-
 /** The page and kind of a company or content page of the table, or an error naming the entry. */
 export function companyPage(site: Pick<SiteData, 'company'>, entry: PageEntry): CompanyRoute {
   const kind = entry.key as CompanyPageKind;
-  const page = kind === 'markdown' ? site.company.markdown.find((p) => p.path === entry.path) : kind in site.company ? builtIn(site.company, kind) : null;
+  const page = kind === 'markdown' ? site.company.markdown.find((p) => p.path === entry.path) : kind in site.company ? site.company[kind] : null;
   if (!page || page.path !== entry.path) throw new Error(`the page table's ${entry.path} (${entry.kind} ${entry.key}) is no page of site.company`);
   return { page, kind };
 }

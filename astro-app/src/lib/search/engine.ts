@@ -199,7 +199,11 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
 
   function groupsOf(state: SearchState, intents: Intent[]): Group[] {
     const groups: Group[] = [];
-    for (const [attr, values] of Object.entries(state.refinementList)) {
+    // The URL's refinements, then a colour word's family ("white"): a group
+    // of its own besides the URL's, so both apply.
+    const refined: Array<[string, readonly string[]]> = Object.entries(state.refinementList);
+    for (const it of intents) if (it.value !== undefined) refined.push([it.attr, [it.value]]);
+    for (const [attr, values] of refined) {
       if (values.length === 0) continue;
       const col = d.facet[attr];
       const set = d.sets[attr];
@@ -218,19 +222,6 @@ export function createEngine(d: Decoded, options: EngineOptions): Engine {
         }
         groups.push({ kind: 'facet', attr, allowed, codes: col.codes });
       } else unknown(attr);
-    }
-    // A colour word ("white") is its family's facet value, besides the URL's.
-    for (const it of intents) {
-      if (it.value === undefined) continue;
-      const col = d.facet[it.attr];
-      if (!col) {
-        unknown(it.attr);
-        continue;
-      }
-      const allowed = new Uint8Array(col.values.length);
-      const code = col.values.indexOf(it.value);
-      if (code >= 0) allowed[code] = 1;
-      groups.push({ kind: 'facet', attr: it.attr, allowed, codes: col.codes });
     }
     // Typed limits narrow the URL's ranges (both apply).
     const ranges: Record<string, RangeRefinement> = { ...state.range };

@@ -189,9 +189,9 @@ export function understand(query: string, stock: StockFacts): Understood {
     const year = !!m && !money && !km && /^\d{4}$/.test(m[2]!) && value >= FIRST_YEAR && value <= LAST_YEAR;
     return { value, money, km, year, next, thousands };
   };
-  const take = (from: number, to: number, attr: IntentAttr, min?: number, max?: number) => {
+  const take = (from: number, to: number, attr: IntentAttr, min?: number, max?: number, more?: Pick<Intent, 'value' | 'cheap'>) => {
     for (let k = from; k < to; k++) used[k] = 1;
-    intents.push({ attr, min, max, text: query.slice(toks[from]!.s, toks[to - 1]!.e) });
+    intents.push({ attr, min, max, text: query.slice(toks[from]!.s, toks[to - 1]!.e), ...more });
   };
   /** The first of a pair takes the second's thousands: "20 to 30k" is $20,000 to $30,000. */
   const scaled = (a: Num, b: Num): Num => (b.thousands && !a.thousands && !a.year && a.value < 1000 ? { ...a, value: a.value * 1000, money: true } : a);
@@ -273,16 +273,14 @@ export function understand(query: string, stock: StockFacts): Understood {
     }
     // "cheap": the engine works out the limit from what the rest matches.
     if ((k = at(i, P.cheap))) {
-      take(i, i + k, 'price');
-      intents[intents.length - 1]!.cheap = true;
+      take(i, i + k, 'price', undefined, undefined, { cheap: true });
       i += k - 1;
       continue;
     }
     // "white", "silver": the colour family, when the stock has cars of it.
     const family = COLOUR_WORDS.get(toks[i]!.v);
     if (family && stockFamilies.has(family)) {
-      take(i, i + 1, 'colour_family');
-      intents[intents.length - 1]!.value = family;
+      take(i, i + 1, 'colour_family', undefined, undefined, { value: family });
       continue;
     }
     if (!(a = num(i))) continue;

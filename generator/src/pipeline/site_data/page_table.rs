@@ -200,8 +200,10 @@ fn fixed(site: &SiteData) -> Vec<PageEntry> {
 }
 
 /// Every page of one dealer's site, sorted by path; `cars` are the cars
-/// the site shows.
-pub fn table(site: &SiteData, cars: &[Car]) -> Vec<PageEntry> {
+/// the site shows. Two pages at one path (a form page put at a company
+/// page's address, say) are an error naming both: two routes would make
+/// the same file.
+pub fn table(site: &SiteData, cars: &[Car]) -> anyhow::Result<Vec<PageEntry>> {
     use PageKind::*;
     let mut pages = fixed(site);
     // The unfiltered search pages 2..n (page 1 is /search/) and each
@@ -235,7 +237,19 @@ pub fn table(site: &SiteData, cars: &[Car]) -> Vec<PageEntry> {
             &c.slug,
         )
     }));
-    by_path(pages)
+    let mut seen: BTreeMap<&str, &PageEntry> = BTreeMap::new();
+    for p in &pages {
+        if let Some(first) = seen.insert(&p.path, p) {
+            anyhow::bail!(
+                "two pages at {}: the {:?} page and the {:?} page ({}); give one of them another address",
+                p.path,
+                first.kind,
+                p.kind,
+                p.key.as_deref().unwrap_or("-")
+            );
+        }
+    }
+    Ok(by_path(pages))
 }
 
 /// The paths a component or a dealer's link may point at (`site.pages`):
@@ -244,9 +258,8 @@ pub fn link_targets(site: &SiteData) -> Vec<String> {
     by_path(fixed(site)).into_iter().map(|p| p.path).collect()
 }
 
-/// The entries sorted by path, each path once: when two kinds claim a path
-/// the first listed keeps it (a form page named like a company page is
-/// refused by the config's checks before this).
+/// The entries sorted by path, each path once (the first listed keeps a
+/// path two claim; [`table`] refuses such a site).
 fn by_path(pages: Vec<PageEntry>) -> Vec<PageEntry> {
     let mut out: BTreeMap<String, PageEntry> = BTreeMap::new();
     for p in pages {
@@ -288,7 +301,7 @@ mod tests {
         let cfg = config_with(json!({"search": {"page_size": 2}}));
         let stock = cars(&[("Kia", "used"), ("Kia", "new"), ("Mazda", "used")]);
         let site = crate::pipeline::site_data::build("demo", &cfg, &stock, chrono::Utc::now());
-        let table = table(&site, &stock);
+        let table = table(&site, &stock).unwrap();
         let paths = paths(&table);
         for p in [
             "/",
@@ -330,7 +343,7 @@ mod tests {
         assert_eq!(paths, sorted, "sorted, each path once");
         let empty = crate::pipeline::site_data::build("demo", &cfg, &[], chrono::Utc::now());
         assert!(
-            !self::paths(&super::table(&empty, &[]))
+            !self::paths(&super::table(&empty, &[]).unwrap())
                 .iter()
                 .any(|p| p.starts_with("/search/page/")),
             "no stock: the search page alone"
@@ -342,7 +355,7 @@ mod tests {
         let cfg = config_with(json!({"search": {"page_size": 1}}));
         let stock = cars(&[("Kia", "used"), ("Mazda", "used")]);
         let site = crate::pipeline::site_data::build("demo", &cfg, &stock, chrono::Utc::now());
-        let all = table(&site, &stock);
+        let all = table(&site, &stock).unwrap();
         let moving = |p: &PageEntry| {
             matches!(p.kind, PageKind::Car | PageKind::Checkout) || p.n.is_some_and(|n| n > 1)
         };
@@ -365,7 +378,7 @@ mod tests {
             "navigation": [{"label": "New Vehicles", "menu": "models"}],
         }));
         let site = crate::pipeline::site_data::build("demo", &cfg, &[], chrono::Utc::now());
-        let table = table(&site, &[]);
+        let table = table(&site, &[]).unwrap();
         use PageKind::*;
         for (path, kind, key) in [
             ("/special-offers/", SpecialOffers, None),
@@ -405,8 +418,23 @@ mod tests {
             chrono::Utc::now(),
         );
         assert!(!super::table(&bare, &[])
+            .unwrap()
             .iter()
             .any(|p| p.path.starts_with("/models/") || p.path.starts_with("/menus/")));
+    }
+
+    #[test]
+    fn two_pages_at_one_address_are_refused_naming_both() {
+        // The success page put where the About us page is.
+        let cfg = config_with(json!({"forms": {"success_path": "/about-us"}}));
+        let site = crate::pipeline::site_data::build("demo", &cfg, &[], chrono::Utc::now());
+        let err = table(&site, &[]).unwrap_err().to_string();
+        assert!(
+            err.contains("two pages at /about-us/")
+                && err.contains("Company")
+                && err.contains("Form"),
+            "{err}"
+        );
     }
 
     #[test]

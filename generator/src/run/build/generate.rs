@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use dealer_rules::edge_config::EdgeConfig;
 
@@ -122,7 +122,8 @@ pub fn generate(
             crate::publish::redirects::MAX_REDIRECTS
         ));
     }
-    let table = site_data::page_table::table(&site, &cars);
+    let table = site_data::page_table::table(&site, &cars)
+        .with_context(|| format!("the pages of {}", dealer.path.display()))?;
     // A colour no family claims is in no Colour filter: said, not hidden.
     let colours =
         crate::pipeline::search_index::unfamiliar_colours(&cars, &cfg.search.colour_families);
