@@ -107,7 +107,7 @@ gate "vitest"              npx vitest run --root astro-app
 gate "demo photos"         node scripts/demo-stock/photos.mjs
 gate "dealergen check --all" dealergen check --all
 gate "dealergen build --all" dealergen build --all --as-of "$AS_OF"
-# These four only read the built demo sites; together.
+# These only read the built demo sites; together.
 gate_start "site.json fields read by pages" node scripts/site-data-reads.mjs
 # The generated site's tsconfig takes in its route files and astro-app/src,
 # typed against this dealer's data.
@@ -115,6 +115,8 @@ gate_start "astro check (sites/$DEMO)" astro_check "sites/$DEMO"
 gate_start "budgets" node scripts/budget.mjs "sites/$DEMO/dist"
 # The W3C Nu Html Checker on every page type and state of the three demo dealers.
 gate_start "valid HTML (W3C Nu checker)" node scripts/html-check.mjs
+# Every car page's JSON-LD against Google's vehicle listing properties.
+gate_start "structured data (Google vehicle listing)" node scripts/structured-data-check.mjs
 gates_wait
 # The suites that only read the built demo sites, three at a time (each
 # with its own served site and browser; scripts/e2e/run.mjs prints each

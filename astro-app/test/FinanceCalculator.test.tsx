@@ -25,7 +25,7 @@ const WARNING = 'WARNING: This comparison rate is true only for the example give
 const CAR = { id: '410073', carType: 'used', locationId: 'bmg-newstead' };
 /** The dialog's enquiry form: the page's formConfig(site) and carFacts(car). */
 const ENQUIRY: NonNullable<FinanceCalculatorProps['enquiry']> = {
-  config: { apiBase: '', successPath: '/success/', captchaSiteKey: null, analyticsSink: false, dealershipSlug: 'brisbane-motor-group', messageRequired: true, termsRequired: true, defaultState: 'QLD', budgetPresets: [] },
+  config: { apiBase: '', successPath: '/success/', captchaSiteKey: null, analyticsSink: false, dealershipSlug: 'brisbane-motor-group', messageRequired: true, termsRequired: true, optInText: 'Send me offers and news by email and SMS. I can unsubscribe at any time.', defaultState: 'QLD', budgetPresets: [] },
   car: { id: '410073', slug: '2021-kia-rio-s-410073', name: '2021 Kia Rio S', year: 2021, make: 'Kia', model: 'Rio', badge: 'S', km: 41000, car_type: 'used', status: 'in_stock', stocknum: 'K073', tag: null, location_id: 'bmg-newstead' },
 };
 

@@ -41,6 +41,7 @@ const config: FormConfig = {
   dealershipSlug: 'brisbane-motor-group',
   messageRequired: true,
   termsRequired: true,
+  optInText: 'Send me offers and news by email and SMS. I can unsubscribe at any time.',
   defaultState: 'QLD',
   budgetPresets: [],
 };
@@ -85,11 +86,13 @@ describe('the server-rendered form works without JavaScript', () => {
     expect(form.hasAttribute('novalidate')).toBe(false);
     const names = [...form.querySelectorAll('input:not([type=hidden]), textarea, select')].map((e) => e.getAttribute('name'));
     expect(names).toEqual(['name', 'email', 'phone', 'do-you-have-a-trade-in', 'do-you-have-a-trade-in', 'opt_in_finance', 'opt_in_trade', 'message', 'opt_in', 'terms_conditions', 'website']);
-    // The marketing opt-in is a box the shopper sees, ticked (docs/behaviour/content.md §5: optional, defaults to true), after a hidden "false" so unticking it is sent.
+    // The marketing opt-in is a box the shopper sees, in the dealer's words, never ticked for them (ACMA takes no pre-ticked box as consent; docs/behaviour/forms.md "Consent"): unticked, a plain form post sends no opt_in at all.
     const optIn = form.querySelector<HTMLInputElement>('input[type=checkbox][name=opt_in]')!;
-    expect(optIn.checked).toBe(true);
+    expect(optIn.checked).toBe(false);
+    expect(optIn.hasAttribute('checked')).toBe(false);
     expect(optIn.hasAttribute('required')).toBe(false);
-    expect((optIn.previousElementSibling as HTMLInputElement).outerHTML).toBe('<input type="hidden" name="opt_in" value="false">');
+    expect(form.querySelector(`label[for="${optIn.id}"]`)!.textContent).toBe(config.optInText);
+    expect(form.querySelectorAll('input[name=opt_in]')).toHaveLength(1);
     expect(form.querySelector('button[type=submit]')!.textContent).toBe('Send enquiry');
     expect(form.querySelector('button[type=submit]')!.hasAttribute('disabled')).toBe(false);
     for (const n of ['name', 'email', 'phone', 'message', 'terms_conditions']) expect(form.querySelector(`[name="${n}"]`)!.hasAttribute('required'), n).toBe(true);
@@ -106,8 +109,6 @@ describe('the server-rendered form works without JavaScript', () => {
       car_type: 'used',
       vehicle_status: 'in_stock',
       location_id: 'bmg-newstead',
-      // The box's hidden "false" (the box itself, ticked, sends "true" after it).
-      opt_in: 'false',
       stock_number: 'BMG123',
       category: 'enquiry',
       subcategory: 'Vehicle Enquiry',
@@ -231,7 +232,7 @@ describe('the enquiry, step by step', () => {
       car_type: 'used',
       vehicle_status: 'in_stock',
       location_id: 'bmg-newstead',
-      opt_in: true,
+      opt_in: false,
       source: 'Website',
       url: window.location.href,
       user_agent: navigator.userAgent,
@@ -249,17 +250,17 @@ describe('the enquiry, step by step', () => {
     expect(JSON.parse(localStorage.getItem('dealergen:last-lead')!)).toMatchObject({ category: 'enquiry', car: { slug: car.slug, car_type: 'used' } });
   });
 
-  it('sends opt_in false when the shopper unticks the marketing box (issue 23, item 3)', async () => {
+  it('sends opt_in true only when the shopper ticks the marketing box, which starts unticked', async () => {
     const { calls, navigate } = setup();
     await toStep2();
     type('Message', 'Hi');
-    const optIn = screen.getByRole('checkbox', { name: 'Keep me informed about offers and news.' });
-    expect((optIn as HTMLInputElement).checked).toBe(true);
+    const optIn = screen.getByRole('checkbox', { name: config.optInText });
+    expect((optIn as HTMLInputElement).checked).toBe(false);
     fireEvent.click(optIn);
     fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
     press('Send enquiry');
     await waitFor(() => expect(navigate).toHaveBeenCalled());
-    expect(leads(calls)[0]).toMatchObject({ opt_in: false });
+    expect(leads(calls)[0]).toMatchObject({ opt_in: true });
   });
 
   it('no event reaches the sink of a dealer without one (the dataLayer still gets it)', async () => {

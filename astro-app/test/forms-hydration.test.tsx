@@ -30,6 +30,7 @@ const config: FormConfig = {
   dealershipSlug: 'brisbane-motor-group',
   messageRequired: true,
   termsRequired: true,
+  optInText: 'Send me offers and news by email and SMS. I can unsubscribe at any time.',
   defaultState: 'QLD',
   budgetPresets: [],
 };

@@ -32,6 +32,7 @@ const config: FormConfig = {
   dealershipSlug: 'brisbane-motor-group',
   messageRequired: true,
   termsRequired: true,
+  optInText: 'Send me offers and news by email and SMS. I can unsubscribe at any time.',
   defaultState: 'QLD',
   budgetPresets: [5000, 10000, 20000, 30000, 40000, 50000, 70000],
 };

@@ -12,6 +12,8 @@ import { edgeConfig, kvFor, receiver, sleep, sqlString, startWorker, stockCar, s
 import { stripeSignature, stripeStandIn, turnstileStandIn } from "./standins.mjs";
 
 const OMEGA = "https://omega.example";
+/** Omega's own words beside the marketing opt-in (`forms.opt_in_text`). */
+const OMEGA_OPT_IN = "Send me Omega & Sons offers by email and SMS. I can unsubscribe at any time.";
 const KAPPA = "https://kappa.example";
 const ZETA = "https://zeta.example";
 const SIGMA = "https://sigma.example";
@@ -57,7 +59,7 @@ before(async () => {
   });
   const omega = edgeConfig("omega", "Omega & Sons Motors", [OMEGA], location("omega"), {
     dealership_id: 41,
-    forms: { message_required: true, terms_required: true, success_path: "/thank-you" },
+    forms: { message_required: true, terms_required: true, success_path: "/thank-you", opt_in_text: OMEGA_OPT_IN },
     checkout: { enabled: true, path: "checkout", hold_hours: 48,
       payment: { provider: "stripe", secret_name: "STRIPE_KEY_OMEGA", webhook_secret_name: "STRIPE_HOOK_OMEGA" } },
     trade_in: { valuation: { url: `${valuations.url}/v1/value`, secret_name: "VALUATION_KEY_OMEGA" }, save_valuation: true },
@@ -230,6 +232,47 @@ describe("lead payload and vehicle filling", () => {
     assert.match(text(customer, "earliestdate"), /^\d{4}-\d\d-\d\dT10:30:00$/);
     assert.equal(text(doc.getElementsByTagName("vendor")[0], "vendorname"), "Omega & Sons Motors");
     assert.equal(text(doc.getElementsByTagName("prospect")[0], "id"), lead_id);
+  });
+
+  test("marketing consent: only a ticked box is consent, recorded with the dealer's words, the time and the page, and sent to the CRM", async () => {
+    const page = `${OMEGA}/cars/${HILUX}/`;
+    const before = Date.now() - 1000;
+    const ticked = await post("/api/leads", OMEGA, { ...contact, category: "enquiry", message: "Hi", car_id: 1234, url: page, opt_in: true,
+      consent: { text: "a bot's words", given_at: "2001-01-01T00:00:00Z" } });
+    assert.equal(ticked.status, 201);
+    const { lead_id } = await json(ticked);
+    const { payload } = await leadRow(lead_id);
+    assert.equal(payload.opt_in, true);
+    assert.equal(payload.consent.text, OMEGA_OPT_IN, "the dealer's words, never the client's");
+    assert.equal(payload.consent.page, page);
+    assert.equal(payload.consent.method, "ticked an unticked box on the website's form");
+    const at = Date.parse(payload.consent.given_at);
+    assert.ok(at >= before && at <= Date.now() + 1000, `given at the edge's time: ${payload.consent.given_at}`);
+    const body = await delivered(lead_id);
+    assert.deepEqual(body.lead.consent, payload.consent, "the CRM's JSON carries the record");
+    const comments = text(adf(body.adf_xml).getElementsByTagName("customer")[0], "comments");
+    assert.ok(comments.includes(`Opt-in: marketing yes`), comments);
+    assert.ok(comments.includes(`Marketing consent: "${OMEGA_OPT_IN}" (ticked an unticked box on the website's form, ${payload.consent.given_at} on ${page})`), comments);
+
+    // Left unticked (JSON sends false; a plain form post sends nothing for
+    // an unticked box) or not sent at all: no consent.
+    for (const [what, res] of [
+      ["unticked", await post("/api/leads", OMEGA, { ...contact, category: "enquiry", message: "Hi", url: page, opt_in: false })],
+      ["absent", await post("/api/leads", OMEGA, { ...contact, category: "enquiry", message: "Hi", url: page })],
+    ]) {
+      assert.equal(res.status, 201, what);
+      const { payload: p } = await leadRow((await json(res)).lead_id);
+      assert.equal(p.opt_in, false, what);
+      assert.equal(p.consent, undefined, what);
+    }
+    const form = await formPost(OMEGA, { category: "enquiry", name: "No Script", email: "noscript-consent@example.com", phone: "0412 000 222",
+      message: "Hi", terms_conditions: "on", opt_in: "true", url: page, website: "" });
+    assert.equal(form.status, 303);
+    const [row] = await d1(`SELECT payload FROM leads WHERE dealer = 'omega' AND payload LIKE '%noscript-consent@example.com%'`);
+    const p = JSON.parse(row.payload);
+    assert.equal(p.opt_in, true);
+    assert.equal(p.consent.text, OMEGA_OPT_IN);
+    assert.equal(p.consent.page, page);
   });
 
   test("a car no longer in the stock: stored unverified with the client's claims apart", async () => {

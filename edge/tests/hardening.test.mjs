@@ -63,6 +63,7 @@ before(async () => {
     redirect: { forms: { message_required: false, success_path: "@evil.example/thanks" } },
     crlf: { forms: { message_required: false, success_path: "/ok\r\nSet-Cookie: a=1" } },
     subject: { name: "Dealer\r\nBcc: all@evil.example" },
+    consent: { forms: { message_required: false, opt_in_text: "Offers\r\nBcc: all@evil.example" } },
     recipient: { leads: { email: "leads@d.example\r\nBcc: all@evil.example", webhook_url: null } },
   };
   const tamperedKv = Object.entries(tampered).flatMap(([slug, over]) => [
@@ -341,6 +342,7 @@ describe("7. broken configuration and reused idempotency keys", () => {
       ["broken", /EOF while parsing/], ["typo", /unknown field `rate_limit`/],
       ["redirect", /forms.success_path `@evil.example\/thanks` is not a page path/], ["crlf", /forms.success_path .*is not a page path/],
       ["subject", /name .*has a control character/], ["recipient", /leads.email .*is not an e-mail address/],
+      ["consent", /forms.opt_in_text .*is not one line of at most 300 characters/],
     ]) {
       const before = w.log.length;
       for (const res of [await call("/api/leads", { dealer: slug, body: lead() }), await call("/api/cars/car-a/view.json", { dealer: slug })]) {
@@ -352,7 +354,7 @@ describe("7. broken configuration and reused idempotency keys", () => {
       assert.ok(line, `log names ${slug}:\n${w.log.slice(before)}`);
       assert.match(line, fault);
     }
-    const stored = await w.d1("SELECT count(*) AS n FROM leads WHERE dealer IN ('broken', 'typo', 'redirect', 'crlf', 'subject', 'recipient')");
+    const stored = await w.d1("SELECT count(*) AS n FROM leads WHERE dealer IN ('broken', 'typo', 'redirect', 'crlf', 'subject', 'recipient', 'consent')");
     assert.equal(stored[0].n, 0, "nothing is stored for a dealer whose config is refused");
     assert.equal((await call("/api/leads", { dealer: "keys", body: lead() })).status, 201);
   });

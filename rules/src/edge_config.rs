@@ -120,6 +120,13 @@ pub fn is_site_path(path: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'_' | b'.'))
 }
 
+/// Whether `text` is opt-in wording a form can show and a lead record: one
+/// line (no control characters), not blank, at most [`OPT_IN_TEXT_MAX`]
+/// characters. The build's check and the worker both ask it.
+pub fn is_opt_in_text(text: &str) -> bool {
+    !text.trim().is_empty() && text.chars().count() <= OPT_IN_TEXT_MAX && is_header_safe(text)
+}
+
 /// Whether `text` can go into a header or a mail subject as it is: no
 /// control characters (CR/LF would start a header of its own).
 fn is_header_safe(text: &str) -> bool {
@@ -172,6 +179,13 @@ impl EdgeConfig {
             if !ok {
                 return bad(&format!("origins[{i}]"), origin, "is not a site origin");
             }
+        }
+        if !is_opt_in_text(&self.forms.opt_in_text) {
+            return bad(
+                "forms.opt_in_text",
+                &self.forms.opt_in_text,
+                "is not one line of at most 300 characters",
+            );
         }
         if !is_site_path(&self.forms.success_path) {
             return bad(
@@ -292,10 +306,28 @@ pub struct EdgeForms {
     /// token the worker verifies; none means no captcha.
     #[serde(default)]
     pub captcha: Option<EdgeCaptcha>,
+    /// The words beside the marketing opt-in's box, as the site shows them
+    /// (`forms.opt_in_text`): a lead whose shopper ticked the box records
+    /// them as what was agreed to.
+    #[serde(default = "default_opt_in_text")]
+    pub opt_in_text: String,
 }
+
+/// The marketing opt-in's words where the dealer gives none
+/// (`forms.opt_in_text`). The Spam Act regulator (ACMA) expects consent
+/// terms to say what the shopper agrees to receive and how to withdraw.
+pub const OPT_IN_TEXT_DEFAULT: &str =
+    "Send me offers and news by email and SMS. I can unsubscribe at any time.";
+
+/// Longest opt-in wording accepted: a sentence or two beside a box.
+pub const OPT_IN_TEXT_MAX: usize = 300;
 
 fn default_success_path() -> String {
     "/success".into()
+}
+
+fn default_opt_in_text() -> String {
+    OPT_IN_TEXT_DEFAULT.into()
 }
 
 impl Default for EdgeForms {
@@ -306,6 +338,7 @@ impl Default for EdgeForms {
             terms_required: true,
             success_path: default_success_path(),
             captcha: None,
+            opt_in_text: default_opt_in_text(),
         }
     }
 }
@@ -524,6 +557,7 @@ mod tests {
         assert_eq!(c.rate_limits, EdgeRateLimits::default());
         assert!(c.forms.terms_required && c.forms.captcha.is_none());
         assert_eq!(c.forms.success_path, "/success");
+        assert_eq!(c.forms.opt_in_text, OPT_IN_TEXT_DEFAULT);
         assert!(c.features.trade_in);
         assert_eq!(c.checkout, EdgeCheckout::default());
         assert!(!c.checkout.enabled && c.checkout.hold_hours == 48);
@@ -535,6 +569,34 @@ mod tests {
                        "quote_provider":{"url":"https://q.example/q","secret_name":"K"}}}"#;
         let c: EdgeConfig = serde_json::from_str(with_calculator).unwrap();
         assert_eq!(c.finance.quote_provider.unwrap().secret_name, "K");
+    }
+
+    #[test]
+    fn opt_in_text_is_one_short_line() {
+        assert!(is_opt_in_text(OPT_IN_TEXT_DEFAULT));
+        assert!(is_opt_in_text("Send me Ford offers."));
+        for bad in [
+            "",
+            "   ",
+            "Offers\nBcc: x@evil.example",
+            "Offers\r",
+            "\u{7}",
+        ] {
+            assert!(!is_opt_in_text(bad), "{bad:?}");
+        }
+        assert!(is_opt_in_text(&"a".repeat(OPT_IN_TEXT_MAX)));
+        assert!(!is_opt_in_text(&"a".repeat(OPT_IN_TEXT_MAX + 1)));
+        let mut config: EdgeConfig = serde_json::from_str(
+            r#"{"dealer":"d","name":"D","origins":[],"locations":[],
+            "leads":{"email":null,"webhook_url":null},
+            "features":{"watchlist":true,"phone_reveal":false}}"#,
+        )
+        .unwrap();
+        assert_eq!(config.unsafe_value(), None);
+        config.forms.opt_in_text = "Offers\r\nBcc: x@evil.example".into();
+        assert!(config
+            .unsafe_value()
+            .is_some_and(|why| why.starts_with("forms.opt_in_text")));
     }
 
     #[test]

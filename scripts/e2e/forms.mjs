@@ -232,6 +232,10 @@ async function main() {
       await form.getByRole('button', { name: 'Continue' }).click();
       await form.getByRole('heading', { name: 'Step 2 of 2: Your enquiry' }).waitFor();
       await form.getByLabel('Message', { exact: true }).fill('Is this car still available?');
+      // The marketing opt-in, in the dealer's words, starts unticked: the shopper ticks it.
+      const optIn = form.getByRole('checkbox', { name: site.forms.opt_in_text, exact: true });
+      assert(!(await optIn.isChecked()), 'the marketing opt-in starts unticked');
+      await optIn.check();
       await form.getByRole('checkbox', { name: /terms of use/ }).check();
       await form.getByRole('button', { name: 'Send enquiry' }).click();
       await page.waitForURL(`${origin}${success}?category=enquiry&car_type=${plain.car_type}`);
@@ -515,8 +519,9 @@ async function main() {
       assert(post.type.startsWith('application/x-www-form-urlencoded'), `content type ${post.type}`);
       const b = post.body;
       assertJsonEqual(
-        [b.category, b.subcategory, b.name, b.email, b.phone, b.message, b.terms_conditions, b.car_id, b.make, b.model, b.location_id, b.source, b.opt_in, b.website],
-        ['enquiry', 'Vehicle Enquiry', 'No Script', 'noscript@example.com.au', '0412 345 678', 'Sent without JavaScript.', 'true', plain.id, plain.make, plain.model, plain.location.id, 'Website', 'true', ''],
+        [b.category, b.subcategory, b.name, b.email, b.phone, b.message, b.terms_conditions, b.car_id, b.make, b.model, b.location_id, b.source, b.opt_in ?? null, b.website],
+        // The opt-in left unticked: a plain form post sends nothing for it (no consent).
+        ['enquiry', 'Vehicle Enquiry', 'No Script', 'noscript@example.com.au', '0412 345 678', 'Sent without JavaScript.', 'true', plain.id, plain.make, plain.model, plain.location.id, 'Website', null, ''],
         'posted fields',
       );
       await context.close();

@@ -40,7 +40,50 @@ export function sellerJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
       addressCountry: 'AU',
     },
     parentOrganization: { '@type': 'Organization', name: site.name, url: `${site.base_url}/` },
+    ...openingHoursJsonLd(loc),
   };
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/**
+ * The sales department's hours as schema.org opening hours (the hours the
+ * location's page shows): days with the same hours in one entry, Monday
+ * first; closed days left out, as Google reads them. A Saturday that is
+ * by appointment every second week is left out too (it is not reliably
+ * open). The coming one-off days (holidays) are special opening hours:
+ * closed as 00:00–00:00, Google's way of saying it.
+ */
+export function openingHoursJsonLd(loc: SeoSite['locations'][number]): Record<string, unknown> {
+  const sales = loc.hours.find((h) => h.department === 'sales');
+  const out: Record<string, unknown> = {};
+  if (sales) {
+    const groups = new Map<string, { opens: string; closes: string; days: string[] }>();
+    for (const day of [1, 2, 3, 4, 5, 6, 0]) {
+      const open = sales.week[day];
+      if (!open || (day === 6 && sales.appointment_saturdays_from)) continue;
+      const [opens, closes] = [hhmm(open[0]), hhmm(open[1])];
+      const key = `${opens}-${closes}`;
+      const group = groups.get(key) ?? { opens, closes, days: [] };
+      group.days.push(`https://schema.org/${WEEKDAYS[day]}`);
+      groups.set(key, group);
+    }
+    if (groups.size > 0) {
+      out['openingHoursSpecification'] = [...groups.values()].map((g) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: g.days, opens: g.opens, closes: g.closes }));
+    }
+  }
+  const special = loc.special_hours.filter((d) => d.department === 'sales' || d.department === 'all');
+  if (special.length > 0) {
+    out['specialOpeningHoursSpecification'] = special.map((d) => ({
+      '@type': 'OpeningHoursSpecification',
+      validFrom: d.date,
+      validThrough: d.date,
+      opens: d.minutes ? hhmm(d.minutes[0]) : '00:00',
+      closes: d.minutes ? hhmm(d.minutes[1]) : '00:00',
+    }));
+  }
+  return out;
 }
 
 /**
@@ -83,6 +126,23 @@ export function carJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
   if (car.badge) data['vehicleConfiguration'] = car.badge;
   if (car.drive) data['driveWheelConfiguration'] = DRIVE[car.drive.trim().toUpperCase()] ?? car.drive;
   if (car.seats) data['vehicleSeatingCapacity'] = car.seats;
+  // The interior, engine and doors as the page's Details grid shows them
+  // (the generator's spec rows; their labels are held to the built pages
+  // by scripts/html-check.mjs's structured-data check).
+  const spec = (label: string) => car.specs.find((r) => r.label === label)?.value;
+  const interior = spec('Interior');
+  if (interior) data['vehicleInteriorColor'] = interior;
+  const engine = spec('Engine');
+  if (engine) {
+    const litres = /^(\d+(?:\.\d+)?)\s*L$/i.exec(engine.trim());
+    data['vehicleEngine'] = {
+      '@type': 'EngineSpecification',
+      name: engine,
+      ...(litres ? { engineDisplacement: { '@type': 'QuantitativeValue', value: Number(litres[1]), unitCode: 'LTR' } } : {}),
+    };
+  }
+  const doors = Number(spec('Doors'));
+  if (Number.isInteger(doors) && doors > 0) data['numberOfDoors'] = doors;
   return data;
 }
 
@@ -93,6 +153,10 @@ const DRIVE: Record<string, string> = {
   AWD: 'https://schema.org/AllWheelDriveConfiguration',
   '4WD': 'https://schema.org/FourWheelDriveConfiguration',
   '4X4': 'https://schema.org/FourWheelDriveConfiguration',
+  'FRONT WHEEL DRIVE': 'https://schema.org/FrontWheelDriveConfiguration',
+  'REAR WHEEL DRIVE': 'https://schema.org/RearWheelDriveConfiguration',
+  'ALL WHEEL DRIVE': 'https://schema.org/AllWheelDriveConfiguration',
+  'FOUR WHEEL DRIVE': 'https://schema.org/FourWheelDriveConfiguration',
 };
 
 /** JSON for an inline <script type="application/ld+json">: "<" escaped so text cannot close the element. */

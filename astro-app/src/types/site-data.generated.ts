@@ -2038,6 +2038,12 @@ export interface Forms {
    */
   message_required: boolean;
   /**
+   * The words beside every lead form's marketing opt-in box, which is
+   * unticked until the shopper ticks it (`forms.opt_in_text`); the edge
+   * records the same words with the lead.
+   */
+  opt_in_text: string;
+  /**
    * The form pages this dealer has, one page each.
    */
   pages: FormPage[];

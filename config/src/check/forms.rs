@@ -4,6 +4,8 @@
 //! missing piece would make a switch silently do nothing: each is an error
 //! (or, for a setting that is merely unused, a warning).
 
+use dealer_rules::edge_config::is_opt_in_text;
+
 use crate::model::DealerConfig;
 
 use super::urls::check_https;
@@ -39,6 +41,21 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
     trade_in(cfg, cx);
     success_path(&cfg.forms.success_path, cx);
     budget_presets(&cfg.forms.budget_presets, cx);
+    opt_in_text(&cfg.forms.opt_in_text, cx);
+}
+
+/// The opt-in's words: the worker records them with each consent and
+/// refuses a config whose words it could not (the same rule).
+fn opt_in_text(text: &str, cx: &mut Ctx) {
+    if !is_opt_in_text(text) {
+        cx.err(
+            &root().key("forms").key("opt_in_text"),
+            "the marketing opt-in's words must be one line of 1 to 300 characters",
+        )
+        .hint = Some(
+            "say what the shopper will receive and how to withdraw, e.g. \"Send me offers and news by email and SMS. I can unsubscribe at any time.\"".into(),
+        );
+    }
 }
 
 /// Most quick amounts a form shows (they wrap to two rows on a phone).
@@ -370,6 +387,24 @@ mod tests {
         );
         assert_eq!(w.severity, Severity::Warning);
         assert!(w.message.contains("features.trade_in is off"), "{w:?}");
+    }
+
+    #[test]
+    fn opt_in_text_is_one_short_line() {
+        accepted(
+            "forms: { opt_in_text: \"Send me Ford offers by SMS. Reply STOP to opt out.\" }\n",
+        );
+        for bad in [
+            "\"  \"".to_string(),
+            "\"Offers\\nand news\"".to_string(),
+            format!("\"{}\"", "a".repeat(301)),
+        ] {
+            let p = problem_at(
+                &format!("forms: {{ opt_in_text: {bad} }}\n"),
+                "forms.opt_in_text",
+            );
+            assert!(p.message.contains("one line of 1 to 300"), "{p:?}");
+        }
     }
 
     #[test]

@@ -286,6 +286,8 @@ pub struct FormsConfig {
     pub budget_presets: Vec<u32>,
     /// The dealer's Cloudflare Turnstile widget, used when `features.captcha` is on.
     pub turnstile: Option<Turnstile>,
+    /// The words beside every lead form's marketing opt-in box, e.g. "Send me Ford offers and service reminders by email and SMS. I can unsubscribe at any time." The box is always unticked until the shopper ticks it (the Spam Act regulator, ACMA, does not accept a pre-ticked box as consent); a lead whose shopper ticked it records these words, when and on which page, and carries them to the CRM. Say what the shopper will receive, from whom, and how to withdraw. One line, at most 300 characters; default "Send me offers and news by email and SMS. I can unsubscribe at any time."
+    pub opt_in_text: String,
 }
 
 /// A Cloudflare Turnstile widget (dash.cloudflare.com → Turnstile), listing the dealer's site hostnames.
@@ -307,6 +309,7 @@ impl Default for FormsConfig {
             success_path: "/success".into(),
             budget_presets: vec![5_000, 10_000, 20_000, 30_000, 40_000, 50_000, 70_000],
             turnstile: None,
+            opt_in_text: dealer_rules::edge_config::OPT_IN_TEXT_DEFAULT.into(),
         }
     }
 }

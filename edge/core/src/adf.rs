@@ -251,6 +251,16 @@ fn customer_comments(lead: &Lead) -> String {
         opts.push(format!("trade-in {}", yes_no(b)));
     }
     lines.push(format!("Opt-in: {}", opts.join(", ")));
+    if let Some(c) = &lead.consent {
+        // The record of consent, in the words the shopper agreed to.
+        lines.push(format!(
+            "Marketing consent: \"{}\" ({}, {} on {})",
+            c.text,
+            c.method,
+            c.given_at,
+            c.page.as_deref().unwrap_or("an unnamed page")
+        ));
+    }
     if let Some(b) = lead.has_trade_in {
         lines.push(format!("Has a trade-in: {}", yes_no(b)));
     }
@@ -443,8 +453,9 @@ mod tests {
 
     #[test]
     fn full_document() {
+        // The shopper ticked the marketing opt-in: its record is in the comments.
         let xml = render(
-            &lead(json!({})),
+            &lead(json!({"opt_in": true})),
             &config(),
             "lead-1",
             "2026-01-02T03:04:05.000Z",
@@ -483,7 +494,8 @@ mod tests {
       </timeframe>
       <comments>Form: test_drive
 Saturday &quot;morning&quot; &amp; arvo?
-Opt-in: marketing yes</comments>
+Opt-in: marketing yes
+Marketing consent: &quot;Send me offers and news by email and SMS. I can unsubscribe at any time.&quot; (ticked an unticked box on the website&apos;s form, 2026-11-20T00:00:00Z on https://alpha.example/cars/x?a=1&amp;b=2)</comments>
     </customer>
     <vendor>
       <vendorname>Alpha &amp; Sons Motors</vendorname>

@@ -528,7 +528,9 @@ pub fn reservation_lead(
         kms: None,
         trade_in_vehicle: None,
         adjustment_answers: Default::default(),
-        opt_in: true,
+        // The reservation form asks for no marketing consent.
+        opt_in: false,
+        consent: None,
         opt_in_finance: None,
         opt_in_trade: None,
         has_trade_in: None,

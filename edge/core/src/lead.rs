@@ -180,10 +180,6 @@ fn website() -> String {
     SOURCE.to_string()
 }
 
-fn yes() -> bool {
-    true
-}
-
 /// A lead that passed validation, normalised (trimmed text, phone in
 /// national format). Serialised as the `payload` column, the `lead` of the
 /// webhook JSON, and read back from it by the delivery step.
@@ -254,9 +250,15 @@ pub struct Lead {
         skip_serializing_if = "Map::is_empty"
     )]
     pub adjustment_answers: Map<String, Value>,
-    /// Marketing opt-in; true unless the shopper unticked it.
-    #[serde(default = "yes")]
+    /// Marketing opt-in: true only when the shopper ticked the box, which
+    /// is never ticked for them (the Spam Act regulator, ACMA, does not take
+    /// a pre-ticked box as consent). Absent: not ticked.
+    #[serde(default)]
     pub opt_in: bool,
+    /// What the shopper agreed to by ticking it (filled from the dealer's
+    /// config and the request): the record of consent the CRM keeps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consent: Option<Consent>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opt_in_finance: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -318,6 +320,38 @@ pub struct Lead {
     /// told that the post carried more than it received.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub extra_dropped: u32,
+}
+
+/// A shopper's marketing consent, kept as the regulator expects a sender
+/// to be able to show it: the terms agreed to, when, where and how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Consent {
+    /// The opt-in's words as the site showed them beside the box
+    /// (`forms.opt_in_text`).
+    pub text: String,
+    /// When the edge received the ticked box, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub given_at: String,
+    /// The page the form was on (the form's `url`), when it said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<String>,
+    /// How it was given: [`CONSENT_METHOD`].
+    pub method: String,
+}
+
+/// How every consent the site collects is given.
+pub const CONSENT_METHOD: &str = "ticked an unticked box on the website's form";
+
+impl Consent {
+    /// The consent of a shopper who ticked the opt-in of `config`'s forms
+    /// on `page`, received at `now` (unix seconds).
+    pub fn marketing(config: &EdgeConfig, page: Option<String>, now: u64) -> Self {
+        Consent {
+            text: config.forms.opt_in_text.clone(),
+            given_at: crate::checkout::iso8601(now),
+            page,
+            method: CONSENT_METHOD.into(),
+        }
+    }
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -472,7 +506,7 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
     let trade_in_vehicle = Some(fields.trade_in_vehicle()).filter(|v| !v.is_empty());
     let adjustment_answers = fields.answers("adjustmentAnswers");
 
-    let opt_in = fields.boolean("opt_in").unwrap_or(true);
+    let opt_in = fields.boolean("opt_in").unwrap_or(false);
     let opt_in_finance = fields.boolean("opt_in_finance");
     let opt_in_trade = fields.boolean("opt_in_trade");
     let has_trade_in = fields.yes_no("do-you-have-a-trade-in");
@@ -543,7 +577,6 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
             car_slug,
             location_id,
             postcode: contact.postcode,
-            url,
             source: SOURCE.into(),
             user_agent,
             dealership_slug: None,
@@ -559,6 +592,8 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
             kms,
             trade_in_vehicle,
             adjustment_answers,
+            consent: opt_in.then(|| Consent::marketing(config, url.clone(), now)),
+            url,
             opt_in,
             opt_in_finance,
             opt_in_trade,
@@ -677,9 +712,11 @@ pub const KEY_REUSED_MESSAGE: &str = "We already received an earlier version of 
 
 /// Parts of a stored lead the worker fills in, which a retry of the same
 /// request may see differently (the stock changed, the captcha token was
-/// used up); they do not make two requests different.
-const FILLED_BY_WORKER: [&str; 6] = [
+/// used up, the consent's time is the retry's); they do not make two
+/// requests different.
+const FILLED_BY_WORKER: [&str; 7] = [
     "vehicle",
+    "consent",
     "claimed_vehicle",
     "captcha",
     "dealership_slug",
@@ -1293,9 +1330,46 @@ mod tests {
     }
 
     #[test]
-    fn opt_in_defaults_to_true_and_source_is_website() {
+    fn opt_in_is_consent_only_when_ticked_and_source_is_website() {
+        // Not sent (the box left unticked, or a client that has none): no
+        // consent, whatever spec 002 §5's default said (docs/behaviour/forms.md).
         let lead = validate_lead(&valid(), &config(), NOW).unwrap();
+        assert!(!lead.opt_in);
+        assert_eq!(lead.consent, None);
+        let unticked =
+            validate_lead(&with(valid(), "opt_in", json!(false)), &config(), NOW).unwrap();
+        assert!(!unticked.opt_in && unticked.consent.is_none());
+
+        // Ticked: the words the site showed, when and where, kept and sent on.
+        let mut worded = config();
+        worded.forms.opt_in_text = "Send me Alpha offers by SMS.".into();
+        let page = "https://alpha.example/cars/2021-kia-rio/";
+        let ticked = with(with(valid(), "opt_in", json!(true)), "url", json!(page));
+        let lead = validate_lead(&ticked, &worded, NOW).unwrap();
         assert!(lead.opt_in);
+        let consent = lead.consent.clone().expect("a consent record");
+        assert_eq!(consent.text, "Send me Alpha offers by SMS.");
+        assert_eq!(consent.given_at, crate::checkout::iso8601(NOW));
+        assert_eq!(consent.page.as_deref(), Some(page));
+        assert_eq!(consent.method, CONSENT_METHOD);
+        let stored = serde_json::to_value(&lead).unwrap();
+        assert_eq!(
+            stored["consent"]["text"],
+            json!("Send me Alpha offers by SMS.")
+        );
+        // The client cannot write its own record: a `consent` it sends is
+        // one of its unknown fields, never the record.
+        let forged = with(ticked.clone(), "consent", json!({"text": "anything"}));
+        let lead = validate_lead(&forged, &worded, NOW).unwrap();
+        assert_eq!(lead.consent.unwrap().text, "Send me Alpha offers by SMS.");
+        // A retry a second later is the same request.
+        let later = validate_lead(&ticked, &worded, NOW + 1).unwrap();
+        let first = validate_lead(&ticked, &worded, NOW).unwrap();
+        assert!(same_request(
+            &serde_json::to_string(&first).unwrap(),
+            &later
+        ));
+
         assert_eq!(lead.source, "Website");
         assert_eq!(
             errors(with(valid(), "source", json!("Facebook"))).get("source"),

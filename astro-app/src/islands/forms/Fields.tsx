@@ -46,8 +46,6 @@ export interface FieldSpec extends FieldRule {
   presets?: number[];
   /** Date: earliest day ("2026-11-21"). */
   min?: string;
-  /** Checkbox: ticked until the shopper unticks it (the marketing opt-in, docs/behaviour/content.md §5: defaults to true). */
-  checked?: boolean;
 }
 
 /** Where a field's terms links go (pages of the dealer's site). */
@@ -102,8 +100,6 @@ export function Field({ spec, id, value, error, onChange, termsLinks }: FieldPro
     const links = termsLinks ?? { terms: '/terms-and-conditions/', privacy: '/privacy-policy/' };
     return (
       <div className="field field--checkbox">
-        {/* A box ticked by default sends "false" first, so a form posted without JavaScript says it was unticked (the edge reads the last value). */}
-        {spec.checked && <input type="hidden" name={spec.name} value="false" />}
         <input id={id} name={spec.name} type="checkbox" value="true" checked={value === true} required={spec.required} onChange={change} {...aria} />
         <label htmlFor={id} className={labelClass}>
           {spec.input === 'terms' ? (

@@ -467,7 +467,7 @@ export default function LeadForm(props: LeadFormProps) {
 function initialFrom(fields: FieldSpec[]): FormValues {
   const out: FormValues = {};
   for (const f of fields) {
-    if (f.input === 'checkbox' || f.input === 'terms') out[f.name] = f.checked === true;
+    if (f.input === 'checkbox' || f.input === 'terms') out[f.name] = false;
     else if (f.input === 'select' && f.emptyOption === undefined) out[f.name] = f.options?.[0]?.value ?? '';
     else out[f.name] = '';
   }

@@ -16,6 +16,8 @@ export interface FormConfig extends FormSettings {
   messageRequired: boolean;
   /** `forms.terms_required`: the terms checkbox is shown and must be ticked. */
   termsRequired: boolean;
+  /** `forms.opt_in_text`: the words beside the marketing opt-in's box (the edge records the same words with a ticked box). */
+  optInText: string;
   /** `forms.default_state`, e.g. "QLD". */
   defaultState: string;
   /** `forms.budget_presets`: the finance form's quick amounts, in dollars. */
@@ -32,6 +34,7 @@ export function formConfig(site: SiteData): FormConfig {
     dealershipSlug: site.slug,
     messageRequired: site.forms.message_required,
     termsRequired: site.forms.terms_required,
+    optInText: site.forms.opt_in_text,
     defaultState: site.forms.default_state,
     budgetPresets: site.forms.budget_presets,
     phone: site.contact.phone,
@@ -69,15 +72,19 @@ export function termsFields(config: Pick<FormConfig, 'termsRequired'>, step?: nu
   return [{ name: 'terms_conditions', rule: 'terms', required: true, label: 'I agree to the terms of use and privacy policy.', input: 'terms', ...(step === undefined ? {} : { step }) }];
 }
 
-/** The marketing opt-in (docs/behaviour/content.md §5: optional, defaults to true): a box ticked by default that the shopper may untick. */
-export const OPT_IN_LABEL = 'Keep me informed about offers and news.';
-export function optInField(step?: number): FieldSpec {
-  return { name: 'opt_in', rule: 'checkbox', required: false, label: OPT_IN_LABEL, input: 'checkbox', checked: true, ...(step === undefined ? {} : { step }) };
+/**
+ * The marketing opt-in in the dealer's words (`forms.opt_in_text`): a box
+ * the shopper ticks, never ticked for them. The Spam Act regulator (ACMA)
+ * does not take a pre-ticked box as consent: a deliberate difference from
+ * spec 002 §5's "defaults to true" (docs/behaviour/forms.md "Consent").
+ */
+export function optInField(config: Pick<FormConfig, 'optInText'>, step?: number): FieldSpec {
+  return { name: 'opt_in', rule: 'checkbox', required: false, label: config.optInText, input: 'checkbox', ...(step === undefined ? {} : { step }) };
 }
 
 /** The closing boxes of a lead form: the opt-in, then the terms where the dealer asks for them. */
-export function consentFields(config: Pick<FormConfig, 'termsRequired'>, step?: number): FieldSpec[] {
-  return [optInField(step), ...termsFields(config, step)];
+export function consentFields(config: Pick<FormConfig, 'termsRequired' | 'optInText'>, step?: number): FieldSpec[] {
+  return [optInField(config, step), ...termsFields(config, step)];
 }
 
 export function postcodeField(required: boolean, step?: number): FieldSpec {

@@ -55,7 +55,7 @@ export type Defaults = Record<string, string | boolean>;
 /**
  * The car form defaults (docs/behaviour/car-page.md §3) for a car: hidden inputs of every
  * car form and the base of its payload. The marketing `opt_in` is the
- * form's own box, ticked by default (islands/forms/specs optInField).
+ * form's own box, which only the shopper ticks (islands/forms/specs optInField).
  */
 export function carDefaults(car: CarFacts, dealershipSlug: string): Defaults {
   const out: Defaults = {

@@ -18,6 +18,10 @@ pub struct Forms {
     pub message_required: bool,
     /// The terms checkbox is shown and must be ticked (`forms.terms_required`).
     pub terms_required: bool,
+    /// The words beside every lead form's marketing opt-in box, which is
+    /// unticked until the shopper ticks it (`forms.opt_in_text`); the edge
+    /// records the same words with the lead.
+    pub opt_in_text: String,
     /// State pre-selected in state selects (`forms.default_state`), e.g. "QLD".
     pub default_state: String,
     /// Quick amounts under the finance form's budget question, in dollars (`forms.budget_presets`).
@@ -169,6 +173,7 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
     Forms {
         message_required: cfg.forms.message_required,
         terms_required: cfg.forms.terms_required,
+        opt_in_text: cfg.forms.opt_in_text.clone(),
         default_state: cfg.forms.default_state.as_str().into(),
         budget_presets: cfg.forms.budget_presets.clone(),
         success_path: format!("/{success}/"),

@@ -41,6 +41,7 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
             message_required: cfg.forms.message_required,
             terms_required: cfg.forms.terms_required,
             success_path: cfg.forms.success_path.clone(),
+            opt_in_text: cfg.forms.opt_in_text.clone(),
             // The check makes captcha-on-without-a-widget an error; the
             // filter only keeps a stray widget of a dealer with captcha off
             // from switching the captcha on.
