@@ -84,8 +84,16 @@ import { dealergenBin } from './lib/dealergen.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'sites/brisbane-motor-group/dist'));
-/** KB gzip: the figure when the budget was set (2026-11-23), and the budget. */
-const SEARCH_JS = { setAt: 25.4, budget: 32.5 };
+/**
+ * KB gzip: the figure when the budget was set (2026-11-23), and the budget.
+ * The search page: 32.5 -> 32.7 KB for three findings of a browser walk
+ * (issue 39): Escape closes the phone's filter panel and the panel ends
+ * with "Show N cars" (focus to the results), and a price slider beside a
+ * search with no results says its chip's ends: 32.45 -> 32.56 KB, and
+ * 0.14 KB of room, as chunk sizes move by some bytes between builds (a
+ * budget with 22 bytes of room failed a fresh clone's run).
+ */
+const SEARCH_JS = { setAt: 25.4, budget: 32.7 };
 const ENGINE_JS = { setAt: 3.8, budget: 4.7 };
 const PLANNER_JS = { setAt: 4.4, budget: 5.5 };
 /** The size goal for the engine (scripts/bench-search.mjs measures its speed). */

@@ -87,19 +87,30 @@ describe('FinanceCalculator', () => {
   it('the red help at or beyond the price limits; the price is not clamped', () => {
     const c = setup();
     c.type('Purchase Price', '1000');
-    const help = screen.getByText('Cannot be less than 1000 or more than 250000');
+    // The price's help names the limits beside the field, and takes the repayment's place.
+    const help = document.getElementById(c.input('Purchase Price').getAttribute('aria-describedby')!)!;
+    expect(help.textContent).toBe('Cannot be less than 1000 or more than 250000');
+    expect(c.result()).toBe('Cannot be less than 1000 or more than 250000');
     expect(c.input('Purchase Price').getAttribute('aria-invalid')).toBe('true');
     expect(c.input('Purchase Price').getAttribute('aria-describedby')).toBe(help.id);
     c.type('Purchase Price', '1001');
     expect(screen.queryByText(/Cannot be less than/)).toBeNull();
     c.type('Purchase Price', '300000');
-    expect(screen.getByText('Cannot be less than 1000 or more than 250000')).toBeTruthy();
+    expect(document.getElementById(c.input('Purchase Price').getAttribute('aria-describedby')!)!.textContent).toBe('Cannot be less than 1000 or more than 250000');
+    // Beyond the limits there is no repayment: the result says why instead.
+    expect(c.result()).toBe('Cannot be less than 1000 or more than 250000');
+    expect(c.summary('Repayments')).toBe('–');
     fireEvent.blur(c.input('Purchase Price'));
     expect(c.input('Purchase Price').value).toBe('300000');
+    c.type('Purchase Price', '250000');
+    expect(c.result()).toBe('Cannot be less than 1000 or more than 250000');
+    c.type('Purchase Price', '249999');
+    expect(c.result()).toMatch(/^\$[\d,]+\/wk\*$/);
+    // A negative price is below the minimum, not 20 without its minus: it stays as typed, with the help.
     c.type('Purchase Price', '-20');
     fireEvent.blur(c.input('Purchase Price'));
-    // Non-numeric characters (the minus) are stripped.
-    expect(c.input('Purchase Price').value).toBe('20');
+    expect(c.input('Purchase Price').value).toBe('-20');
+    expect(c.result()).toBe('Cannot be less than 1000 or more than 250000');
     // Text with no number is not read as 0: it stays, marked, with its message.
     c.type('Purchase Price', 'abc');
     fireEvent.blur(c.input('Purchase Price'));
@@ -159,6 +170,25 @@ describe('FinanceCalculator', () => {
     expect(term.value).toBe('7');
     expect(term.getAttribute('aria-invalid')).toBeNull();
     expect(messageOf(term)).toBe('');
+    // The correction is not silent: the note stays beside the 7, named by the field, until the field is typed in again.
+    const note = document.getElementById(`${term.id}-note`)!;
+    expect(note.textContent).toBe('A loan term is 1 to 7 years: 7 years is used.');
+    expect(term.getAttribute('aria-describedby')!.split(' ')).toContain(note.id);
+    c.type('Loan term in years', '5');
+    expect(document.getElementById(`${term.id}-note`)).toBeNull();
+  });
+
+  it('a negative rate is below the lowest rate, which is used and said, never its value without the minus', () => {
+    const c = setup();
+    c.type('Interest rate in %', '-3');
+    const rate = c.input('Interest rate in %');
+    expect(rate.getAttribute('aria-invalid')).toBe('true');
+    const said = messageOf(rate);
+    const [, lo] = /^The interest rate can be ([\d.]+) to [\d.]+: ([\d.]+) is used\.$/.exec(said) ?? [];
+    expect(said).toMatch(new RegExp(`: ${lo} is used\\.$`));
+    fireEvent.blur(rate);
+    expect(rate.value).toBe(lo);
+    expect(document.getElementById(`${rate.id}-note`)!.textContent).toBe(said);
   });
 
   it('an empty price shows no old result; a deposit above the price says why there is no repayment', () => {
@@ -274,7 +304,7 @@ describe('FinanceCalculator', () => {
     expect(c.result()).toBe('$153/wk*');
     expect(c.summary('Total repayments')).toBe('$41,140.50');
     c.type('Purchase Price', '5000');
-    expect(screen.getByText('Cannot be less than 5000 or more than 250000')).toBeTruthy();
+    expect(screen.getAllByText('Cannot be less than 5000 or more than 250000').length).toBeGreaterThan(0);
     c.type('Interest rate in %', '5');
     fireEvent.blur(c.input('Interest rate in %'));
     expect(c.input('Interest rate in %').value).toBe('7.5');

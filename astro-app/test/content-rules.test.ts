@@ -11,7 +11,7 @@ import { collapse, paragraphs } from '../src/lib/content/collapse';
 import { ALL_VEHICLES_LIMIT, groupModels, menuCategories, menuOrder, SCROLL_ABOVE } from '../src/lib/content/models';
 import { ratingLabel, starFills } from '../src/lib/content/stars';
 import { applyWindows, inWindow } from '../src/lib/content/windows';
-import { armPopup, markShown, POPUP_DELAY_MS, POPUP_SCROLL_SCREENS, popupDue, showPopup } from '../src/lib/content/popup';
+import { armPopup, markShown, POPUP_DELAY_MS, POPUP_KEYBOARD_WALK_TABS, POPUP_SCROLL_SCREENS, popupDue, showPopup } from '../src/lib/content/popup';
 import { step } from '../src/lib/content/slider';
 import type { ModelCard } from '../src/types/site';
 
@@ -234,6 +234,20 @@ describe('the popup', () => {
     dialog.close();
     // Armed once: more scrolling does not open it again.
     scrollTo(window.innerHeight * 3);
+    expect(dialog.open).toBe(false);
+  });
+
+  it('never interrupts a walk with the keyboard: after a second Tab neither scrolling nor the delay opens it', () => {
+    vi.useFakeTimers();
+    const dialog = document.querySelector('dialog')!;
+    armPopup(document, () => 2_000_000);
+    expect(POPUP_KEYBOARD_WALK_TABS).toBe(2);
+    // The first Tab (to the skip link) leaves it armed...
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true }));
+    // ...the second is a walk: focus moving down the page scrolls it, and the popup stays away.
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', shiftKey: true, bubbles: true }));
+    scrollTo(window.innerHeight * 3);
+    vi.runAllTimers();
     expect(dialog.open).toBe(false);
   });
 

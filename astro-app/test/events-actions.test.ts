@@ -142,11 +142,11 @@ describe('60: a car added to the favourites', () => {
     carPage(false);
     const car = { id: '414878', slug: '2013-honda-jazz-vti-414878', name: '2013 Honda Jazz VTi', make: 'Honda', model: 'Jazz', image: null, price_text: '$3,990' };
     render(createElement(FavouriteButton, { car: car as never }));
-    fireEvent.click(screen.getByRole('button', { name: /Add to favourites/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^Favourite/, pressed: false }));
     await vi.waitFor(() => expect(dataLayer()).toEqual([60]));
-    fireEvent.click(screen.getByRole('button', { name: /Favourite/ }));
-    await screen.findByRole('button', { name: /Add to favourites/ });
-    fireEvent.click(screen.getByRole('button', { name: /Add to favourites/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^Favourite/, pressed: true }));
+    await screen.findByRole('button', { name: /^Favourite/, pressed: false });
+    fireEvent.click(screen.getByRole('button', { name: /^Favourite/, pressed: false }));
     await vi.waitFor(() => expect(dataLayer()).toEqual([60, 60]));
     cleanup();
   });

@@ -12,6 +12,7 @@ import {
   money,
   priceHelp,
   rangeText,
+  isNegative,
   readNumber,
   readTerm,
   repayment,
@@ -51,7 +52,13 @@ describe('reading what the shopper types', () => {
     expect(readNumber('$45,990.50')).toBe(45990.5);
   });
   it('a value of 0 or below is 0', () => {
-    expect(readNumber('-5000')).toBe(5000); // the minus sign is a non-numeric character
+    // A minus before the number is a negative value, below every limit (not a stray character).
+    expect(readNumber('-5000')).toBe(0);
+    expect(readNumber('−3')).toBe(0);
+    expect(readNumber('$-20')).toBe(0);
+    expect(isNegative('-3')).toBe(true);
+    expect(isNegative('3-4')).toBe(false);
+    expect(isNegative('$30,000')).toBe(false);
     expect(readNumber('')).toBe(0);
     expect(readNumber('.')).toBe(0);
     expect(readNumber('0')).toBe(0);

@@ -1,6 +1,6 @@
 /** Range slider rules (docs/behaviour/search.md §5, §9). */
 import { describe, expect, it, vi } from 'vitest';
-import { moveThumb, rangeLabel, refinementOf, sliderBounds, sliderStep, snap, thumbsOf } from '../src/lib/search/range';
+import { moveThumb, rangeLabel, refinementOf, shownEnds, sliderBounds, sliderStep, snap, thumbsOf } from '../src/lib/search/range';
 
 const bounds = { min: 4990, max: 87990 };
 
@@ -66,6 +66,19 @@ describe('range slider', () => {
     expect(thumbsOf({ min: 1, max: 999999 }, bounds)).toEqual([4990, 87990]);
     expect(refinementOf([4990, 87990], bounds)).toBeUndefined();
     expect(refinementOf([20000, 87990], bounds)).toEqual({ min: 20000, max: undefined });
+  });
+
+  it("says the refinement's own ends while its thumbs are unmoved, even outside the bounds a search with no results kept", () => {
+    const kept = { min: 6000, max: 80000 };
+    const chip = { min: 1000, max: 2000 };
+    // The chip says $1,000 to $2,000: so does the slider, not "$6,000 – $6,000".
+    expect(thumbsOf(chip, kept)).toEqual([6000, 6000]);
+    expect(shownEnds(chip, kept, thumbsOf(chip, kept))).toEqual([1000, 2000]);
+    expect(shownEnds({ max: 2000 }, kept, thumbsOf({ max: 2000 }, kept))).toEqual([6000, 2000]);
+    expect(shownEnds(undefined, kept, thumbsOf(undefined, kept))).toEqual([6000, 80000]);
+    // Once the shopper moves a thumb, the thumbs are what it says.
+    expect(shownEnds(chip, kept, [6000, 20000])).toEqual([6000, 20000]);
+    expect(shownEnds({ min: 20000 }, bounds, thumbsOf({ min: 20000 }, bounds))).toEqual([20000, 87990]);
   });
 
   it('labels price in dollars, weekly price per week, year plain and km with the unit', () => {

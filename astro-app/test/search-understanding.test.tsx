@@ -253,21 +253,24 @@ describe('facets of docs/behaviour/search.md §3', () => {
 
   it("offers the per-make model picker unless the dealer switches it off", () => {
     const { unmount } = render(<SearchApp {...props()} />);
-    expect(screen.getAllByRole('button', { name: /^Select models ?of / }).length).toBeGreaterThan(0);
+    expect(screen.getAllByRole('button', { name: /^Models ?of / }).length).toBeGreaterThan(0);
     unmount();
     render(<SearchApp {...props({ search: { model_picker: false } })} />);
-    expect(screen.queryAllByRole('button', { name: /^Select models ?of / })).toEqual([]);
+    expect(screen.queryAllByRole('button', { name: /^Models ?of / })).toEqual([]);
   });
 
   it('model picker: with one model ticked the make keeps its other models, and the other makes stay listed with their own', async () => {
     render(<SearchApp {...props()} />);
     await settle();
-    fireEvent.click(screen.getByRole('button', { name: /^Select models ?of Toyota/ }));
+    const toyota = screen.getByRole('button', { name: /^Models ?of Toyota/, expanded: false });
+    fireEvent.click(toyota);
+    // Open, the same name: aria-expanded says it is open.
+    expect(screen.getByRole('button', { name: /^Models ?of Toyota/, expanded: true })).toBe(toyota);
     fireEvent.click(screen.getByRole('checkbox', { name: /^HiLux/ }));
     await settle();
     expect(screen.getByRole('checkbox', { name: /^Corolla/ })).toBeTruthy();
     expect(screen.getByRole('checkbox', { name: /^RAV4/ })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: /^Select models ?of Mazda/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^Models ?of Mazda/ }));
     expect(screen.getByRole('checkbox', { name: /^CX-5/ })).toBeTruthy();
   });
 });

@@ -232,8 +232,11 @@ export async function financeTests(t) {
       // The price help, in red, at the minimum.
       const min = site.finance.calculator.min_price;
       await field('Purchase Price').fill(String(min));
-      const help = calc.getByText(`Cannot be less than ${min} or more than ${site.finance.calculator.max_price}`);
-      await help.waitFor();
+      const said = `Cannot be less than ${min} or more than ${site.finance.calculator.max_price}`;
+      // In the repayment's place (no figure beside it), and beside the field (its aria-describedby).
+      await result.filter({ hasText: said }).waitFor();
+      const help = calc.locator(`#${await field('Purchase Price').getAttribute('aria-describedby')}`);
+      await help.filter({ hasText: said }).waitFor();
       const colour = await help.evaluate((el) => getComputedStyle(el).color);
       assert(/^rgb\((1[5-9]\d|2\d\d), \d{1,2}, \d{1,2}\)$/.test(colour), `help colour ${colour} is not red`);
       assertEqual(await field('Purchase Price').getAttribute('aria-invalid'), 'true', 'aria-invalid');
@@ -328,7 +331,7 @@ export async function financeTests(t) {
           await calc.scrollIntoViewIfNeeded();
           await p.locator('astro-island[component-url*="FinanceCalculator"]:not([ssr])').waitFor({ state: 'attached' });
           await calc.getByLabel('Purchase Price', { exact: true }).fill('500');
-          await calc.getByText(/^Cannot be less than/).waitFor();
+          await calc.getByText(/^Cannot be less than/).first().waitFor();
           for (const v of await axeProblems(p)) problems.push(`${width}px ${pagePath}: ${v}`);
         }
       }

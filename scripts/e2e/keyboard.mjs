@@ -528,6 +528,31 @@ async function main() {
       });
     }
 
+    await test(`${PHONE}px search: Escape closes the open filter panel, back to its toggle; the panel ends with "Show N cars", to the results`, async () => {
+      await open('/search/', PHONE);
+      await searchHydrated();
+      const toggle = page.getByRole('button', { name: 'Filter results' });
+      await toggle.click();
+      const body = page.locator('.search__filters-body');
+      await body.waitFor();
+      await page.getByRole('checkbox', { name: /^Used \(/ }).focus();
+      await page.keyboard.press('Escape');
+      await body.waitFor({ state: 'hidden' });
+      assertEqual((await active())?.text, 'Filter results', 'focus after Escape (the panel toggle)');
+      await toggle.click();
+      await page.getByRole('checkbox', { name: /^Used \(/ }).check();
+      await statusSays(`${count(used)} ${used === 1 ? 'car' : 'cars'}.`);
+      const done = page.getByRole('button', { name: `Show ${count(used)} ${used === 1 ? 'car' : 'cars'}` });
+      await done.focus();
+      await page.keyboard.press('Enter');
+      await body.waitFor({ state: 'hidden' });
+      assertEqual((await active()).id, 'search-results', 'focus after Show N cars');
+      // On a desktop the filters sit beside the results: no such button.
+      await open('/search/', DESKTOP);
+      await searchHydrated();
+      assertEqual(await page.locator('.search__filters-done').isVisible(), false, 'Show N cars on a desktop');
+    });
+
     await test('search: arrowing through the sort options is one history entry (Back undoes the whole sort)', async () => {
       await open('/search/', DESKTOP);
       await searchHydrated();
@@ -726,7 +751,7 @@ async function main() {
       assertEqual(problems.length, 0, `axe after sending:\n${problems.join('\n')}`);
     });
 
-    await test(`${DESKTOP}px popup: the first Tab goes to the skip link, not the popup; it opens on scrolling, keeps Tab inside, and Escape or Close returns focus where it was`, async () => {
+    await test(`${DESKTOP}px popup: the first Tab goes to the skip link, not the popup; it opens on scrolling, never during a walk with Tab, keeps Tab inside, and Escape or Close returns focus where it was`, async () => {
       assert(site.content.popup, 'the demo dealer has no popup');
       const firstVisit = async () => {
         await page.goto(`${origin}/`);
@@ -765,6 +790,14 @@ async function main() {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
       assertEqual((await active())?.text, 'Skip to content', 'focus after Escape (where it was when the popup opened)');
+
+      // A walk with the keyboard is never interrupted: 16 Tabs move focus (and the page) down, then a scroll: no popup.
+      await firstVisit();
+      for (let i = 0; i < 16; i++) await page.keyboard.press('Tab');
+      await scrollDown();
+      await scrollDown();
+      assertEqual(await page.getByRole('dialog').count(), 0, 'the popup opened during a walk with the keyboard');
+      assert(!(await page.evaluate(() => document.querySelector('dialog[data-popup]').open)), 'the popup is open during a walk with the keyboard');
 
       // Nothing focused when it opened: closed with its button, the next Tab starts from the top again.
       await firstVisit();

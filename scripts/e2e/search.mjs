@@ -382,6 +382,36 @@ async function main() {
       await check();
     });
 
+    await test('compare never scrolls the page sideways on a phone: the table scrolls in its own region (2 and 4 cars, 320 to 1,920 px)', async () => {
+      need(site.features.compare, 'compare on (features.compare)');
+      // The longest names: the widest headings the table can have.
+      const longest = [...cars].filter((c) => c.in_stock && c.images.length > 0).sort((a, b) => b.name.length - a.name.length).slice(0, 4);
+      assertEqual(longest.length, 4, 'four cars to compare');
+      const wide = [];
+      try {
+        for (const n of [2, 4]) {
+          await page.goto(`${origin}/compare/?cars=${longest.slice(0, n).map((c) => c.slug).join(',')}`);
+          await page.getByRole('heading', { name: `Comparing ${n} cars` }).waitFor();
+          await page.locator('table.compare-table tbody tr', { hasText: 'Price' }).first().waitFor();
+          for (const width of [320, 375, 768, 1280, 1920]) {
+            await page.setViewportSize({ width, height: 800 });
+            const { page: pageWidth, region, table } = await page.evaluate(() => ({
+              page: document.documentElement.scrollWidth,
+              region: document.querySelector('.compare-table-wrap').clientWidth,
+              table: document.querySelector('table.compare-table').scrollWidth,
+            }));
+            if (pageWidth > width) wide.push(`${n} cars at ${width} px: the page is ${pageWidth} px wide`);
+            if (region > width) wide.push(`${n} cars at ${width} px: the table's region is ${region} px wide`);
+            // Wider than its region, the table scrolls inside it: the region is focusable and named for that.
+            if (table > region) assertEqual(await page.locator('.compare-table-wrap').getAttribute('tabindex'), '0', 'the scrolling region takes focus');
+          }
+        }
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+      assertEqual(wide.length, 0, wide.join('\n'));
+    });
+
     await test('axe finds no violations on /compare/ and /favourites/', async () => {
       const problems = [];
       for (const p of ['/compare/', '/favourites/']) {

@@ -43,7 +43,7 @@ pub struct SearchConfig {
     /// at most 4 words. Only for the embedded engine: a hosted service keeps
     /// its own synonyms.
     pub synonyms: Vec<Vec<String>>,
-    /// The make cards' "Select models" picker, listing each make's models.
+    /// The make cards' "Models" picker, listing each make's models.
     /// Off: shoppers choose a make only (the model dropdown still lists models).
     pub model_picker: bool,
     /// Words of the stock feed's colour names that mean a colour family,

@@ -43,6 +43,7 @@ import {
   clamp,
   frequencyInfo,
   hasNumber,
+  isNegative,
   money,
   priceHelp,
   readNumber,
@@ -127,7 +128,14 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
     const value = event.currentTarget.value;
     setChanged((c) => (c.has(field) ? c : new Set([...c, field])));
     setValues((v) => ({ ...v, [field]: value }));
+    setAdjusted((a) => (field in a ? Object.fromEntries(Object.entries(a).filter(([f]) => f !== field)) : a));
   };
+  /**
+   * What leaving a field corrected, kept until the field is typed in
+   * again: "a loan term is 1 to 7 years: 7 years is used" stays beside the
+   * 7 it wrote, so the correction is never silent.
+   */
+  const [adjusted, setAdjusted] = useState<Partial<Record<Field, string>>>({});
 
   // Only what the shopper changed is judged: the figures the page starts from
   // (the lender's) are used as they are, clamped, without a message.
@@ -137,8 +145,11 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
       ([f]) => changed.has(f as Field) || ((f === 'deposit' || f === 'residual') && ['amount', 'deposit', 'residual'].some((m) => changed.has(m as Field))),
     ),
   ) as ReturnType<typeof calculatorProblems>;
-  const blocked = blockingProblem(problems);
   const amount = readNumber(values.amount);
+  // A price outside the calculator's limits shows its help instead of a
+  // repayment: a figure beside "cannot be more than" would contradict it.
+  const outOfRange = hasNumber(values.amount) ? priceHelp(amount, settings.min_price, settings.max_price) : null;
+  const blocked = blockingProblem(problems) ?? outOfRange;
   const term = readTerm(values.term);
   const rate = values.rate.trim() === '' ? null : clamp(readNumber(values.rate), settings.min_interest_rate, settings.max_interest_rate);
   const deposit = clamp(readNumber(values.deposit), MONEY.min, MONEY.max);
@@ -160,17 +171,20 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
   const rep = loan ? repayment(loan) : 0;
   const shown = loan !== null && showsAmount(rep);
   const totalValue = loan ? total(loan) : null;
-  const help = problems.amount?.message ?? priceHelp(amount, settings.min_price, settings.max_price);
+  const help = problems.amount?.message ?? outOfRange;
 
   /** Leaving a field writes back what the calculation used (clamped, stripped); text with no number stays, with its message. */
   const settle = (field: Field) => () => {
+    const note = problems[field];
+    if (note && !note.blocks) setAdjusted((a) => ({ ...a, [field]: note.message }));
     setValues((v) => {
       // Only the optional fields may be left empty; anything else without a number stays as typed.
       const optional = field === 'rate' || field === 'deposit' || field === 'residual';
       if (!hasNumber(v[field]) && !(optional && v[field].trim() === '')) return v;
       switch (field) {
         case 'amount':
-          return { ...v, amount: String(amount) };
+          // A negative price stays as typed, beside its help: it is no price to correct to.
+          return isNegative(v.amount) ? v : { ...v, amount: String(amount) };
         case 'term':
           return { ...v, term: String(term) };
         case 'rate':
@@ -197,10 +211,17 @@ export default function FinanceCalculator(props: FinanceCalculatorProps) {
   /** A field's invalid mark, its hint and message ids, and the message. */
   const checked = (field: Field, hint: boolean) => {
     const problem = problems[field]?.message;
-    const describedBy = [hint ? `${fieldId(field)}-hint` : '', problem ? `${fieldId(field)}-error` : ''].filter(Boolean).join(' ') || undefined;
+    // Once corrected on leaving the field, the value is valid: the note says what was used, not an error.
+    const note = problem ? undefined : adjusted[field];
+    const describedBy =
+      [hint ? `${fieldId(field)}-hint` : '', problem ? `${fieldId(field)}-error` : '', note ? `${fieldId(field)}-note` : ''].filter(Boolean).join(' ') || undefined;
     const error = problem ? (
       <p className="field__error" id={`${fieldId(field)}-error`}>
         {problem}
+      </p>
+    ) : note ? (
+      <p className="field__hint" id={`${fieldId(field)}-note`} role="status">
+        {note}
       </p>
     ) : null;
     return { aria: { 'aria-invalid': problem ? true : undefined, 'aria-describedby': describedBy }, error };

@@ -69,8 +69,9 @@ export function MakeCards({ makes, makeModel, refinedModels, popular, logos, onT
               </label>
               {picker && (
                 <button type="button" className="link-button" aria-expanded={open === m.value} onClick={() => setOpen(open === m.value ? null : m.value)}>
-                  {open === m.value ? 'Hide' : 'Select models'}
-                  <span className="visually-hidden"> of {m.value}</span>
+                  {/* One name open or closed ("Models of Ford"): aria-expanded says which, never a second name ("Hide of Ford"). */}
+                  Models
+                  <span className="visually-hidden">{` of ${m.value}`}</span>
                 </button>
               )}
               {models.length > 0 && (

@@ -1,7 +1,8 @@
 /**
  * The car page's Favourite toggle (docs/behaviour/car-page.md: kept on the shopper's device,
  * with the car's name, slug, make, model and photo, so /favourites/ can
- * list it without a fetch). Starts unpressed in the server HTML and reads
+ * list it without a fetch). Named "Favourite" in both states (aria-pressed
+ * says which). Starts unpressed in the server HTML and reads
  * the device's list once hydrated; follows changes made elsewhere. Adding
  * logs an analytics event (docs/behaviour/car-page.md §6: event 60, docs/behaviour/analytics.md).
  */
@@ -34,8 +35,9 @@ export default function FavouriteButton({ car, listHref = '/favourites/' }: Prop
           setOn(added);
         }}
       >
-        {on ? 'Favourite' : 'Add to favourites'}
-        <span className="visually-hidden"> {car.name}</span>
+        {/* One name whatever its state: a toggle says pressed or not by aria-pressed, never by a second name (WAI-ARIA's button pattern). */}
+        Favourite
+        <span className="visually-hidden">{` ${car.name}`}</span>
       </button>
       {on && (
         <a className="favourite__list" href={listHref}>

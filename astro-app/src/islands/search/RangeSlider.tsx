@@ -5,7 +5,7 @@
  * Page Up/Down and screen readers work as they do everywhere.
  */
 import { useEffect, useRef, useState } from 'react';
-import { moveThumb, rangeLabel, refinementOf, SLIDER_DEBOUNCE_MS, sliderStep, thumbsOf, type Thumbs } from '../../lib/search/range';
+import { moveThumb, rangeLabel, refinementOf, shownEnds, SLIDER_DEBOUNCE_MS, sliderStep, thumbsOf, type Thumbs } from '../../lib/search/range';
 import type { FacetStatsValue, RangeRefinement } from '../../lib/search/types';
 
 interface Props {
@@ -32,11 +32,12 @@ export function RangeSlider({ attr, label, bounds, value, onCommit }: Props) {
   };
   const step = sliderStep(bounds, attr);
   const id = `range-${attr}`;
+  const ends = shownEnds(value, bounds, thumbs);
   return (
     <fieldset className="range" data-attr={attr}>
       <legend>{label}</legend>
       <p className="range__values" aria-hidden="true">
-        {rangeLabel(attr, thumbs[0])} – {rangeLabel(attr, thumbs[1])}
+        {rangeLabel(attr, ends[0])} – {rangeLabel(attr, ends[1])}
       </p>
       <div className="range__inputs">
         <input
@@ -47,7 +48,7 @@ export function RangeSlider({ attr, label, bounds, value, onCommit }: Props) {
           step={step}
           value={thumbs[0]}
           aria-label={`Minimum ${label.toLowerCase()}`}
-          aria-valuetext={rangeLabel(attr, thumbs[0])}
+          aria-valuetext={rangeLabel(attr, ends[0])}
           onChange={(e) => move('min', e.currentTarget.value)}
         />
         <input
@@ -58,7 +59,7 @@ export function RangeSlider({ attr, label, bounds, value, onCommit }: Props) {
           step={step}
           value={thumbs[1]}
           aria-label={`Maximum ${label.toLowerCase()}`}
-          aria-valuetext={rangeLabel(attr, thumbs[1])}
+          aria-valuetext={rangeLabel(attr, ends[1])}
           onChange={(e) => move('max', e.currentTarget.value)}
         />
       </div>

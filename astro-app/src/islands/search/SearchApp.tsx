@@ -120,6 +120,11 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
   const [compared, setComparedList] = useState<Compared[]>([]);
   const [savedNotice, setSavedNotice] = useState('');
   const [filtersOpen, setFiltersOpen] = useState(false);
+  /** Closes the phone's filter panel, focus to `to` (its toggle, or the results). */
+  const closeFilters = (to: HTMLElement | null | undefined) => {
+    setFiltersOpen(false);
+    to?.focus();
+  };
   // Read from the device after hydration (the server has no history): starts empty.
   const [recent, setRecent] = useState<HistoryEntry[]>([]);
   const client = useRef<Promise<SearchClient> | undefined>(undefined);
@@ -380,6 +385,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
     if (siteName) document.title = searchDocumentTitle(landingTitle, page, siteName);
   }, [landingTitle, page, siteName]);
 
+  const noun = count === 1 ? 'car' : 'cars';
   return (
     <div className="search" ref={top}>
       <div className="search__head">
@@ -387,7 +393,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
           <h1 className="search__title">{landingTitle}</h1>
         ) : (
           <h1 className="search__title">
-            <span data-testid="result-count">{formatCount(count)}</span> {count === 1 ? 'car' : 'cars'} for sale
+            <span data-testid="result-count">{formatCount(count)}</span> {noun} for sale
           </h1>
         )}
         {/* The live region: every search's new count is announced from here
@@ -395,11 +401,11 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
         <p className="search__range" role="status">
           {landingTitle ? (
             <>
-              <span data-testid="result-count">{formatCount(count)}</span> {count === 1 ? 'car' : 'cars'}.{' '}
+              <span data-testid="result-count">{formatCount(count)}</span> {noun}.{' '}
             </>
           ) : (
             <span className="visually-hidden">
-              {formatCount(count)} {count === 1 ? 'car' : 'cars'}.{' '}
+              {formatCount(count)} {noun}.{' '}
             </span>
           )}
           {response.nbHits > 0 && `Showing ${formatCount(from)}–${formatCount(to)}`}
@@ -410,7 +416,12 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
         </p>
       </div>
       <div className="search__layout">
-        <aside className={`search__filters${filtersOpen ? ' search__filters--open' : ''}`} aria-label="Filters">
+        <aside
+          className={`search__filters${filtersOpen ? ' search__filters--open' : ''}`}
+          aria-label="Filters"
+          // The phone's open panel: Escape closes it, back to its toggle.
+          onKeyDown={(e) => e.key === 'Escape' && filtersOpen && closeFilters(e.currentTarget.querySelector<HTMLElement>('.search__filters-toggle'))}
+        >
           {/* Past the filters in one key press (they are 40-odd Tab stops on a desktop). */}
           <a
             className="skip-results"
@@ -423,7 +434,8 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
             Skip to results
           </a>
           <button type="button" className="button button--outline search__filters-toggle" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
-            {filtersOpen ? 'Hide filters' : 'Filter results'}
+            {/* One name open or closed: aria-expanded says which. */}
+            Filter results
           </button>
           <div className="search__filters-body">
             {pastSearches.length > 0 && (
@@ -491,6 +503,14 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
                 Clear all filters
               </button>
             )}
+            {/* The phone's panel ends with the way to its results (hidden beside the results on a desktop). */}
+            <button
+              type="button"
+              className="button button--primary search__filters-done"
+              onClick={() => closeFilters(resultsHeading.current)}
+            >
+              Show {formatCount(count)} {noun}
+            </button>
           </div>
         </aside>
         <div className="search__results">

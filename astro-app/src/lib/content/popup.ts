@@ -11,7 +11,10 @@
  * and Lighthouse measured the Brisbane home page at 86-93 with it (95
  * without). Never on a key press or click either: the key or click was
  * meant for the page (the first Tab goes to the skip link, not into the
- * popup), and never while the shopper is typing in a field. Closed, focus
+ * popup), and never while the shopper is typing in a field. A shopper who
+ * walks the page with the keyboard (a second Tab) is not interrupted by it
+ * at all on that page: focus moving down the page scrolls it, and the
+ * popup would take focus mid-walk; it shows on a later page. Closed, focus
  * goes back where it was (with nothing focused before, the next Tab starts
  * from the top of the page again).
  */
@@ -100,23 +103,35 @@ export const POPUP_DELAY_MS = 15_000;
 /** Whether the shopper is typing or choosing in a field (the popup waits until they leave it). */
 const editing = (doc: Document): boolean => !!doc.activeElement?.matches('textarea, select, [contenteditable], input:not([type=button], [type=submit], [type=reset], [type=checkbox], [type=radio], [type=image], [type=range], [type=color], [type=file])');
 
+/** Tabs after which the shopper is walking the page with the keyboard: the popup stays away. (The first Tab goes to the skip link.) */
+export const POPUP_KEYBOARD_WALK_TABS = 2;
+
 /**
  * Opens the popup (when due) once the shopper has scrolled
  * POPUP_SCROLL_SCREENS down or POPUP_DELAY_MS have passed, whichever is
- * first; while a field has focus, when the shopper leaves it.
+ * first; while a field has focus, when the shopper leaves it; never once
+ * the shopper walks the page with Tab (POPUP_KEYBOARD_WALK_TABS).
  */
 export function armPopup(doc: Document, now: () => number = Date.now, delayMs: number = POPUP_DELAY_MS): void {
   const win = doc.defaultView;
   if (!win || !doc.querySelector('dialog[data-popup]')) return;
   let wanted = false;
   let done = false;
-  const open = () => {
-    wanted = true;
-    if (done || editing(doc)) return;
+  let tabs = 0;
+  const disarm = () => {
     done = true;
     win.removeEventListener('scroll', onScroll);
     doc.removeEventListener('focusout', onLeave);
+    doc.removeEventListener('keydown', onKey, true);
+  };
+  const open = () => {
+    wanted = true;
+    if (done || editing(doc)) return;
+    disarm();
     showPopup(doc, now());
+  };
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Tab' && ++tabs >= POPUP_KEYBOARD_WALK_TABS) disarm();
   };
   const onScroll = () => {
     if (win.scrollY >= win.innerHeight * POPUP_SCROLL_SCREENS) open();
@@ -128,4 +143,6 @@ export function armPopup(doc: Document, now: () => number = Date.now, delayMs: n
   win.setTimeout(open, delayMs);
   win.addEventListener('scroll', onScroll, { passive: true });
   doc.addEventListener('focusout', onLeave);
+  // Captured: a Tab counts even where a widget stops its key events.
+  doc.addEventListener('keydown', onKey, true);
 }

@@ -127,6 +127,9 @@ export function stripNumber(text: string): string {
 
 /** A typed value as a number: stripped first; nothing (or only a point) is 0, as is anything at or below 0. */
 export function readNumber(text: string): number {
+  // A minus before the number is below every limit, not a stray character:
+  // "-3" as a rate is 3% nowhere (the calculator says which limit it used).
+  if (isNegative(text)) return 0;
   const n = Number(stripNumber(text));
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
@@ -152,6 +155,11 @@ export function rangeText(range: { from: number; to: number }): string {
 
 /** The calculator's typed fields. */
 export type CalculatorField = 'amount' | 'term' | 'rate' | 'deposit' | 'residual';
+
+/** Whether typed text is a negative number: a minus sign (or the typographic one) before its first digit. */
+export function isNegative(text: string): boolean {
+  return /^[^\d]*[-\u2212]\s*\$?\s*\.?\d/.test(text.trim());
+}
 
 /** Whether typed text holds a number once stripped (digits, at most one point). */
 export function hasNumber(text: string): boolean {

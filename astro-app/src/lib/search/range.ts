@@ -86,6 +86,18 @@ export function thumbsOf(refinement: RangeRefinement | undefined, bounds: FacetS
   return [lo, hi];
 }
 
+/**
+ * The two ends a slider says: its thumbs, except that while the thumbs are
+ * those of the address's refinement (not moved since), a set end is the
+ * refinement's own number even where it lies outside the slider's bounds
+ * (a search with no results keeps the last results' bounds, so "$1,000 to
+ * $2,000" would otherwise read "$6,000 – $6,000" beside its chip).
+ */
+export function shownEnds(refinement: RangeRefinement | undefined, bounds: FacetStatsValue, [lo, hi]: Thumbs): Thumbs {
+  const own = thumbsOf(refinement, bounds);
+  return lo === own[0] && hi === own[1] ? [refinement?.min ?? lo, refinement?.max ?? hi] : [lo, hi];
+}
+
 /** The refinement for thumbs: an end at its bound is left open; both open is no refinement. */
 export function refinementOf(thumbs: Thumbs, bounds: FacetStatsValue): RangeRefinement | undefined {
   const min = thumbs[0] > bounds.min ? thumbs[0] : undefined;
