@@ -716,7 +716,7 @@ async function main() {
       // The offer form is an island hydrated when visible.
       await form.scrollIntoViewIfNeeded();
       await form.locator('form[data-hydrated="true"]').waitFor();
-      assertEqual(await form.getByLabel('Name').inputValue(), '', 'the name field starts empty');
+      assertEqual(await form.getByLabel('Name', { exact: true }).inputValue(), '', 'the name field starts empty');
       const send = form.getByRole('button', { name: 'Send enquiry' });
       await send.focus();
       await page.keyboard.press('Enter');
