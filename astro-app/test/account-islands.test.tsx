@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import PhoneReveal from '../src/islands/PhoneReveal';
 import SignIn, { signInParams } from '../src/islands/SignIn';
@@ -145,6 +145,17 @@ describe('PhoneReveal', () => {
     fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
     await waitFor(() => expect(calls).toHaveLength(2));
     log.mockRestore();
+  });
+
+  it('a failed reveal offers the location page, which shows the number: the shopper can still call', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { fetchImpl } = mockApi({ 'POST /api/phone-reveal': { status: 503, body: { error: 'Unavailable.' } } });
+    render(<PhoneReveal apiBase="" carId="42" locationId="l1" websiteId="demo" masked="(07) 3555 XXXX" contact={{ href: '/contact-us/newstead/', name: 'Newstead' }} fetchImpl={fetchImpl} />);
+    fireEvent.click(screen.getByRole('button', { name: /Show number/ }));
+    const region = screen.getByRole('alert');
+    await waitFor(() => expect(region.textContent).toBe('The number could not be shown just now. Please try again, or call from our Newstead page.'));
+    expect(within(region).getByRole('link', { name: 'our Newstead page' }).getAttribute('href')).toBe('/contact-us/newstead/');
+    vi.restoreAllMocks();
   });
 });
 

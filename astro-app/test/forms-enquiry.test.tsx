@@ -178,6 +178,8 @@ describe('the enquiry, step by step', () => {
 
   for (const [what, answer] of [
     ['the enquiry service down (503, no message)', { status: 503, body: {} }],
+    // A proxy's or a misrouted API's answer: nothing the shopper can act on.
+    ['an answer without a message (404)', { status: 404, body: {} }],
     ['no network', 'offline'],
   ] as const) {
     it(`${what}: the panel says it was not sent and offers the dealer's phone as a link`, async () => {
@@ -197,6 +199,34 @@ describe('the enquiry, step by step', () => {
       expect(panel.querySelector('a[href^="tel:"]')!.textContent).toBe('(07) 3555 0100');
     });
   }
+
+  it('what was typed before a failed send survives a reload (this tab), never its boxes; a sent form forgets it', async () => {
+    sessionStorage.clear();
+    localStorage.clear();
+    const down = mockApi({ 'POST /api/leads': { status: 503, body: {} } });
+    const first = render(<EnquiryForm config={config} car={car} fetchImpl={down.fetchImpl} navigate={vi.fn()} />);
+    await toStep2();
+    type('Message', 'Is it still available on Saturday?');
+    fireEvent.click(screen.getByRole('checkbox', { name: config.optInText }));
+    fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
+    press('Send enquiry');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Nothing you entered is lost'));
+    first.unmount();
+    // The page again (a reload): the text is back, the boxes are not ticked for the shopper.
+    const { calls, fetchImpl } = mockApi({ 'POST /api/leads': { status: 201, body: { lead_id: 'l-1' } } });
+    const navigate = vi.fn();
+    render(<EnquiryForm config={config} car={car} fetchImpl={fetchImpl} navigate={navigate} />);
+    await waitFor(() => expect((screen.getByLabelText('Name', { exact: true }) as HTMLInputElement).value).toBe('Sam Citizen'));
+    await toStep2();
+    expect((screen.getByLabelText(/^Message/) as HTMLTextAreaElement).value).toBe('Is it still available on Saturday?');
+    expect((screen.getByRole('checkbox', { name: config.optInText }) as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole('checkbox', { name: /terms of use/ }) as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
+    press('Send enquiry');
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    expect(leads(calls)[0]).toMatchObject({ message: 'Is it still available on Saturday?', opt_in: false });
+    expect(Object.keys(sessionStorage).filter((k) => k.startsWith('dealergen:draft:'))).toEqual([]);
+  });
 
   it('sends the spec’s lead payload, records event 15 (a used car) and goes to the success page', async () => {
     const { calls, navigate } = setup();

@@ -611,9 +611,13 @@ async function main() {
         await button.focus();
         await page.locator('astro-island[component-url*="PhoneReveal"]:not([ssr])').waitFor({ state: 'attached' });
         await page.keyboard.press('Enter');
-        await page.getByRole('alert').filter({ hasText: 'The number could not be shown just now. Please try again.' }).waitFor();
+        const location = site.locations.find((l) => l.id === car.location.id);
+        const alert = page.getByRole('alert').filter({ hasText: `The number could not be shown just now. Please try again, or call from our ${location.name} page.` });
+        await alert.waitFor();
         const number = locationPhone(site, car);
         assertEqual(await page.getByRole('link', { name: `Call ${number}` }).count(), 0, 'the number shown after a failed reveal');
+        // The shopper can still call: the location's page (which shows the number) is linked.
+        assertEqual(await alert.getByRole('link', { name: `our ${location.name} page` }).getAttribute('href'), `/contact-us/${location.slug}/`, 'the location page linked');
         const info = await active();
         assert(/Show number/.test(info.text), `focus after the failed reveal: ${info.text}`);
         // Another try, answered this time.

@@ -5,7 +5,8 @@
  * reveal (and event 25 in the dealer's sink), shows the number it answers
  * as a call link and puts event 25 in the dataLayer. The page carries no
  * unmasked number: a failed reveal (offline, rate-limited) is logged to the
- * console (docs/behaviour/search.md §8), says so in a live region and leaves the button for
+ * console (docs/behaviour/search.md §8), says so in a live region, links the
+ * location's page (which shows its number) and leaves the button for
  * another try (docs/behaviour/phone-reveal.md). Dealers who show the number
  * get a plain link instead, whose clicks lib/event-clicks.ts records.
  */
@@ -21,12 +22,14 @@ export interface PhoneRevealProps {
   websiteId: string;
   /** Masked number shown before the click. */
   masked: string;
+  /** The location's page, which shows its number: where a failed reveal sends the shopper to call. */
+  contact?: { href: string; name: string };
   className?: string;
   fetchImpl?: typeof fetch;
 }
 
 export default function PhoneReveal(props: PhoneRevealProps) {
-  const { apiBase, carId, locationId, websiteId, masked, fetchImpl, className = 'button button--outline' } = props;
+  const { apiBase, carId, locationId, websiteId, masked, contact, fetchImpl, className = 'button button--outline' } = props;
   const [phone, setPhone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -68,7 +71,15 @@ export default function PhoneReveal(props: PhoneRevealProps) {
         {masked} <span className="phone-reveal__cta">Show number</span>
       </button>
       <p className="phone-reveal__error" role="alert">
-        {failed ? 'The number could not be shown just now. Please try again.' : ''}
+        {failed && 'The number could not be shown just now. Please try again'}
+        {/* The shopper can still call: the location's page shows its number (never this page). */}
+        {failed && contact ? (
+          <>
+            , or call from <a href={contact.href}>our {contact.name} page</a>.
+          </>
+        ) : (
+          failed && '.'
+        )}
       </p>
     </>
   );

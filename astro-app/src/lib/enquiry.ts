@@ -6,7 +6,6 @@
 import { EVENTS, vehicleEnquiryEvent } from './events';
 
 export const TERMS_MESSAGE = '*You must agree to the terms of use before submitting.';
-export const UNEXPECTED_ERROR = 'An unexpected error occurred.';
 
 /**
  * Messages shared with the server (rules/src/contact.rs, edge/core/src/lead.rs), so the

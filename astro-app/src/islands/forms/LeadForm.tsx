@@ -26,7 +26,7 @@ import { sendEvent, type EventId } from '../../lib/events';
 import { IdempotencyKeys } from '../../lib/forms/idempotency';
 import { buildLeadPayload, type Defaults } from '../../lib/forms/payload';
 import { FORM_ERROR_TITLE, NOT_SENT_MESSAGE, checkFields, type FormErrors, type FormValues } from '../../lib/forms/rules';
-import { loadCustomer, saveCustomer, saveLastLead, type LastLead } from '../../lib/forms/storage';
+import { clearDraft, loadCustomer, loadDraft, saveCustomer, saveDraft, saveLastLead, type LastLead } from '../../lib/forms/storage';
 import { flowToken, postLead, type LeadResult } from '../../lib/forms/submit';
 import { CAPTCHA_FAILED, TurnstileWidget } from '../../lib/forms/turnstile';
 import { successUrl } from '../../lib/forms/success';
@@ -101,6 +101,8 @@ export default function LeadForm(props: LeadFormProps) {
   const { formId, settings, fields, steps, submitLabel } = props;
   const uid = useId();
   const idOf = (name: string) => `${uid}-${formId}-${name}`;
+  /** The key of this form's kept text: its page and its id (read in the browser only). */
+  const draftOf = () => `${location.pathname}#${formId}`;
   const keys = useRef(new IdempotencyKeys());
   const [values, setValues] = useState<FormValues>(() => ({ ...initialFrom(fields), ...(props.initialValues ?? {}) }));
   const [honeypot, setHoneypot] = useState('');
@@ -178,11 +180,12 @@ export default function LeadForm(props: LeadFormProps) {
   useEffect(() => {
     // Details kept from an earlier form fill the empty fields (read after
     // hydration: the server-rendered HTML has none).
-    const saved = loadCustomer();
-    if (saved) {
+    // Text the shopper typed before a send failed (this page's form, this tab) comes back first.
+    const saved = { ...loadCustomer(), ...loadDraft(draftOf()) };
+    if (Object.keys(saved).length > 0) {
       setValues((v) => {
         const next = { ...v };
-        for (const [k, val] of Object.entries(saved)) if (fields.some((f) => f.name === k) && next[k] === '') next[k] = val;
+        for (const [k, val] of Object.entries(saved)) if (fields.some((f) => f.name === k && f.input !== 'checkbox' && f.input !== 'terms') && next[k] === '') next[k] = val;
         return next;
       });
     }
@@ -206,6 +209,8 @@ export default function LeadForm(props: LeadFormProps) {
   }
 
   function fail(found: FormErrors, message?: string, outage = false) {
+    // Not sent: what was typed survives a reload (lib/forms/storage.ts).
+    if (outage) saveDraft(draftOf(), values);
     setErrors(found);
     setFormError(message);
     setUnsent(outage);
@@ -349,11 +354,16 @@ export default function LeadForm(props: LeadFormProps) {
       if (first) reveal(first.name);
       // The worker's 400 says "Please fix the following errors:", the panel's own title.
       const general = result.error === FORM_ERROR_TITLE && Object.keys(known).length > 0 ? '' : result.error;
-      // No answer, or the service failed: say what happened and how else to reach the dealer.
-      if (result.status === 0 || result.status >= 500) return fail(known, general && general !== UNEXPECTED_ERROR ? general : NOT_SENT_MESSAGE, true);
+      // No answer, the service failed, or an answer that says nothing the
+      // shopper can act on (a 404 or 405 from a proxy, an HTML error page):
+      // say what happened and how else to reach the dealer, never only
+      // "An unexpected error occurred."
+      if (result.status === 0 || result.status >= 500 || (general === UNEXPECTED_ERROR && Object.keys(known).length === 0))
+        return fail(known, general && general !== UNEXPECTED_ERROR ? general : NOT_SENT_MESSAGE, true);
       return fail(known, [general, ...other].filter(Boolean).join(' ') || undefined);
     }
     saveCustomer(values);
+    clearDraft(draftOf());
     saveLastLead({ ...(props.lastLead ?? {}), category, ...(subcategory ? { subcategory } : {}) });
     if (props.event) {
       const id = typeof props.event.id === 'function' ? props.event.id(values) : props.event.id;

@@ -4,6 +4,10 @@
  *    e-mail and phone are all present (docs/behaviour/content.md §4);
  *  - the last sent lead's category and car, read by the success page
  *    (docs/behaviour/car-page.md §4: "the car and a success category are stored locally").
+ *  - a form's typed text after a send that failed (sessionStorage, this tab
+ *    only), so a reload or a later visit in the tab keeps what the shopper
+ *    wrote until it is sent; never its boxes (the opt-in and the terms are
+ *    ticked again, on the page the shopper sends from).
  * Storage may be blocked or full: every call degrades to doing nothing.
  */
 
@@ -83,4 +87,35 @@ export function loadLastLead(now = Date.now(), store: Store | null = local()): L
   const lead = get<LastLead>(store, LAST_LEAD_KEY);
   if (!lead || typeof lead.category !== 'string' || typeof lead.at !== 'number') return null;
   return now - lead.at <= LAST_LEAD_MAX_AGE_MS ? lead : null;
+}
+
+function session(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+const draftKey = (form: string) => `dealergen:draft:${form}`;
+
+/** Keeps `values`' text (not its boxes) of the form `form` (its page and id) after a failed send. */
+export function saveDraft(form: string, values: Record<string, unknown>, store: Store | null = session()): void {
+  set(store, draftKey(form), Object.fromEntries(Object.entries(values).filter(([, v]) => filled(v))));
+}
+
+/** The text kept for `form`, or null. */
+export function loadDraft(form: string, store: Store | null = session()): Record<string, string> | null {
+  const draft = get<Record<string, unknown>>(store, draftKey(form));
+  if (!draft || typeof draft !== 'object') return null;
+  return Object.fromEntries(Object.entries(draft).filter((e): e is [string, string] => filled(e[1])));
+}
+
+/** Forgets the text kept for `form` (it was sent). */
+export function clearDraft(form: string, store: Pick<Storage, 'removeItem'> | null = session()): void {
+  try {
+    store?.removeItem(draftKey(form));
+  } catch {
+    // Blocked: nothing was kept.
+  }
 }
