@@ -75,14 +75,23 @@ describe('FinanceQuote', () => {
     expect(container.querySelector('.finance-panel--pending')).toBeNull();
     expect(container.querySelector('section[data-finance-block]')!.getAttribute('aria-hidden')).toBeNull();
   });
-  it('silent on failure, and on an answer without a comparison rate', async () => {
+  it('on failure, and on an answer without a comparison rate: the same room, saying no quote came and where to ask for one, with no figure', async () => {
     for (const answer of [{ status: 502, body: { error: 'The quote service gave no quote.' } }, { body: { weeklyRepaymentAmount: 99, advertisedRate: 6 } }]) {
       resetQuotes();
       const { fetchImpl, calls } = mockApi({ 'POST /api/youx/quote': answer });
       const { container, unmount } = render(<FinanceQuote {...props} fetchImpl={fetchImpl} />);
       await waitFor(() => expect(calls).toHaveLength(1));
       await act(async () => {});
-      expect(container.textContent).toBe('');
+      // The room is kept (it was given back before, moving the sidebar): the panel stays, its placeholder figures hidden.
+      const panel = container.querySelector('section.finance-panel--failed')!;
+      expect(panel).not.toBeNull();
+      expect(panel.getAttribute('aria-hidden')).toBeNull();
+      expect(panel.querySelector('.finance-panel__figures')).not.toBeNull();
+      expect(screen.getByText(/No quote could be fetched just now/)).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Ask us for a finance quote' }).getAttribute('href')).toBe('?enquiry=finance#enquire');
+      // Still nothing the compliance check would judge, and no figure.
+      expect(container.querySelector('[data-finance], [data-finance-block]')).toBeNull();
+      expect(panel.textContent).not.toMatch(/[$%]/);
       unmount();
     }
   });

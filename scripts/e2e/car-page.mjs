@@ -523,6 +523,42 @@ async function main() {
       }
     });
 
+    await test('when the edge fails or is slow (the quote, the views), nothing on the car page moves: no layout shift at 375 and 1280 px, and the quote panel says where to ask', async () => {
+      const { site: s, car } = need(find((c) => c.finance.quote && !c.finance.known_quote && c.in_stock), 'a car asking the quote service');
+      for (const [what, answer] of [
+        ['failing', { status: 503, body: { error: 'Service unavailable.' } }],
+        ['slow, then failing', { status: 502, body: {}, delayMs: 1500 }],
+      ]) {
+        for (const width of [375, 1280]) {
+          const p = await context.newPage();
+          try {
+            await p.addInitScript(() => {
+              globalThis.__shifts = [];
+              new PerformanceObserver((list) => {
+                for (const e of list.getEntries()) if (!e.hadRecentInput) globalThis.__shifts.push({ value: e.value, sources: (e.sources ?? []).map((x) => `${x.node?.nodeName}.${x.node?.className}`) });
+              }).observe({ type: 'layout-shift', buffered: true });
+            });
+            // This page's own answers (before the context's): the quote and the views fail.
+            await p.route(/\/api\/(youx\/quote|cars\/[^/]+\/view\.json)/, async (route) => {
+              if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+              await route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) });
+            });
+            await p.setViewportSize({ width, height: 900 });
+            await p.goto(carUrl(s, car), { waitUntil: 'load' });
+            const panel = p.locator('.finance-panel--failed');
+            await panel.getByText('No quote could be fetched just now.').waitFor();
+            assertJsonEqual(await panel.getByRole('link', { name: 'Ask us for a finance quote' }).getAttribute('href'), '?enquiry=finance#enquire', 'the link to ask');
+            await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+            const shifts = await p.evaluate(() => globalThis.__shifts);
+            const total = shifts.reduce((a, e) => a + e.value, 0);
+            assert(total < 0.001, `layout shift ${total.toFixed(4)} at ${width} px with the edge ${what}: ${JSON.stringify(shifts).slice(0, 1200)}`);
+          } finally {
+            await p.close();
+          }
+        }
+      }
+    });
+
     await test('photo viewer by swipe on a phone', async () => {
       const { site: s, car } = need(find((c) => c.images.length >= 3), 'a car with three or more photos');
       await open(s, car, { width: 375, height: 812 });

@@ -1,8 +1,9 @@
 /**
  * The quote service's weekly figure on a car page without lender figures
  * (client:idle: it starts empty, and an empty island never becomes
- * "visible"). Renders nothing until a quote arrives, and nothing at all when
- * it fails (docs/behaviour/car-page.md §8: silent). The figures are marked for the finance
+ * "visible"). Keeps its room (invisible) until a quote arrives; when none
+ * comes, the room says so and links the finance enquiry, so nothing on the
+ * page moves either way. The figures are marked for the finance
  * markup contract (see generator/src/checks/compliance): the comparison rate is
  * as large as the weekly figure, with the warning.
  */
@@ -32,7 +33,8 @@ export default function FinanceQuote(props: FinanceQuoteProps) {
   const asks = shouldRequestQuote({ enabled, existing: props.existing, price });
   // Until the service answers, the panel's room is kept (an invisible copy
   // with dashes for figures), so the quote's arrival moves nothing on the
-  // page; a failure gives the room back (docs/behaviour/car-page.md §8: silent).
+  // page. A failure keeps the room too (giving it back moved the sidebar
+  // 255 px): the panel says no quote came and where to ask for one.
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     if (!asks) return;
@@ -46,7 +48,7 @@ export default function FinanceQuote(props: FinanceQuoteProps) {
       live = false;
     };
   }, [asks, apiBase, carId, price, year, vin, nvic, fetchImpl]);
-  if (!quote && (!asks || failed)) return null;
+  if (!quote && !asks) return null;
   const pending = !quote;
   const text = quote ? quoteText(quote) : { weekly: '—', comparison: '—', advertised: '—' };
   // The placeholder carries no finance markup (generator/src/checks/compliance
@@ -54,10 +56,15 @@ export default function FinanceQuote(props: FinanceQuoteProps) {
   const mark = (kind: string) => (pending ? {} : { 'data-finance': kind });
   return (
     <section
-      className={`finance-panel finance-panel--quote${pending ? ' finance-panel--pending' : ''}`}
-      {...(pending ? { 'aria-hidden': true } : { 'data-finance-block': '', 'aria-label': 'Finance quote' })}
+      className={`finance-panel finance-panel--quote${pending ? (failed ? ' finance-panel--failed' : ' finance-panel--pending') : ''}`}
+      {...(pending ? (failed ? { 'aria-label': 'Finance quote' } : { 'aria-hidden': true }) : { 'data-finance-block': '', 'aria-label': 'Finance quote' })}
     >
       <p className="finance-panel__title">Finance quote</p>
+      {failed && (
+        <p className="finance-panel__unavailable">
+          No quote could be fetched just now. <a href="?enquiry=finance#enquire">Ask us for a finance quote</a>.
+        </p>
+      )}
       <div className="finance-panel__figures">
         <p className="finance-panel__figure">
           <strong {...mark('repayment')} className="fin-size-lg">
