@@ -93,7 +93,14 @@ describe('the server-rendered form works without JavaScript', () => {
     expect(optIn.hasAttribute('required')).toBe(false);
     expect(form.querySelector(`label[for="${optIn.id}"]`)!.textContent).toBe(config.optInText);
     expect(form.querySelectorAll('input[name=opt_in]')).toHaveLength(1);
-    expect(form.querySelector('button[type=submit]')!.textContent).toBe('Send enquiry');
+    // One send button: without scripts it says "Send enquiry" (the whole form posts); where scripts run the CSS
+    // shows it as the hydrated form's first step does ("Continue", with the step's heading, the later step's fields hidden).
+    const submit = form.querySelector('button[type=submit]')!;
+    expect(submit.querySelector('.form__no-script')!.textContent).toBe('Send enquiry');
+    expect(submit.querySelector('.form__pre-step')!.textContent).toBe('Continue');
+    expect(form.querySelector('h3.form__pre-step')!.textContent).toBe('Step 1 of 2: Your details');
+    const later = [...form.querySelectorAll('.form__later-step')].map((f) => f.querySelector('[name]')!.getAttribute('name'));
+    expect(later).toEqual(['do-you-have-a-trade-in', 'opt_in_finance', 'opt_in_trade', 'message', 'opt_in', 'terms_conditions']);
     expect(form.querySelector('button[type=submit]')!.hasAttribute('disabled')).toBe(false);
     for (const n of ['name', 'email', 'phone', 'message', 'terms_conditions']) expect(form.querySelector(`[name="${n}"]`)!.hasAttribute('required'), n).toBe(true);
   });

@@ -409,6 +409,48 @@ async function main() {
       await context.close();
     });
 
+    await test('a multi-step form does not change shape when it hydrates (the car enquiry, the trade-in): its first step, heading and Continue are there before, at 375 and 1280 px', async () => {
+      need(forms.trade_in, 'the trade-in pages (features.trade_in)');
+      const cases = [
+        [`/cars/${plain.slug}/`, 'EnquiryForm', 'form[data-form^="enquiry-"]'],
+        [pagePath('trade_in'), 'TradeIn', 'form[data-form="trade-in"]'],
+      ];
+      for (const [address, island, selector] of cases) {
+        for (const width of [375, 1280]) {
+          const { context, page } = await apiContext(browser, site);
+          try {
+            await page.setViewportSize({ width, height: 900 });
+            // The island's code is held until the form has been measured as the server rendered it.
+            let release;
+            const held = new Promise((r) => (release = r));
+            await page.route(new RegExp(`/_astro/${island}\\.[^/]+\\.js$`), async (route) => {
+              await held;
+              await route.continue();
+            });
+            await page.goto(`${origin}${address}`, { waitUntil: 'load' });
+            const form = page.locator(selector);
+            await form.scrollIntoViewIfNeeded();
+            const shape = () =>
+              form.evaluate((f) => ({
+                height: Math.round(f.getBoundingClientRect().height),
+                heading: f.querySelector('h3:not([hidden])')?.checkVisibility() ? f.querySelector('h3').textContent : null,
+                fields: [...f.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((e) => e.checkVisibility() && e.name !== 'website').map((e) => e.name),
+                button: f.querySelector('button[type=submit]').innerText.trim(),
+              }));
+            const before = await shape();
+            assertJsonEqual(await form.getAttribute('data-hydrated'), null, `${address} hydrated before it was measured`);
+            release();
+            await page.locator(`${selector}[data-hydrated="true"]`).waitFor();
+            const after = await shape();
+            assertJsonEqual(before, after, `${address} at ${width} px before and after hydration`);
+            assert(after.button === 'Continue' && /^Step 1 of \d/.test(after.heading ?? ''), `${address}: ${JSON.stringify(after)}`);
+          } finally {
+            await context.close();
+          }
+        }
+      }
+    });
+
     await test("the trade-in page's FAQ (trade_in.faq): each answer behind its question, opened with the keyboard, and without JavaScript", async () => {
       need(forms.trade_in, 'the trade-in pages (features.trade_in)');
       const faq = need(forms.trade_in_faq.length > 1 && forms.trade_in_faq, 'a trade-in FAQ of several questions (trade_in.faq)');

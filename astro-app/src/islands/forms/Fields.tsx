@@ -61,6 +61,8 @@ export interface FieldProps {
   error?: string;
   onChange: (name: string, value: FieldValue) => void;
   termsLinks?: TermsLinks;
+  /** A field of a later step, before the form hydrated (LeadForm.tsx): marked for the CSS that hides it where scripts run. */
+  later?: boolean;
 }
 
 const money = new Intl.NumberFormat('en-AU', { maximumFractionDigits: 0 });
@@ -69,7 +71,8 @@ export function errorId(id: string): string {
   return `${id}-error`;
 }
 
-export function Field({ spec, id, value, error, onChange, termsLinks }: FieldProps) {
+export function Field({ spec, id, value, error, onChange, termsLinks, later }: FieldProps) {
+  const step = later ? ' form__later-step' : '';
   const hintId = spec.hint ? `${id}-hint` : undefined;
   const describedBy = [hintId, error ? errorId(id) : undefined].filter(Boolean).join(' ') || undefined;
   const text = typeof value === 'string' ? value : '';
@@ -99,7 +102,7 @@ export function Field({ spec, id, value, error, onChange, termsLinks }: FieldPro
   if (spec.input === 'terms' || spec.input === 'checkbox') {
     const links = termsLinks ?? { terms: '/terms-and-conditions/', privacy: '/privacy-policy/' };
     return (
-      <div className="field field--checkbox">
+      <div className={`field field--checkbox${step}`}>
         <input id={id} name={spec.name} type="checkbox" value="true" checked={value === true} required={spec.required} onChange={change} {...aria} />
         <label htmlFor={id} className={labelClass}>
           {spec.input === 'terms' ? (
@@ -118,7 +121,7 @@ export function Field({ spec, id, value, error, onChange, termsLinks }: FieldPro
 
   if (spec.input === 'radio') {
     return (
-      <fieldset className="field field--radios" aria-describedby={describedBy}>
+      <fieldset className={`field field--radios${step}`} aria-describedby={describedBy}>
         <legend className={labelClass}>
           {spec.label}
           {spec.required ? '' : ' (optional)'}
@@ -203,7 +206,7 @@ export function Field({ spec, id, value, error, onChange, termsLinks }: FieldPro
       control = <input type={spec.input} autoComplete={spec.autoComplete} inputMode={spec.input === 'tel' ? 'tel' : undefined} {...common} />;
   }
   return (
-    <div className="field">
+    <div className={`field${step}`}>
       {label}
       {hint}
       {control}

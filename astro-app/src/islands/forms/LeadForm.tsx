@@ -427,6 +427,15 @@ export default function LeadForm(props: LeadFormProps) {
           Step {step + 1} of {steps.length}: {steps[step]}
         </h3>
       )}
+      {/* Before hydration a multi-step form is one form (all its fields post
+          without JavaScript); where scripts run, the CSS already shows it as
+          the hydrated form will (its first step, its heading, Continue), so
+          hydration changes nothing the shopper sees (forms.css). */}
+      {!hydrated && steps && steps.length > 1 && (
+        <h3 className="form__step form__pre-step">
+          Step 1 of {steps.length}: {steps[0]}
+        </h3>
+      )}
       <HiddenInputs values={hidden} />
       {props.hiddenText && <input type="hidden" name="text" value={props.hiddenText} />}
       {shown.map((spec) => (
@@ -438,6 +447,7 @@ export default function LeadForm(props: LeadFormProps) {
           error={errors[spec.name]}
           onChange={change}
           termsLinks={settings.termsLinks}
+          later={!hydrated && (steps?.length ?? 0) > 1 && (spec.step ?? 0) > 0}
         />
       ))}
       <Honeypot id={idOf('website')} value={honeypot} onChange={setHoneypot} />
@@ -466,7 +476,18 @@ export default function LeadForm(props: LeadFormProps) {
         <button type="submit" className="button button--primary" aria-disabled={sending || undefined}>
           {/* The spinner (docs/behaviour/content.md: "the button shows a spinner") is decoration: the words say it. */}
           {sending && <span className="spinner" aria-hidden="true" />}
-          {sending ? 'Sending…' : last ? submitLabel : 'Continue'}
+          {sending ? (
+            'Sending…'
+          ) : !hydrated && (steps?.length ?? 0) > 1 ? (
+            <>
+              <span className="form__pre-step">Continue</span>
+              <span className="form__no-script">{submitLabel}</span>
+            </>
+          ) : last ? (
+            submitLabel
+          ) : (
+            'Continue'
+          )}
         </button>
       </div>
     </form>
