@@ -30,8 +30,12 @@ const sharp = require('sharp');
 
 /** What the image host returns without parameters: full size, high quality. */
 export const ORIGINAL = { width: 1280, height: 960, quality: 88 };
-/** The widths the demo dealers' srcset asks for (images.srcset_widths), and the 640 px fallback. */
-export const WIDTHS = [480, 640, 960, 1280];
+/**
+ * The widths the demo dealers' srcset asks for: images.srcset_widths' default,
+ * read from the dealer schema the generator writes (one list, in
+ * config/src/model/detail.rs); it holds the 640 px fallback too.
+ */
+export const WIDTHS = JSON.parse(readFileSync(join(ROOT, 'dealers', 'dealer.schema.json'), 'utf8')).$defs.ImagesConfig.properties.srcset_widths.default;
 export const QUALITY = 75;
 
 const STAMP = join(OUT, '.stamp');
@@ -92,6 +96,7 @@ function fingerprint() {
   const h = createHash('sha256');
   for (const f of ['photos.mjs', 'placeholders.mjs', 'catalogue.mjs']) h.update(readFileSync(join(HERE, f)));
   h.update(JSON.stringify(sharp.versions));
+  h.update(JSON.stringify(WIDTHS));
   return h.digest('hex').slice(0, 16);
 }
 

@@ -353,7 +353,8 @@ async function main() {
       await page.locator('.saved-list li').first().getByText(need(first, `the car "${name}"`).price_text, { exact: false }).waitFor();
       await page.locator('.saved-list li').first().getByRole('link').click();
       await page.locator('astro-island[component-url*="FavouriteButton"]:not([ssr])').waitFor({ state: 'attached' });
-      assertEqual(await page.getByRole('button', { name: /^Favourite/ }).getAttribute('aria-pressed'), 'true', 'the car page button');
+      // One name pressed or not: wait for the state the device's list gives it once hydrated (read in an effect).
+      await page.getByRole('button', { name: /^Favourite/, pressed: true }).waitFor();
     });
 
     await test('compare: two cards compared side by side at a shareable address', async () => {
@@ -421,6 +422,24 @@ async function main() {
         for (const v of violations) problems.push(`${p}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
       }
       assertEqual(problems.length, 0, `violations:\n${problems.slice(0, 8).join('\n')}`);
+    });
+
+    await test("a phone's search cards load photos their slot needs (Lighthouse's phone: 412 px at 1.75): the srcset's 800, not 960", async () => {
+      const widths = site.images.srcset_widths;
+      need(widths.includes(800) && widths.includes(960), 'srcset widths with 800 and 960 (images.srcset_widths)');
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const ctx = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, serviceWorkers: 'block' });
+        const p = await ctx.newPage();
+        await p.goto(`${origin}/search/`, { waitUntil: 'load' });
+        const first = p.locator('article.car-card img').first();
+        await first.evaluate((img) => (img.complete ? null : new Promise((r) => img.addEventListener('load', r, { once: true }))));
+        const { src, slot } = await first.evaluate((img) => ({ src: img.currentSrc, slot: img.getBoundingClientRect().width }));
+        const picked = Number(/-(\d+)\.[a-z]+$/.exec(src)?.[1]);
+        assertEqual(picked, 800, `the first card's photo at 412 px, 1.75 device pixels (slot ${slot} px): ${src}`);
+      } finally {
+        await browser.close();
+      }
     });
 
     await test("with JavaScript off, under the site's real _headers: a ?query= in the address says it was not applied, and the policy refuses nothing", async () => {
