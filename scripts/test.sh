@@ -47,10 +47,14 @@ record() {
 # shows each one's output whole, with its own time. For checks that each
 # keep one core busy (tsc, ESLint, astro check are single-threaded): two
 # or three at once use both cores.
-bg_names=(); bg_pids=(); bg_logs=()
+bg_names=(); bg_pids=(); bg_logs=(); bg_count=0
 gate_start() {
     local name=$1; shift
-    local log="$GATE_LOGS/bg-$(( ${#bg_names[@]} + 1 )).log"
+    # Numbered over the whole run, not per group: a later group's gate must
+    # not overwrite the log of an earlier group's failed one (the summary
+    # repeats it at the end).
+    bg_count=$((bg_count + 1))
+    local log="$GATE_LOGS/bg-$bg_count.log"
     (
         t0=$SECONDS
         "$@" >"$log" 2>&1

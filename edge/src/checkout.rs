@@ -6,14 +6,15 @@
 //! hold's life are in `dealer_edge_core::checkout`.
 
 use dealer_edge_core::checkout::{
-    car_status, deposit_cents, iso8601, read_event, read_session, refusal, reservation_lead,
-    return_url, stripe_session_form, validate_hold, verify_signature, EventKind, HoldDetails,
-    PaymentEvent, ALREADY_RESERVED, BEING_RESERVED, INSERT_HOLD, NOT_OFFERED, NO_SUCH_CAR,
-    ONE_HOLD_AT_A_TIME, PAYMENT_UNAVAILABLE, PAY_WINDOW_SECS, STRIPE_API_BASE, UNPAID_HOLDS_FULL,
-    UNPAID_HOLDS_MAX, WEBHOOK_GRACE_SECS,
+    car_status, deposit_cents, read_event, read_session, refusal, reservation_lead, return_url,
+    stripe_session_form, validate_hold, verify_signature, EventKind, HoldDetails, PaymentEvent,
+    ALREADY_RESERVED, BEING_RESERVED, INSERT_HOLD, NOT_OFFERED, NO_SUCH_CAR, ONE_HOLD_AT_A_TIME,
+    PAYMENT_UNAVAILABLE, PAY_WINDOW_SECS, STRIPE_API_BASE, UNPAID_HOLDS_FULL, UNPAID_HOLDS_MAX,
+    WEBHOOK_GRACE_SECS,
 };
 use dealer_edge_core::http::{self, ApiError};
 use dealer_edge_core::lead::is_honeypot_hit;
+use dealer_edge_core::lead_parts::iso8601;
 use dealer_edge_core::rate_limit::Route;
 use dealer_rules::edge_config::{dealer_key, EdgeConfig};
 use dealer_rules::slug::is_car_slug;

@@ -347,7 +347,7 @@ impl Consent {
     pub fn marketing(config: &EdgeConfig, page: Option<String>, now: u64) -> Self {
         Consent {
             text: config.forms.opt_in_text.clone(),
-            given_at: crate::checkout::iso8601(now),
+            given_at: crate::lead_parts::iso8601(now),
             page,
             method: CONSENT_METHOD.into(),
         }
@@ -1349,7 +1349,7 @@ mod tests {
         assert!(lead.opt_in);
         let consent = lead.consent.clone().expect("a consent record");
         assert_eq!(consent.text, "Send me Alpha offers by SMS.");
-        assert_eq!(consent.given_at, crate::checkout::iso8601(NOW));
+        assert_eq!(consent.given_at, crate::lead_parts::iso8601(NOW));
         assert_eq!(consent.page.as_deref(), Some(page));
         assert_eq!(consent.method, CONSENT_METHOD);
         let stored = serde_json::to_value(&lead).unwrap();

@@ -413,6 +413,28 @@ impl Fields<'_> {
     }
 }
 
+/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` (a hold's end, a consent's time).
+pub fn iso8601(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // H. Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
 /// Days since 1970-01-01 of a civil date (proleptic Gregorian), or None
 /// for a date that does not exist. (H. Hinnant's days_from_civil.)
 pub fn days_from_civil(year: i64, month: u32, day: u32) -> Option<i64> {
@@ -485,6 +507,12 @@ pub fn make_slug(make: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iso8601_times() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso8601(951_825_599), "2000-02-29T11:59:59Z");
+    }
 
     #[test]
     fn civil_days() {
