@@ -7,7 +7,7 @@
 use dealer_edge_core::http::{self, ApiError};
 use dealer_edge_core::rate_limit::Route;
 use dealer_edge_core::search_queries::{
-    self as rules, day_of, matches_stock, popular_params, validate_report, visitor_hash,
+    self as rules, day_of, is_denied, matches_stock, popular_params, validate_report, visitor_hash,
     visitor_network,
 };
 use dealer_rules::search_words::search_words_key;
@@ -53,7 +53,7 @@ async fn record(
         .await
         .map_err(internal("stock words"))?
         .unwrap_or_default();
-    if !matches_stock(&query, &stock) {
+    if !matches_stock(&query, &stock, &tenant.config.popular_searches_deny) {
         return Ok(Reply::json(
             202,
             json!({ "recorded": false, "dropped": "not_in_stock" }),
@@ -110,9 +110,13 @@ async fn list(req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Rep
         ),
     )
     .await?;
+    // A word the dealer denied after a search was counted hides it too.
+    let deny = &tenant.config.popular_searches_deny;
     let queries: Vec<Value> = rows
         .iter()
-        .filter_map(|r| sql::text(r, "query").map(|q| Value::from(q.to_string())))
+        .filter_map(|r| sql::text(r, "query"))
+        .filter(|q| !is_denied(q, deny))
+        .map(|q| Value::from(q.to_string()))
         .collect();
     let mut reply = Reply::json(200, json!({ "queries": queries, "days": days }));
     reply.cache = Some(rules::POPULAR_CACHE);

@@ -11,6 +11,7 @@ import { edgeConfig, fromClient, kvFor, startWorker } from "./harness.mjs";
 const ALPHA = "https://alpha-search.example";
 const BETA = "https://beta-search.example";
 const TIGHT = "https://tight-search.example";
+const GAMMA = "https://gamma-search.example";
 const HQ = (d) => [{ id: `${d}-hq`, name: `${d} HQ`, phone: "08 9000 0000", lead_email: null }];
 const limit = (per_client, per_dealer) => ({ per_client, per_dealer, window_secs: 3600 });
 
@@ -22,10 +23,17 @@ before(async () => {
   });
   w = await startWorker({
     kvSeed: [
-      ...kvFor(edgeConfig("alpha", "Alpha", [ALPHA], HQ("alpha")), edgeConfig("beta", "Beta", [BETA], HQ("beta")), tight),
+      ...kvFor(
+        edgeConfig("alpha", "Alpha", [ALPHA], HQ("alpha")),
+        edgeConfig("beta", "Beta", [BETA], HQ("beta")),
+        tight,
+        // A dealer with its own denied word (search.popular_searches_deny), a word of its stock too.
+        edgeConfig("gamma", "Gamma", [GAMMA], HQ("gamma"), { popular_searches_deny: ["citroen"] }),
+      ),
       // The stock's words as `dealergen build` publishes them (rules/src/search_words.rs).
       { key: "search-words:alpha", value: ["c3", "citroen", "ford", "mg", "mg4", "ranger", "wildtrak"].join("\n") },
       { key: "search-words:tight", value: "query" },
+      { key: "search-words:gamma", value: ["c3", "citroen", "ford", "ranger"].join("\n") },
     ],
     vars: { SESSION_SECRET: "test-session-secret" },
   });
@@ -160,6 +168,20 @@ describe("the popular list", () => {
     assert.ok(!(await popular(ALPHA, "?limit=20")).body.queries.includes("ford wildtrak"), "two blocks are not three visitors");
     const planted = await w.d1("SELECT query FROM search_queries WHERE query LIKE '%scam%' OR query LIKE '%iphone%' OR query LIKE '%avoid%'");
     assert.deepEqual(planted, []);
+  });
+
+  test("a dealer's own denied words: a search with one is never counted, and one counted before is no longer listed", async () => {
+    for (const n of [1, 2, 3]) {
+      assert.deepEqual(await json(await report("Citroen C3", 4, { origin: GAMMA, ip: `198.19.${n}.1` })), { recorded: false, dropped: "not_in_stock" });
+      assert.equal((await json(await report("ford ranger", 4, { origin: GAMMA, ip: `198.19.${n}.1` }))).recorded, true);
+    }
+    assert.deepEqual(await w.d1("SELECT query FROM search_queries WHERE dealer = 'gamma' AND query LIKE '%citroen%'"), []);
+    // Counted before the dealer denied the word (a row from an earlier config): not listed any more.
+    const day = Math.floor(Date.now() / 86_400_000);
+    await w.d1(`INSERT INTO search_queries (dealer, day, query, searches, with_hits, visitors) VALUES ('gamma', ${day}, 'citroen c3', 9, 9, 9)`);
+    assert.deepEqual((await popular(GAMMA, "?limit=20")).body.queries, ["ford ranger"]);
+    // The same words at a dealer that denies none count as before.
+    for (const n of [1, 2, 3]) assert.equal((await json(await report("citroen c3", 2, { ip: `198.20.${n}.1` }))).recorded, true);
   });
 
   test("the cron run drops visitor hashes of past days and counts past the days kept", async () => {

@@ -105,6 +105,10 @@ pub struct EdgeConfig {
     /// The trade-in valuation service and whether valuations are saved.
     #[serde(default)]
     pub trade_in: EdgeTradeIn,
+    /// The dealer's own words a popular search may not contain
+    /// (`search.popular_searches_deny`, normalised), besides the worker's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub popular_searches_deny: Vec<String>,
 }
 
 /// Whether `path` is a page path on the dealer's own site: starts with one
@@ -529,6 +533,7 @@ mod tests {
             rate_limits: EdgeRateLimits::default(),
             checkout: EdgeCheckout::default(),
             trade_in: EdgeTradeIn::default(),
+            popular_searches_deny: Vec::new(),
         };
         assert!(config.allows_origin("https://demo.example"));
         assert!(config.allows_origin("http://127.0.0.1:4321"));

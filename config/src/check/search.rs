@@ -103,6 +103,11 @@ pub(super) fn check(search: &SearchConfig, tz: TimeZone, cx: &mut Ctx) {
         }
     }
     check_synonyms(&search.synonyms, &base.clone().key("synonyms"), cx);
+    check_popular_deny(
+        &search.popular_searches_deny,
+        &base.clone().key("popular_searches_deny"),
+        cx,
+    );
     check_colour_families(
         &search.colour_families,
         &base.clone().key("colour_families"),
@@ -112,6 +117,37 @@ pub(super) fn check(search: &SearchConfig, tz: TimeZone, cx: &mut Ctx) {
 
 /// Each key is a built-in family; each word is 1 to 4 words of letters or
 /// digits, in one family only.
+/// Most words a dealer adds to the popular searches' denylist.
+const POPULAR_DENY_MAX: usize = 100;
+
+/// The dealer's denied words: each one word as the edge compares them
+/// (normalised), short, listed once.
+fn check_popular_deny(words: &[String], at: &super::KeyPath, cx: &mut Ctx) {
+    use dealer_rules::search_words::normalise;
+    if words.len() > POPULAR_DENY_MAX {
+        cx.err(
+            at,
+            format!("{} words: at most {POPULAR_DENY_MAX}", words.len()),
+        );
+    }
+    let mut seen = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let here = at.clone().index(i);
+        match normalise(w) {
+            Some(n) if !n.is_empty() && !n.contains(' ') && n.chars().count() <= 40 => {
+                if seen.contains(&n) {
+                    cx.err(&here, format!("`{w}` is listed twice"));
+                }
+                seen.push(n);
+            }
+            _ => {
+                cx.err(&here, format!("`{w}` is not one word of at most 40 characters"))
+                    .hint = Some("list single words, e.g. [competitorname, rust]: a search with any of them is not counted".into());
+            }
+        }
+    }
+}
+
 fn check_colour_families(
     families: &std::collections::BTreeMap<String, Vec<String>>,
     at: &super::KeyPath,
@@ -223,6 +259,33 @@ mod tests {
             "search.colour_families.purple[0]",
         );
         assert!(both.message.contains("under both"), "{both:?}");
+    }
+
+    #[test]
+    fn popular_searches_deny_lists_single_words_once() {
+        accepted("search: { popular_searches_deny: [Rivalmotors, lemon] }\n");
+        let two = problem_at(
+            "search: { popular_searches_deny: [\"rival motors\"] }\n",
+            "search.popular_searches_deny[0]",
+        );
+        assert!(two.message.contains("not one word"), "{two:?}");
+        problem_at(
+            "search: { popular_searches_deny: [\"\"] }\n",
+            "search.popular_searches_deny[0]",
+        );
+        let twice = problem_at(
+            "search: { popular_searches_deny: [Lemon, lemon] }\n",
+            "search.popular_searches_deny[1]",
+        );
+        assert!(twice.message.contains("listed twice"), "{twice:?}");
+        let many = (0..101)
+            .map(|i| format!("w{i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        problem_at(
+            &format!("search: {{ popular_searches_deny: [{many}] }}\n"),
+            "search.popular_searches_deny",
+        );
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub struct SearchConfig {
     /// keyword box ("white ute"), and the build names every colour no
     /// family claims (docs/behaviour/search.md, "Colour families").
     pub colour_families: std::collections::BTreeMap<String, Vec<String>>,
+    /// Words a popular search may never contain, besides the platform's own (scam, fraud, avoid, dodgy…), e.g. a competitor's name: a search with one is not counted, and one counted before is no longer offered in the keyword box. One word each, at most 40 characters, at most 100 words.
+    pub popular_searches_deny: Vec<String>,
 }
 
 impl Default for SearchConfig {
@@ -79,6 +81,7 @@ impl Default for SearchConfig {
             synonyms: Vec::new(),
             model_picker: true,
             colour_families: std::collections::BTreeMap::new(),
+            popular_searches_deny: Vec::new(),
         }
     }
 }

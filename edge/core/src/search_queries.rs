@@ -257,22 +257,34 @@ fn built_in_words() -> &'static [String] {
 /// searches: every word is a word of the dealer's stock (`stock`, the
 /// build's list: [`dealer_rules::search_words::stock_words`]) or the start
 /// of one, a number ("30000", "30k") or the keyword box's own vocabulary,
-/// and none is [`DENIED`].
-pub fn matches_stock(query: &str, stock: &str) -> bool {
+/// and none is denied ([`is_denied`]: the platform's [`DENIED`] or the
+/// dealer's `deny`, `search.popular_searches_deny`).
+pub fn matches_stock(query: &str, stock: &str, deny: &[String]) -> bool {
     let number = |w: &str| {
         let digits = w.trim_end_matches('k');
         !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
     };
     let words: Vec<&str> = query.split(' ').filter(|w| !w.is_empty()).collect();
     !words.is_empty()
+        && !is_denied(query, deny)
         && words.iter().all(|w| {
-            !DENIED.contains(w)
-                && (number(w)
-                    || dealer_rules::search_words::stock_has(stock, w)
-                    || built_in_words()
-                        .binary_search_by(|b| b.as_str().cmp(w))
-                        .is_ok())
+            number(w)
+                || dealer_rules::search_words::stock_has(stock, w)
+                || built_in_words()
+                    .binary_search_by(|b| b.as_str().cmp(w))
+                    .is_ok()
         })
+}
+
+/// Whether a normalised query has a word nobody may put into a dealer's
+/// popular searches: the platform's [`DENIED`] or one of the dealer's own
+/// `deny` (normalised). Asked when a search is counted and again when the
+/// popular ones are listed, so a word the dealer adds later also hides
+/// what was counted before.
+pub fn is_denied(query: &str, deny: &[String]) -> bool {
+    query
+        .split(' ')
+        .any(|w| DENIED.contains(&w) || deny.iter().any(|d| d == w))
 }
 
 /// Days since 1970-01-01 (UTC) of a unix time.
@@ -408,7 +420,7 @@ mod tests {
             "mazda cx 5 2021",
             "toyota 30000",
         ] {
-            assert!(matches_stock(ok, &stock), "{ok}");
+            assert!(matches_stock(ok, &stock, &[]), "{ok}");
         }
         for planted in [
             "avoid this dealer scam",
@@ -417,12 +429,20 @@ mod tests {
             "hilux xyzzy",
             "",
         ] {
-            assert!(!matches_stock(planted, &stock), "{planted}");
+            assert!(!matches_stock(planted, &stock, &[]), "{planted}");
         }
         assert!(
-            !matches_stock("toyota", ""),
+            !matches_stock("toyota", "", &[]),
             "no stock list: nothing counts"
         );
+        // The dealer's own denied words (search.popular_searches_deny), on
+        // top of the platform's: a stock word too ("mazda" at a Toyota
+        // dealer that sells a few).
+        let deny = vec!["mazda".to_string()];
+        assert!(!matches_stock("mazda cx 5", &stock, &deny));
+        assert!(matches_stock("toyota hilux", &stock, &deny));
+        assert!(is_denied("toyota scam", &[]) && is_denied("mazda", &deny));
+        assert!(!is_denied("mazdas", &deny), "whole words only");
         // Three addresses of one /24 or one /48 are one visitor.
         assert_eq!(visitor_network("203.0.113.7"), "203.0.113.0/24");
         assert_eq!(

@@ -96,6 +96,14 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
                 }),
             save_valuation: cfg.trade_in.save_valuation,
         },
+        // As the worker compares them: normalised (the check refuses what is not one word).
+        popular_searches_deny: cfg
+            .search
+            .popular_searches_deny
+            .iter()
+            .filter_map(|w| dealer_rules::search_words::normalise(w))
+            .filter(|w| !w.is_empty())
+            .collect(),
     }
 }
 
@@ -343,6 +351,19 @@ mod tests {
             reservable,
             "the page shows the same rule"
         );
+    }
+
+    /// The dealer's denied words reach the worker as it compares them, and
+    /// the consent wording as the site shows it.
+    #[test]
+    fn edge_config_carries_the_denied_words_and_the_opt_in_wording() {
+        let cfg = crate::pipeline::site_data::test_support::config_with(serde_json::json!({
+            "search": {"popular_searches_deny": ["Lemon", "RIVALMOTORS"]},
+            "forms": {"opt_in_text": "Send me Demo offers by SMS."}
+        }));
+        let edge = edge_config("demo", &cfg);
+        assert_eq!(edge.popular_searches_deny, ["lemon", "rivalmotors"]);
+        assert_eq!(edge.forms.opt_in_text, "Send me Demo offers by SMS.");
     }
 
     /// The forms, checkout and trade-in settings reach the worker.
