@@ -42,6 +42,20 @@ function find(pred) {
 }
 const carUrl = (s, car, suffix = '') => `${s.origin}/cars/${car.slug}/${suffix}`;
 
+/**
+ * Records every layout shift of `p` from its first paint on, as Lighthouse
+ * and CrUX count them (none right after input), into `globalThis.__shifts`:
+ * each with its value, time and the nodes that moved.
+ */
+function watchShifts(p) {
+  return p.addInitScript(() => {
+    globalThis.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) globalThis.__shifts.push({ value: e.value, t: Math.round(e.startTime), sources: (e.sources ?? []).map((x) => `${x.node?.nodeName}.${x.node?.className} ${JSON.stringify(x.previousRect)} -> ${JSON.stringify(x.currentRect)}`) });
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
 async function main() {
   await withSites(dists, { name: 'car-page' }, async ({ sites: served, site, context, page }) => {
     sites.push(...served);
@@ -493,13 +507,7 @@ async function main() {
       for (const width of [375, 1280]) {
         const p = await context.newPage();
         try {
-          // Every layout shift from the first paint on, as Lighthouse and CrUX count them.
-          await p.addInitScript(() => {
-            globalThis.__shifts = [];
-            new PerformanceObserver((list) => {
-              for (const e of list.getEntries()) if (!e.hadRecentInput) globalThis.__shifts.push({ value: e.value, t: Math.round(e.startTime), sources: (e.sources ?? []).map((x) => `${x.node?.nodeName}.${x.node?.className} ${JSON.stringify(x.previousRect)} -> ${JSON.stringify(x.currentRect)}`) });
-            }).observe({ type: 'layout-shift', buffered: true });
-          });
+          await watchShifts(p);
           await p.setViewportSize({ width, height: 900 });
           await p.goto(carUrl(s, car), { waitUntil: 'load' });
           await p.locator('.car-views').filter({ hasText: '7' }).waitFor();
@@ -532,12 +540,7 @@ async function main() {
         for (const width of [375, 1280]) {
           const p = await context.newPage();
           try {
-            await p.addInitScript(() => {
-              globalThis.__shifts = [];
-              new PerformanceObserver((list) => {
-                for (const e of list.getEntries()) if (!e.hadRecentInput) globalThis.__shifts.push({ value: e.value, sources: (e.sources ?? []).map((x) => `${x.node?.nodeName}.${x.node?.className}`) });
-              }).observe({ type: 'layout-shift', buffered: true });
-            });
+            await watchShifts(p);
             // This page's own answers (before the context's): the quote and the views fail.
             await p.route(/\/api\/(youx\/quote|cars\/[^/]+\/view\.json)/, async (route) => {
               if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
