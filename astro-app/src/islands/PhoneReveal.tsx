@@ -71,14 +71,18 @@ export default function PhoneReveal(props: PhoneRevealProps) {
         {masked} <span className="phone-reveal__cta">Show number</span>
       </button>
       <p className="phone-reveal__error" role="alert">
-        {failed && 'The number could not be shown just now. Please try again'}
         {/* The shopper can still call: the location's page shows its number (never this page). */}
-        {failed && contact ? (
+        {failed && (
           <>
-            , or call from <a href={contact.href}>our {contact.name} page</a>.
+            The number could not be shown just now. Please try again
+            {contact ? (
+              <>
+                , or call from <a href={contact.href}>our {contact.name} page</a>.
+              </>
+            ) : (
+              '.'
+            )}
           </>
-        ) : (
-          failed && '.'
         )}
       </p>
     </>

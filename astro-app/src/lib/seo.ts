@@ -1,6 +1,7 @@
 /** Structured data (schema.org JSON-LD) for search engines; pure, unit-tested. */
 
 import type { Car, SiteData } from '../types/site';
+import { clockTime } from './hours/schedule';
 
 const AVAILABILITY: Record<Car['status'], string> = {
   in_stock: 'https://schema.org/InStock',
@@ -45,7 +46,6 @@ export function sellerJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /**
  * The sales department's hours as schema.org opening hours (the hours the
@@ -63,7 +63,7 @@ export function openingHoursJsonLd(loc: SeoSite['locations'][number]): Record<st
     for (const day of [1, 2, 3, 4, 5, 6, 0]) {
       const open = sales.week[day];
       if (!open || (day === 6 && sales.appointment_saturdays_from)) continue;
-      const [opens, closes] = [hhmm(open[0]), hhmm(open[1])];
+      const [opens, closes] = [clockTime(open[0]), clockTime(open[1])];
       const key = `${opens}-${closes}`;
       const group = groups.get(key) ?? { opens, closes, days: [] };
       group.days.push(`https://schema.org/${WEEKDAYS[day]}`);
@@ -79,8 +79,8 @@ export function openingHoursJsonLd(loc: SeoSite['locations'][number]): Record<st
       '@type': 'OpeningHoursSpecification',
       validFrom: d.date,
       validThrough: d.date,
-      opens: d.minutes ? hhmm(d.minutes[0]) : '00:00',
-      closes: d.minutes ? hhmm(d.minutes[1]) : '00:00',
+      opens: d.minutes ? clockTime(d.minutes[0]) : '00:00',
+      closes: d.minutes ? clockTime(d.minutes[1]) : '00:00',
     }));
   }
   return out;
@@ -128,7 +128,7 @@ export function carJsonLd(car: Car, site: SeoSite): Record<string, unknown> {
   if (car.seats) data['vehicleSeatingCapacity'] = car.seats;
   // The interior, engine and doors as the page's Details grid shows them
   // (the generator's spec rows; their labels are held to the built pages
-  // by scripts/html-check.mjs's structured-data check).
+  // by scripts/structured-data-check.mjs).
   const spec = (label: string) => car.specs.find((r) => r.label === label)?.value;
   const interior = spec('Interior');
   if (interior) data['vehicleInteriorColor'] = interior;

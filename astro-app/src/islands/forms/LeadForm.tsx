@@ -185,7 +185,7 @@ export default function LeadForm(props: LeadFormProps) {
     if (Object.keys(saved).length > 0) {
       setValues((v) => {
         const next = { ...v };
-        for (const [k, val] of Object.entries(saved)) if (fields.some((f) => f.name === k && f.input !== 'checkbox' && f.input !== 'terms') && next[k] === '') next[k] = val;
+        for (const [k, val] of Object.entries(saved)) if (fields.some((f) => f.name === k) && next[k] === '') next[k] = val;
         return next;
       });
     }
@@ -198,6 +198,8 @@ export default function LeadForm(props: LeadFormProps) {
   useEffect(() => props.onValues?.(values), [values]);
 
   const multi = hydrated && (steps?.length ?? 0) > 1;
+  // Before hydration a multi-step form renders every field, its first step shown by the CSS where scripts run.
+  const preStep = !hydrated && (steps?.length ?? 0) > 1;
   const shown = multi ? fields.filter((f) => (f.step ?? 0) === step) : fields;
   const last = !multi || step === LAST_STEP(steps);
 
@@ -431,7 +433,7 @@ export default function LeadForm(props: LeadFormProps) {
           without JavaScript); where scripts run, the CSS already shows it as
           the hydrated form will (its first step, its heading, Continue), so
           hydration changes nothing the shopper sees (forms.css). */}
-      {!hydrated && steps && steps.length > 1 && (
+      {preStep && steps && (
         <h3 className="form__step form__pre-step">
           Step 1 of {steps.length}: {steps[0]}
         </h3>
@@ -447,7 +449,7 @@ export default function LeadForm(props: LeadFormProps) {
           error={errors[spec.name]}
           onChange={change}
           termsLinks={settings.termsLinks}
-          later={!hydrated && (steps?.length ?? 0) > 1 && (spec.step ?? 0) > 0}
+          later={preStep && (spec.step ?? 0) > 0}
         />
       ))}
       <Honeypot id={idOf('website')} value={honeypot} onChange={setHoneypot} />
@@ -478,7 +480,7 @@ export default function LeadForm(props: LeadFormProps) {
           {sending && <span className="spinner" aria-hidden="true" />}
           {sending ? (
             'Sending…'
-          ) : !hydrated && (steps?.length ?? 0) > 1 ? (
+          ) : preStep ? (
             <>
               <span className="form__pre-step">Continue</span>
               <span className="form__no-script">{submitLabel}</span>

@@ -21,7 +21,7 @@ import type { CardSettings } from '../../lib/search/cards';
 import { COMPARE_LIMIT, loadCompared, loadFavourites, onSavedChange, setCompared, toggleCompared, toggleFavourite, type Compared, type Favourite } from '../../lib/search/saved';
 import type { ImagesConfig, Search } from '../../types/site';
 import { photoProps, SIZES } from '../../lib/images';
-import { formatCount, telHref } from '../../lib/format';
+import { formatCount, pluralise, telHref } from '../../lib/format';
 import { pageLinks } from '../../lib/pagination';
 import { recordThenFollow } from '../../lib/record-then-follow';
 import { CheckboxList, Dropdown, FoldedList, MakeCards } from './Facets';
@@ -405,7 +405,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
             </>
           ) : (
             <span className="visually-hidden">
-              {formatCount(count)} {noun}.{' '}
+              {pluralise(count, 'car')}.{' '}
             </span>
           )}
           {response.nbHits > 0 && `Showing ${formatCount(from)}–${formatCount(to)}`}
@@ -509,7 +509,7 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
               className="button button--primary search__filters-done"
               onClick={() => closeFilters(resultsHeading.current)}
             >
-              Show {formatCount(count)} {noun}
+              Show {pluralise(count, 'car')}
             </button>
           </div>
         </aside>

@@ -26,6 +26,11 @@ export function formatMinutes(m: number): string {
   return min === 0 ? `${h12}${suffix}` : `${h12}:${String(min).padStart(2, '0')}${suffix}`;
 }
 
+/** "08:30", "17:30": minutes after midnight as a 24-hour clock time (schema.org's opening hours). */
+export function clockTime(m: number): string {
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
 /** "8:30am - 5:30pm", or the closed wording. */
 export function formatSpan(span: Span | null, closedText: string): string {
   return span ? `${formatMinutes(span[0])} - ${formatMinutes(span[1])}` : closedText;
