@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import PhoneReveal from '../src/islands/PhoneReveal';
-import SignIn, { signInParams } from '../src/islands/SignIn';
+import SignIn, { signInIntro, signInParams } from '../src/islands/SignIn';
 import ViewsCounter from '../src/islands/ViewsCounter';
 import WatchlistList from '../src/islands/WatchlistList';
 import { resetSession } from '../src/lib/session';
@@ -24,6 +24,12 @@ describe('SignIn', () => {
   it('reads only site paths from the query', () => {
     expect(signInParams(SEARCH)).toEqual({ type: 'watchlist', redirect: '/cars/a-1/', back: '/search/' });
     expect(signInParams('?redirect=https%3A%2F%2Fevil.example').redirect).toBe('/');
+  });
+
+  it('says why the shopper signs in: the watchlist, or the mobile of a hold without a deposit', () => {
+    expect(signInIntro('watchlist')).toMatch(/save cars to your watchlist/);
+    expect(signInIntro('reserve')).toMatch(/^Confirm your mobile number .* reserve the car without a deposit\.$/);
+    expect(signInIntro('')).toBe('Sign in with your mobile number to continue.');
   });
 
   it('code by SMS, a wrong code shows the message, the right one goes to redirect', async () => {

@@ -11,6 +11,7 @@ import Checkout, { holdRequest } from '../src/islands/forms/Checkout';
 import type { FormConfig } from '../src/islands/forms/specs';
 import TradeIn, { NO_ESTIMATE, identifiesCar, valuationRequest } from '../src/islands/forms/TradeIn';
 import { resetTurnstileLoader } from '../src/lib/forms/turnstile';
+import { resetSession } from '../src/lib/session';
 import { mockApi, type Answer } from './helpers/api-mock';
 
 const config: FormConfig = {
@@ -30,6 +31,7 @@ const car = { id: '7', slug: 'kia-7', name: '2022 Kia Rio S', year: 2022, make: 
 beforeEach(() => {
   localStorage.clear();
   sessionStorage.clear();
+  resetSession();
 });
 afterEach(cleanup);
 
@@ -247,6 +249,60 @@ describe('checkout', () => {
     render(<Checkout config={config} car={car} deposit={0} holdHours={24} fetchImpl={taken.fetchImpl} />);
     await screen.findByRole('heading', { name: 'This car is reserved' });
     expect(screen.queryByRole('button', { name: /Reserve/ })).toBeNull();
+  });
+
+  describe('without a deposit: the mobile confirmed first', () => {
+    const free = (me: Answer, hold?: Answer) =>
+      mockApi({
+        'GET /api/cars/kia-7/status': { body: { reserved: false, pending: false } },
+        'GET /api/auth/me': me,
+        ...(hold ? { 'POST /api/checkout/hold': hold } : {}),
+      });
+
+    it('signed out: no form, a link to confirm the mobile that comes back here', async () => {
+      window.history.replaceState(null, '', '/cars/kia-7/checkout/');
+      const { fetchImpl } = free({ body: { signed_in: false } });
+      render(<Checkout config={config} car={car} deposit={0} holdHours={24} fetchImpl={fetchImpl} />);
+      const link = await screen.findByRole('link', { name: 'Confirm my mobile number' });
+      const target = new URL(link.getAttribute('href')!, 'https://x.example');
+      expect(target.pathname).toBe('/sign-in/');
+      expect(Object.fromEntries(target.searchParams)).toEqual({ type: 'reserve', redirect: '/cars/kia-7/checkout/', back: '/cars/kia-7/' });
+      expect(screen.queryByRole('button', { name: 'Reserve this car' })).toBeNull();
+      expect(screen.getByText(/once you confirm your mobile number with a code we text you/)).toBeTruthy();
+    });
+
+    it('signed in: the confirmed mobile fills the form and the car is reserved', async () => {
+      window.history.replaceState(null, '', '/cars/kia-7/checkout/');
+      const { fetchImpl, calls } = free(
+        { body: { signed_in: true, phone_number: '0412345678' } },
+        { status: 201, body: { hold_id: 'h2', checkout_url: 'https://dealer.example/cars/kia-7/checkout/?hold_id=h2&payment=success', state: 'reserved' } },
+      );
+      const navigate = vi.fn();
+      render(<Checkout config={config} car={car} deposit={0} holdHours={24} fetchImpl={fetchImpl} navigate={navigate} />);
+      await waitFor(() => expect((screen.getByLabelText('Phone') as HTMLInputElement).value).toBe('0412345678'));
+      type('Name', 'Sam');
+      type('Email', 'sam@example.com.au');
+      fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
+      press('Reserve this car');
+      await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://dealer.example/cars/kia-7/checkout/?hold_id=h2&payment=success'));
+      expect(calls.find((c) => c.path === '/api/checkout/hold')!.body).toMatchObject({ phone: '0412345678' });
+    });
+
+    it('the worker says the session ended: on to confirm the mobile again', async () => {
+      window.history.replaceState(null, '', '/cars/kia-7/checkout/');
+      const { fetchImpl } = free(
+        { body: { signed_in: true, phone_number: '0412345678' } },
+        { status: 401, body: { error: 'To reserve a car without a deposit, first confirm your mobile number with the code we text you.' } },
+      );
+      const navigate = vi.fn();
+      render(<Checkout config={config} car={car} deposit={0} holdHours={24} fetchImpl={fetchImpl} navigate={navigate} />);
+      await waitFor(() => expect((screen.getByLabelText('Phone') as HTMLInputElement).value).toBe('0412345678'));
+      type('Name', 'Sam');
+      type('Email', 'sam@example.com.au');
+      fireEvent.click(screen.getByRole('checkbox', { name: /terms of use/ }));
+      press('Reserve this car');
+      await waitFor(() => expect(navigate).toHaveBeenCalledWith('/sign-in/?type=reserve&redirect=%2Fcars%2Fkia-7%2Fcheckout%2F&back=%2Fcars%2Fkia-7%2F'));
+    });
   });
 
   it('the hold request carries only the contract’s fields', () => {

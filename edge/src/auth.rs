@@ -52,9 +52,14 @@ pub async fn me(req: Request, ctx: RouteContext<()>) -> worker::Result<Response>
     api::run(req, ctx, Route::Watchlist, true, whoami).await
 }
 
-/// The watchlist (and so sign-in) must be switched on for the dealer.
+/// The watchlist must be switched on for the dealer.
 pub fn require_watchlist(tenant: &Tenant) -> Result<(), ApiError> {
     features::require_watchlist(&tenant.config)
+}
+
+/// Sign-in serves the watchlist and holds without a deposit.
+fn require_sign_in(tenant: &Tenant) -> Result<(), ApiError> {
+    features::require_sign_in(&tenant.config)
 }
 
 /// The session id of this request's cookie, if it is signed for this dealer.
@@ -112,7 +117,7 @@ async fn send_code(
     ctx: RouteContext<()>,
     tenant: Tenant,
 ) -> Result<Reply, ApiError> {
-    require_watchlist(&tenant)?;
+    require_sign_in(&tenant)?;
     let body = api::json_body(&mut req).await?;
     let request = validate_code_request(&body).map_err(invalid)?;
     let phone = request.phone;
@@ -266,7 +271,7 @@ struct PhoneRow {
 }
 
 async fn check(mut req: Request, ctx: RouteContext<()>, tenant: Tenant) -> Result<Reply, ApiError> {
-    require_watchlist(&tenant)?;
+    require_sign_in(&tenant)?;
     let body = api::json_body(&mut req).await?;
     let (phone, code) = validate_code_check(&body).map_err(invalid)?;
     let dealer = tenant.config.dealer.as_str();

@@ -7,10 +7,10 @@
 
 use dealer_edge_core::checkout::{
     car_status, deposit_cents, read_event, read_session, refusal, reservation_lead, return_url,
-    stripe_session_form, validate_hold, verify_signature, EventKind, HoldDetails, PaymentEvent,
-    ALREADY_RESERVED, BEING_RESERVED, INSERT_HOLD, NOT_OFFERED, NO_SUCH_CAR, ONE_HOLD_AT_A_TIME,
-    PAYMENT_UNAVAILABLE, PAY_WINDOW_SECS, STRIPE_API_BASE, UNPAID_HOLDS_FULL, UNPAID_HOLDS_MAX,
-    WEBHOOK_GRACE_SECS,
+    stripe_session_form, validate_hold, verified_for_unpaid_hold, verify_signature, EventKind,
+    HoldDetails, PaymentEvent, ALREADY_RESERVED, BEING_RESERVED, INSERT_HOLD, NOT_OFFERED,
+    NO_SUCH_CAR, ONE_HOLD_AT_A_TIME, PAYMENT_UNAVAILABLE, PAY_WINDOW_SECS, STRIPE_API_BASE,
+    UNPAID_HOLDS_FULL, UNPAID_HOLDS_MAX, WEBHOOK_GRACE_SECS,
 };
 use dealer_edge_core::http::{self, ApiError};
 use dealer_edge_core::lead::is_honeypot_hit;
@@ -28,7 +28,8 @@ use crate::api::{self, invalid, random_uuid, Reply};
 use crate::outbound::{self, Call};
 use crate::sql::{self, int, number, stmt, text};
 use crate::{
-    captcha, cars, error_response, internal, json_response, leads, parse_config, published, Tenant,
+    auth, captcha, cars, error_response, internal, json_response, leads, parse_config, published,
+    Tenant,
 };
 
 /// Largest webhook body read: a Checkout Session event is a few KB.
@@ -112,6 +113,15 @@ async fn create_hold(
         }
     }
 
+    let cents = deposit_cents(&car);
+    if cents == 0 {
+        let session = auth::session(&req, &ctx.env, &tenant).await?;
+        verified_for_unpaid_hold(
+            session.as_ref().map(|s| s.phone.as_str()),
+            &request.contact.phone,
+        )?;
+    }
+
     captcha::check(
         &ctx.env,
         &tenant,
@@ -123,7 +133,6 @@ async fn create_hold(
 
     let client = api::client_of(&req, &ctx.env, &tenant)?;
     let details = HoldDetails::new(&request, &car);
-    let cents = deposit_cents(&car);
     let hold_secs = u64::from(config.checkout.hold_hours) * 3600;
     let (state, expires_at) = if cents == 0 {
         ("reserved", now + hold_secs)

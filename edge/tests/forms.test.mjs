@@ -68,7 +68,10 @@ before(async () => {
   omega.leads = { email: null, webhook_url: `${hook.url}/hook` };
   const kappa = edgeConfig("kappa", "Kappa Cars", [KAPPA], location("kappa"), {
     forms: { message_required: true, captcha: { secret_name: "TURNSTILE_KAPPA" } },
-    checkout: { enabled: true, path: "buy-online", hold_hours: 24, payment: null },
+    // Reserves without a deposit and has no watchlist: sign-in serves only
+    // to confirm a hold's mobile.
+    features: { watchlist: false, phone_reveal: true },
+    checkout: { enabled: true, path: "buy-online", hold_hours: 24, payment: null, unpaid_holds: true },
     rate_limits: limits,
   });
   kappa.leads = { email: null, webhook_url: null };
@@ -614,9 +617,23 @@ describe("trade-in valuation", () => {
 describe("reserve online", () => {
   const webhook = () => `${w.base}/api/checkout/webhook`;
   /** A hold by `who` (its `ip`, if any, is the client's address, not a body field). */
-  const hold = (origin, slug, who = contact, extra = {}) => {
+  const hold = (origin, slug, who = contact, extra = {}, cookie = undefined) => {
     const { ip, ...person } = who;
-    return post("/api/checkout/hold", origin, { car_slug: slug, ...person, ...extra }, ip ? { "CF-Connecting-IP": ip } : {});
+    const headers = { ...(ip ? { "CF-Connecting-IP": ip } : {}), ...(cookie ? { Cookie: cookie } : {}) };
+    return post("/api/checkout/hold", origin, { car_slug: slug, ...person, ...extra }, headers);
+  };
+  /** Signs `who` in at Kappa (captcha on) with the code texted to their mobile: the session cookie. */
+  let codes = 0;
+  const signedIn = async (who) => {
+    const headers = who.ip ? { "CF-Connecting-IP": who.ip } : {};
+    const before = w.log.length;
+    const token = `pass:kappa.example:code-${++codes}`;
+    const asked = await post("/api/auth/request-code", KAPPA, { phone_number: who.phone, "cf-turnstile-response": token }, headers);
+    assert.equal(asked.status, 202, await asked.clone().text());
+    const code = await w.smsCode(who.phone, { dealer: "kappa", from: before });
+    const res = await post("/api/auth/verify", KAPPA, { phone_number: who.phone, code }, headers);
+    assert.equal(res.status, 200, await res.clone().text());
+    return res.headers.get("set-cookie").split(";")[0];
   };
   const status = async (slug, origin = OMEGA) => {
     const res = await fetch(`${w.base}/api/cars/${slug}/status`, { headers: { Origin: origin } });
@@ -780,8 +797,25 @@ describe("reserve online", () => {
     assert.equal((await status(HANG)).pending, false);
   });
 
-  test("no deposit: reserved at once, no payment, the dealer told", async () => {
-    const res = await hold(KAPPA, MG, contact, { "cf-turnstile-response": "pass:kappa.example:hold" });
+  test("no deposit: the mobile confirmed by the sign-in code first, then reserved at once, no payment, the dealer told", async () => {
+    const captcha = (n) => ({ "cf-turnstile-response": `pass:kappa.example:hold-${n}` });
+    const count = async () => (await d1("SELECT count(*) AS n FROM checkout_holds WHERE dealer = 'kappa'"))[0].n;
+    const before = await count();
+    // Signed out: nothing is held, the shopper is asked to confirm the mobile.
+    const signedOut = await hold(KAPPA, MG, contact, captcha(1));
+    assert.equal(signedOut.status, 401);
+    assert.match((await json(signedOut)).error, /first confirm your mobile number/);
+    const cookie = await signedIn(contact);
+    // Signed in as one mobile, holding with another: refused on the phone field.
+    const another = await hold(KAPPA, MG, { ...contact, phone: "0499 111 222" }, captcha(2), cookie);
+    assert.equal(another.status, 400);
+    assert.match((await json(another)).fields.phone, /mobile number you confirmed/);
+    // A cookie of another dealer's (or a forged one) is no session.
+    const forged = await hold(KAPPA, MG, contact, captcha(3), "dg_session=v1.kappa.0412345678.99999999999.00");
+    assert.equal(forged.status, 401);
+    assert.equal(await count(), before, "no refused hold is stored");
+
+    const res = await hold(KAPPA, MG, contact, captcha(4), cookie);
     assert.equal(res.status, 201);
     const body = await json(res);
     assert.equal(body.state, "reserved");
@@ -792,7 +826,9 @@ describe("reserve online", () => {
     assert.match((await leadRow(row.lead_id)).payload.message, /^Reserved online \(no deposit\)\./);
     assert.equal((await status(MG, KAPPA)).reserved, true);
     // Kappa has a captcha: holds need a token too.
-    assert.equal((await hold(KAPPA, MG, other(60))).status, 403);
+    assert.equal((await hold(KAPPA, MG, other(60), {}, await signedIn(other(60)))).status, 403);
+    // Sign-in stays closed where neither the watchlist nor a hold without a deposit needs it.
+    assert.equal((await post("/api/auth/request-code", ZETA, { phone_number: contact.phone })).status, 404);
   });
 
   test("holds a stranger cannot take: one active hold per mobile and per connection, at most 5 cars held without a deposit", async () => {
@@ -808,7 +844,8 @@ describe("reserve online", () => {
     const [{ n: already }] = await d1("SELECT count(*) AS n FROM checkout_holds WHERE dealer = 'kappa' AND state = 'reserved' AND amount_cents = 0");
     const statuses = [];
     for (const [i, slug] of FREE.entries()) {
-      const res = await hold(KAPPA, slug, other(80 + i), { "cf-turnstile-response": `pass:kappa.example:free-${i}` });
+      const who = other(80 + i);
+      const res = await hold(KAPPA, slug, who, { "cf-turnstile-response": `pass:kappa.example:free-${i}` }, await signedIn(who));
       statuses.push(res.status);
       if (res.status === 409) assert.match((await json(res)).error, /without a deposit just now/);
     }

@@ -158,6 +158,12 @@ fn is_request_target(url: &str) -> bool {
 }
 
 impl EdgeConfig {
+    /// Sign-in by a code to the shopper's mobile is offered: for the
+    /// watchlist, and to verify the mobile of a hold without a deposit.
+    pub fn sign_in(&self) -> bool {
+        self.features.watchlist || (self.checkout.enabled && self.checkout.unpaid_holds)
+    }
+
     /// The first configured value that would reach a header, an address
     /// or a redirect unsafely, named by its key: the build refuses these
     /// (config/src/check), and the worker checks again what it reads from
@@ -371,6 +377,11 @@ pub struct EdgeCheckout {
     /// Who takes the deposit; none when the deposit is 0 (the car is then
     /// reserved without payment).
     pub payment: Option<EdgePayment>,
+    /// Cars are reserved without a deposit (`features.checkout.deposit:
+    /// 0`): nothing paid holds the car, so the shopper first proves the
+    /// mobile is theirs with the sign-in code, and sign-in is open for
+    /// that even when the watchlist is off.
+    pub unpaid_holds: bool,
 }
 
 impl Default for EdgeCheckout {
@@ -380,6 +391,7 @@ impl Default for EdgeCheckout {
             path: "checkout".into(),
             hold_hours: 48,
             payment: None,
+            unpaid_holds: false,
         }
     }
 }

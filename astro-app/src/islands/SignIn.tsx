@@ -37,9 +37,9 @@ export function signInParams(search: string) {
 }
 
 export function signInIntro(type: string): string {
-  return type === 'watchlist'
-    ? 'Sign in with your mobile number to save cars to your watchlist.'
-    : 'Sign in with your mobile number to continue.';
+  if (type === 'watchlist') return 'Sign in with your mobile number to save cars to your watchlist.';
+  if (type === 'reserve') return 'Confirm your mobile number with the code we text you, then reserve the car without a deposit.';
+  return 'Sign in with your mobile number to continue.';
 }
 
 export default function SignIn(props: SignInProps) {

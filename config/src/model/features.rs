@@ -73,7 +73,7 @@ pub struct Checkout {
     pub enabled: bool,
     /// Path segment of the checkout page: /cars/{slug}/checkout or /cars/{slug}/buy-online.
     pub path: CheckoutPath,
-    /// Refundable deposit in dollars, paid online through `payment`. 0: no payment is taken (the amount is not shown on the button and the car is reserved as soon as the shopper sends the form).
+    /// Refundable deposit in dollars, paid online through `payment`. 0: no payment is taken (the amount is not shown on the button); the shopper first confirms their mobile with the sign-in code texted to it (so sign-in and its SMS provider are on for this dealer, watchlist or not), and the car is reserved as soon as they send the form. At most 5 cars are held without a deposit at one time, one per shopper.
     pub deposit: u32,
     /// Hours the car stays reserved once the deposit is paid (the shopper has 30 minutes to pay first).
     #[schemars(range(min = 1, max = 720))]

@@ -24,9 +24,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::Sha256;
 
+use crate::http::ApiError;
 use crate::input::{check_body, FieldErrors};
 use crate::lead::{
-    read_contact, Contact, Lead, LeadCategory, SOURCE, TERMS_MESSAGE, TURNSTILE_FIELD,
+    read_contact, Contact, Lead, LeadCategory, FORM_ERROR, SOURCE, TERMS_MESSAGE, TURNSTILE_FIELD,
 };
 use crate::lead_parts::iso8601;
 use crate::vehicle::from_stock;
@@ -64,6 +65,33 @@ pub const UNPAID_HOLDS_FULL: &str =
 /// dealer has at one time: a stranger with a few phones cannot take the
 /// whole showroom off the market. Paid holds are bounded by the payment.
 pub const UNPAID_HOLDS_MAX: u64 = 5;
+
+pub const VERIFY_MOBILE: &str =
+    "To reserve a car without a deposit, first confirm your mobile number with the code we text you.";
+pub const VERIFIED_MOBILE_ONLY: &str =
+    "Please use the mobile number you confirmed, or confirm this one.";
+
+/// A hold without a deposit takes the car off the market with nothing
+/// paid, so it needs a mobile the shopper proved is theirs: a live
+/// sign-in session (the code sent to that mobile) whose number is the
+/// hold's. `session_phone`: the session's number, none when signed out;
+/// `contact_phone`: the form's, national form. 401 when signed out (the
+/// site sends the shopper to sign in); 400 naming the phone field when
+/// the form's number is another.
+pub fn verified_for_unpaid_hold(
+    session_phone: Option<&str>,
+    contact_phone: &str,
+) -> Result<(), ApiError> {
+    match session_phone {
+        None => Err(ApiError::new(401, VERIFY_MOBILE)),
+        Some(phone) if phone == contact_phone => Ok(()),
+        Some(_) => {
+            let mut fields = FieldErrors::default();
+            fields.add("phone", VERIFIED_MOBILE_ONLY);
+            Err(ApiError::with_fields(400, FORM_ERROR, fields))
+        }
+    }
+}
 
 /// Inserts a hold unless the same shopper (phone or client network)
 /// already has an active one at the dealer, or, for a hold without a
@@ -536,6 +564,22 @@ pub fn reservation_lead(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hold_without_a_deposit_needs_the_confirmed_mobile() {
+        let signed_out = verified_for_unpaid_hold(None, "0412345678").unwrap_err();
+        assert_eq!(
+            (signed_out.status, signed_out.error.as_str()),
+            (401, VERIFY_MOBILE)
+        );
+        assert!(verified_for_unpaid_hold(Some("0412345678"), "0412345678").is_ok());
+        let other = verified_for_unpaid_hold(Some("0412345678"), "0499999999").unwrap_err();
+        assert_eq!(other.status, 400);
+        assert_eq!(
+            other.fields.unwrap().0.get("phone").map(String::as_str),
+            Some(VERIFIED_MOBILE_ONLY)
+        );
+    }
     use crate::vehicle::tests::car;
     use serde_json::json;
 

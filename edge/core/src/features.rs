@@ -6,7 +6,20 @@ use dealer_rules::edge_config::EdgeConfig;
 
 use crate::http::ApiError;
 
-/// The watchlist (and so sign-in) must be switched on for the dealer.
+/// Sign-in (`/api/auth/*`) is open for the watchlist and for holds
+/// without a deposit ([`EdgeConfig::sign_in`]).
+pub fn require_sign_in(config: &EdgeConfig) -> Result<(), ApiError> {
+    if config.sign_in() {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            404,
+            "Sign-in is not available on this website.",
+        ))
+    }
+}
+
+/// The watchlist must be switched on for the dealer.
 pub fn require_watchlist(config: &EdgeConfig) -> Result<(), ApiError> {
     if config.features.watchlist {
         Ok(())

@@ -28,16 +28,21 @@ pub fn required(edge: &EdgeConfig) -> BTreeMap<String, String> {
     let mut add = |name: &str, why: String| {
         need.entry(name.to_string()).or_insert(why);
     };
-    if edge.features.watchlist {
+    if edge.sign_in() {
         // Sign-in codes go out by SMS; without the webhook provider they
         // only reach the worker's log.
+        let why = if edge.features.watchlist {
+            "features.watchlist"
+        } else {
+            "features.checkout.deposit: 0 (the mobile is verified)"
+        };
         add(
             "SMS_PROVIDER",
-            "features.watchlist: sign-in codes by SMS (set it to `webhook`)".into(),
+            format!("{why}: sign-in codes by SMS (set it to `webhook`)"),
         );
         add(
             "SMS_WEBHOOK_URL",
-            "features.watchlist: the SMS provider's endpoint".into(),
+            format!("{why}: the SMS provider's endpoint"),
         );
     }
     let emails =
@@ -113,6 +118,17 @@ mod tests {
             "leads":{"email":null,"webhook_url":null},"features":{"watchlist":false,"phone_reveal":false,"trade_in":false}}"#,
         )
         .unwrap();
+        assert!(required(&c).is_empty());
+        // Holds without a deposit verify the mobile by SMS, watchlist or not.
+        c.checkout.enabled = true;
+        c.checkout.unpaid_holds = true;
+        let unpaid = required(&c);
+        assert_eq!(
+            unpaid.keys().collect::<Vec<_>>(),
+            ["SMS_PROVIDER", "SMS_WEBHOOK_URL"]
+        );
+        assert!(unpaid["SMS_PROVIDER"].starts_with("features.checkout.deposit: 0"));
+        c.checkout.unpaid_holds = false;
         assert!(required(&c).is_empty());
         c.features.watchlist = true;
         c.leads.email = Some("a@b.example".into());

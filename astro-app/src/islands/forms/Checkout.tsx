@@ -8,6 +8,11 @@
  * `?payment=cancelled` and the hold id: success waits for the payment's
  * confirmation (the car's status), cancelled offers the form again.
  *
+ * Without a deposit nothing paid holds the car, so the shopper first
+ * confirms the mobile with the sign-in code (/sign-in/?type=reserve, back
+ * here): the edge holds such a car only for a session of the form's
+ * mobile (edge/core/src/checkout.rs `verified_for_unpaid_hold`).
+ *
  * Without JavaScript the form posts a lead instead ("Reserve Request"):
  * the dealer calls the shopper back; no car is held.
  */
@@ -18,6 +23,7 @@ import { dollars } from '../../lib/format';
 import { carStatus, type CarStatus } from '../../lib/forms/reserved';
 import { HONEYPOT_FIELD, TURNSTILE_FIELD, carDefaults, type CarFacts } from '../../lib/forms/payload';
 import { saveLastLead } from '../../lib/forms/storage';
+import { getSession, herePath, signInHref, type Session } from '../../lib/session';
 import type { LeadResult } from '../../lib/forms/submit';
 import type { FieldSpec } from './Fields';
 import LeadForm from './LeadForm';
@@ -65,6 +71,8 @@ export default function Checkout({ config, car, deposit, holdHours, fetchImpl, n
   const heading = useRef<HTMLHeadingElement>(null);
   const paymentUrl = useRef('');
   const go = navigate ?? ((url: string) => window.location.assign(url));
+  // Without a deposit: who is signed in (null until the worker answers).
+  const [who, setWho] = useState<Session | null>(null);
 
   useEffect(() => {
     const q = new URLSearchParams(window.location.search);
@@ -87,6 +95,7 @@ export default function Checkout({ config, car, deposit, holdHours, fetchImpl, n
       return;
     }
     void carStatus(config.apiBase, car.slug, fetchImpl).then(setStatus);
+    if (deposit === 0) void getSession(config.apiBase, fetchImpl).then(setWho);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration (the return from the payment page is in the URL)
   }, []);
   const backStatus = back.kind === 'paid' ? back.status : '';
@@ -95,8 +104,16 @@ export default function Checkout({ config, car, deposit, holdHours, fetchImpl, n
   }, [back.kind, backStatus]);
 
   const amount = deposit > 0 ? dollars(deposit) : '';
+  // Signed out for sure (not a failed check: then the form is offered and the worker decides).
+  const mustConfirm = deposit === 0 && who !== null && !who.signedIn && !who.unknown;
+  const confirmHref = () => signInHref('reserve', herePath(), `/cars/${car.slug}/`);
   const send = async (payload: Record<string, unknown>): Promise<LeadResult> => {
     const r = await api<{ hold_id?: unknown; checkout_url?: unknown }>(config.apiBase, '/api/checkout/hold', { body: holdRequest(car.slug, payload), fetchImpl });
+    // Signed out meanwhile (another tab, the session ended): confirm the mobile again.
+    if (!r.ok && r.status === 401 && deposit === 0) {
+      go(confirmHref());
+      return { ok: false, status: r.status, error: r.error, fields: r.fields };
+    }
     if (!r.ok) return { ok: false, status: r.status, error: r.error, fields: r.fields };
     const url = r.data.checkout_url;
     if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return { ok: false, status: r.status, error: 'An unexpected error occurred.', fields: {} };
@@ -146,24 +163,34 @@ export default function Checkout({ config, car, deposit, holdHours, fetchImpl, n
       <p>
         {amount
           ? `Pay a ${amount} deposit, 100% refundable, and we hold the car for you for ${holdHours} hours.`
-          : `No deposit needed: we hold the car for you for ${holdHours} hours.`}
+          : `No deposit needed: we hold the car for you for ${holdHours} hours, once you confirm your mobile number with a code we text you.`}
       </p>
-      <LeadForm
-        formId="checkout"
-        settings={config}
-        fields={checkoutFields(config)}
-        // What a post without JavaScript sends: a lead asking the dealer to call about reserving the car.
-        category="enquiry"
-        subcategory="Reserve Request"
-        defaults={carDefaults(car, config.dealershipSlug)}
-        hiddenText="I would like to reserve this car."
-        submitLabel={amount ? `Reserve and pay ${amount}` : 'Reserve this car'}
-        send={send}
-        // On to the payment provider's page (or, without a deposit, straight back here as reserved).
-        onSent={() => go(paymentUrl.current)}
-        fetchImpl={fetchImpl}
-        navigate={navigate}
-      />
+      {mustConfirm ? (
+        <p>
+          <a className="button button--primary" href={confirmHref()}>
+            Confirm my mobile number
+          </a>
+        </p>
+      ) : (
+        <LeadForm
+          formId="checkout"
+          settings={config}
+          fields={checkoutFields(config)}
+          // The confirmed mobile (the worker holds the car only for it).
+          initialValues={who?.signedIn && who.phone ? { phone: who.phone } : undefined}
+          // What a post without JavaScript sends: a lead asking the dealer to call about reserving the car.
+          category="enquiry"
+          subcategory="Reserve Request"
+          defaults={carDefaults(car, config.dealershipSlug)}
+          hiddenText="I would like to reserve this car."
+          submitLabel={amount ? `Reserve and pay ${amount}` : 'Reserve this car'}
+          send={send}
+          // On to the payment provider's page (or, without a deposit, straight back here as reserved).
+          onSent={() => go(paymentUrl.current)}
+          fetchImpl={fetchImpl}
+          navigate={navigate}
+        />
+      )}
     </section>
   );
 }

@@ -84,6 +84,7 @@ pub fn edge_config(slug: &str, cfg: &dealer_config::DealerConfig) -> EdgeConfig 
                 secret_name: p.secret_name.clone(),
                 webhook_secret_name: p.webhook_secret_name.clone(),
             }),
+            unpaid_holds: cfg.features.checkout.deposit == 0,
         },
         trade_in: EdgeTradeIn {
             valuation: cfg
