@@ -20,6 +20,7 @@ pub mod model;
 pub mod moment;
 pub mod places;
 mod read;
+pub mod redirect_rules;
 pub mod slug;
 pub mod suggest;
 mod yaml;

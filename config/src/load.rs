@@ -23,6 +23,9 @@ pub struct LoadedDealer {
     pub pages: Vec<crate::content::MarkdownPage>,
     /// Warnings (never errors).
     pub warnings: Vec<Diagnostic>,
+    /// The line of each entry of `redirects` in the dealer's file: the
+    /// build checks them against the site's pages and names the line.
+    pub redirect_lines: Vec<usize>,
 }
 
 impl LoadedDealer {
@@ -216,7 +219,12 @@ impl Loader {
             _ => return Err(reject(files, problems)),
         };
         let warnings = problems.into_iter().map(|p| p.locate(&files)).collect();
+        let redirect_lines = match tree.get("redirects") {
+            Some(Node::Seq(items, _)) => items.iter().map(|n| n.span().line).collect(),
+            _ => Vec::new(),
+        };
         Ok(LoadedDealer {
+            redirect_lines,
             slug,
             path: dealer_path.to_path_buf(),
             config,

@@ -20,6 +20,7 @@ mod models;
 mod offers;
 mod pages;
 pub(crate) mod placeholders;
+mod redirects;
 mod search;
 mod stock;
 pub(crate) mod structure;
@@ -202,6 +203,12 @@ pub(crate) fn rules(
         forms::check(cfg, &mut cx);
     }
     syndication::check(cfg, &mut cx);
+    if skip.ok("redirects") {
+        redirects::check(&cfg.redirects, &mut cx);
+    }
+    if skip.ok("migration") {
+        redirects::check_accept_missing(&cfg.migration.accept_missing, &mut cx);
+    }
     cx.out
 }
 

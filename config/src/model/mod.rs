@@ -13,6 +13,7 @@ mod features;
 mod finance;
 mod home;
 mod locations;
+mod migration;
 mod pages;
 mod search;
 mod stock_source;
@@ -26,6 +27,7 @@ pub use features::*;
 pub use finance::*;
 pub use home::*;
 pub use locations::*;
+pub use migration::*;
 pub use pages::*;
 // The groups, their docs and their defaults are listed once, in the
 // rules crate (shared with the worker): this is the dealer file's view.
@@ -136,6 +138,12 @@ pub struct DealerConfig {
     /// Where leads are delivered.
     #[serde(default)]
     pub leads: LeadsConfig,
+    /// The old site's addresses that keep answering: each one redirects to a page of this site or an https URL (docs/migrating.md). Checked: a target that is neither, a loop, a chain (a redirect to another redirect), a `from` that is a page of this site, and Cloudflare's limits (2,000 static and 100 dynamic rules a site, shared with the sold cars' and the old platform's rules). None by default.
+    #[serde(default)]
+    pub redirects: Vec<DealerRedirect>,
+    /// The dealer's move from an old site: what `dealergen migrate-check` accepts as missing.
+    #[serde(default)]
+    pub migration: Migration,
     /// Pages that need a signed-in shopper: a signed-out visitor is sent to /sign-in/ (with type, redirect and back) and search engines are asked not to index them. Site paths; `{slug}` matches one path segment, e.g. "/cars/{slug}/checkout" or "/pages/owners-club". Each must match a page the site has (a route without a page is an error). None by default.
     #[serde(default)]
     pub gated_routes: Vec<String>,

@@ -3,6 +3,8 @@
 //! `! Name` line detaching a header an earlier block set), so the preview
 //! answers with the Content-Security-Policy and redirects shoppers get.
 
+use dealer_config::redirect_rules::{location, RuleSet};
+
 /// A path pattern: `*` matches any run of characters, the rest is literal.
 #[derive(Debug, Clone)]
 struct Pattern(Vec<String>);
@@ -42,13 +44,6 @@ impl Pattern {
 }
 
 #[derive(Debug, Clone)]
-struct Redirect {
-    from: Pattern,
-    to: String,
-    status: u16,
-}
-
-#[derive(Debug, Clone)]
 struct HeaderBlock {
     path: Pattern,
     /// (lower-case name, value); `None` detaches the header.
@@ -58,27 +53,14 @@ struct HeaderBlock {
 /// Both files of one build.
 #[derive(Debug, Clone, Default)]
 pub struct CdnRules {
-    redirects: Vec<Redirect>,
+    /// `_redirects` as the CDN holds it (static, then dynamic; its limits).
+    redirects: RuleSet,
     headers: Vec<HeaderBlock>,
 }
 
 impl CdnRules {
     pub fn parse(redirects: &str, headers: &str) -> Self {
-        let redirects = redirects
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .filter_map(|l| {
-                let mut f = l.split_whitespace();
-                let (from, to) = (f.next()?, f.next()?);
-                let status = f.next().and_then(|s| s.parse().ok()).unwrap_or(302);
-                Some(Redirect {
-                    from: Pattern::new(from),
-                    to: to.to_string(),
-                    status,
-                })
-            })
-            .collect();
+        let redirects = RuleSet::parse(redirects);
         let mut blocks: Vec<HeaderBlock> = Vec::new();
         for raw in headers.lines() {
             let line = raw.trim();
@@ -113,13 +95,12 @@ impl CdnRules {
         Self::parse(&read("_redirects"), &read("_headers"))
     }
 
-    /// The redirect for `path`: (status, location), the first `*`'s match
-    /// put for `:splat` in the location.
-    pub fn redirect(&self, path: &str) -> Option<(u16, String)> {
-        self.redirects.iter().find_map(|r| {
-            let splat = r.from.splat(path)?;
-            Some((r.status, r.to.replace(":splat", splat)))
-        })
+    /// The redirect of a request for `path` with `search` ("" or
+    /// "?…"): (status, Location), as the CDN answers it
+    /// (dealer_config::redirect_rules).
+    pub fn redirect(&self, path: &str, search: &str) -> Option<(u16, String)> {
+        let (rule, to) = self.redirects.find(path)?;
+        Some((rule.status, location(&to, search)))
     }
 
     /// The headers the CDN adds to a file at `path`, in order.
@@ -148,15 +129,15 @@ mod tests {
             "",
         );
         assert_eq!(
-            rules.redirect("/cars/old-1/"),
+            rules.redirect("/cars/old-1/", ""),
             Some((301, "/search/?make=kia".to_string()))
         );
-        assert_eq!(rules.redirect("/cars/old-1/x"), None);
+        assert_eq!(rules.redirect("/cars/old-1/x", ""), None);
         assert_eq!(
-            rules.redirect("/promo/a/b"),
+            rules.redirect("/promo/a/b", ""),
             Some((302, "/offers/".to_string()))
         );
-        assert_eq!(rules.redirect("/promotions/"), None);
+        assert_eq!(rules.redirect("/promotions/", ""), None);
     }
 
     #[test]

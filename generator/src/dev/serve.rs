@@ -357,8 +357,8 @@ pub fn resolve(site: &Site, raw_path: &str, query: &str, method: &str) -> Answer
         },
     };
     let rules = site.rules(&rules_dir);
-    if let Some((status, to)) = rules.redirect(raw_path) {
-        return Answer::Redirect(status, format!("{to}{query}"));
+    if let Some((status, to)) = rules.redirect(raw_path, query) {
+        return Answer::Redirect(status, to);
     }
     // The CDN's own files are instructions, never content.
     if path == "/_headers" || path == "/_redirects" {

@@ -59,6 +59,52 @@ impl Generated {
 /// `public` holds the site's public files (`astro-app/public`, see
 /// [`Project::public_dir`]): a shown car's photo named by a site path that
 /// is not there is left out of the car, with a feed warning.
+/// The dealer's `redirects`, checked against the site's pages (file, line
+/// and key in each error), and the CDN's limit on dynamic rules, which
+/// they share with the platform's.
+fn dealer_redirects(
+    dealer: &dealer_config::LoadedDealer,
+    table: &[site_data::page_table::PageEntry],
+) -> Result<Vec<crate::publish::redirects::Redirect>> {
+    use crate::publish::redirects;
+    let pages: std::collections::HashSet<String> =
+        site_data::page_table::paths(table).into_iter().collect();
+    let rules = &dealer.config.redirects;
+    let at = |i: usize, key: &str| {
+        let line = dealer
+            .redirect_lines
+            .get(i)
+            .map_or(String::new(), |l| format!(":{l}"));
+        format!("{}{line}: redirects[{i}].{key}", dealer.path.display())
+    };
+    let checked = redirects::dealer_redirects(rules, &pages).map_err(|problems| {
+        anyhow::anyhow!(
+            "{} of the dealer's redirects cannot be written:\n  {}",
+            problems.len(),
+            problems
+                .iter()
+                .map(|p| format!("{}: {}", at(p.index, p.key), p.message))
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        )
+    })?;
+    let platform = redirects::legacy_addresses(&pages, dealer.config.manufacturer.as_deref())
+        .into_iter()
+        .chain(redirects::retired_pages())
+        .filter(|r| redirects::is_dynamic(r) && !rules.iter().any(|d| d.from == r.from))
+        .count();
+    let dynamic = checked.iter().filter(|r| redirects::is_dynamic(r)).count();
+    if dynamic + platform > dealer_config::redirect_rules::MAX_DYNAMIC {
+        anyhow::bail!(
+            "{}: {dynamic} of the dealer's redirects have `*` or `:name`, and the platform writes {platform} more: the CDN reads at most {} a site, so drop or merge {} of them (rules of one folder make one `/folder/*` rule)",
+            dealer.path.display(),
+            dealer_config::redirect_rules::MAX_DYNAMIC,
+            dynamic + platform - dealer_config::redirect_rules::MAX_DYNAMIC
+        );
+    }
+    Ok(checked)
+}
+
 pub fn generate(
     dealer: &dealer_config::LoadedDealer,
     public: &Path,
@@ -108,7 +154,17 @@ pub fn generate(
         );
     }
     build_warnings.extend(settled.warnings);
-    let mut plan = publish_plan(&dealer.slug, cfg, &site, &cars, &selection.gone);
+    let table = site_data::page_table::table(&site, &cars)
+        .with_context(|| format!("the pages of {}", dealer.path.display()))?;
+    let dealer_rules = dealer_redirects(dealer, &table)?;
+    let mut plan = publish_plan(
+        &dealer.slug,
+        cfg,
+        &site,
+        &cars,
+        &selection.gone,
+        dealer_rules,
+    );
     // The ads feeds come from the cars as the pages show them
     // (pipeline::syndication): the same release, the same decision.
     let feeds = crate::pipeline::syndication::build(
@@ -117,13 +173,11 @@ pub fn generate(
     );
     if plan.left_out > 0 {
         build_warnings.push(format!(
-            "{} sold car(s) past the window get no redirect: _redirects holds {} static rules, shared with the old platform's addresses (the most recent sales are kept)",
+            "{} sold car(s) past the window get no redirect: _redirects holds {} static rules, shared with the dealer's redirects and the old platform's addresses (the most recent sales are kept)",
             plan.left_out,
             crate::publish::redirects::MAX_REDIRECTS
         ));
     }
-    let table = site_data::page_table::table(&site, &cars)
-        .with_context(|| format!("the pages of {}", dealer.path.display()))?;
     // A colour no family claims is in no Colour filter: said, not hidden.
     let colours =
         crate::pipeline::search_index::unfamiliar_colours(&cars, &cfg.search.colour_families);

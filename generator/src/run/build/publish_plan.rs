@@ -18,6 +18,7 @@ pub fn publish_plan(
     site: &site_data::SiteData,
     cars: &[present::Car],
     gone: &[crate::pipeline::stock::GoneCar],
+    dealer_rules: Vec<crate::publish::redirects::Redirect>,
 ) -> PlannedPublish {
     use crate::publish::headers::origin_of;
     let landings: std::collections::HashSet<String> = site
@@ -28,22 +29,30 @@ pub fn publish_plan(
         .collect();
     let live: std::collections::HashSet<&str> = cars.iter().map(|c| c.slug.as_str()).collect();
     let site_pages: std::collections::HashSet<String> = site.pages.iter().cloned().collect();
-    let legacy =
+    use crate::publish::redirects::is_dynamic;
+    // The dealer's own rules decide their addresses: a platform rule for
+    // the same address goes (the CDN would only read the first anyway).
+    let dealer_from: std::collections::HashSet<String> =
+        dealer_rules.iter().map(|r| r.from.clone()).collect();
+    let mut legacy =
         crate::publish::redirects::legacy_addresses(&site_pages, cfg.manufacturer.as_deref());
-    let static_legacy = legacy
-        .iter()
-        .filter(|r| !crate::publish::redirects::is_dynamic(r))
-        .count();
-    let room = crate::publish::redirects::MAX_REDIRECTS.saturating_sub(static_legacy);
-    let (mut redirects, left_out) =
-        crate::publish::redirects::sold_cars(gone, &landings, &live, room);
-    // Static rules (sold cars, old addresses) before the dynamic ones.
-    let (dynamic, fixed): (Vec<_>, Vec<_>) = legacy
-        .into_iter()
-        .partition(crate::publish::redirects::is_dynamic);
-    redirects.extend(fixed);
-    redirects.extend(dynamic);
-    redirects.extend(crate::publish::redirects::retired_pages());
+    legacy.extend(crate::publish::redirects::retired_pages());
+    legacy.retain(|r| !dealer_from.contains(&r.from));
+    let (dealer_dynamic, dealer_static): (Vec<_>, Vec<_>) =
+        dealer_rules.into_iter().partition(is_dynamic);
+    let (legacy_dynamic, legacy_static): (Vec<_>, Vec<_>) =
+        legacy.into_iter().partition(is_dynamic);
+    let room = crate::publish::redirects::MAX_REDIRECTS
+        .saturating_sub(dealer_static.len() + legacy_static.len());
+    let (sold, left_out) = crate::publish::redirects::sold_cars(gone, &landings, &live, room);
+    // Static rules (the dealer's, old addresses, sold cars) before the
+    // dynamic ones: the CDN counts every rule after the first dynamic one
+    // as dynamic.
+    let mut redirects = dealer_static;
+    redirects.extend(legacy_static);
+    redirects.extend(sold);
+    redirects.extend(dealer_dynamic);
+    redirects.extend(legacy_dynamic);
     let mut runtime = crate::publish::headers::RuntimeOrigins::default();
     // The edge API (leads, watchlist, quotes...) and, when hosted, the search service.
     if let Some(api) = origin_of(&cfg.edge.api_base) {
