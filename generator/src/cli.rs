@@ -63,6 +63,14 @@ pub enum Command {
     /// before publishing. For a site built by other means, or a copy.
     #[command(after_help = "Example:\n  dealergen check-links --dealer brisbane-motor-group")]
     CheckLinks(CheckLinksArgs),
+    /// Ask a dealer's built site for its old site's addresses, as
+    /// Cloudflare will answer them: each a page, a redirect to a page (how
+    /// many hops) or missing, with the rule that decided. Exit 1 when one
+    /// is missing that `migration.accept_missing` does not accept.
+    #[command(
+        after_help = "Examples:\n  dealergen migrate-check --dealer brisbane-motor-group --urls old-sitemap.xml\n  dealergen migrate-check --dealer brisbane-motor-group --urls crawl.csv --format json\n\nBuild the dealer first (dealergen build --dealer X). docs/migrating.md walks through a move."
+    )]
+    MigrateCheck(MigrateCheckArgs),
     /// List the dealers and whether their files are valid.
     #[command(after_help = "Example:\n  dealergen list")]
     List,
@@ -358,6 +366,22 @@ pub struct CheckLinksArgs {
     /// Judge the sold window (redirects) at this moment (RFC 3339) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct MigrateCheckArgs {
+    /// The dealer moving onto the platform.
+    #[arg(long, value_name = "SLUG")]
+    pub dealer: String,
+    /// The old site's addresses: its sitemap.xml, a crawler's CSV export (a URL or Address column), or one address a line; full URLs or paths.
+    #[arg(long, value_name = "FILE")]
+    pub urls: PathBuf,
+    /// The built site (default: sites/<slug>/dist).
+    #[arg(long, value_name = "DIR")]
+    pub dist: Option<PathBuf>,
+    /// Output format: human (terminal), github (workflow annotations on the list's lines), json (an array of {url, answer, to, rule, hops, chain, accepted}).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
 }
 
 #[derive(Debug, Args)]

@@ -45,6 +45,7 @@ pub mod dev;
 pub mod diff;
 pub mod docs;
 pub mod explain;
+pub mod migrate;
 pub mod pipeline;
 pub mod project;
 pub mod publish;

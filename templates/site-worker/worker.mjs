@@ -4,7 +4,8 @@
 // match (assets.run_worker_first lists them):
 //   /print?car_id={id or slug}          301 the car's page (it prints itself)
 //   /checkout-journey?car_id={id}       301 the car's reservation page, else its page
-//   /models?body={body}                 301 /models/#{body}
+//   /models?body={body}                 301 /models/#{body} (a site without a models
+//                                       page: its _redirects answer, e.g. the new-car search)
 // A car no longer on the site goes to /search/. The car ids come from the
 // site's own /cars/ids.json, read through the assets binding.
 // A preview (`dealergen deploy --preview`) has no zone route sending
@@ -17,6 +18,8 @@ export async function legacyAnswer(request, env) {
   const url = new URL(request.url);
   const go = (path) => Response.redirect(new URL(path, url.origin).toString(), 301);
   if (url.pathname === '/models') {
+    const models = await env.ASSETS.fetch(new URL('/models/', url.origin), { method: 'HEAD' });
+    if (!models.ok) return null;
     const body = (url.searchParams.get('body') ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     return go(`/models/${body ? `#${body}` : ''}`);
   }

@@ -12,6 +12,7 @@ mod check;
 mod diff;
 mod explain;
 mod list;
+mod migrate;
 mod new;
 mod pull;
 mod schema;
@@ -29,6 +30,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             docs,
         } => schema::run(&project, write, site_data, docs),
         Command::CheckLinks(args) => check::links(&project, args),
+        Command::MigrateCheck(args) => migrate::run(&project, args),
         Command::List => list::run(&project),
         Command::Stock(StockCommand::Pull(args)) => pull::run(&project, args),
         Command::Explain(args) => explain::run(&project, args),

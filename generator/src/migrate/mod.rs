@@ -1,0 +1,205 @@
+//! `dealergen migrate-check`: a dealer's old addresses asked of its built
+//! site as Cloudflare will answer them (`cloudflare`): each one a page, a
+//! redirect to a page (in how many hops), or missing, with the rule that
+//! decided. docs/migrating.md is the guide.
+
+pub mod addresses;
+pub mod cloudflare;
+
+use cloudflare::{Hop, Rule, Site};
+use serde::Serialize;
+
+/// Hops followed before an address counts as a redirect loop.
+pub const MAX_HOPS: usize = 10;
+
+/// What an old address gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Answer {
+    Page,
+    Redirect,
+    Missing,
+}
+
+/// One old address and its answer (the JSON format's element).
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// The address as the list has it.
+    pub url: String,
+    pub answer: Answer,
+    /// Where the redirects end (a site path, or a URL off the site); for a
+    /// missing address, the last address asked (none when the address itself is missing).
+    pub to: Option<String>,
+    /// The rule that decided the first answer.
+    pub rule: String,
+    /// Redirects followed (0 for a page, or an address missing itself).
+    pub hops: usize,
+    /// Each hop's status and Location.
+    pub chain: Vec<String>,
+    /// Missing, but the dealer's `migration.accept_missing` lets it be.
+    pub accepted: bool,
+}
+
+/// Asks `site` for `path_and_query` (a site path with its query) and
+/// follows its redirects on the site.
+pub fn resolve(site: &Site, url: &str, path_and_query: &str, dealer_rules: &[String]) -> Finding {
+    let (mut path, mut search) = split(path_and_query);
+    let mut chain = Vec::new();
+    let mut first_rule = None;
+    // The last Location, as sent (with its #fragment).
+    let mut last = String::new();
+    for _ in 0..=MAX_HOPS {
+        let (hop, rule) = site.get(&path, &search);
+        first_rule.get_or_insert_with(|| describe(&rule, dealer_rules));
+        match hop {
+            Hop::Page => {
+                let answer = if chain.is_empty() {
+                    Answer::Page
+                } else {
+                    Answer::Redirect
+                };
+                let to = (!chain.is_empty()).then_some(last);
+                return finding(url, answer, to, first_rule, chain);
+            }
+            Hop::Missing => {
+                let to = (!chain.is_empty()).then_some(last);
+                return finding(url, Answer::Missing, to, first_rule, chain);
+            }
+            Hop::Redirect { status, location } => {
+                chain.push(format!("{status} {location}"));
+                if location.contains("://") {
+                    // Off the site: what answers there is not this site's to say.
+                    return finding(url, Answer::Redirect, Some(location), first_rule, chain);
+                }
+                let without_hash = location.split('#').next().unwrap_or("/");
+                (path, search) = split(without_hash);
+                last = location;
+            }
+        }
+    }
+    let rule = format!("a redirect loop: more than {MAX_HOPS} hops");
+    finding(
+        url,
+        Answer::Missing,
+        Some(format!("{path}{search}")),
+        Some(rule),
+        chain,
+    )
+}
+
+fn finding(
+    url: &str,
+    answer: Answer,
+    to: Option<String>,
+    rule: Option<String>,
+    chain: Vec<String>,
+) -> Finding {
+    Finding {
+        url: url.to_string(),
+        answer,
+        to,
+        rule: rule.unwrap_or_default(),
+        hops: chain.len(),
+        chain,
+        accepted: false,
+    }
+}
+
+fn split(path_and_query: &str) -> (String, String) {
+    match path_and_query.find('?') {
+        Some(i) => (
+            path_and_query[..i].to_string(),
+            path_and_query[i..].to_string(),
+        ),
+        None => (path_and_query.to_string(), String::new()),
+    }
+}
+
+/// The rule in words; a `_redirects` line that is one of the dealer's
+/// own redirects names it (`redirects[i]`).
+fn describe(rule: &Rule, dealer_rules: &[String]) -> String {
+    match rule {
+        Rule::File(f) => format!("page {f}"),
+        Rule::Redirects { line, text } => {
+            let from = text.split_whitespace().next().unwrap_or("");
+            match dealer_rules.iter().position(|d| d == from) {
+                Some(i) => {
+                    format!("dealer redirect redirects[{i}] (_redirects line {line}: {text})")
+                }
+                None => format!("_redirects line {line}: {text}"),
+            }
+        }
+        Rule::SiteWorker(why) => format!("site worker: {why}"),
+        Rule::TrailingSlash => "the CDN adds the page's trailing slash".into(),
+        Rule::NotFound => "no page, redirect or rule: the 404 page".into(),
+    }
+}
+
+/// Whether `path` is one the dealer accepts as missing (`/x` exactly, or
+/// a prefix ending in `*`).
+pub fn accepted_missing(path: &str, accept: &[String]) -> bool {
+    accept.iter().any(|a| match a.strip_suffix('*') {
+        Some(prefix) => path.starts_with(prefix),
+        None => a == path,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepted_addresses_are_exact_or_a_prefix() {
+        let accept = ["/old-promo".to_string(), "/wp-content/*".to_string()];
+        assert!(accepted_missing("/old-promo", &accept));
+        assert!(!accepted_missing("/old-promo/", &accept));
+        assert!(accepted_missing("/wp-content/uploads/a.jpg", &accept));
+        assert!(!accepted_missing("/wp-admin/", &accept));
+    }
+
+    #[test]
+    fn redirects_are_followed_to_their_page_and_loops_stop() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        write("index.html", "home");
+        write("about-us/index.html", "about");
+        write(
+            "_redirects",
+            "/diamond /about-us 301\n/a /b 301\n/b /a 301\n/gone /nowhere/ 301\n",
+        );
+        let site = Site::open(dir.path()).unwrap();
+        let f = resolve(
+            &site,
+            "https://old.example/diamond?x=1",
+            "/diamond?x=1",
+            &["/diamond".into()],
+        );
+        assert_eq!(
+            (f.answer, f.hops, f.to.as_deref()),
+            (Answer::Redirect, 2, Some("/about-us/?x=1"))
+        );
+        assert_eq!(f.chain, ["301 /about-us?x=1", "307 /about-us/?x=1"]);
+        assert!(
+            f.rule.starts_with("dealer redirect redirects[0]"),
+            "{}",
+            f.rule
+        );
+        let page = resolve(&site, "/about-us/", "/about-us/", &[]);
+        assert_eq!((page.answer, page.hops, page.to), (Answer::Page, 0, None));
+        let looped = resolve(&site, "/a", "/a", &[]);
+        assert_eq!(looped.answer, Answer::Missing);
+        assert!(looped.rule.contains("loop"), "{}", looped.rule);
+        let gone = resolve(&site, "/gone", "/gone", &[]);
+        assert_eq!(
+            (gone.answer, gone.to.as_deref(), gone.hops),
+            (Answer::Missing, Some("/nowhere/"), 1)
+        );
+        let missing = resolve(&site, "/x", "/x", &[]);
+        assert_eq!((missing.answer, missing.hops), (Answer::Missing, 0));
+        assert_eq!(missing.rule, "no page, redirect or rule: the 404 page");
+    }
+}
