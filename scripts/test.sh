@@ -121,6 +121,10 @@ gate_start "budgets" node scripts/budget.mjs "sites/$DEMO/dist"
 gate_start "valid HTML (W3C Nu checker)" node scripts/html-check.mjs
 # Every car page's JSON-LD against Google's vehicle listing properties.
 gate_start "structured data (Google vehicle listing)" node scripts/structured-data-check.mjs
+# The older platform's addresses on each demo dealer, in workerd and by
+# `dealergen migrate-check`: the same answers, each a page within 2 hops.
+gate_start "migrate-check = workerd (old addresses)" e2e migrate \
+    sites/brisbane-motor-group/dist sites/perth-auto-collective/dist sites/sunshine-coast-toyota/dist
 gates_wait
 # The suites that only read the built demo sites, three at a time (each
 # with its own served site and browser; scripts/e2e/run.mjs prints each

@@ -18,8 +18,10 @@ export async function legacyAnswer(request, env) {
   const url = new URL(request.url);
   const go = (path) => Response.redirect(new URL(path, url.origin).toString(), 301);
   if (url.pathname === '/models') {
-    const models = await env.ASSETS.fetch(new URL('/models/', url.origin), { method: 'HEAD' });
-    if (!models.ok) return null;
+    // The page itself (redirect: 'manual': the binding follows a redirect, and a site
+    // without the page has one there).
+    const models = await env.ASSETS.fetch(new URL('/models/', url.origin), { method: 'HEAD', redirect: 'manual' });
+    if (models.status !== 200) return null;
     const body = (url.searchParams.get('body') ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     return go(`/models/${body ? `#${body}` : ''}`);
   }
@@ -41,6 +43,7 @@ async function findCar(wanted, url, env) {
   }
   if (!/^[a-z0-9][a-z0-9-]*$/.test(wanted)) return null;
   const page = `/cars/${wanted}/`;
+  // A sold car's page redirects to its closest search: the binding follows it.
   const found = await env.ASSETS.fetch(new URL(page, url.origin), { method: 'HEAD' });
   return found.ok ? { page, checkout: null } : null;
 }

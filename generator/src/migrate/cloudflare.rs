@@ -91,6 +91,11 @@ impl Site {
                 return answer;
             }
         }
+        self.assets(path, search)
+    }
+
+    /// The assets binding: `_redirects`, then the files.
+    fn assets(&self, path: &str, search: &str) -> (Hop, Rule) {
         if let Some((rule, to)) = self.rules.find(path) {
             let text = self
                 .lines
@@ -136,8 +141,9 @@ impl Site {
             ))
         };
         if path == "/models" {
-            if !self.is_file("models/index.html") {
-                // No models page: the assets (and their _redirects) answer.
+            if self.assets("/models/", "").0 != Hop::Page {
+                // No models page (the script's HEAD, redirect: 'manual',
+                // is not a 200): the assets and their _redirects answer.
                 return None;
             }
             let body = slug_of(query.get("body").map(String::as_str).unwrap_or(""));
@@ -184,8 +190,25 @@ impl Site {
             && wanted
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        (slug_like && self.is_file(&format!("cars/{wanted}/index.html")))
-            .then(|| (format!("/cars/{wanted}/"), None))
+        let page = format!("/cars/{wanted}/");
+        (slug_like && self.reaches_a_page(&page)).then_some((page, None))
+    }
+
+    /// Whether the assets binding's fetch of `path` (which follows
+    /// redirects) ends at a page: the script's HEAD of a car's page.
+    fn reaches_a_page(&self, path: &str) -> bool {
+        let mut at = path.to_string();
+        for _ in 0..=super::MAX_HOPS {
+            match self.assets(&at, "").0 {
+                Hop::Page => return true,
+                Hop::Missing => return false,
+                Hop::Redirect { location, .. } if !location.contains("://") => {
+                    at = location.split(['?', '#']).next().unwrap_or("/").to_string();
+                }
+                Hop::Redirect { .. } => return false,
+            }
+        }
+        false
     }
 
     /// The static assets: auto-trailing-slash, then the 404 page.

@@ -80,14 +80,15 @@ pub fn retired_pages() -> Vec<Redirect> {
 /// dealer moving onto this platform keeps its inbound links and search
 /// rankings. An address this site has as a page is left alone, and one
 /// whose successors this site lacks gets no rule (the link check holds the
-/// rules to pages that exist). Addresses that carry their meaning in the
+/// rules to pages that exist). A feature the dealer turned off keeps its
+/// addresses answering (no trade-in: where "Sell My Car" points; no
+/// models: the new-car search). Addresses that carry their meaning in the
 /// query string (`/print?car_id=`, `/checkout-journey?car_id=`,
 /// `/models?body=`) cannot be told apart by `_redirects`, which matches
 /// paths only: the site worker's script answers those
 /// (templates/site-worker/worker.mjs, docs/deploy.md).
 const LEGACY: &[(&str, &[&str])] = &[
     ("/contact", &["/contact-us/"]),
-    ("/sell-your-car", &["/trade-in/", "/contact-us/"]),
     ("/finance", &["/apply-for-finance/"]),
     ("/finance-enquiry", &["/finance/", "/apply-for-finance/"]),
     ("/apply-for-finance", &["/finance/"]),
@@ -98,11 +99,30 @@ const LEGACY: &[(&str, &[&str])] = &[
         "/new-used-and-demo-cars",
         &["/search/new-used-and-demo-cars/", "/search/"],
     ),
+    ("/models", &["/search/new-cars/", "/search/"]),
     ("/models/get-quote", &["/models/", "/contact-us/"]),
     (
         "/vehicle-parts-and-accessories",
         &["/service/", "/contact-us/"],
     ),
+    ("/parts/search", &["/service/", "/contact-us/"]),
+    ("/warranty", &["/service/", "/about-us/", "/contact-us/"]),
+    ("/roadside-assist", &["/service/", "/contact-us/"]),
+    ("/genuine-service", &["/service/", "/contact-us/"]),
+    ("/fleet", &["/contact-us/"]),
+    ("/book-test-drive", &["/contact-us/"]),
+    ("/trade-in", &["/contact-us/"]),
+    ("/cars/trade-in", &["/trade-in/", "/contact-us/"]),
+    (
+        "/pages/complaint-handling",
+        &["/pages/complaint-handling-process/", "/contact-us/"],
+    ),
+    (
+        "/pages/handling-complaint",
+        &["/pages/complaint-handling-process/", "/contact-us/"],
+    ),
+    ("/pages/unsubscribe", &["/contact-us/"]),
+    ("/customer-feedback-survey", &["/contact-us/"]),
     ("/blog", &["/"]),
 ];
 
@@ -113,24 +133,58 @@ const LEGACY_FOLDERS: &[(&str, &[&str])] = &[
     ("/blog/*", &["/"]),
 ];
 
+/// What of the dealer's site decides its old addresses' rules.
+#[derive(Debug, Clone, Default)]
+pub struct OldPlatform<'a> {
+    /// A single-manufacturer dealer's make: its old model pages were
+    /// `/models/{make}-{model}`.
+    pub manufacturer: Option<&'a str>,
+    /// Where "Sell My Car" points (`sell_your_car.href`): the old sell-my-car
+    /// addresses go there.
+    pub sell_my_car: &'a str,
+    /// The success page (`forms.success_path`).
+    pub success: &'a str,
+    /// The car pages' checkout segment, none without checkout.
+    pub checkout: Option<&'a str>,
+    /// The models: slug, and the "Explore" address when it is not the model's page.
+    pub models: Vec<(String, Option<&'a str>)>,
+}
+
 /// Redirects of the old platform's addresses for a site whose pages are
 /// `pages` (site paths with their trailing slash). A single-manufacturer
 /// dealer's old model pages (`/models/toyota-corolla`) go to the model's
-/// page (`/models/corolla/`). Static rules first, then the dynamic ones.
-pub fn legacy_addresses(pages: &HashSet<String>, manufacturer: Option<&str>) -> Vec<Redirect> {
-    let first = |targets: &'static [&'static str]| -> Option<&'static str> {
-        targets.iter().find(|t| pages.contains(**t)).copied()
+/// page (`/models/corolla/`); the old "Explore {model}" (`/{model}`) and
+/// "View Accessories" (`/{model}/accessories`) addresses to the model's
+/// page (or its override). Static rules first, then the dynamic ones.
+pub fn legacy_addresses(pages: &HashSet<String>, site: &OldPlatform) -> Vec<Redirect> {
+    let first = |targets: &[&str]| -> Option<String> {
+        targets
+            .iter()
+            .find(|t| is_target(pages, t))
+            .map(|t| t.to_string())
     };
+    let taken = |from: &str| pages.contains(&format!("{from}/")) || pages.contains(from);
     let mut out: Vec<Redirect> = Vec::new();
-    for (from, targets) in LEGACY {
-        if pages.contains(&format!("{from}/")) {
-            continue;
+    let add = |out: &mut Vec<Redirect>, from: &str, to: Option<String>| {
+        if let Some(to) = to.filter(|_| !taken(from)) {
+            if !out.iter().any(|r| r.from == from) {
+                out.extend(both_forms(from, &to));
+            }
         }
-        if let Some(to) = first(targets) {
-            out.extend(both_forms(from, to));
-        }
+    };
+    // "Sell My Car" first: the dealer's own page for it, else the platform's.
+    let sell = [site.sell_my_car, "/trade-in/", "/contact-us/"];
+    for from in ["/sell-your-car", "/sell-my-car"] {
+        add(&mut out, from, first(&sell));
     }
-    if let Some(make) = manufacturer.map(slugify).filter(|m| !m.is_empty()) {
+    if site.sell_my_car != "/trade-in/" {
+        add(&mut out, "/trade-in", first(&sell));
+    }
+    add(&mut out, "/success", first(&[site.success]));
+    for (from, targets) in LEGACY {
+        add(&mut out, from, first(targets));
+    }
+    if let Some(make) = site.manufacturer.map(slugify).filter(|m| !m.is_empty()) {
         let mut models: Vec<&String> = pages
             .iter()
             .filter(|p| {
@@ -142,19 +196,51 @@ pub fn legacy_addresses(pages: &HashSet<String>, manufacturer: Option<&str>) -> 
         models.sort();
         for page in models {
             let slug = &page["/models/".len()..page.len() - 1];
-            out.extend(both_forms(&format!("/models/{make}-{slug}"), page));
+            add(
+                &mut out,
+                &format!("/models/{make}-{slug}"),
+                Some(page.clone()),
+            );
         }
+    }
+    for (slug, explore) in &site.models {
+        let page = format!("/models/{slug}/");
+        let to = explore
+            .map(String::from)
+            .or_else(|| first(&[page.as_str()]));
+        add(&mut out, &format!("/{slug}"), to);
+        add(
+            &mut out,
+            &format!("/{slug}/accessories"),
+            first(&[page.as_str()]),
+        );
     }
     for (from, targets) in LEGACY_FOLDERS {
         if let Some(to) = first(targets) {
             out.push(Redirect {
                 from: from.to_string(),
-                to: to.to_string(),
+                to,
+                status: 301,
+            });
+        }
+    }
+    // A checkout under another name (or none): the car's page, whose
+    // button leads on. Each address form, as the CDN matches them.
+    if site.checkout != Some("checkout") {
+        for from in ["/cars/*/checkout", "/cars/*/checkout/"] {
+            out.push(Redirect {
+                from: from.into(),
+                to: "/cars/:splat/".into(),
                 status: 301,
             });
         }
     }
     out
+}
+
+/// A page of the site, or an address off it.
+fn is_target(pages: &HashSet<String>, to: &str) -> bool {
+    to.starts_with("https://") || pages.contains(to)
 }
 
 /// Whether the rule matches many paths (`*` or `:name`): its target is a
@@ -351,7 +437,14 @@ mod tests {
         ]
         .map(String::from)
         .into();
-        let rules = legacy_addresses(&pages, Some("Toyota"));
+        let toyota = OldPlatform {
+            manufacturer: Some("Toyota"),
+            sell_my_car: "/trade-in/",
+            success: "/success/",
+            checkout: Some("checkout"),
+            models: Vec::new(),
+        };
+        let rules = legacy_addresses(&pages, &toyota);
         let to = |from: &str| rules.iter().find(|r| r.from == from).map(|r| r.to.as_str());
         assert_eq!(to("/contact"), Some("/contact-us/"));
         assert_eq!(to("/contact/"), Some("/contact-us/"));
@@ -381,9 +474,87 @@ mod tests {
         let first_dynamic = rules.iter().position(is_dynamic).unwrap();
         assert!(rules[first_dynamic..].iter().all(is_dynamic));
         // Without the manufacturer, no model rules; every target is a page of the site.
-        let plain = legacy_addresses(&pages, None);
+        let plain = legacy_addresses(
+            &pages,
+            &OldPlatform {
+                manufacturer: None,
+                ..toyota.clone()
+            },
+        );
         assert!(plain.iter().all(|r| !r.from.starts_with("/models/toyota-")));
         assert!(plain.iter().all(|r| pages.contains(&r.to)), "{plain:?}");
+    }
+
+    #[test]
+    fn a_feature_turned_off_keeps_its_addresses_and_models_keep_theirs() {
+        let pages: HashSet<String> = [
+            "/",
+            "/contact-us/",
+            "/about-us/",
+            "/thank-you/",
+            "/search/",
+            "/search/new-cars/",
+            "/models/",
+            "/models/corolla/",
+            "/pages/complaint-handling-process/",
+        ]
+        .map(String::from)
+        .into();
+        let site = OldPlatform {
+            manufacturer: None,
+            sell_my_car: "https://sell.example.com.au/",
+            success: "/thank-you/",
+            checkout: Some("buy-online"),
+            models: vec![
+                ("corolla".into(), None),
+                ("hilux".into(), Some("https://www.toyota.com.au/hilux")),
+            ],
+        };
+        let rules = legacy_addresses(&pages, &site);
+        let to = |from: &str| rules.iter().find(|r| r.from == from).map(|r| r.to.as_str());
+        // No trade-in here: the old trade-in and sell-my-car addresses go where Sell My Car points.
+        assert_eq!(to("/trade-in"), Some("https://sell.example.com.au/"));
+        assert_eq!(to("/sell-my-car/"), Some("https://sell.example.com.au/"));
+        assert_eq!(to("/success"), Some("/thank-you/"));
+        assert_eq!(to("/models"), None, "a page of this site");
+        assert_eq!(
+            to("/pages/handling-complaint"),
+            Some("/pages/complaint-handling-process/")
+        );
+        assert_eq!(
+            to("/pages/complaint-handling/"),
+            Some("/pages/complaint-handling-process/")
+        );
+        assert_eq!(to("/corolla"), Some("/models/corolla/"));
+        assert_eq!(to("/corolla/accessories/"), Some("/models/corolla/"));
+        assert_eq!(
+            to("/hilux"),
+            Some("https://www.toyota.com.au/hilux"),
+            "the model's override"
+        );
+        assert_eq!(
+            to("/cars/*/checkout"),
+            Some("/cars/:splat/"),
+            "checkout is buy-online here"
+        );
+        // Without models, the models address goes to the new-car search.
+        let none: HashSet<String> = ["/", "/contact-us/", "/search/", "/search/new-cars/"]
+            .map(String::from)
+            .into();
+        let rules = legacy_addresses(&none, &site);
+        assert_eq!(
+            rules
+                .iter()
+                .find(|r| r.from == "/models/")
+                .map(|r| r.to.as_str()),
+            Some("/search/new-cars/")
+        );
+        assert!(
+            rules
+                .iter()
+                .all(|r| is_dynamic(r) || is_target(&none, &r.to)),
+            "{rules:?}"
+        );
     }
 
     fn dealer_rule(from: &str, to: &str) -> dealer_config::model::DealerRedirect {

@@ -64,11 +64,10 @@ impl Generated {
 /// they share with the platform's.
 fn dealer_redirects(
     dealer: &dealer_config::LoadedDealer,
-    table: &[site_data::page_table::PageEntry],
+    site: &site_data::SiteData,
+    pages: &std::collections::HashSet<String>,
 ) -> Result<Vec<crate::publish::redirects::Redirect>> {
     use crate::publish::redirects;
-    let pages: std::collections::HashSet<String> =
-        site_data::page_table::paths(table).into_iter().collect();
     let rules = &dealer.config.redirects;
     let at = |i: usize, key: &str| {
         let line = dealer
@@ -77,7 +76,7 @@ fn dealer_redirects(
             .map_or(String::new(), |l| format!(":{l}"));
         format!("{}{line}: redirects[{i}].{key}", dealer.path.display())
     };
-    let checked = redirects::dealer_redirects(rules, &pages).map_err(|problems| {
+    let checked = redirects::dealer_redirects(rules, pages).map_err(|problems| {
         anyhow::anyhow!(
             "{} of the dealer's redirects cannot be written:\n  {}",
             problems.len(),
@@ -88,7 +87,8 @@ fn dealer_redirects(
                 .join("\n  ")
         )
     })?;
-    let platform = redirects::legacy_addresses(&pages, dealer.config.manufacturer.as_deref())
+    let old = super::publish_plan::old_platform(&dealer.config, site);
+    let platform = redirects::legacy_addresses(pages, &old)
         .into_iter()
         .chain(redirects::retired_pages())
         .filter(|r| redirects::is_dynamic(r) && !rules.iter().any(|d| d.from == r.from))
@@ -156,13 +156,16 @@ pub fn generate(
     build_warnings.extend(settled.warnings);
     let table = site_data::page_table::table(&site, &cars)
         .with_context(|| format!("the pages of {}", dealer.path.display()))?;
-    let dealer_rules = dealer_redirects(dealer, &table)?;
+    let pages: std::collections::HashSet<String> =
+        site_data::page_table::paths(&table).into_iter().collect();
+    let dealer_rules = dealer_redirects(dealer, &site, &pages)?;
     let mut plan = publish_plan(
         &dealer.slug,
         cfg,
         &site,
         &cars,
         &selection.gone,
+        &pages,
         dealer_rules,
     );
     // The ads feeds come from the cars as the pages show them

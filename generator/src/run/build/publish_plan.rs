@@ -12,12 +12,41 @@ pub struct PlannedPublish {
 
 /// What the publish step needs besides the built pages: the sold-car
 /// redirects and the origins the site's scripts reach at run time.
+/// What of the dealer's site decides its old platform addresses' rules.
+pub fn old_platform<'a>(
+    cfg: &'a dealer_config::DealerConfig,
+    site: &'a site_data::SiteData,
+) -> crate::publish::redirects::OldPlatform<'a> {
+    crate::publish::redirects::OldPlatform {
+        manufacturer: cfg.manufacturer.as_deref(),
+        sell_my_car: &cfg.sell_your_car.href,
+        success: &site.forms.success_path,
+        checkout: cfg
+            .features
+            .checkout
+            .enabled
+            .then_some(site.features.checkout_path.as_str()),
+        models: site
+            .content
+            .models
+            .iter()
+            .map(|m| {
+                (
+                    m.slug.clone(),
+                    m.page.is_none().then_some(m.explore.href.as_str()),
+                )
+            })
+            .collect(),
+    }
+}
+
 pub fn publish_plan(
     slug: &str,
     cfg: &dealer_config::DealerConfig,
     site: &site_data::SiteData,
     cars: &[present::Car],
     gone: &[crate::pipeline::stock::GoneCar],
+    pages: &std::collections::HashSet<String>,
     dealer_rules: Vec<crate::publish::redirects::Redirect>,
 ) -> PlannedPublish {
     use crate::publish::headers::origin_of;
@@ -28,14 +57,12 @@ pub fn publish_plan(
         .map(|l| l.path.clone())
         .collect();
     let live: std::collections::HashSet<&str> = cars.iter().map(|c| c.slug.as_str()).collect();
-    let site_pages: std::collections::HashSet<String> = site.pages.iter().cloned().collect();
     use crate::publish::redirects::is_dynamic;
     // The dealer's own rules decide their addresses: a platform rule for
     // the same address goes (the CDN would only read the first anyway).
     let dealer_from: std::collections::HashSet<String> =
         dealer_rules.iter().map(|r| r.from.clone()).collect();
-    let mut legacy =
-        crate::publish::redirects::legacy_addresses(&site_pages, cfg.manufacturer.as_deref());
+    let mut legacy = crate::publish::redirects::legacy_addresses(pages, &old_platform(cfg, site));
     legacy.extend(crate::publish::redirects::retired_pages());
     legacy.retain(|r| !dealer_from.contains(&r.from));
     let (dealer_dynamic, dealer_static): (Vec<_>, Vec<_>) =
