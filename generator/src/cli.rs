@@ -81,7 +81,7 @@ pub enum Command {
     /// its URL, price, tag and finance display and why, and whether each ads
     /// feed the dealer publishes carries it (and if not, why).
     #[command(
-        after_help = "Examples:\n  dealergen explain --dealer brisbane-motor-group --car BMG10849\n  dealergen explain --dealer brisbane-motor-group --car 410282 --as-of 2026-11-20"
+        after_help = "Examples:\n  dealergen explain --dealer brisbane-motor-group --car BMG10849\n  dealergen explain --dealer brisbane-motor-group --car 410282 --as-of 2026-11-20\n\nWith --address PATH instead of --car, the built site's answer to that address, hop by hop (docs/migrating.md)."
     )]
     Explain(ExplainArgs),
     /// What a change to a dealer's files does to its site, as Markdown for a
@@ -287,8 +287,16 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "SLUG")]
     pub dealer: String,
     /// The car: its stock number, feed id or slug.
-    #[arg(long, value_name = "STOCKNUM|ID")]
-    pub car: String,
+    #[arg(
+        long,
+        value_name = "STOCKNUM|ID",
+        required_unless_present = "address",
+        conflicts_with = "address"
+    )]
+    pub car: Option<String>,
+    /// Instead of a car, an address (an old one, or the site's own): what the built site answers and each rule on the way, as `migrate-check` asks it.
+    #[arg(long, value_name = "PATH|URL")]
+    pub address: Option<String>,
     /// Judge the sold window and new arrivals at this moment (RFC 3339 or a date) instead of the start of the current hour (the instant a build judges at).
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,

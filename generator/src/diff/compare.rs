@@ -16,6 +16,7 @@ pub enum Section {
     PromoTiles,
     Navigation,
     Locations,
+    Redirects,
     FinanceDisplay,
     EdgeSettings,
     OtherSettings,
@@ -28,6 +29,7 @@ impl Section {
             Section::PromoTiles => "Promo tiles and popups",
             Section::Navigation => "Navigation and footer",
             Section::Locations => "Locations and hours",
+            Section::Redirects => "Redirects of old addresses (`redirects:` and the platform's)",
             Section::FinanceDisplay => "Finance display",
             Section::EdgeSettings => "Edge settings (the worker)",
             Section::OtherSettings => "Other settings",
@@ -160,6 +162,7 @@ pub fn compare(base: &Side, head: &Side) -> Report {
         records: BTreeMap::new(),
         cars: BTreeMap::new(),
         feeds: BTreeMap::new(),
+        redirects: BTreeMap::new(),
     };
     let built = |side: &Side, which: &str, notes: &mut Vec<String>| -> Option<()> {
         match side {
@@ -245,9 +248,27 @@ pub fn compare(base: &Side, head: &Side) -> Report {
                 .or_default()
                 .extend(edge_changes);
         }
+        let redirects = redirect_changes(&b.redirects, &h.redirects);
+        if !redirects.is_empty() {
+            report.sections.insert(Section::Redirects, redirects);
+        }
         attribute(&mut report);
     }
     report
+}
+
+/// Each old address whose redirect came, went or changed target.
+fn redirect_changes(b: &BTreeMap<String, String>, h: &BTreeMap<String, String>) -> Vec<Change> {
+    let froms: BTreeSet<&String> = b.keys().chain(h.keys()).collect();
+    froms
+        .into_iter()
+        .filter(|f| b.get(*f) != h.get(*f))
+        .map(|f| Change {
+            path: f.clone(),
+            old: b.get(f).map(|v| Value::String(v.clone())),
+            new: h.get(f).map(|v| Value::String(v.clone())),
+        })
+        .collect()
 }
 
 /// Names, for each shared change, the settings that changed from the same
@@ -599,6 +620,43 @@ mod tests {
         let mut out = Vec::new();
         diff_values("", &a, &b, &mut out);
         out.into_iter().map(|c| c.path).collect()
+    }
+
+    #[test]
+    fn redirects_that_came_went_or_moved_are_listed() {
+        let side = |rules: &[(&str, &str)]| -> BTreeMap<String, String> {
+            rules
+                .iter()
+                .map(|(f, t)| (f.to_string(), t.to_string()))
+                .collect()
+        };
+        let b = side(&[
+            ("/buying", "/trade-in/ 301"),
+            ("/old", "/ 301"),
+            ("/same", "/ 301"),
+        ]);
+        let h = side(&[
+            ("/buying", "/finance/ 301"),
+            ("/new", "/about-us/ 302"),
+            ("/same", "/ 301"),
+        ]);
+        let got: Vec<(String, Option<Value>, Option<Value>)> = redirect_changes(&b, &h)
+            .into_iter()
+            .map(|c| (c.path, c.old, c.new))
+            .collect();
+        let v = |s: &str| Some(Value::String(s.into()));
+        assert_eq!(
+            got,
+            [
+                (
+                    "/buying".to_string(),
+                    v("/trade-in/ 301"),
+                    v("/finance/ 301")
+                ),
+                ("/new".to_string(), None, v("/about-us/ 302")),
+                ("/old".to_string(), v("/ 301"), None),
+            ]
+        );
     }
 
     #[test]

@@ -251,6 +251,7 @@ mod tests {
             records,
             cars,
             feeds,
+            redirects: BTreeMap::new(),
         }
     }
 

@@ -41,6 +41,9 @@ pub struct Snapshot {
     pub cars: BTreeMap<String, Value>,
     /// Each ads feed the dealer publishes (`syndication:`).
     pub feeds: BTreeMap<Platform, AdsFeed>,
+    /// The site's redirects of old addresses (the dealer's own and the
+    /// platform's; a sold car's show as the car leaving): from → "to status".
+    pub redirects: BTreeMap<String, String>,
 }
 
 /// One ads feed as the build wrote it.
@@ -185,6 +188,18 @@ pub fn take(
             },
         });
     }
+    let redirects = outputs
+        .plan
+        .plan
+        .redirects
+        .iter()
+        .filter(|r| {
+            crate::publish::redirects::is_dynamic(r)
+                || !r.from.starts_with("/cars/")
+                || r.from.starts_with("/cars/trade-in")
+        })
+        .map(|r| (r.from.clone(), format!("{} {}", r.to, r.status)))
+        .collect();
     Ok(Side::Built(Box::new(Snapshot {
         site,
         edge: serde_json::to_value(&outputs.edge)?,
@@ -192,6 +207,7 @@ pub fn take(
         records,
         cars,
         feeds,
+        redirects,
     })))
 }
 

@@ -36,6 +36,8 @@ pub struct Finding {
     pub hops: usize,
     /// Each hop's status and Location.
     pub chain: Vec<String>,
+    /// The rule of each answer on the way (the first is `rule`).
+    pub rules: Vec<String>,
     /// Missing, but the dealer's `migration.accept_missing` lets it be.
     pub accepted: bool,
 }
@@ -46,11 +48,13 @@ pub fn resolve(site: &Site, url: &str, path_and_query: &str, dealer_rules: &[Str
     let (mut path, mut search) = split(path_and_query);
     let mut chain = Vec::new();
     let mut first_rule = None;
+    let mut rules = Vec::new();
     // The last Location, as sent (with its #fragment).
     let mut last = String::new();
     for _ in 0..=MAX_HOPS {
         let (hop, rule) = site.get(&path, &search);
-        first_rule.get_or_insert_with(|| describe(&rule, dealer_rules));
+        rules.push(describe(&rule, dealer_rules));
+        first_rule.get_or_insert_with(|| rules[0].clone());
         match hop {
             Hop::Page => {
                 let answer = if chain.is_empty() {
@@ -59,17 +63,23 @@ pub fn resolve(site: &Site, url: &str, path_and_query: &str, dealer_rules: &[Str
                     Answer::Redirect
                 };
                 let to = (!chain.is_empty()).then_some(last);
-                return finding(url, answer, to, first_rule, chain);
+                return finding(url, answer, to, first_rule, (chain, rules));
             }
             Hop::Missing => {
                 let to = (!chain.is_empty()).then_some(last);
-                return finding(url, Answer::Missing, to, first_rule, chain);
+                return finding(url, Answer::Missing, to, first_rule, (chain, rules));
             }
             Hop::Redirect { status, location } => {
                 chain.push(format!("{status} {location}"));
                 if location.contains("://") {
                     // Off the site: what answers there is not this site's to say.
-                    return finding(url, Answer::Redirect, Some(location), first_rule, chain);
+                    return finding(
+                        url,
+                        Answer::Redirect,
+                        Some(location),
+                        first_rule,
+                        (chain, rules),
+                    );
                 }
                 let without_hash = location.split('#').next().unwrap_or("/");
                 (path, search) = split(without_hash);
@@ -83,7 +93,7 @@ pub fn resolve(site: &Site, url: &str, path_and_query: &str, dealer_rules: &[Str
         Answer::Missing,
         Some(format!("{path}{search}")),
         Some(rule),
-        chain,
+        (chain, rules),
     )
 }
 
@@ -92,7 +102,7 @@ fn finding(
     answer: Answer,
     to: Option<String>,
     rule: Option<String>,
-    chain: Vec<String>,
+    (chain, rules): (Vec<String>, Vec<String>),
 ) -> Finding {
     Finding {
         url: url.to_string(),
@@ -101,6 +111,7 @@ fn finding(
         rule: rule.unwrap_or_default(),
         hops: chain.len(),
         chain,
+        rules,
         accepted: false,
     }
 }

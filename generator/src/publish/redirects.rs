@@ -89,10 +89,16 @@ pub fn retired_pages() -> Vec<Redirect> {
 /// (templates/site-worker/worker.mjs, docs/deploy.md).
 const LEGACY: &[(&str, &[&str])] = &[
     ("/contact", &["/contact-us/"]),
-    ("/finance", &["/apply-for-finance/"]),
-    ("/finance-enquiry", &["/finance/", "/apply-for-finance/"]),
-    ("/apply-for-finance", &["/finance/"]),
-    ("/car-finance", &["/finance/", "/apply-for-finance/"]),
+    ("/finance", &["/apply-for-finance/", "/contact-us/"]),
+    (
+        "/finance-enquiry",
+        &["/finance/", "/apply-for-finance/", "/contact-us/"],
+    ),
+    ("/apply-for-finance", &["/finance/", "/contact-us/"]),
+    (
+        "/car-finance",
+        &["/finance/", "/apply-for-finance/", "/contact-us/"],
+    ),
     ("/used-car/list", &["/search/used-cars/", "/search/"]),
     ("/used-car/new-cars", &["/search/new-cars/", "/search/"]),
     (

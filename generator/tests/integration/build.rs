@@ -1736,6 +1736,7 @@ fn a_dead_link_fails_the_publish_step_naming_dealer_page_and_link() {
         ("finance/", ""),
         ("models/", ""),
         ("service/", ""),
+        ("pages/complaint-handling-process/", ""),
     ];
     for (path, body) in pages {
         std::fs::create_dir_all(dist.join(path)).unwrap();
