@@ -13,8 +13,12 @@
 //! ```
 //!
 //! `title` and `description` are required for a page of its own (every
-//! page has both) and optional for a built-in page's wording. Problems are
-//! reported at the file and line, like the dealer file's.
+//! page has both) and optional for a built-in page's wording. A page of its
+//! own may keep its address from the dealer's old site: `path:
+//! /diamond-advantage/` (one segment at the root, or under /pages/),
+//! refused where the platform builds pages or another of the dealer's
+//! pages is (the build's page table refuses any other collision). Problems
+//! are reported at the file and line, like the dealer file's.
 
 use std::path::{Path, PathBuf};
 
@@ -28,7 +32,38 @@ use crate::yaml::{Node, Span};
 pub const MAX_PAGES: usize = 200;
 
 /// The front matter keys a page may set.
-const KEYS: [&str; 2] = ["title", "description"];
+const KEYS: [&str; 3] = ["title", "description", "path"];
+
+/// First path segments where the platform builds its own pages or files: a
+/// dealer page's `path` may not start with one (/pages/ takes a page of
+/// the dealer's own, once).
+const PLATFORM_SEGMENTS: &[&str] = &[
+    "search",
+    "cars",
+    "contact-us",
+    "locations",
+    "offers",
+    "models",
+    "menus",
+    "api",
+    "_astro",
+    "images",
+    "feeds",
+    "brand",
+    "sign-in",
+    "watchlist",
+    "compare",
+    "favourites",
+    "special-offers",
+    "success",
+    "trade-in",
+    "finance",
+    "apply-for-finance",
+    "book-test-drive",
+    "contact",
+    "teams",
+    "blog",
+];
 
 /// One Markdown page of the dealer.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +75,9 @@ pub struct MarkdownPage {
     pub title: Option<String>,
     /// From the front matter.
     pub description: Option<String>,
+    /// From the front matter: the page's own address (`/diamond-advantage/`)
+    /// instead of /pages/<name>/.
+    pub address: Option<String>,
     /// The Markdown after the front matter.
     pub body: String,
     /// Its index in the dealer's source files (for located problems).
@@ -50,12 +88,13 @@ impl MarkdownPage {
     /// A page from its name and text, outside a dealer folder (tests,
     /// tools); the error is the first problem of its front matter.
     pub fn from_text(name: &str, text: &str) -> Result<MarkdownPage, String> {
-        let (title, description, body) = parse(text, 0).map_err(|p| p.message)?;
+        let (front, body) = parse(text, 0).map_err(|p| p.message)?;
         Ok(MarkdownPage {
             name: name.to_string(),
             path: PathBuf::from(format!("{name}.md")),
-            title,
-            description,
+            title: front.title,
+            description: front.description,
+            address: front.path.map(|(p, _)| p),
             body,
             source: 0,
         })
@@ -65,9 +104,10 @@ impl MarkdownPage {
 impl MarkdownPage {
     /// The site path of this page: a built-in page's, or /pages/<name>/.
     pub fn site_path(&self) -> String {
-        match PagesConfig::built_in_for_file(&self.name) {
-            Some(b) => b.path.to_string(),
-            None => format!("/pages/{}/", self.name),
+        match (PagesConfig::built_in_for_file(&self.name), &self.address) {
+            (Some(b), _) => b.path.to_string(),
+            (None, Some(address)) => address.clone(),
+            (None, None) => format!("/pages/{}/", self.name),
         }
     }
 }
@@ -158,8 +198,20 @@ pub(crate) fn read_pages(dir: &Path, files: &mut SourceFiles) -> (Vec<MarkdownPa
             continue;
         }
         match parse(&text, id) {
-            Ok((title, description, body)) => {
+            Ok((front, body)) => {
+                let Front {
+                    title,
+                    description,
+                    path: address,
+                } = front;
                 let built_in = PagesConfig::built_in_for_file(&name).is_some();
+                if let Some((address, at)) = &address {
+                    if let Some(problem) = address_problem(address, built_in, &pages) {
+                        problems.push(Problem::error(*at, "path", problem).hint(
+                            "a page of its own keeps its old address as one segment, e.g. `path: /diamond-advantage/` or `path: /pages/buying/`",
+                        ));
+                    }
+                }
                 if !built_in {
                     for (key, value) in [("title", &title), ("description", &description)] {
                         if value.is_none() {
@@ -175,6 +227,7 @@ pub(crate) fn read_pages(dir: &Path, files: &mut SourceFiles) -> (Vec<MarkdownPa
                     path: path.clone(),
                     title,
                     description,
+                    address: address.map(|(a, _)| a),
                     body,
                     source: id,
                 });
@@ -185,7 +238,58 @@ pub(crate) fn read_pages(dir: &Path, files: &mut SourceFiles) -> (Vec<MarkdownPa
     (pages, problems)
 }
 
-type Parsed = (Option<String>, Option<String>, String);
+/// The front matter's values; `path` with its line.
+#[derive(Debug, Default)]
+struct Front {
+    title: Option<String>,
+    description: Option<String>,
+    path: Option<(String, Span)>,
+}
+
+type Parsed = (Front, String);
+
+/// Why a page of its own cannot have `address` (`pages` are the pages read before it).
+fn address_problem(address: &str, built_in: bool, pages: &[MarkdownPage]) -> Option<String> {
+    if built_in {
+        return Some("a built-in page's wording keeps the page's own address".into());
+    }
+    let inner = address.strip_prefix('/').and_then(|a| a.strip_suffix('/'));
+    let segments: Vec<&str> = inner.map(|i| i.split('/').collect()).unwrap_or_default();
+    let one = match segments.as_slice() {
+        [name] => Some(*name),
+        ["pages", name] => Some(*name),
+        _ => None,
+    };
+    let valid = one.is_some_and(|n| {
+        !n.is_empty()
+            && !n.starts_with('-')
+            && !n.ends_with('-')
+            && n.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    });
+    if !valid {
+        return Some(format!("`{address}` is not a page address: one segment of lower-case letters, digits and dashes between slashes"));
+    }
+    let first = segments[0];
+    if segments.len() == 1 && (PLATFORM_SEGMENTS.contains(&first) || first == "pages") {
+        return Some(format!(
+            "`{address}` is where the platform builds its own pages"
+        ));
+    }
+    if let Some(b) = BUILT_IN_PAGES.iter().find(|b| b.path == address) {
+        return Some(format!(
+            "`{address}` is the built-in page `pages.{}`",
+            b.key
+        ));
+    }
+    if let Some(other) = pages.iter().find(|p| p.site_path() == address) {
+        return Some(format!(
+            "`{address}` is already the page of `{}.md`",
+            other.name
+        ));
+    }
+    None
+}
 
 /// Splits front matter (optional) from the body and reads its keys.
 // A file's one problem, on a cold path: boxing it would only add noise.
@@ -195,9 +299,9 @@ fn parse(text: &str, file: usize) -> Result<Parsed, Problem> {
     let mut lines = text.split_inclusive('\n');
     let first = lines.next().unwrap_or_default();
     if first.trim_end() != "---" {
-        return Ok((None, None, text.to_string()));
+        return Ok((Front::default(), text.to_string()));
     }
-    let (mut title, mut description) = (None, None);
+    let mut front = Front::default();
     let mut consumed = first.len();
     let mut closed = false;
     for (line_no, line) in (2..).zip(lines.by_ref()) {
@@ -228,8 +332,9 @@ fn parse(text: &str, file: usize) -> Result<Parsed, Problem> {
             return Err(Problem::error(at, key, format!("`{key}` is empty")));
         }
         match key {
-            "title" => title = Some(value),
-            "description" => description = Some(value),
+            "title" => front.title = Some(value),
+            "description" => front.description = Some(value),
+            "path" => front.path = Some((value, at)),
             other => {
                 let hint = match closest(other, KEYS.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
@@ -250,7 +355,7 @@ fn parse(text: &str, file: usize) -> Result<Parsed, Problem> {
                 .hint("end it with a line holding only `---`"),
         );
     }
-    Ok((title, description, text[consumed..].to_string()))
+    Ok((front, text[consumed..].to_string()))
 }
 
 /// A front matter value: plain, "double quoted" (JSON escapes) or 'single quoted' ('' for ').
@@ -341,12 +446,17 @@ mod tests {
 
     #[test]
     fn front_matter_gives_title_and_description() {
-        let (t, d, body) = parsed("---\ntitle: \"Warranty: 5 years\"\n# a comment\ndescription: 'It''s long'\n---\n# Hello\n").unwrap();
-        assert_eq!(t.as_deref(), Some("Warranty: 5 years"));
-        assert_eq!(d.as_deref(), Some("It's long"));
+        let (f, body) = parsed("---\ntitle: \"Warranty: 5 years\"\n# a comment\ndescription: 'It''s long'\npath: /diamond-advantage/\n---\n# Hello\n").unwrap();
+        assert_eq!(f.title.as_deref(), Some("Warranty: 5 years"));
+        assert_eq!(f.description.as_deref(), Some("It's long"));
+        let (path, at) = f.path.unwrap();
+        assert_eq!((path.as_str(), at.line), ("/diamond-advantage/", 5));
         assert_eq!(body, "# Hello\n");
-        let (t, d, body) = parsed("No front matter.\n").unwrap();
-        assert_eq!((t, d, body.as_str()), (None, None, "No front matter.\n"));
+        let (f, body) = parsed("No front matter.\n").unwrap();
+        assert_eq!(
+            (f.title, f.description, body.as_str()),
+            (None, None, "No front matter.\n")
+        );
     }
 
     #[test]
@@ -383,14 +493,44 @@ mod tests {
         );
         w("fleet.md", "Fleet wording without front matter.\n");
         w("no-title.md", "---\ndescription: D\n---\n");
+        w(
+            "buying.md",
+            "---\ntitle: Buying\ndescription: We buy cars.\npath: /buying/\n---\nB.\n",
+        );
+        w(
+            "clash.md",
+            "---\ntitle: C\ndescription: C.\npath: /buying/\n---\n",
+        );
+        w(
+            "odd.md",
+            "---\ntitle: O\ndescription: O.\npath: /a/b/\n---\n",
+        );
+        w(
+            "offers-page.md",
+            "---\ntitle: O\ndescription: O.\npath: /special-offers/\n---\n",
+        );
+        w("warranty.md", "---\npath: /our-warranty/\n---\nW.\n");
         w("Bad Name.md", "x");
         w("notes.txt", "x");
         let mut files = SourceFiles::default();
         let (pages, problems) = read_pages(dir.path(), &mut files);
         let names: Vec<&str> = pages.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["buyers-tips", "fleet", "no-title"]);
+        assert_eq!(
+            names,
+            [
+                "buyers-tips",
+                "buying",
+                "clash",
+                "fleet",
+                "no-title",
+                "odd",
+                "offers-page",
+                "warranty"
+            ]
+        );
         assert_eq!(pages[0].site_path(), "/pages/buyers-tips/");
-        assert_eq!(pages[1].site_path(), "/fleet/");
+        assert_eq!(pages[1].site_path(), "/buying/", "its old address");
+        assert_eq!(pages[3].site_path(), "/fleet/");
         let found: Vec<String> = problems
             .iter()
             .map(|p| {
@@ -409,8 +549,12 @@ mod tests {
             found,
             [
                 "Bad Name.md: `Bad Name.md`: a page's file name is its address, /pages/Bad Name/",
+                "clash.md: `/buying/` is already the page of `buying.md`",
                 "no-title.md: the page /pages/no-title/ needs a `title` in its front matter",
                 "notes.txt: this is not a page: only `.md` files in the pages folder become pages",
+                "odd.md: `/a/b/` is not a page address: one segment of lower-case letters, digits and dashes between slashes",
+                "offers-page.md: `/special-offers/` is where the platform builds its own pages",
+                "warranty.md: a built-in page's wording keeps the page's own address",
             ]
         );
     }

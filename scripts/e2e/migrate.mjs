@@ -142,6 +142,12 @@ export function addressesFor(dist, dealerFile) {
   // The dealer's own redirects (a static one and a placeholder one), as the old site linked them.
   const own = fs.readFileSync(dealerFile, 'utf8').match(/\{ from: "?(\/[^",}]+)"?,/g) ?? [];
   for (const m of own) lines.push(m.replace(/^\{ from: "?|"?,$/g, '').replace(/:\w+/, 'jo-smith'));
+  // The dealer's pages that keep their old address (`path:`), with and without the slash.
+  const pagesDir = path.join(path.dirname(dealerFile), slug, 'pages');
+  for (const file of fs.existsSync(pagesDir) ? fs.readdirSync(pagesDir) : []) {
+    const kept = /^path: *(\/[^\s]+)$/m.exec(fs.readFileSync(path.join(pagesDir, file), 'utf8'))?.[1];
+    if (kept) lines.push(kept, kept.replace(/\/$/, ''));
+  }
   // Once each (a body may be a landing page's make slug too), as migrate-check reads a list.
   const unique = [...new Set(lines)];
   return { slug, oldAddresses: unique.length, list: [...unique, UPLOAD, MISSING] };
