@@ -208,6 +208,13 @@ fn detail_page(cfg: &DealerConfig, cx: &mut Ctx) {
         let mut names: HashMap<String, usize> = HashMap::new();
         for (i, m) in sa.models.iter().enumerate() {
             let mp = p.clone().key("models").index(i);
+            if m.interval_unknown && (m.interval_months.is_some() || m.interval_km.is_some()) {
+                cx.err(
+                    &mp.clone().key("interval_unknown"),
+                    "the interval is unknown, yet this row gives one",
+                )
+                .hint = Some("keep `interval_unknown: true` only where the manufacturer gives no interval; else remove it".into());
+            }
             if m.models.is_empty() {
                 cx.err(
                     &mp.clone().key("models"),
@@ -427,6 +434,11 @@ mod tests {
                 "detail_page.service_advantage.models[2].models",
             ]
         );
+        let p = problem_at(
+            &format!("{ADVANTAGE}    models:\n      - {{ models: [LandCruiser 70], price: 525, interval_unknown: true, interval_km: 7500 }}\n"),
+            "detail_page.service_advantage.models[0].interval_unknown",
+        );
+        assert_eq!(p.message, "the interval is unknown, yet this row gives one");
         problem_at(
             "detail_page:\n  service_advantage:\n    title: X\n    make: \"\"\n    default: { price: 250, services: 5, years: 5, max_km: 75000, interval_months: 12, interval_km: 15000 }\n",
             "detail_page.service_advantage.make",

@@ -128,22 +128,17 @@ pub struct ModelServicePlan {
     /// Kilometres between services.
     #[serde(default)]
     pub interval_km: Option<u32>,
+    /// The manufacturer gives no service interval for these models: the car page leaves the Service interval row out rather than show the default's or a guess. Not with `interval_months` or `interval_km`.
+    #[serde(default)]
+    pub interval_unknown: bool,
 }
 
 impl ServiceAdvantage {
     /// The plan of a car of `model` with body `body`: the first model entry
     /// naming it (letter case, spaces and dashes ignored), else the default.
     pub fn plan_for(&self, model: &str, body: Option<&str>) -> ServicePlan {
-        let model_key = name_key(model);
-        let with_body = body.map(|b| name_key(&format!("{model} {b}")));
-        let entry = self.models.iter().find(|m| {
-            m.models.iter().any(|name| {
-                let k = name_key(name);
-                k == model_key || with_body.as_deref() == Some(k.as_str())
-            })
-        });
         let d = &self.default;
-        match entry {
+        match self.entry_for(model, body) {
             None => d.clone(),
             Some(m) => ServicePlan {
                 price: m.price,
@@ -154,6 +149,28 @@ impl ServiceAdvantage {
                 interval_km: m.interval_km.unwrap_or(d.interval_km),
             },
         }
+    }
+}
+
+impl ServiceAdvantage {
+    /// The first model entry naming a car of `model` with body `body`.
+    fn entry_for(&self, model: &str, body: Option<&str>) -> Option<&ModelServicePlan> {
+        let model_key = name_key(model);
+        let with_body = body.map(|b| name_key(&format!("{model} {b}")));
+        self.models.iter().find(|m| {
+            m.models.iter().any(|name| {
+                let k = name_key(name);
+                k == model_key || with_body.as_deref() == Some(k.as_str())
+            })
+        })
+    }
+
+    /// Whether the plan of such a car has a service interval to show
+    /// (its entry does not say `interval_unknown`).
+    pub fn interval_known(&self, model: &str, body: Option<&str>) -> bool {
+        !self
+            .entry_for(model, body)
+            .is_some_and(|m| m.interval_unknown)
     }
 }
 
@@ -199,6 +216,7 @@ mod tests {
                     max_km: None,
                     interval_months: Some(6),
                     interval_km: Some(10_000),
+                    interval_unknown: false,
                 },
                 ModelServicePlan {
                     models: vec!["Corolla Hatch".into()],
@@ -208,6 +226,17 @@ mod tests {
                     max_km: None,
                     interval_months: None,
                     interval_km: None,
+                    interval_unknown: false,
+                },
+                ModelServicePlan {
+                    models: vec!["LandCruiser 70".into()],
+                    price: 525,
+                    services: Some(10),
+                    years: None,
+                    max_km: None,
+                    interval_months: None,
+                    interval_km: None,
+                    interval_unknown: true,
                 },
             ],
             terms: String::new(),
@@ -239,6 +268,14 @@ mod tests {
             advantage().plan_for("RAV4", Some("SUV")),
             ServicePlan::default()
         );
+    }
+
+    #[test]
+    fn an_interval_the_manufacturer_does_not_give_is_unknown() {
+        let a = advantage();
+        assert!(!a.interval_known("Land Cruiser 70", Some("Cab Chassis")));
+        assert!(a.interval_known("HiLux", None));
+        assert!(a.interval_known("RAV4", None), "the default's interval");
     }
 
     #[test]

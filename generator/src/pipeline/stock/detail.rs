@@ -478,7 +478,7 @@ pub fn service_offer(car: &FeedCar, cfg: &DealerConfig) -> Option<ServiceOffer> 
     let plan = sa.plan_for(&car.model, body);
     let km = |n: u32| format!("{} km", dollars(f64::from(n)).trim_start_matches('$'));
     let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let rows = vec![
+    let mut rows = vec![
         SpecRow {
             label: "Price per service".into(),
             value: dollars(f64::from(plan.price)),
@@ -495,15 +495,18 @@ pub fn service_offer(car: &FeedCar, cfg: &DealerConfig) -> Option<ServiceOffer> 
                 km(plan.max_km)
             ),
         },
-        SpecRow {
+    ];
+    // An interval the manufacturer does not give is left out, not guessed (B73).
+    if sa.interval_known(&car.model, body) {
+        rows.push(SpecRow {
             label: "Service interval".into(),
             value: format!(
                 "Every {} or {}",
                 plural(plan.interval_months, "month", "months"),
                 km(plan.interval_km)
             ),
-        },
-    ];
+        });
+    }
     let (booking_href, booking_external) = match &cfg.service.booking_url {
         Some(url) => (url.clone(), true),
         None => ("/genuine-service".to_string(), false),
@@ -1032,7 +1035,10 @@ mod tests {
             "detail_page": {"service_advantage": {
                 "title": "Toyota Service Advantage", "make": "Toyota", "car_types": ["new", "demo"],
                 "default": {"price": 250, "services": 5, "years": 5, "max_km": 75000, "interval_months": 12, "interval_km": 15000},
-                "models": [{"models": ["HiAce", "HiLux"], "price": 290, "services": 6, "years": 3, "interval_months": 6, "interval_km": 10000}],
+                "models": [
+                    {"models": ["HiAce", "HiLux"], "price": 290, "services": 6, "years": 3, "interval_months": 6, "interval_km": 10000},
+                    {"models": ["LandCruiser 70"], "price": 525, "services": 10, "interval_unknown": true}
+                ],
                 "terms": "Conditions apply."
             }}
         }))
@@ -1083,6 +1089,18 @@ mod tests {
         assert!(
             service_offer(&hilux, &dealer(json!({}))).is_none(),
             "no plan configured"
+        );
+        // The source gives no interval for the LandCruiser 70: none is shown (B73).
+        let lc70 = feed_car(json!({"car_type": "new", "model": "LandCruiser 70"}));
+        let labels: Vec<String> = service_offer(&lc70, &cfg)
+            .unwrap()
+            .rows
+            .into_iter()
+            .map(|r| r.label)
+            .collect();
+        assert_eq!(
+            labels,
+            ["Price per service", "Capped-price services", "Covered for"]
         );
         let booked =
             advantage_config(json!({"booking_url": "https://book.example.com.au/service"}));
