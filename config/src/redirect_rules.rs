@@ -203,6 +203,19 @@ impl RuleSet {
 /// and it keeps the request's query string unless it has its own.
 pub fn location(target: &str, search: &str) -> String {
     let external = target.contains("://");
+    if external {
+        // As `new URL(target).href` writes it (an empty path is "/"), the
+        // request's query string when the target has none.
+        if let Ok(mut url) = url::Url::parse(target) {
+            let hash = url.fragment().map(|f| format!("#{f}")).unwrap_or_default();
+            url.set_fragment(None);
+            if url.query().is_none_or(str::is_empty) {
+                url.set_query(None);
+                return format!("{url}{search}{hash}");
+            }
+            return format!("{url}{hash}");
+        }
+    }
     let (rest, hash) = match target.find('#') {
         Some(i) => target.split_at(i),
         None => (target, ""),
@@ -405,6 +418,14 @@ mod tests {
         assert_eq!(
             location("https://x.example//a", "?q"),
             "https://x.example//a?q"
+        );
+        assert_eq!(
+            location("https://blog.example.com.au", ""),
+            "https://blog.example.com.au/"
+        );
+        assert_eq!(
+            location("https://x.example/a?b=1#c", "?q"),
+            "https://x.example/a?b=1#c"
         );
     }
 

@@ -134,7 +134,7 @@ pub struct FeatureSlide {
 pub struct Blog {
     /// Heading of the tiles.
     pub title: String,
-    /// Where "All articles" goes (optional).
+    /// Where "All articles" goes (optional): the dealer's blog, a site path or an https URL. The old site's /blog and /blog/… addresses redirect there too (else to the home page).
     pub href: Option<String>,
     /// The posts, newest first.
     pub posts: Vec<BlogPost>,

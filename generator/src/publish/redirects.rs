@@ -129,14 +129,14 @@ const LEGACY: &[(&str, &[&str])] = &[
     ),
     ("/pages/unsubscribe", &["/contact-us/"]),
     ("/customer-feedback-survey", &["/contact-us/"]),
-    ("/blog", &["/"]),
 ];
 
 /// Old address folders whose pages have no counterpart one by one (a team
 /// member's page, a blog post): each folder goes to one page. Dynamic rules.
 const LEGACY_FOLDERS: &[(&str, &[&str])] = &[
     ("/teams/*", &["/about-us/", "/contact-us/"]),
-    ("/blog/*", &["/"]),
+    // Its targets: the dealer's blog, else the home page (`OldPlatform::blog`).
+    ("/blog/*", &[]),
 ];
 
 /// What of the dealer's site decides its old addresses' rules.
@@ -154,6 +154,8 @@ pub struct OldPlatform<'a> {
     pub checkout: Option<&'a str>,
     /// The models: slug, and the "Explore" address when it is not the model's page.
     pub models: Vec<(String, Option<&'a str>)>,
+    /// The dealer's blog (`blog.href`): the old /blog addresses go there.
+    pub blog: Option<&'a str>,
 }
 
 /// Redirects of the old platform's addresses for a site whose pages are
@@ -187,6 +189,9 @@ pub fn legacy_addresses(pages: &HashSet<String>, site: &OldPlatform) -> Vec<Redi
         add(&mut out, "/trade-in", first(&sell));
     }
     add(&mut out, "/success", first(&[site.success]));
+    // The blog where the dealer has one, else the home page.
+    let blog = [site.blog.unwrap_or("/"), "/"];
+    add(&mut out, "/blog", first(&blog));
     for (from, targets) in LEGACY {
         add(&mut out, from, first(targets));
     }
@@ -222,6 +227,11 @@ pub fn legacy_addresses(pages: &HashSet<String>, site: &OldPlatform) -> Vec<Redi
         );
     }
     for (from, targets) in LEGACY_FOLDERS {
+        let targets = if *from == "/blog/*" {
+            &blog[..]
+        } else {
+            targets
+        };
         if let Some(to) = first(targets) {
             out.push(Redirect {
                 from: from.to_string(),
@@ -449,6 +459,7 @@ mod tests {
             success: "/success/",
             checkout: Some("checkout"),
             models: Vec::new(),
+            blog: None,
         };
         let rules = legacy_addresses(&pages, &toyota);
         let to = |from: &str| rules.iter().find(|r| r.from == from).map(|r| r.to.as_str());
@@ -515,6 +526,7 @@ mod tests {
                 ("corolla".into(), None),
                 ("hilux".into(), Some("https://www.toyota.com.au/hilux")),
             ],
+            blog: Some("https://blog.example.com.au/"),
         };
         let rules = legacy_addresses(&pages, &site);
         let to = |from: &str| rules.iter().find(|r| r.from == from).map(|r| r.to.as_str());

@@ -37,6 +37,7 @@ pub fn old_platform<'a>(
                 )
             })
             .collect(),
+        blog: cfg.blog.href.as_deref(),
     }
 }
 
