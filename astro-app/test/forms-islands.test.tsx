@@ -5,7 +5,7 @@
  * drive, the finance enquiry from a finance link, Make an Offer's dialog,
  * Turnstile loaded late, the Reserved badge and the success page.
  */
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import FinanceEnquiry from '../src/islands/forms/FinanceEnquiry';
@@ -115,6 +115,43 @@ describe('contact form with the category select (docs/behaviour/content.md §5)'
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/success/?category=fleet'));
     expect(lead(calls)).toMatchObject({ category: 'fleet', subcategory: 'Fleet Enquiry' });
     expect(eventId(calls)).toBe(19);
+  });
+
+  it('a service booking offers the dealer’s extras and sends the ticked ones as additional_services (N06)', async () => {
+    window.history.replaceState(null, '', '/contact-us/');
+    const { fetchImpl, calls } = api();
+    const navigate = vi.fn();
+    const extras = { ...config, additionalServices: ['Wheel alignment', 'Tyre check', 'Detailing'] };
+    render(<GeneralEnquiry config={extras} locations={[locations[0]!]} fetchImpl={fetchImpl} navigate={navigate} />);
+    expect(screen.queryByRole('group', { name: /While it is with us/ })).toBeNull();
+    type('Enquiry type', 'Service Booking');
+    const group = screen.getByRole('group', { name: 'While it is with us (optional)' });
+    const boxes = within(group).getAllByRole('checkbox') as HTMLInputElement[];
+    expect(boxes.map((b) => [b.name, b.value])).toEqual([
+      ['additional_services', 'Wheel alignment'],
+      ['additional_services', 'Tyre check'],
+      ['additional_services', 'Detailing'],
+    ]);
+    fireEvent.click(within(group).getByLabelText('Detailing'));
+    fireEvent.click(within(group).getByLabelText('Wheel alignment'));
+    contact();
+    type(/^Message/, 'Logbook service please');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    // In the dealer's order, whatever the order of the ticks.
+    expect(lead(calls)).toMatchObject({ category: 'service', additional_services: ['Wheel alignment', 'Detailing'] });
+    cleanup();
+    // None ticked: the field is left out.
+    const none = api();
+    render(<GeneralEnquiry config={extras} locations={[locations[0]!]} fetchImpl={none.fetchImpl} navigate={vi.fn()} />);
+    type('Enquiry type', 'Service Booking');
+    contact();
+    type(/^Message/, 'Logbook service please');
+    agree();
+    fireEvent.click(screen.getByRole('button', { name: 'Send enquiry' }));
+    await waitFor(() => expect(lead(none.calls)).toBeTruthy());
+    expect(lead(none.calls)).not.toHaveProperty('additional_services');
   });
 
   it('without JavaScript the select posts its subcategory and the lead files as general', () => {

@@ -1999,6 +1999,10 @@ export interface Payment {
  */
 export interface Forms {
   /**
+   * Extras a service booking can tick (`service.additional_services`).
+   */
+  additional_services: string[];
+  /**
    * Quick amounts under the finance form's budget question, in dollars (`forms.budget_presets`).
    */
   budget_presets: number[];

@@ -12,6 +12,7 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
         if let Some(phone) = &cfg.service.roadside_phone {
             check_phone(phone, &root().key("service").key("roadside_phone"), cx);
         }
+        check_additional_services(&cfg.service.additional_services, cx);
     }
     if cx.skip.ok("pages") && cx.skip.ok("locations") && cfg.pages.service {
         let serviced = cfg
@@ -30,9 +31,58 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
     }
 }
 
+/// The edge keeps at most 20 extras of at most 100 characters
+/// (edge/core/src/lead.rs `additional_services`): the choices fit.
+const MAX_EXTRAS: usize = 20;
+const MAX_EXTRA_CHARS: usize = 100;
+
+fn check_additional_services(extras: &[String], cx: &mut Ctx) {
+    let at = root().key("service").key("additional_services");
+    if extras.len() > MAX_EXTRAS {
+        cx.err(
+            &at,
+            format!(
+                "{} extras: a booking carries at most {MAX_EXTRAS}",
+                extras.len()
+            ),
+        );
+    }
+    for (i, e) in extras.iter().enumerate() {
+        let path = at.clone().index(i);
+        if e.trim().is_empty() {
+            cx.err(&path, "an empty extra is no choice");
+        } else if e.chars().count() > MAX_EXTRA_CHARS || e.contains('\n') {
+            cx.err(
+                &path,
+                format!("at most {MAX_EXTRA_CHARS} characters on one line"),
+            );
+        } else if extras[..i]
+            .iter()
+            .any(|o| o.trim().eq_ignore_ascii_case(e.trim()))
+        {
+            cx.err(&path, format!("`{e}` is listed twice"));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::check::testing::{accepted, problem_at};
+
+    #[test]
+    fn service_extras_are_short_distinct_choices() {
+        accepted("service: { additional_services: [Wheel alignment, Tyre check] }\n");
+        let p = problem_at(
+            "service: { additional_services: [Tyres, tyres] }\n",
+            "service.additional_services[1]",
+        );
+        assert_eq!(p.message, "`tyres` is listed twice");
+        let p = problem_at(
+            "service: { additional_services: [\"\"] }\n",
+            "service.additional_services[0]",
+        );
+        assert_eq!(p.message, "an empty extra is no choice");
+    }
 
     #[test]
     fn the_service_page_needs_a_location_that_services_cars() {

@@ -381,6 +381,8 @@ pub struct ServiceConfig {
     pub booking_url: Option<String>,
     /// Roadside assistance phone shown on /roadside-assist/, e.g. "1800 555 010".
     pub roadside_phone: Option<String>,
+    /// Extras a shopper booking a service can tick, e.g. ["Wheel alignment", "Tyre check"]: the contact form's Service Booking offers them, and the booking reaches the dealer with the ones ticked (`additional_services`, also in the ADF comments). At most 20, each at most 100 characters. None by default.
+    pub additional_services: Vec<String>,
 }
 
 /// Trade-in valuations (the /trade-in flow and the car page's Trade In).

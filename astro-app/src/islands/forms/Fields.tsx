@@ -6,7 +6,7 @@
  * JavaScript.
  */
 import type { ChangeEvent, ReactNode } from 'react';
-import { POSTCODE_MAX_LENGTH, REGO_MAX_LENGTH, TERMS_LABEL, type FieldRule, type FieldValue } from '../../lib/forms/rules';
+import { chosen, POSTCODE_MAX_LENGTH, REGO_MAX_LENGTH, TERMS_LABEL, type FieldRule, type FieldValue } from '../../lib/forms/rules';
 import { HONEYPOT_FIELD, type Defaults } from '../../lib/forms/payload';
 import { sentence } from './ErrorPanel';
 
@@ -17,6 +17,8 @@ export type InputKind =
   | 'textarea'
   | 'select'
   | 'radio'
+  /** Several checkboxes of one name (`options`); the value holds the ticked ones, a line each. */
+  | 'checkboxes'
   | 'checkbox'
   | 'terms'
   | 'date'
@@ -116,6 +118,39 @@ export function Field({ spec, id, value, error, onChange, termsLinks, later }: F
         {hint}
         {err}
       </div>
+    );
+  }
+
+  if (spec.input === 'checkboxes') {
+    const ticked = new Set(chosen(text));
+    const toggle = (v: string, on: boolean) =>
+      onChange(spec.name, (spec.options ?? []).map((o) => o.value).filter((x) => (x === v ? on : ticked.has(x))).join('\n'));
+    return (
+      <fieldset className={`field field--radios${step}`} aria-describedby={describedBy}>
+        <legend className={labelClass}>
+          {spec.label}
+          {spec.required ? '' : ' (optional)'}
+        </legend>
+        {hint}
+        <div className="field__radios">
+          {(spec.options ?? []).map((o, i) => (
+            // The same name on each box: a post without JavaScript sends every ticked one (edge/core/src/form_post.rs).
+            <label key={o.value} className="field__radio">
+              <input
+                type="checkbox"
+                name={spec.name}
+                id={i === 0 ? id : `${id}-${i}`}
+                value={o.value}
+                checked={ticked.has(o.value)}
+                onChange={(e) => toggle(o.value, e.currentTarget.checked)}
+                aria-invalid={!!error}
+              />{' '}
+              {o.label}
+            </label>
+          ))}
+        </div>
+        {err}
+      </fieldset>
     );
   }
 

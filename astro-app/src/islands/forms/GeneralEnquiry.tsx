@@ -47,7 +47,14 @@ export function generalFields(config: FormConfig, locations: Pick<Location, 'id'
   ];
   const location = locationField(locations);
   if (location) fields.push(location);
-  if (choice.choice === 'service') fields.push({ name: 'rego', rule: 'rego', required: false, label: 'Registration', input: 'rego', hint: 'The plate of the car to be serviced.' });
+  if (choice.choice === 'service') {
+    fields.push({ name: 'rego', rule: 'rego', required: false, label: 'Registration', input: 'rego', hint: 'The plate of the car to be serviced.' });
+    // The dealer's extras (service.additional_services), sent as the lead's additional_services.
+    const extras = config.additionalServices ?? [];
+    if (extras.length > 0) {
+      fields.push({ name: 'additional_services', rule: 'choices', required: false, label: 'While it is with us', input: 'checkboxes', options: extras.map((e) => ({ value: e, label: e })), choices: extras });
+    }
+  }
   fields.push(messageField(choice.choice === 'careers' ? 'careers' : choice.category, config), ...consentFields(config));
   return fields;
 }

@@ -22,6 +22,8 @@ export interface FormConfig extends FormSettings {
   defaultState: string;
   /** `forms.budget_presets`: the finance form's quick amounts, in dollars. */
   budgetPresets: number[];
+  /** `service.additional_services`: extras a service booking can tick. */
+  additionalServices?: string[];
 }
 
 /** The forms' settings of a dealer's site (pages pass this to every form island). */
@@ -37,6 +39,7 @@ export function formConfig(site: SiteData): FormConfig {
     optInText: site.forms.opt_in_text,
     defaultState: site.forms.default_state,
     budgetPresets: site.forms.budget_presets,
+    additionalServices: site.forms.additional_services,
     phone: site.contact.phone,
   };
 }

@@ -14,7 +14,7 @@
  */
 import { parseAuPhone } from '../enquiry';
 import type { LeadAttributes } from './attribution';
-import { normaliseRego, parseAmount, parseKms, type FieldRule, type FormValues } from './rules';
+import { chosen, normaliseRego, parseAmount, parseKms, type FieldRule, type FormValues } from './rules';
 
 /** `source` of every lead a dealer site sends. */
 export const LEAD_SOURCE = 'Website';
@@ -121,6 +121,8 @@ function wire(rule: FieldRule, value: unknown): unknown {
       return Number(text);
     case 'rego':
       return normaliseRego(text);
+    case 'choices':
+      return chosen(text);
     default:
       return text;
   }

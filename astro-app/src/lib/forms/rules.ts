@@ -75,6 +75,8 @@ export type RuleKind =
   | 'postcode'
   | 'money'
   | 'choice'
+  /** Several of `choices` (a value per line): the service booking's extras. */
+  | 'choices'
   | 'rego'
   | 'kms'
   | 'date'
@@ -93,6 +95,11 @@ export interface FieldRule {
 }
 
 export type FieldValue = string | boolean;
+
+/** The values of a `choices` field: one a line, as its checkboxes keep them. */
+export function chosen(value: string): string[] {
+  return value.split('\n').filter((v) => v.trim() !== '');
+}
 export type FormValues = Record<string, FieldValue>;
 export type FormErrors = Record<string, string>;
 
@@ -190,6 +197,8 @@ export function checkField(rule: FieldRule, value: FieldValue | undefined): stri
       return isRego(text) ? undefined : MESSAGES.rego_invalid;
     case 'choice':
       return rule.choices && !rule.choices.includes(text) ? MESSAGES[rule.missing ?? 'choice_missing'] : undefined;
+    case 'choices':
+      return rule.choices && chosen(text).some((c) => !rule.choices?.includes(c)) ? MESSAGES[rule.missing ?? 'choice_missing'] : undefined;
     case 'date':
       return isDateAhead(text, Date.now()) ? undefined : MESSAGES.date_invalid;
     case 'time':

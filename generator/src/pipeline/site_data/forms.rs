@@ -26,6 +26,8 @@ pub struct Forms {
     pub default_state: String,
     /// Quick amounts under the finance form's budget question, in dollars (`forms.budget_presets`).
     pub budget_presets: Vec<u32>,
+    /// Extras a service booking can tick (`service.additional_services`).
+    pub additional_services: Vec<String>,
     /// Where a sent form lands (`forms.success_path`), as a site path with
     /// the trailing slash the site's pages have, e.g. "/success/".
     pub success_path: String,
@@ -176,6 +178,12 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
         opt_in_text: cfg.forms.opt_in_text.clone(),
         default_state: cfg.forms.default_state.as_str().into(),
         budget_presets: cfg.forms.budget_presets.clone(),
+        additional_services: cfg
+            .service
+            .additional_services
+            .iter()
+            .map(|s| s.trim().to_string())
+            .collect(),
         success_path: format!("/{success}/"),
         captcha_site_key: cfg
             .features
