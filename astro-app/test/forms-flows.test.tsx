@@ -59,6 +59,29 @@ describe('trade-in flow', () => {
     await screen.findByRole('heading', { name: 'Step 2 of 2: Your car' });
   }
 
+  it('names the location that buys the car: a buying location of several, the car-buying centre first (N05)', async () => {
+    window.history.replaceState(null, '', '/trade-in/');
+    const { fetchImpl, calls } = routes({ body: { estimate: null, reason: 'no_service' } });
+    const locations = [
+      { id: 'newstead', name: 'Newstead', kind: 'sales' as const },
+      { id: 'workshop', name: 'Workshop', kind: 'service' as const },
+      { id: 'buying', name: 'Car Buying Centre', kind: 'car-buying' as const },
+    ];
+    render(<TradeIn config={config} locations={locations} saveValuation={false} fetchImpl={fetchImpl} navigate={vi.fn()} />);
+    const where = screen.getByLabelText('Where should we value it?') as HTMLSelectElement;
+    expect([...where.options].map((o) => o.value)).toEqual(['', 'newstead', 'buying']);
+    expect(where.value).toBe('buying');
+    await details();
+    expect(calls.find((c) => c.path === '/api/leads')!.body).toMatchObject({ category: 'trade_in', location_id: 'buying' });
+    cleanup();
+    // One buying location: no choice to make, the lead names it.
+    const one = routes({ body: { estimate: null, reason: 'no_service' } });
+    render(<TradeIn config={config} locations={[locations[0]!, locations[1]!]} saveValuation={false} fetchImpl={one.fetchImpl} navigate={vi.fn()} />);
+    expect(screen.queryByLabelText('Where should we value it?')).toBeNull();
+    await details();
+    expect(one.calls.find((c) => c.path === '/api/leads')!.body).toMatchObject({ location_id: 'newstead' });
+  });
+
   it('creates the first lead after step 1, values the car, sends the answers, saves the valuation, and the accepted offer', async () => {
     window.history.replaceState(null, '', '/cars/trade-in/?car_id=7');
     const { fetchImpl, calls } = routes({ body: { estimate: { low: 12000, high: 14500, currency: 'AUD' }, reason: 'valued', vehicle: { year: 2019, make: 'Toyota', model: 'Corolla' } } });

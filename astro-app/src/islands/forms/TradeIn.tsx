@@ -34,7 +34,8 @@ import { successUrl } from '../../lib/forms/success';
 import type { WatchlistCar } from '../../lib/watchlist-cars';
 import type { FieldSpec } from './Fields';
 import LeadForm, { type StepOutcome } from './LeadForm';
-import { contactFields, postcodeField, stateField, consentFields, type FormConfig } from './specs';
+import { contactFields, locationField, postcodeField, stateField, consentFields, type FormConfig } from './specs';
+import type { Location } from '../../types/site';
 
 export const TRADE_IN_STEPS = ['Your details', 'Your car'];
 export const SUBCATEGORY_DETAILS = '1. Contact Details';
@@ -62,10 +63,24 @@ export const ADJUSTMENT_QUESTIONS: { id: string; label: string; options: { value
   },
 ];
 
-export function tradeInFields(config: FormConfig): FieldSpec[] {
+/** Where a car is bought: the sales locations and the car-buying centres (not a service or parts site). */
+export function buyingLocations<L extends Pick<Location, 'kind'>>(locations: L[]): L[] {
+  const buying = locations.filter((l) => l.kind === 'sales' || l.kind === 'car-buying');
+  return buying.length > 0 ? buying : locations;
+}
+
+/** The location a trade-in goes to before the shopper chooses: the car-buying centre, when there is one (N05). */
+export function preferredBuyingLocation(locations: Pick<Location, 'id' | 'kind'>[]): string | undefined {
+  return locations.find((l) => l.kind === 'car-buying')?.id;
+}
+
+export function tradeInFields(config: FormConfig, locations: Pick<Location, 'id' | 'name' | 'kind'>[] = []): FieldSpec[] {
+  const where = locationField(buyingLocations(locations), 0, 'Where should we value it?');
   const fields: FieldSpec[] = [
     ...contactFields(0, { lastName: true, firstNameLabel: 'First Name', phoneLabel: 'Mobile' }),
     postcodeField(true, 0),
+    // The lead names the location that buys the car (its lead e-mail gets it).
+    ...(where ? [where] : []),
     // The first lead goes when step 1 is done, so the terms are agreed there.
     ...consentFields(config, 0),
     { name: 'rego', rule: 'rego', required: false, label: 'Registration', input: 'rego', hint: 'We look the car up by its plate.', step: 1 },
@@ -159,6 +174,8 @@ export function identifiesCar(values: FormValues): boolean {
 
 export interface TradeInProps {
   config: FormConfig;
+  /** The dealer's locations: the buying ones are offered (several), the car-buying centre chosen first. */
+  locations?: Pick<Location, 'id' | 'name' | 'kind'>[];
   /** `trade_in.save_valuation`: the valuation is saved with the lead. */
   saveValuation: boolean;
   /** The car page's flow (/cars/trade-in): the `car_id` query names the car the trade-in goes towards. */
@@ -169,7 +186,7 @@ export interface TradeInProps {
 
 type Result = { leadId: string; valuation: Valuation; values: FormValues };
 
-export default function TradeIn({ config, saveValuation, forCar = false, fetchImpl, navigate }: TradeInProps) {
+export default function TradeIn({ config, locations = [], saveValuation, forCar = false, fetchImpl, navigate }: TradeInProps) {
   const firstLead = useRef<string | null>(null);
   const lastValues = useRef<FormValues>({});
   const valuation = useRef<Valuation | null>(null);
@@ -179,7 +196,8 @@ export default function TradeIn({ config, saveValuation, forCar = false, fetchIm
   const [accepting, setAccepting] = useState(false);
   const [acceptError, setAcceptError] = useState('');
   const estimateHeading = useRef<HTMLHeadingElement>(null);
-  const fields = tradeInFields(config);
+  const fields = tradeInFields(config, locations);
+  const buying = buyingLocations(locations);
   const go = navigate ?? ((url: string) => window.location.assign(url));
 
   useEffect(() => {
@@ -194,6 +212,7 @@ export default function TradeIn({ config, saveValuation, forCar = false, fetchIm
   }, [result]);
 
   const defaults: Record<string, string | boolean> = { dealership_slug: config.dealershipSlug };
+  if (buying.length === 1 && buying[0]) defaults['location_id'] = buying[0].id;
   if (carId) defaults['car_id'] = carId;
   const base = (values: FormValues, subcategory: string, only?: (f: FieldSpec) => boolean) =>
     buildLeadPayload(only ? fields.filter(only) : fields, values, {
@@ -327,7 +346,11 @@ export default function TradeIn({ config, saveValuation, forCar = false, fetchIm
         category="trade_in"
         subcategory={SUBCATEGORY_VEHICLE}
         defaults={defaults}
-        initialValues={{ regoState: config.defaultState, preferred_contact_method: 'Phone' }}
+        initialValues={{
+          regoState: config.defaultState,
+          preferred_contact_method: 'Phone',
+          ...(buying.length > 1 && preferredBuyingLocation(buying) ? { location_id: preferredBuyingLocation(buying)! } : {}),
+        }}
         submitLabel="Value my car"
         onContinue={onContinue}
         prepare={prepare}
