@@ -274,6 +274,12 @@ async function main() {
       const cards = page.locator('.location-card');
       assertJsonEqual(await cards.count(), site.locations.length, 'cards');
       const flags = site.content.location_cards;
+      // A location's landline beside its phone, on its card and its page (N04).
+      const landlined = need(site.locations.find((l) => l.landline), 'a location with a landline');
+      const card = cards.filter({ has: page.getByRole('link', { name: `View Details of ${landlined.name}`, exact: true }) });
+      const tel = (n) => `tel:${n.replace(/[^\d+]/g, '')}`;
+      assertJsonEqual(await card.getByRole('link', { name: landlined.landline, exact: true }).getAttribute('href'), tel(landlined.landline), 'the landline on the card');
+      assert((await card.locator('address').innerText()).includes(`Landline ${landlined.landline}`), 'the card says Landline');
       assertJsonEqual((await cards.locator('table.hours__table').count()) > 0, flags.show_hours, 'hours on the cards');
       assertJsonEqual((await cards.locator('.location-card__actions').count()) > 0, flags.show_buttons, 'buttons on the cards');
       await page.goto(`${origin}/`);

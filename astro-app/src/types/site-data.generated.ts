@@ -2221,6 +2221,10 @@ export interface Location {
    */
   kind: LocationKind;
   /**
+   * The fixed-line number shown beside it (`locations[].landline`), if any.
+   */
+  landline: string | null;
+  /**
    * Every licence line to show, e.g. "Dealer licence MDL 3100123"; empty when hidden.
    */
   licences: string[];

@@ -84,6 +84,24 @@ pub(super) fn check(locations: &[Location], cx: &mut Ctx) {
             ));
         }
         check_phone(&loc.phone, &p.clone().key("phone"), cx);
+        if let Some(landline) = &loc.landline {
+            let at = p.clone().key("landline");
+            match dealer_rules::contact::parse_au_phone(landline) {
+                Some(n) if n.kind() == dealer_rules::contact::PhoneKind::Landline => {
+                    if dealer_rules::contact::parse_au_phone(&loc.phone).is_some_and(|m| m == n) {
+                        cx.err(
+                            &at,
+                            "the landline is the location's `phone` again: leave it out",
+                        );
+                    }
+                }
+                _ => {
+                    cx.err(&at, format!("`{landline}` is not an Australian landline"))
+                        .expected =
+                        Some("a fixed-line number with its area code, e.g. (07) 3555 0199".into());
+                }
+            }
+        }
         for (key, v) in [("email", &loc.email), ("lead_email", &loc.lead_email)] {
             if let Some(v) = v {
                 check_email(v, &p.clone().key(key), cx);
@@ -224,6 +242,21 @@ mod tests {
             "",
             &SECOND.replace("name: North", "name: Main Sales, slug: main-sales"),
         ));
+    }
+
+    #[test]
+    fn a_landline_is_a_fixed_line_other_than_the_phone() {
+        accepted(&with_main(", landline: (07) 3555 0199", SECOND));
+        let p = problem_at(
+            &with_main(", landline: 0412 345 678", SECOND),
+            "locations[0].landline",
+        );
+        assert_eq!(p.message, "`0412 345 678` is not an Australian landline");
+        let p = problem_at(
+            &with_main(", landline: 07 3555 0101", SECOND),
+            "locations[0].landline",
+        );
+        assert!(p.message.contains("`phone` again"), "{}", p.message);
     }
 
     #[test]

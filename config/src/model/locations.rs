@@ -25,6 +25,9 @@ pub struct Location {
     pub primary: bool,
     /// Phone as shown, e.g. "(07) 3555 0100".
     pub phone: String,
+    /// A second, fixed-line number (where `phone` is a mobile or a 13/1300 number, or a department's direct line), e.g. "(07) 3555 0199": shown beside `phone` on the location's card and page. Not the same number as `phone`.
+    #[serde(default)]
+    pub landline: Option<String>,
     /// Public e-mail of this location.
     #[serde(default)]
     pub email: Option<String>,

@@ -60,6 +60,8 @@ pub struct Location {
     pub primary: bool,
     /// Phone as shown.
     pub phone: String,
+    /// The fixed-line number shown beside it (`locations[].landline`), if any.
+    pub landline: Option<String>,
     /// Public e-mail, if any.
     pub email: Option<String>,
     /// Street address.
@@ -280,6 +282,7 @@ fn location(l: &model::Location, cfg: &DealerConfig) -> Location {
         },
         primary: l.primary,
         phone: l.phone.clone(),
+        landline: l.landline.clone(),
         email: l.email.clone(),
         address: Address {
             street: a.street.clone(),
