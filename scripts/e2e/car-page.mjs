@@ -117,6 +117,12 @@ async function main() {
       const reserve = car.detail.sidebar_buttons.find((b) => b.kind === 'reserve');
       assertJsonEqual(await page.locator('.car-actions__item--reserve a').getAttribute('href'), reserve.href, 'reserve link');
       await page.locator('.car-actions__item--reserve').getByText(reserve.note).waitFor();
+      // The sidebar's payment methods are the footer's, the dealer's own list (C24).
+      const methods = (where) => page.locator(`${where} .payments__list img`).evaluateAll((imgs) => imgs.map((i) => i.alt));
+      const listed = s.site.footer.payments.map((p) => p.label);
+      need(listed.length > 0, 'a dealer with payments accepted');
+      assertJsonEqual(await methods('.car-layout__side'), listed, 'payment methods in the sidebar');
+      assertJsonEqual(await methods('.site-footer'), listed, 'payment methods in the footer');
       // A car without a file has no history report button.
       const plain = need(s.cars.find((c) => c.in_stock && !c.detail.sidebar_buttons.some((b) => b.kind === 'history_report') && c.car_type === 'used'), 'a used car without a history report');
       await open(s, plain);
