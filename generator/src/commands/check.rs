@@ -5,26 +5,14 @@ use anyhow::{bail, Result};
 use dealer_config::diagnostic::{render_github, render_human};
 use dealer_config::{Loader, Severity};
 
-use crate::cli::{CheckArgs, CheckLinksArgs, OutputFormat, Selection};
+use crate::cli::{CheckArgs, CheckLinksArgs, OutputFormat};
 use crate::project::Project;
 use crate::selection::{parse_as_of, select, slug_of};
 
 pub fn links(project: &Project, args: CheckLinksArgs) -> Result<i32> {
-    let files = select(
-        project,
-        &Selection {
-            dealer: vec![args.dealer.clone()],
-            all: false,
-        },
-    )?;
-    let loader = Loader::new(project.presets_dir());
-    let dealer = match loader.load(&files[0]) {
+    let dealer = match super::load_one(project, &args.dealer)? {
         Ok(d) => d,
-        Err(r) => {
-            eprint!("{}", render_human(&r.diagnostics, &r.files));
-            println!("FAILED {}: the dealer file has problems", args.dealer);
-            return Ok(1);
-        }
+        Err(code) => return Ok(code),
     };
     let dist = args
         .dist

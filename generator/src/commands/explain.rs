@@ -51,17 +51,10 @@ fn explain_address(
     dealer: &dealer_config::LoadedDealer,
     address: &str,
 ) -> Result<i32> {
-    let dist = project.site_dir(&dealer.slug).join("dist");
-    let site = crate::migrate::cloudflare::Site::open(&dist)
-        .with_context(|| format!("dealergen build --dealer {}", dealer.slug))?;
+    let checker =
+        crate::migrate::Checker::open(&project.site_dir(&dealer.slug).join("dist"), dealer)?;
     let list = crate::migrate::addresses::parse(address)?;
-    let dealer_rules: Vec<String> = dealer
-        .config
-        .redirects
-        .iter()
-        .map(|r| r.from.clone())
-        .collect();
-    let f = crate::migrate::resolve(&site, address, &list[0].path_and_query, &dealer_rules);
+    let f = checker.check(address, &list[0].path_and_query);
     println!("{} on {}:", address, dealer.slug);
     for (i, rule) in f.rules.iter().enumerate() {
         match f.chain.get(i) {

@@ -1,58 +1,28 @@
 //! `dealergen migrate-check`: the old site's addresses against the built
 //! site (crate::migrate), as text, JSON or GitHub annotations.
 
-use anyhow::{Context, Result};
-use dealer_config::diagnostic::render_human;
-use dealer_config::Loader;
+use anyhow::Result;
 
-use crate::cli::{MigrateCheckArgs, OutputFormat, Selection};
-use crate::migrate::{self, addresses, cloudflare::Site, Answer, Finding};
+use crate::cli::{MigrateCheckArgs, OutputFormat};
+use crate::migrate::{addresses, Answer, Checker, Finding};
 use crate::project::Project;
-use crate::selection::select;
 
 /// More hops than this is reported: each costs a round trip and some ranking.
 const HOPS_WORTH_SAYING: usize = 2;
 
 pub fn run(project: &Project, args: MigrateCheckArgs) -> Result<i32> {
-    let files = select(
-        project,
-        &Selection {
-            dealer: vec![args.dealer.clone()],
-            all: false,
-        },
-    )?;
-    let dealer = match Loader::new(project.presets_dir()).load(&files[0]) {
+    let dealer = match super::load_one(project, &args.dealer)? {
         Ok(d) => d,
-        Err(r) => {
-            eprint!("{}", render_human(&r.diagnostics, &r.files));
-            println!(
-                "FAILED {}: the dealer file has problems (dealergen check --dealer {})",
-                args.dealer, args.dealer
-            );
-            return Ok(1);
-        }
+        Err(code) => return Ok(code),
     };
     let dist = args
         .dist
         .unwrap_or_else(|| project.site_dir(&dealer.slug).join("dist"));
-    let site =
-        Site::open(&dist).with_context(|| format!("dealergen build --dealer {}", dealer.slug))?;
+    let checker = Checker::open(&dist, &dealer)?;
     let list = addresses::read(&args.urls)?;
-    let dealer_rules: Vec<String> = dealer
-        .config
-        .redirects
-        .iter()
-        .map(|r| r.from.clone())
-        .collect();
-    let accept = &dealer.config.migration.accept_missing;
     let findings: Vec<(usize, Finding)> = list
         .iter()
-        .map(|a| {
-            let mut f = migrate::resolve(&site, &a.url, &a.path_and_query, &dealer_rules);
-            let path = a.path_and_query.split('?').next().unwrap_or("");
-            f.accepted = f.answer == Answer::Missing && migrate::accepted_missing(path, accept);
-            (a.line, f)
-        })
+        .map(|a| (a.line, checker.check(&a.url, &a.path_and_query)))
         .collect();
     let failing = findings
         .iter()

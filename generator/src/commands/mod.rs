@@ -89,6 +89,36 @@ pub fn run(cli: Cli) -> Result<i32> {
     }
 }
 
+/// The one dealer a command names, loaded; `Err(code)` once its problems
+/// are printed (the command exits with it).
+fn load_one(
+    project: &Project,
+    slug: &str,
+) -> Result<std::result::Result<dealer_config::LoadedDealer, i32>> {
+    let files = crate::selection::select(
+        project,
+        &crate::cli::Selection {
+            dealer: vec![slug.to_string()],
+            all: false,
+        },
+    )?;
+    Ok(
+        match dealer_config::Loader::new(project.presets_dir()).load(&files[0]) {
+            Ok(d) => Ok(d),
+            Err(r) => {
+                eprint!(
+                    "{}",
+                    dealer_config::diagnostic::render_human(&r.diagnostics, &r.files)
+                );
+                println!(
+                    "FAILED {slug}: the dealer file has problems (dealergen check --dealer {slug})"
+                );
+                Err(1)
+            }
+        },
+    )
+}
+
 fn project_from(cli: &Cli) -> Result<Project> {
     let root = match &cli.root {
         Some(r) => r.clone(),

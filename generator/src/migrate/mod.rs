@@ -146,6 +146,44 @@ fn describe(rule: &Rule, dealer_rules: &[String]) -> String {
     }
 }
 
+/// A dealer's built site, asked as `migrate-check` and `explain --address` ask it.
+pub struct Checker {
+    site: Site,
+    /// The `from` of each of the dealer's `redirects`, to name them.
+    dealer_rules: Vec<String>,
+    accept_missing: Vec<String>,
+}
+
+impl Checker {
+    /// The built site in `dist` of `dealer` (an error saying to build it first).
+    pub fn open(
+        dist: &std::path::Path,
+        dealer: &dealer_config::LoadedDealer,
+    ) -> anyhow::Result<Self> {
+        use anyhow::Context;
+        let site = Site::open(dist)
+            .with_context(|| format!("dealergen build --dealer {}", dealer.slug))?;
+        Ok(Checker {
+            site,
+            dealer_rules: dealer
+                .config
+                .redirects
+                .iter()
+                .map(|r| r.from.clone())
+                .collect(),
+            accept_missing: dealer.config.migration.accept_missing.clone(),
+        })
+    }
+
+    /// The answer to one address (`url` as listed, its path and query).
+    pub fn check(&self, url: &str, path_and_query: &str) -> Finding {
+        let mut f = resolve(&self.site, url, path_and_query, &self.dealer_rules);
+        let path = path_and_query.split('?').next().unwrap_or("");
+        f.accepted = f.answer == Answer::Missing && accepted_missing(path, &self.accept_missing);
+        f
+    }
+}
+
 /// Whether `path` is one the dealer accepts as missing (`/x` exactly, or
 /// a prefix ending in `*`).
 pub fn accepted_missing(path: &str, accept: &[String]) -> bool {

@@ -121,10 +121,13 @@ export function Field({ spec, id, value, error, onChange, termsLinks, later }: F
     );
   }
 
-  if (spec.input === 'checkboxes') {
-    const ticked = new Set(chosen(text));
-    const toggle = (v: string, on: boolean) =>
-      onChange(spec.name, (spec.options ?? []).map((o) => o.value).filter((x) => (x === v ? on : ticked.has(x))).join('\n'));
+  if (spec.input === 'radio' || spec.input === 'checkboxes') {
+    // One of the options (radios), or several (checkboxes of one name: a post without
+    // JavaScript sends every ticked one, edge/core/src/form_post.rs; the value keeps them a line each).
+    const many = spec.input === 'checkboxes';
+    const ticked = new Set(many ? chosen(text) : [text]);
+    const pick = (v: string, on: boolean) =>
+      many ? onChange(spec.name, (spec.options ?? []).map((o) => o.value).filter((x) => (x === v ? on : ticked.has(x))).join('\n')) : onChange(spec.name, v);
     return (
       <fieldset className={`field field--radios${step}`} aria-describedby={describedBy}>
         <legend className={labelClass}>
@@ -134,44 +137,14 @@ export function Field({ spec, id, value, error, onChange, termsLinks, later }: F
         {hint}
         <div className="field__radios">
           {(spec.options ?? []).map((o, i) => (
-            // The same name on each box: a post without JavaScript sends every ticked one (edge/core/src/form_post.rs).
             <label key={o.value} className="field__radio">
               <input
-                type="checkbox"
+                type={many ? 'checkbox' : 'radio'}
                 name={spec.name}
                 id={i === 0 ? id : `${id}-${i}`}
                 value={o.value}
                 checked={ticked.has(o.value)}
-                onChange={(e) => toggle(o.value, e.currentTarget.checked)}
-                aria-invalid={!!error}
-              />{' '}
-              {o.label}
-            </label>
-          ))}
-        </div>
-        {err}
-      </fieldset>
-    );
-  }
-
-  if (spec.input === 'radio') {
-    return (
-      <fieldset className={`field field--radios${step}`} aria-describedby={describedBy}>
-        <legend className={labelClass}>
-          {spec.label}
-          {spec.required ? '' : ' (optional)'}
-        </legend>
-        {hint}
-        <div className="field__radios">
-          {(spec.options ?? []).map((o, i) => (
-            <label key={o.value} className="field__radio">
-              <input
-                type="radio"
-                name={spec.name}
-                id={i === 0 ? id : `${id}-${i}`}
-                value={o.value}
-                checked={text === o.value}
-                onChange={change}
+                onChange={(e) => pick(o.value, e.currentTarget.checked)}
                 aria-invalid={!!error}
               />{' '}
               {o.label}
