@@ -167,7 +167,11 @@ async function main() {
       // "cheap": a price limit from the matching cars, and the results say what it means.
       await freshSearch();
       await typeQuery(page, 'cheap hatch');
-      await page.waitForURL((u) => decodeURIComponent(u.search).includes('range[price]=:'));
+      // The whole query's limit: typed a letter at a time, "cheap" alone gives one over every car first.
+      await page.waitForURL((u) => {
+        const q = decodeURIComponent(u.search);
+        return q.includes('range[price]=:') && /query=[^&]*\bhatch\b/i.test(q);
+      });
       await page.getByTestId('query-notes').filter({ hasText: 'the lower-priced quarter of what matches' }).waitFor();
       const limit = Number(new URL(page.url()).searchParams.get('range[price]')?.split(':')[1]);
       const priced = carsOf((c) => c.body === 'Hatch' && c.price > 0).map((c) => Math.round(c.price)).sort((a, b) => a - b);
