@@ -39,29 +39,38 @@ pub fn is_dynamic(from: &str) -> bool {
     from.contains('*') || !placeholders(from).is_empty()
 }
 
-/// The `:name` placeholders of a pattern (a colon then a letter, then
-/// letters, digits and underscores), in order.
+/// The name of the `:name` placeholder `s` starts with (a colon, a
+/// letter, then letters, digits and underscores), if it starts with one.
+fn placeholder_at(s: &str) -> Option<&str> {
+    let name = s.strip_prefix(':')?;
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    Some(&name[..end])
+}
+
+/// The `:name` placeholders of a pattern, in order.
 pub fn placeholders(pattern: &str) -> Vec<&str> {
-    let bytes = pattern.as_bytes();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b':' && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
-            let start = i + 1;
-            let mut end = start;
-            while bytes
-                .get(end)
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            {
-                end += 1;
+    let mut rest = pattern;
+    while let Some(i) = rest.find(':') {
+        match placeholder_at(&rest[i..]) {
+            Some(name) => {
+                out.push(name);
+                rest = &rest[i + 1 + name.len()..];
             }
-            out.push(&pattern[start..end]);
-            i = end;
-        } else {
-            i += 1;
+            None => rest = &rest[i + 1..],
         }
     }
     out
+}
+
+/// The site path a target names: without its query string or #fragment.
+pub fn target_path(to: &str) -> &str {
+    &to[..to.find(['?', '#']).unwrap_or(to.len())]
 }
 
 /// A line the CDN ignores, and why.
@@ -250,10 +259,7 @@ fn fill(to: &str, groups: &[(String, String)]) -> String {
     while let Some(i) = rest.find(':') {
         out.push_str(&rest[..i]);
         let after = &rest[i + 1..];
-        let name = placeholders(&rest[i..])
-            .into_iter()
-            .next()
-            .filter(|n| after.starts_with(n));
+        let name = placeholder_at(&rest[i..]);
         match name.and_then(|n| groups.iter().find(|(k, _)| k == n).map(|(_, v)| (n, v))) {
             Some((n, value)) => {
                 out.push_str(value);
@@ -292,11 +298,7 @@ impl Pattern {
                 parts.push(Part::Splat);
                 rest = &rest[1..];
             } else if c == ':' {
-                if let Some(name) = placeholders(rest)
-                    .into_iter()
-                    .next()
-                    .filter(|n| rest[1..].starts_with(n))
-                {
+                if let Some(name) = placeholder_at(rest) {
                     parts.push(Part::Text(std::mem::take(&mut text)));
                     parts.push(Part::Segment(name.to_string()));
                     rest = &rest[1 + name.len()..];

@@ -6,7 +6,9 @@
 //! those (generator/src/run/build/redirects.rs), with the same keys.
 
 use crate::model::DealerRedirect;
-use crate::redirect_rules::{is_dynamic, placeholders, RuleSet, MAX_DYNAMIC, MAX_LINE, MAX_STATIC};
+use crate::redirect_rules::{
+    is_dynamic, placeholders, target_path, RuleSet, MAX_DYNAMIC, MAX_LINE, MAX_STATIC,
+};
 
 use super::urls::check_https;
 use super::{root, Ctx};
@@ -55,7 +57,7 @@ pub(super) fn check(redirects: &[DealerRedirect], cx: &mut Ctx) {
         if !fine[i] || r.to.starts_with("https://") {
             continue;
         }
-        let (path, _) = split_query(&r.to);
+        let path = target_path(&r.to);
         let Some((next, _)) = set.find(path) else {
             continue;
         };
@@ -120,18 +122,13 @@ fn leads_back(set: &RuleSet, path: &str, from: &str) -> bool {
         if to.starts_with("https://") {
             return false;
         }
-        let (next, _) = split_query(&to);
+        let next = target_path(&to);
         if next == from {
             return true;
         }
         at = next.to_string();
     }
     true
-}
-
-fn split_query(to: &str) -> (&str, &str) {
-    let end = to.find(['?', '#']).unwrap_or(to.len());
-    to.split_at(end)
 }
 
 fn check_from(from: &str, i: usize, cx: &mut Ctx) -> bool {

@@ -146,7 +146,14 @@ impl Site {
                 // is not a 200): the assets and their _redirects answer.
                 return None;
             }
-            let body = slug_of(query.get("body").map(String::as_str).unwrap_or(""));
+            // The script's body slug: lower-cased (as JavaScript does), then kebab case.
+            let body = dealer_config::slug::kebab(
+                &query
+                    .get("body")
+                    .map(String::as_str)
+                    .unwrap_or("")
+                    .to_lowercase(),
+            );
             let to = if body.is_empty() {
                 "/models/".to_string()
             } else {
@@ -269,19 +276,6 @@ impl Site {
     fn is_file(&self, relative: &str) -> bool {
         !relative.split('/').any(|s| s == "..") && self.dist.join(relative).is_file()
     }
-}
-
-/// The site worker's body slug: lower case, runs of other characters one dash, no dash at the ends.
-fn slug_of(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.to_lowercase().chars() {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_matches('-').to_string()
 }
 
 /// Each segment percent-decoded (a bad escape stays as it is), repeated slashes one.

@@ -308,7 +308,7 @@ pub fn dealer_redirects(
         if r.to.starts_with("https://") || !placeholders(&r.to).is_empty() {
             continue;
         }
-        let path = &r.to[..r.to.find(['?', '#']).unwrap_or(r.to.len())];
+        let path = dealer_config::redirect_rules::target_path(&r.to);
         if !pages.contains(path) {
             let with_slash = format!("{path}/");
             let message = if pages.contains(&with_slash) {

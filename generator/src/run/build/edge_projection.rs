@@ -412,5 +412,13 @@ mod tests {
         assert!(defaults.forms.terms_required && defaults.features.trade_in);
         assert_eq!(defaults.forms.success_path, "/success");
         assert_eq!(defaults.checkout.hold_hours, 48);
+        // A deposit: paid holds, no sign-in for them. None: the mobile is
+        // verified first, so the worker opens sign-in for it.
+        assert!(!edge.checkout.unpaid_holds);
+        let unpaid = crate::pipeline::site_data::test_support::config_with(serde_json::json!({
+            "features": {"watchlist": false, "checkout": {"enabled": true, "deposit": 0}}
+        }));
+        let unpaid = edge_config("demo", &unpaid);
+        assert!(unpaid.checkout.unpaid_holds && unpaid.sign_in());
     }
 }

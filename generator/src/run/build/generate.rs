@@ -60,11 +60,9 @@ impl Generated {
 /// [`Project::public_dir`]): a shown car's photo named by a site path that
 /// is not there is left out of the car, with a feed warning.
 /// The dealer's `redirects`, checked against the site's pages (file, line
-/// and key in each error), and the CDN's limit on dynamic rules, which
-/// they share with the platform's.
+/// and key in each error).
 fn dealer_redirects(
     dealer: &dealer_config::LoadedDealer,
-    site: &site_data::SiteData,
     pages: &std::collections::HashSet<String>,
 ) -> Result<Vec<crate::publish::redirects::Redirect>> {
     use crate::publish::redirects;
@@ -87,22 +85,31 @@ fn dealer_redirects(
                 .join("\n  ")
         )
     })?;
-    let old = super::publish_plan::old_platform(&dealer.config, site);
-    let platform = redirects::legacy_addresses(pages, &old)
-        .into_iter()
-        .chain(redirects::retired_pages())
-        .filter(|r| redirects::is_dynamic(r) && !rules.iter().any(|d| d.from == r.from))
-        .count();
-    let dynamic = checked.iter().filter(|r| redirects::is_dynamic(r)).count();
-    if dynamic + platform > dealer_config::redirect_rules::MAX_DYNAMIC {
-        anyhow::bail!(
-            "{}: {dynamic} of the dealer's redirects have `*` or `:name`, and the platform writes {platform} more: the CDN reads at most {} a site, so drop or merge {} of them (rules of one folder make one `/folder/*` rule)",
-            dealer.path.display(),
-            dealer_config::redirect_rules::MAX_DYNAMIC,
-            dynamic + platform - dealer_config::redirect_rules::MAX_DYNAMIC
-        );
-    }
     Ok(checked)
+}
+
+/// The CDN reads at most 100 dynamic rules (`*` or `:name`) a site and
+/// drops the lines after the 100th: the dealer's (`dealer_rules`) and the
+/// platform's, as the plan writes them (`written`), must fit.
+fn dynamic_rules_fit(
+    dealer_rules: &[dealer_config::model::DealerRedirect],
+    written: &[crate::publish::redirects::Redirect],
+) -> std::result::Result<(), String> {
+    use crate::publish::redirects::is_dynamic;
+    use dealer_config::redirect_rules::MAX_DYNAMIC;
+    let dynamic: Vec<_> = written.iter().filter(|r| is_dynamic(r)).collect();
+    let theirs = dynamic
+        .iter()
+        .filter(|r| dealer_rules.iter().any(|d| d.from == r.from))
+        .count();
+    let platform = dynamic.len() - theirs;
+    if dynamic.len() <= MAX_DYNAMIC {
+        return Ok(());
+    }
+    Err(format!(
+        "{theirs} of the dealer's redirects have `*` or `:name`, and the platform writes {platform} more: the CDN reads at most {MAX_DYNAMIC} a site, so drop or merge {} of them (rules of one folder make one `/folder/*` rule)",
+        dynamic.len() - MAX_DYNAMIC
+    ))
 }
 
 pub fn generate(
@@ -158,7 +165,7 @@ pub fn generate(
         .with_context(|| format!("the pages of {}", dealer.path.display()))?;
     let pages: std::collections::HashSet<String> =
         site_data::page_table::paths(&table).into_iter().collect();
-    let dealer_rules = dealer_redirects(dealer, &site, &pages)?;
+    let dealer_rules = dealer_redirects(dealer, &pages)?;
     let mut plan = publish_plan(
         &dealer.slug,
         cfg,
@@ -168,6 +175,8 @@ pub fn generate(
         &pages,
         dealer_rules,
     );
+    dynamic_rules_fit(&cfg.redirects, &plan.plan.redirects)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dealer.path.display()))?;
     // The ads feeds come from the cars as the pages show them
     // (pipeline::syndication): the same release, the same decision.
     let feeds = crate::pipeline::syndication::build(
@@ -227,4 +236,36 @@ pub fn generate(
         colours,
         hidden,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::publish::redirects::Redirect;
+
+    #[test]
+    fn the_dealers_and_the_platforms_dynamic_rules_share_the_cdns_hundred() {
+        let rule = |from: String| Redirect {
+            from,
+            to: "/".into(),
+            status: 301,
+        };
+        let dealer: Vec<dealer_config::model::DealerRedirect> = (0..97)
+            .map(|i| dealer_config::model::DealerRedirect {
+                from: format!("/old-{i}/*"),
+                to: "/".into(),
+                status: 301,
+            })
+            .collect();
+        let platform = ["/teams/*", "/blog/*", "/cars/*/print/"].map(|f| rule(f.to_string()));
+        let mut written: Vec<Redirect> = dealer.iter().map(|d| rule(d.from.clone())).collect();
+        written.extend(platform.clone());
+        written.push(rule("/static-one".into()));
+        assert_eq!(dynamic_rules_fit(&dealer, &written), Ok(()), "97 + 3 fit");
+        written.push(rule("/cars/*/print".into()));
+        assert_eq!(
+            dynamic_rules_fit(&dealer, &written).unwrap_err(),
+            "97 of the dealer's redirects have `*` or `:name`, and the platform writes 4 more: the CDN reads at most 100 a site, so drop or merge 1 of them (rules of one folder make one `/folder/*` rule)"
+        );
+    }
 }

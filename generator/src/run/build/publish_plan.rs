@@ -13,7 +13,7 @@ pub struct PlannedPublish {
 /// What the publish step needs besides the built pages: the sold-car
 /// redirects and the origins the site's scripts reach at run time.
 /// What of the dealer's site decides its old platform addresses' rules.
-pub fn old_platform<'a>(
+fn old_platform<'a>(
     cfg: &'a dealer_config::DealerConfig,
     site: &'a site_data::SiteData,
 ) -> crate::publish::redirects::OldPlatform<'a> {
