@@ -2115,3 +2115,102 @@ fn a_batch_keeps_its_dealers_and_its_page_cache_and_never_serves_a_stale_page() 
         }
     }
 }
+
+/// `migrate-check` and `explain --address` on a built site (a few files,
+/// its `_redirects`): a redirect followed to its page with its rule, a
+/// missing address failing the run, the JSON answers.
+#[test]
+fn migrate_check_and_explain_answer_old_addresses_from_the_built_site() {
+    let sites = sites_dir();
+    let dist = sites.path().join("tiny-dealer").join("dist");
+    for (file, text) in [
+        ("index.html", "home"),
+        ("404.html", "gone"),
+        ("about-us/index.html", "about"),
+        ("_redirects", "/our-story /about-us 301\n"),
+    ] {
+        let p = dist.join(file);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let out = dealergen(
+        sites.path(),
+        &[
+            "explain",
+            "--dealer",
+            "tiny-dealer",
+            "--address",
+            "/our-story?x=1",
+        ],
+    );
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(
+        log.contains("1. 301 /about-us?x=1  (_redirects line 1: /our-story /about-us 301)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("2. 307 /about-us/?x=1  (the CDN adds the page's trailing slash)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("a redirect to /about-us/?x=1 in 2 hop(s)"),
+        "{log}"
+    );
+
+    let list = sites.path().join("old.txt");
+    std::fs::write(
+        &list,
+        "https://old.example/our-story\n/about-us/\n/gone-page\n",
+    )
+    .unwrap();
+    let args = [
+        "migrate-check",
+        "--dealer",
+        "tiny-dealer",
+        "--urls",
+        list.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    let out = dealergen(sites.path(), &args);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a missing address fails: {}",
+        text(&out)
+    );
+    let answers: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let brief: Vec<(String, String, serde_json::Value)> = answers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["url"].as_str().unwrap().to_string(),
+                a["answer"].as_str().unwrap().to_string(),
+                a["to"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            (
+                "https://old.example/our-story".to_string(),
+                "redirect".to_string(),
+                serde_json::json!("/about-us/")
+            ),
+            (
+                "/about-us/".to_string(),
+                "page".to_string(),
+                serde_json::Value::Null
+            ),
+            (
+                "/gone-page".to_string(),
+                "missing".to_string(),
+                serde_json::Value::Null
+            ),
+        ]
+    );
+}
