@@ -176,10 +176,11 @@ describe('the popup', () => {
     HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
       this.open = true;
     };
+    // As in a browser, `close` is fired a task after the dialog closed.
     HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
       if (!this.open) return;
       this.open = false;
-      this.dispatchEvent(new Event('close'));
+      setTimeout(() => this.dispatchEvent(new Event('close')), 0);
     };
   });
 
@@ -276,13 +277,33 @@ describe('the popup', () => {
     dialog.querySelector<HTMLButtonElement>('[data-popup-close]')!.click();
     expect(document.activeElement).toBe(skip);
 
+    // Nothing focused before: the page has focus as soon as the button closed it, before the browser's `close` event (a Tab pressed at once starts at the top).
     localStorage.clear();
     skip.blur();
     expect(showPopup(document, 2_000_000)).toBe(true);
     dialog.querySelector<HTMLButtonElement>('[data-popup-close]')!.focus();
-    dialog.close();
+    dialog.querySelector<HTMLButtonElement>('[data-popup-close]')!.click();
+    expect(dialog.open).toBe(false);
     expect(document.activeElement).toBe(document.body);
     expect(document.body.hasAttribute('tabindex')).toBe(false);
+
+    // Escape (the browser's `cancel`, then it closes the dialog): the same, at once.
+    localStorage.clear();
+    expect(showPopup(document, 2_000_000)).toBe(true);
+    dialog.querySelector<HTMLButtonElement>('[data-popup-close]')!.focus();
+    dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
+    expect(dialog.open).toBe(false);
+    expect(document.activeElement).toBe(document.body);
+
+    // Closed some other way: the `close` event gives focus back.
+    vi.useFakeTimers();
+    localStorage.clear();
+    skip.focus();
+    expect(showPopup(document, 2_000_000)).toBe(true);
+    dialog.querySelector<HTMLButtonElement>('[data-popup-close]')!.focus();
+    dialog.close();
+    vi.runAllTimers();
+    expect(document.activeElement).toBe(skip);
   });
 });
 

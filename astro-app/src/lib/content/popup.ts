@@ -69,11 +69,24 @@ export function showPopup(doc: Document, nowMs: number): boolean {
   if (!info.key || !popupDue(info, nowMs, storage)) return false;
   markShown(info.key, storage);
   const before = doc.activeElement instanceof win.HTMLElement && doc.activeElement !== doc.body ? doc.activeElement : null;
-  dialog.addEventListener('close', () => returnFocus(doc, before), { once: true });
-  for (const close of dialog.querySelectorAll('[data-popup-close]')) close.addEventListener('click', () => dialog.close());
+  // Focus goes back in the same task as the dialog closes: the browser fires
+  // `close` a task later, and a Tab pressed in between would start from the
+  // closed dialog (the footer follows it). `close` stays as the fallback for
+  // any other way the dialog closes.
+  let dismissed = false;
+  const dismiss = () => {
+    if (dismissed) return;
+    dismissed = true;
+    dialog.close();
+    returnFocus(doc, before);
+  };
+  dialog.addEventListener('close', dismiss, { once: true });
+  // Escape: `cancel` comes just before the browser closes the dialog.
+  dialog.addEventListener('cancel', dismiss, { once: true });
+  for (const close of dialog.querySelectorAll('[data-popup-close]')) close.addEventListener('click', dismiss);
   // A click on the backdrop (the dialog itself, outside its content) dismisses it too.
   dialog.addEventListener('click', (event) => {
-    if (event.target === dialog) dialog.close();
+    if (event.target === dialog) dismiss();
   });
   dialog.showModal();
   return true;
