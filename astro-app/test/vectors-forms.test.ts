@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { enquiryTypeOf, type EnquiryKind } from '../src/lib/enquiry';
 import { FORM_ERROR_TITLE, MESSAGES, MESSAGE_REQUIRED, TERMS_LABEL, checkFields, messageRequired, type FieldRule, type FormValues } from '../src/lib/forms/rules';
 import { AU_STATES } from '../src/lib/forms/rules';
+import { unsubscribeFields } from '../src/islands/forms/Unsubscribe';
 
 interface Case {
   name: string;
@@ -38,6 +39,8 @@ const KINDS: EnquiryKind[] = ['enquiry', 'test-drive', 'finance', 'offer', 'trad
 
 /** The rules a form has for the fields a case fills in, as the site's forms declare them. */
 function rulesFor(c: Case): FieldRule[] {
+  // The unsubscribe form asks for an e-mail or a mobile, nothing else: its own fields.
+  if (c.category === 'unsubscribe') return unsubscribeFields();
   const rules: FieldRule[] = [
     { name: 'name', rule: 'name', required: true },
     { name: 'email', rule: 'email', required: true },

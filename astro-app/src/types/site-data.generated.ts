@@ -119,7 +119,16 @@ export type MakeOfferMode = 'dialog' | 'enquiry_form';
  * This interface was referenced by `SiteContract`'s JSON-Schema
  * via the `definition` "FormPageKind".
  */
-export type FormPageKind = 'success' | 'book_test_drive' | 'trade_in' | 'car_trade_in' | 'finance';
+export type FormPageKind =
+  | 'success'
+  | 'book_test_drive'
+  | 'trade_in'
+  | 'car_trade_in'
+  | 'finance'
+  | 'parts'
+  | 'unsubscribe'
+  | 'review_feedback'
+  | 'feedback_survey';
 /**
  * The kinds of home page block.
  *
@@ -2051,6 +2060,17 @@ export interface Forms {
    * The form pages this dealer has, one page each.
    */
   pages: FormPage[];
+  /**
+   * The locations that serve parts (of kind parts, or with parts hours):
+   * the parts page's counters, in the dealer file's order; empty: no
+   * parts page.
+   */
+  parts_location_ids: string[];
+  /**
+   * Where a happy customer leaves a review (`reviews.review_url`): the
+   * review-feedback page's positive button; null: no such page.
+   */
+  review_url: string | null;
   /**
    * The trade-in flow saves the valuation shown with the lead
    * (`trade_in.save_valuation`, `POST /api/miscellaneous`).

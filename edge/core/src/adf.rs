@@ -335,28 +335,33 @@ pub fn render(lead: &Lead, config: &EdgeConfig, lead_id: &str, created_at: &str)
     }
     let preferred = lead.preferred_contact_method.as_deref();
     let pref = |yes: bool| if yes { " preferredcontact=\"1\"" } else { "" };
-    element(
-        &mut x,
-        8,
-        "email",
-        pref(preferred == Some("Email")),
-        &lead.email,
-    );
+    // An unsubscribe may give only one of them: no empty element for the other.
+    if !lead.email.is_empty() {
+        element(
+            &mut x,
+            8,
+            "email",
+            pref(preferred == Some("Email")),
+            &lead.email,
+        );
+    }
     let phone_type = if lead.phone.starts_with("04") {
         "cellphone"
     } else {
         "voice"
     };
-    element(
-        &mut x,
-        8,
-        "phone",
-        &format!(
-            " type=\"{phone_type}\"{}",
-            pref(matches!(preferred, Some("Phone" | "SMS")))
-        ),
-        &lead.phone,
-    );
+    if !lead.phone.is_empty() {
+        element(
+            &mut x,
+            8,
+            "phone",
+            &format!(
+                " type=\"{phone_type}\"{}",
+                pref(matches!(preferred, Some("Phone" | "SMS")))
+            ),
+            &lead.phone,
+        );
+    }
     if let Some(postcode) = &lead.postcode {
         x.push_str("        <address>\n");
         element(&mut x, 10, "postalcode", "", postcode);
@@ -614,6 +619,20 @@ Marketing consent: &quot;Send me offers and news by email and SMS. I can unsubsc
         );
         assert!(!xml.contains("<evil/>"));
         assert!(xml.contains("&lt;id&gt;"));
+    }
+
+    #[test]
+    fn an_unsubscribe_with_only_a_mobile_has_no_empty_email() {
+        let body = json!({"category": "unsubscribe", "phone": "0412 345 678", "url": "https://alpha.example/unsubscribe/"});
+        let l = validate_lead(&body, &config(), 1_795_132_800).unwrap();
+        let xml = render(&l, &config(), "l", "t");
+        assert!(!xml.contains("<email"), "{xml}");
+        assert!(
+            xml.contains(r#"<phone type="cellphone">0412345678</phone>"#),
+            "{xml}"
+        );
+        assert!(xml.contains("Form: unsubscribe"), "{xml}");
+        assert!(xml.contains("<service>unsubscribe</service>"), "{xml}");
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub const NAME_MISSING: &str = "Please enter your name.";
 pub const EMAIL_MISSING: &str = "Please enter your email address.";
 pub const PHONE_MISSING: &str = "Please enter your phone number.";
 pub const MESSAGE_MISSING: &str = "Please enter a message.";
+/// An unsubscribe with neither an e-mail address nor a phone number.
+pub const UNSUBSCRIBE_MISSING: &str =
+    "Please enter the email address or mobile number to unsubscribe.";
 pub const OFFER_MISSING: &str = "Please enter your offer amount.";
 pub const OFFER_MESSAGE: &str = "Please enter your offer as an amount in dollars.";
 pub const DATE_MESSAGE: &str = "Please choose a date from today on, within a year.";
@@ -93,6 +96,14 @@ pub enum LeadCategory {
     General,
     Careers,
     Service,
+    /// A parts enquiry (the parts page, the contact page's Parts Enquiry).
+    Parts,
+    /// The customer feedback survey (`/customer-feedback-survey/`): a
+    /// shopper who had a bad experience tells the dealer.
+    Feedback,
+    /// A withdrawal of marketing consent (`/unsubscribe/`): the CRM stops
+    /// the shopper's offers. Needs only an e-mail address or a mobile.
+    Unsubscribe,
     /// A paid (or deposit-free) online reservation; created by the worker
     /// when the payment is confirmed, never accepted from a form.
     Reserve,
@@ -100,7 +111,7 @@ pub enum LeadCategory {
 
 impl LeadCategory {
     /// The categories a form may send.
-    pub const ALL: [LeadCategory; 11] = [
+    pub const ALL: [LeadCategory; 14] = [
         LeadCategory::Enquiry,
         LeadCategory::TestDrive,
         LeadCategory::Finance,
@@ -112,6 +123,9 @@ impl LeadCategory {
         LeadCategory::General,
         LeadCategory::Careers,
         LeadCategory::Service,
+        LeadCategory::Parts,
+        LeadCategory::Feedback,
+        LeadCategory::Unsubscribe,
     ];
 
     /// The wire name (`test_drive`), also stored in the `category` column.
@@ -128,6 +142,9 @@ impl LeadCategory {
             LeadCategory::General => "general",
             LeadCategory::Careers => "careers",
             LeadCategory::Service => "service",
+            LeadCategory::Parts => "parts",
+            LeadCategory::Feedback => "feedback",
+            LeadCategory::Unsubscribe => "unsubscribe",
             LeadCategory::Reserve => "reserve",
         }
     }
@@ -143,7 +160,8 @@ impl LeadCategory {
     /// drive, ask for finance, value my trade-in, send me photos, make an
     /// offer, book a service) leave the message optional; open questions need
     /// one. "Find me something similar" is pre-filled by the site, so
-    /// requiring it costs nothing. The site's forms use the same table
+    /// requiring it costs nothing. A parts enquiry names the parts and a
+    /// survey says what went wrong; an unsubscribe needs no words. The site's forms use the same table
     /// (`rules/vectors/forms.json`).
     pub fn message_required(self) -> bool {
         matches!(
@@ -153,6 +171,8 @@ impl LeadCategory {
                 | LeadCategory::FindMeSimilar
                 | LeadCategory::General
                 | LeadCategory::Careers
+                | LeadCategory::Parts
+                | LeadCategory::Feedback
         )
     }
 }
@@ -448,7 +468,14 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
     };
     let subcategory = fields.line("subcategory", 100);
 
-    let contact = read_contact(&mut fields, config);
+    // Withdrawing consent asks for nothing but the address to stop (the
+    // Spam Act's functional unsubscribe): no name, and an e-mail or a mobile.
+    let withdrawal = category == Some(LeadCategory::Unsubscribe);
+    let contact = if withdrawal {
+        read_withdrawal_contact(&mut fields)
+    } else {
+        read_contact(&mut fields, config)
+    };
 
     let message = fields.text("message", MESSAGE_MAX, true);
     if message.is_none()
@@ -506,7 +533,8 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
     let trade_in_vehicle = Some(fields.trade_in_vehicle()).filter(|v| !v.is_empty());
     let adjustment_answers = fields.answers("adjustmentAnswers");
 
-    let opt_in = fields.boolean("opt_in").unwrap_or(false);
+    // An unsubscribe is never consent, whatever the post says.
+    let opt_in = fields.boolean("opt_in").unwrap_or(false) && !withdrawal;
     let opt_in_finance = fields.boolean("opt_in_finance");
     let opt_in_trade = fields.boolean("opt_in_trade");
     let has_trade_in = fields.yes_no("do-you-have-a-trade-in");
@@ -543,7 +571,8 @@ pub fn validate_lead(body: &Value, config: &EdgeConfig, now: u64) -> Result<Lead
     let additional_services = fields.text_list("additional_services", 20, 100);
 
     let terms = fields.boolean("terms_conditions");
-    if config.forms.terms_required && terms != Some(true) {
+    // Withdrawing consent never waits on agreeing to terms.
+    if config.forms.terms_required && terms != Some(true) && !withdrawal {
         // One message for unticked, missing or malformed: the shopper's fix
         // is the same.
         fields.errors.0.remove("terms_conditions");
@@ -688,6 +717,41 @@ pub(crate) fn read_contact(fields: &mut Fields<'_>, _config: &EdgeConfig) -> Opt
         }),
         _ => None,
     }
+}
+
+/// An unsubscribe's contact: the name when given, and an e-mail address or
+/// a phone number (at least one, each checked when given); what is not
+/// given is stored empty.
+fn read_withdrawal_contact(fields: &mut Fields<'_>) -> Option<Contact> {
+    let name = fields.line("name", NAME_MAX).unwrap_or_default();
+    let last_name = fields.line("last_name", NAME_MAX);
+    let email = fields.line("email", contact::EMAIL_MAX_LEN);
+    let email_ok = email.as_deref().is_none_or(contact::is_valid_email);
+    if !email_ok {
+        fields.errors.add("email", EMAIL_MESSAGE);
+    }
+    let phone = fields.line("phone", contact::PHONE_INPUT_MAX_LEN);
+    let parsed = phone.as_deref().map(contact::parse_au_phone);
+    if parsed.as_ref().is_some_and(Option::is_none) {
+        fields.errors.add("phone", PHONE_MESSAGE);
+    }
+    if email.is_none() && phone.is_none() {
+        fields.require("email", UNSUBSCRIBE_MISSING);
+        return None;
+    }
+    if !email_ok || parsed.as_ref().is_some_and(Option::is_none) {
+        return None;
+    }
+    Some(Contact {
+        name,
+        last_name,
+        email: email.unwrap_or_default(),
+        phone: parsed
+            .flatten()
+            .map(|p| p.national().to_string())
+            .unwrap_or_default(),
+        postcode: None,
+    })
 }
 
 pub(crate) fn read_idempotency_key(fields: &mut Fields<'_>) -> Option<String> {
@@ -1514,6 +1578,46 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn an_unsubscribe_needs_only_an_email_or_a_mobile_and_is_never_consent() {
+        let body = |v: Value| {
+            let mut b = v;
+            b["category"] = json!("unsubscribe");
+            b
+        };
+        // Only a mobile: no name, no terms, no e-mail; the number normalised.
+        let lead =
+            validate_lead(&body(json!({"phone": "+61 412 345 678"})), &config(), NOW).unwrap();
+        assert_eq!(lead.category, LeadCategory::Unsubscribe);
+        assert_eq!(
+            (lead.name.as_str(), lead.email.as_str(), lead.phone.as_str()),
+            ("", "", "0412345678")
+        );
+        // A ticked opt-in on an unsubscribe records no consent.
+        let lead = validate_lead(
+            &body(json!({"email": "jo@example.com.au", "opt_in": true, "name": "Jo"})),
+            &config(),
+            NOW,
+        )
+        .unwrap();
+        assert!(!lead.opt_in);
+        assert!(lead.consent.is_none());
+        assert_eq!((lead.name.as_str(), lead.phone.as_str()), ("Jo", ""));
+        // Neither: one message, on the e-mail.
+        let e = errors(body(json!({"name": "Jo"})));
+        assert_eq!(e.get("email"), Some(UNSUBSCRIBE_MISSING));
+        assert_eq!(e.0.len(), 1, "{e:?}");
+        // What is given is checked.
+        let e = errors(body(json!({"email": "jo@example.com.au", "phone": "123"})));
+        assert_eq!(e.get("phone"), Some(PHONE_MESSAGE));
+        // Every other category still needs the whole contact.
+        let e = errors(
+            json!({"category": "general", "email": "jo@example.com.au", "message": "hi", "terms_conditions": true}),
+        );
+        assert_eq!(e.get("name"), Some(NAME_MISSING));
+        assert_eq!(e.get("phone"), Some(PHONE_MISSING));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use dealer_edge_core::events::{self, EVENTS, PHONE_CLICK};
 use dealer_edge_core::lead::{
     validate_lead, LeadCategory, DATE_MESSAGE, EMAIL_MISSING, MESSAGE_MISSING, NAME_MISSING,
-    OFFER_MESSAGE, OFFER_MISSING, PHONE_MISSING, TERMS_MESSAGE, TIME_MESSAGE,
+    OFFER_MESSAGE, OFFER_MISSING, PHONE_MISSING, TERMS_MESSAGE, TIME_MESSAGE, UNSUBSCRIBE_MISSING,
 };
 use dealer_edge_core::lead_parts::{KMS_MESSAGE, REGO_MESSAGE, REGO_STATE_MESSAGE};
 use dealer_edge_core::requests::validate_event;
@@ -52,12 +52,13 @@ fn form_messages_are_the_workers_constants() {
         ("rego_state_invalid", REGO_STATE_MESSAGE),
         ("kms_invalid", KMS_MESSAGE),
         ("postcode_invalid", POSTCODE_MESSAGE),
+        ("unsubscribe_missing", UNSUBSCRIBE_MISSING),
     ] {
         assert_eq!(m[key].as_str(), Some(constant), "messages.{key}");
     }
     assert_eq!(
         m.as_object().unwrap().len(),
-        15,
+        16,
         "a message without a check here"
     );
 }

@@ -109,9 +109,9 @@ const LEGACY: &[(&str, &[&str])] = &[
     ("/models/get-quote", &["/models/", "/contact-us/"]),
     (
         "/vehicle-parts-and-accessories",
-        &["/service/", "/contact-us/"],
+        &["/parts/", "/service/", "/contact-us/"],
     ),
-    ("/parts/search", &["/service/", "/contact-us/"]),
+    ("/parts/search", &["/parts/", "/service/", "/contact-us/"]),
     ("/warranty", &["/service/", "/about-us/", "/contact-us/"]),
     ("/roadside-assist", &["/service/", "/contact-us/"]),
     ("/genuine-service", &["/service/", "/contact-us/"]),
@@ -127,8 +127,11 @@ const LEGACY: &[(&str, &[&str])] = &[
         "/pages/handling-complaint",
         &["/pages/complaint-handling-process/", "/contact-us/"],
     ),
-    ("/pages/unsubscribe", &["/contact-us/"]),
-    ("/customer-feedback-survey", &["/contact-us/"]),
+    ("/pages/unsubscribe", &["/unsubscribe/"]),
+    (
+        "/pages/customer-feedback-survey",
+        &["/customer-feedback-survey/"],
+    ),
 ];
 
 /// Old address folders whose pages have no counterpart one by one (a team
@@ -163,7 +166,8 @@ pub struct OldPlatform<'a> {
 /// dealer's old model pages (`/models/toyota-corolla`) go to the model's
 /// page (`/models/corolla/`); the old "Explore {model}" (`/{model}`) and
 /// "View Accessories" (`/{model}/accessories`) addresses to the model's
-/// page (or its override). Static rules first, then the dynamic ones.
+/// page (or its override), and the parts page for accessories where the
+/// dealer has one. Static rules first, then the dynamic ones.
 pub fn legacy_addresses(pages: &HashSet<String>, site: &OldPlatform) -> Vec<Redirect> {
     let first = |targets: &[&str]| -> Option<String> {
         targets
@@ -220,10 +224,11 @@ pub fn legacy_addresses(pages: &HashSet<String>, site: &OldPlatform) -> Vec<Redi
             .map(String::from)
             .or_else(|| first(&[page.as_str()]));
         add(&mut out, &format!("/{slug}"), to);
+        // Accessories are sold at the parts counter: its page, else the model's.
         add(
             &mut out,
             &format!("/{slug}/accessories"),
-            first(&[page.as_str()]),
+            first(&["/parts/", page.as_str()]),
         );
     }
     for (from, targets) in LEGACY_FOLDERS {
@@ -572,6 +577,27 @@ mod tests {
                 .iter()
                 .all(|r| is_dynamic(r) || is_target(&none, &r.to)),
             "{rules:?}"
+        );
+        // With a parts page: the accessories and parts addresses go there; the unsubscribe and survey to their pages.
+        let with_parts: HashSet<String> = pages
+            .iter()
+            .cloned()
+            .chain(["/parts/", "/unsubscribe/", "/customer-feedback-survey/"].map(String::from))
+            .collect();
+        let rules = legacy_addresses(&with_parts, &site);
+        let to = |from: &str| rules.iter().find(|r| r.from == from).map(|r| r.to.as_str());
+        assert_eq!(to("/corolla/accessories"), Some("/parts/"));
+        assert_eq!(to("/parts/search"), Some("/parts/"));
+        assert_eq!(to("/vehicle-parts-and-accessories/"), Some("/parts/"));
+        assert_eq!(to("/pages/unsubscribe"), Some("/unsubscribe/"));
+        assert_eq!(to("/customer-feedback-survey"), None, "a page of this site");
+        // Without one, parts addresses go to the service page where there is one.
+        assert_eq!(
+            legacy_addresses(&pages, &site)
+                .iter()
+                .find(|r| r.from == "/parts/search")
+                .map(|r| r.to.as_str()),
+            Some("/contact-us/")
         );
     }
 

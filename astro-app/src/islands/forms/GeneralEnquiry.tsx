@@ -4,7 +4,8 @@
  * default). A careers enquiry is re-labelled: it goes as a General Enquiry
  * with subcategory "Career Enquiry" and records event 51 instead of 22
  * (docs/behaviour/content.md §4, §7); a fleet enquiry records event 19 (docs/behaviour/search.md §5); a
- * service booking asks for the car's registration too. `?enquiry=fleet`
+ * service booking asks for the car's registration too; a Parts Enquiry (only where
+ * a location serves parts) goes as category parts. `?enquiry=fleet`
  * (the search page's Fleet "Get In Touch") or `?enquiry=careers` chooses
  * the category on arrival. Hydrated when visible; a plain form post before.
  */
@@ -23,15 +24,23 @@ export const ENQUIRY_CATEGORIES = [
   { label: 'Fleet Enquiry', subcategory: 'Fleet Enquiry', category: 'fleet', choice: 'fleet' },
   // Re-labelled: a General Enquiry with subcategory Career Enquiry (docs/behaviour/content.md §4).
   { label: 'Careers Enquiry', subcategory: 'Career Enquiry', category: 'general', choice: 'careers' },
+  // Only where a location serves parts (FormConfig.partsEnquiry).
+  { label: 'Parts Enquiry', subcategory: 'Parts Enquiry', category: 'parts', choice: 'parts' },
 ] as const;
 
 type Choice = (typeof ENQUIRY_CATEGORIES)[number];
+
+/** The select's choices for this dealer: Parts Enquiry only with a parts counter. */
+export function enquiryChoices(config: Pick<FormConfig, 'partsEnquiry'>): readonly Choice[] {
+  return ENQUIRY_CATEGORIES.filter((c) => c.choice !== 'parts' || config.partsEnquiry === true);
+}
 
 export function categoryOf(values: FormValues): Choice {
   return ENQUIRY_CATEGORIES.find((c) => c.subcategory === values['subcategory']) ?? ENQUIRY_CATEGORIES[0];
 }
 
 export function generalFields(config: FormConfig, locations: Pick<Location, 'id' | 'name'>[], choice: Choice): FieldSpec[] {
+  const choices = enquiryChoices(config);
   const fields: FieldSpec[] = [
     {
       name: 'subcategory',
@@ -39,8 +48,8 @@ export function generalFields(config: FormConfig, locations: Pick<Location, 'id'
       required: true,
       label: 'Enquiry type',
       input: 'select',
-      options: ENQUIRY_CATEGORIES.map((c) => ({ value: c.subcategory, label: c.label })),
-      choices: ENQUIRY_CATEGORIES.map((c) => c.subcategory),
+      options: choices.map((c) => ({ value: c.subcategory, label: c.label })),
+      choices: choices.map((c) => c.subcategory),
       missing: 'category_missing',
     },
     ...contactFields(),
@@ -73,12 +82,12 @@ export default function GeneralEnquiry({ config, locations, heading = 'Send us a
   const [initial, setInitial] = useState<FormValues | undefined>(undefined);
   useEffect(() => {
     const asked = new URLSearchParams(window.location.search).get('enquiry');
-    const found = ENQUIRY_CATEGORIES.find((c) => c.choice === asked);
+    const found = enquiryChoices(config).find((c) => c.choice === asked);
     if (found && found !== ENQUIRY_CATEGORIES[0]) {
       setChoice(found);
       setInitial({ subcategory: found.subcategory });
     }
-  }, []);
+  }, [config]);
   return (
     <section className="enquiry" aria-labelledby="general-enquiry-heading">
       <h2 id="general-enquiry-heading">{heading}</h2>

@@ -24,6 +24,8 @@ export interface FormConfig extends FormSettings {
   budgetPresets: number[];
   /** `service.additional_services`: extras a service booking can tick. */
   additionalServices?: string[];
+  /** The dealer has a parts counter (`forms.parts_location_ids`): the contact form offers a Parts Enquiry. */
+  partsEnquiry?: boolean;
 }
 
 /** The forms' settings of a dealer's site (pages pass this to every form island). */
@@ -40,6 +42,7 @@ export function formConfig(site: SiteData): FormConfig {
     defaultState: site.forms.default_state,
     budgetPresets: site.forms.budget_presets,
     additionalServices: site.forms.additional_services,
+    partsEnquiry: site.forms.parts_location_ids.length > 0,
     phone: site.contact.phone,
   };
 }

@@ -37,6 +37,7 @@ export const MESSAGES = {
   time_invalid: 'Please choose a time as HH:MM.',
   year_invalid: 'Please enter a year such as 2018.',
   trade_in_car_missing: "Please enter the car's registration, or its year, make and model.",
+  unsubscribe_missing: 'Please enter the email address or mobile number to unsubscribe.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;
@@ -90,6 +91,8 @@ export interface FieldRule {
   required: boolean;
   /** Message for a required field left empty, when not the rule's own. */
   missing?: MessageKey;
+  /** Required only while this other field is empty (an unsubscribe: the e-mail, unless a mobile is given). */
+  requiredUnless?: string;
   /** For `choice`: the values that may be chosen. */
   choices?: readonly string[];
 }
@@ -214,7 +217,9 @@ export function checkField(rule: FieldRule, value: FieldValue | undefined): stri
 export function checkFields(rules: readonly FieldRule[], values: FormValues): FormErrors {
   const errors: FormErrors = {};
   for (const rule of rules) {
-    const message = checkField(rule, values[rule.name]);
+    const other = rule.requiredUnless === undefined ? undefined : values[rule.requiredUnless];
+    const required = rule.required || (rule.requiredUnless !== undefined && (typeof other !== 'string' || other.trim() === ''));
+    const message = checkField(required === rule.required ? rule : { ...rule, required }, values[rule.name]);
     if (message) errors[rule.name] = message;
   }
   return errors;
@@ -238,6 +243,9 @@ export const MESSAGE_REQUIRED: Record<string, boolean> = {
   general: true,
   careers: true,
   service: false,
+  parts: true,
+  feedback: true,
+  unsubscribe: false,
 };
 
 export function messageRequired(category: string, dealerRequiresMessages: boolean): boolean {

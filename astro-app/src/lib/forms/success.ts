@@ -27,6 +27,9 @@ const MESSAGES: Record<string, { title: string; text: string }> = {
   careers: { title: 'Thank you for your enquiry', text: "We'll be in touch with you shortly." },
   service: { title: 'Thank you for your service booking request', text: "We'll contact you shortly to confirm your booking." },
   reserve: { title: 'Thank you for your reservation', text: "We'll be in touch with you shortly." },
+  parts: { title: 'Thank you for your parts enquiry', text: 'Our parts team will be in touch with availability and a price shortly.' },
+  feedback: { title: 'Thank you for telling us', text: 'A member of our management team will contact you shortly.' },
+  unsubscribe: { title: 'You are unsubscribed', text: 'You will receive no more offers or news from us within 5 working days.' },
 };
 
 const CAR_TYPES: Record<string, string> = { new: 'new', used: 'used', demo: 'demo' };

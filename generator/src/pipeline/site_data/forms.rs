@@ -60,6 +60,13 @@ pub struct Forms {
     #[serde(skip)]
     #[schemars(skip)]
     pub finance_path: Option<String>,
+    /// The locations that serve parts (of kind parts, or with parts hours):
+    /// the parts page's counters, in the dealer file's order; empty: no
+    /// parts page.
+    pub parts_location_ids: Vec<String>,
+    /// Where a happy customer leaves a review (`reviews.review_url`): the
+    /// review-feedback page's positive button; null: no such page.
+    pub review_url: Option<String>,
     /// The form pages this dealer has, one page each.
     pub pages: Vec<FormPage>,
 }
@@ -113,7 +120,24 @@ pub enum FormPageKind {
     CarTradeIn,
     /// The finance enquiry (`#finance-form`).
     Finance,
+    /// The parts enquiry (/parts), where a location serves parts.
+    Parts,
+    /// Withdraw marketing consent (/unsubscribe): every dealer, since every
+    /// lead form offers the opt-in.
+    Unsubscribe,
+    /// The review-feedback landing page (/review-feedback?first_name=&dealership_name=),
+    /// where the dealer has a review page (`reviews.review_url`).
+    ReviewFeedback,
+    /// The customer feedback survey (/customer-feedback-survey): every dealer.
+    FeedbackSurvey,
 }
+
+/// Paths of the form pages every dealer or some dealers have (the dealer's
+/// own pages cannot take them: config/src/content.rs).
+pub const PARTS_PATH: &str = "parts";
+pub const UNSUBSCRIBE_PATH: &str = "unsubscribe";
+pub const REVIEW_FEEDBACK_PATH: &str = "review-feedback";
+pub const FEEDBACK_SURVEY_PATH: &str = "customer-feedback-survey";
 
 /// "/success" -> "success"; None for a path that is not a page of this
 /// site (an https URL, a query or fragment, a dot segment).
@@ -163,6 +187,32 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
             kind: FormPageKind::CarTradeIn,
         });
     }
+    let parts_location_ids: Vec<String> = cfg
+        .locations
+        .iter()
+        .filter(|l| dealer_config::places::serves(l, model::LocationKind::Parts))
+        .map(|l| l.id.clone())
+        .collect();
+    if !parts_location_ids.is_empty() {
+        pages.push(FormPage {
+            path: PARTS_PATH.into(),
+            kind: FormPageKind::Parts,
+        });
+    }
+    pages.push(FormPage {
+        path: UNSUBSCRIBE_PATH.into(),
+        kind: FormPageKind::Unsubscribe,
+    });
+    if cfg.reviews.review_url.is_some() {
+        pages.push(FormPage {
+            path: REVIEW_FEEDBACK_PATH.into(),
+            kind: FormPageKind::ReviewFeedback,
+        });
+    }
+    pages.push(FormPage {
+        path: FEEDBACK_SURVEY_PATH.into(),
+        kind: FormPageKind::FeedbackSurvey,
+    });
     if let Some(f) = &finance {
         // A finance page path that another form page already takes is not a second page.
         if !pages.iter().any(|p| &p.path == f) {
@@ -203,6 +253,8 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
         checkout_car_types: cfg.features.checkout.car_types.clone(),
         checkout_makes: cfg.features.checkout.makes.clone(),
         finance_path: finance.map(|f| format!("/{f}/")),
+        parts_location_ids,
+        review_url: cfg.reviews.review_url.clone(),
         pages,
     }
 }
@@ -229,6 +281,8 @@ mod tests {
                 ("book-test-drive", FormPageKind::BookTestDrive),
                 ("trade-in", FormPageKind::TradeIn),
                 ("cars/trade-in", FormPageKind::CarTradeIn),
+                ("unsubscribe", FormPageKind::Unsubscribe),
+                ("customer-feedback-survey", FormPageKind::FeedbackSurvey),
                 ("finance", FormPageKind::Finance),
             ]
         );
@@ -242,6 +296,47 @@ mod tests {
             .pages
             .iter()
             .any(|p| p.path == "apply-for-finance" && p.kind == FormPageKind::Finance));
+    }
+
+    #[test]
+    fn the_parts_page_where_a_location_serves_parts_and_the_review_feedback_page_with_a_review_url()
+    {
+        let has = |f: &Forms, kind| f.pages.iter().any(|p| p.kind == kind);
+        let plain = forms(&config_with(json!({})));
+        assert!(!has(&plain, FormPageKind::Parts));
+        assert!(plain.parts_location_ids.is_empty());
+        assert!(!has(&plain, FormPageKind::ReviewFeedback));
+        assert_eq!(plain.review_url, None);
+        // Every dealer: the unsubscribe page and the survey.
+        assert!(has(&plain, FormPageKind::Unsubscribe));
+        assert!(has(&plain, FormPageKind::FeedbackSurvey));
+        // A location of kind parts, or one with parts hours.
+        for loc in [
+            json!({"id": "p", "name": "Spares", "kind": "parts", "address": {"street": "1 A St", "suburb": "Brisbane", "state": "QLD", "postcode": "4000"}, "phone": "07 3000 0000"}),
+            json!({"id": "s", "name": "Showroom", "address": {"street": "1 A St", "suburb": "Brisbane", "state": "QLD", "postcode": "4000"}, "phone": "07 3000 0000",
+                   "hours": {"parts": {"mon": "08:00-17:00"}}}),
+        ] {
+            let f = forms(&config_with(json!({ "locations": [loc] })));
+            assert!(
+                f.pages
+                    .iter()
+                    .any(|p| p.kind == FormPageKind::Parts && p.path == "parts"),
+                "{:?}",
+                paths(&f)
+            );
+            assert_eq!(f.parts_location_ids.len(), 1);
+        }
+        let f = forms(&config_with(
+            json!({"reviews": {"review_url": "https://g.page/r/demo/review"}}),
+        ));
+        assert!(f
+            .pages
+            .iter()
+            .any(|p| p.kind == FormPageKind::ReviewFeedback && p.path == "review-feedback"));
+        assert_eq!(
+            f.review_url.as_deref(),
+            Some("https://g.page/r/demo/review")
+        );
     }
 
     #[test]
@@ -285,7 +380,9 @@ mod tests {
             paths(&f),
             [
                 ("success", FormPageKind::Success),
-                ("book-test-drive", FormPageKind::BookTestDrive)
+                ("book-test-drive", FormPageKind::BookTestDrive),
+                ("unsubscribe", FormPageKind::Unsubscribe),
+                ("customer-feedback-survey", FormPageKind::FeedbackSurvey),
             ]
         );
     }

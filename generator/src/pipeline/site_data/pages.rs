@@ -248,7 +248,11 @@ const KNOWN_PAGES: &[&str] = &[
     "/locations/",
     "/blog/",
     "/vehicle-parts-and-accessories/",
+    "/parts/",
     "/parts/search/",
+    "/unsubscribe/",
+    "/review-feedback/",
+    "/customer-feedback-survey/",
     "/my-garage/",
 ];
 /// Families of pages whose members depend on the stock or the dealer file.
