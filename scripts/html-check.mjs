@@ -42,7 +42,9 @@ function pagesOf(dist) {
   const cars = JSON.parse(fs.readFileSync(path.join(data, 'cars.json'), 'utf8'));
   const picked = new Map();
   const add = (why, p) => p && !picked.has(p) && picked.set(p, why);
-  for (const e of table) if (!picked.has(e.path) && ![...picked.values()].includes(e.kind)) add(e.kind, e.path);
+  // Form pages are each their own layout (trade-in, finance, parts, unsubscribe, the feedback pages…): every one of them.
+  const kindOf = (e) => (e.kind === 'form' ? `form ${e.key}` : e.kind);
+  for (const e of table) if (!picked.has(e.path) && ![...picked.values()].includes(kindOf(e))) add(kindOf(e), e.path);
   const carPage = (why, test) => add(why, cars.find(test) && `/cars/${cars.find(test).slug}/`);
   carPage('sold car', (c) => c.status === 'sold');
   carPage('car without photos', (c) => c.images.length === 0);

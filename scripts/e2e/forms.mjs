@@ -581,6 +581,9 @@ async function main() {
       // The finance page also has the calculator's form: the enquiry is the one under #finance-form.
       if (site.finance.page) pages.push([site.finance.page, 'FinanceEnquiry', '#finance-form form']);
       if (forms.trade_in) pages.push([pagePath('trade_in'), 'TradeIn', 'form'], [`${pagePath('car_trade_in')}?car_id=${plain.id}`, 'TradeIn', 'form']);
+      pages.push(['/unsubscribe/', 'Unsubscribe', 'form'], ['/customer-feedback-survey/?first_name=Jo', 'FeedbackSurvey', 'form']);
+      if (forms.parts_location_ids.length > 0) pages.push(['/parts/', 'PartsEnquiry', 'form']);
+      if (forms.review_url) pages.push(['/review-feedback/?first_name=Jo', null, 'h1']);
       const problems = [];
       for (const [width, height] of [[390, 844], [1280, 900]]) {
         await page.setViewportSize({ width, height });

@@ -530,6 +530,86 @@ async function main() {
     assertEqual([row.category, row.payload.subcategory ?? row.payload.extra?.subcategory], ['general', 'Career Enquiry'], 'lead row');
   });
 
+  await test('the parts page: a parts enquiry at a parts counter is stored as category parts with the car it is for', async () => {
+    need(site.forms.parts_location_ids.length > 0, 'a location that serves parts (forms.parts_location_ids)');
+    await page.goto(`${origin}/parts/`);
+    await formReady('[data-form="parts-enquiry"]');
+    const form = page.locator('[data-form="parts-enquiry"]');
+    await contact(form, 'Parts Shopper');
+    if (site.forms.parts_location_ids.length > 1) await form.getByLabel('Parts counter').selectOption(site.forms.parts_location_ids[0]);
+    await form.getByLabel(/^VIN/).fill('MR0FZ29G301234567');
+    await form.getByLabel('Which parts or accessories do you need?').fill('A towbar');
+    await form.getByRole('checkbox', { name: /terms of use/ }).check();
+    const answer = nextLead();
+    await form.getByRole('button', { name: 'Send parts enquiry' }).click();
+    assertEqual(await answer, 201, 'POST /api/leads status');
+    await page.waitForURL(`${origin}${success}?category=parts`);
+    await page.getByRole('heading', { name: 'Thank you for your parts enquiry' }).waitFor();
+    const row = await leadOf('Parts Shopper');
+    assertEqual([row.category, row.payload.subcategory, row.payload.location_id, row.payload.extra?.vin], ['parts', 'Parts Enquiry', site.forms.parts_location_ids[0], 'MR0FZ29G301234567'], 'lead row');
+  });
+
+  await test('unsubscribe: a mobile alone withdraws consent (category unsubscribe, no consent recorded), with JavaScript and without', async () => {
+    const byPhone = async (phone) => {
+      const rows = await worker.d1(`SELECT category, payload FROM leads WHERE json_extract(payload, '$.phone') = ${sqlString(phone)} AND category = 'unsubscribe'`);
+      return rows.map((r) => ({ category: r.category, payload: JSON.parse(r.payload) }));
+    };
+    await page.goto(`${origin}/unsubscribe/`);
+    await formReady('[data-form="unsubscribe"]');
+    const form = page.locator('[data-form="unsubscribe"]');
+    // The device may remember the shopper from an earlier form: only the mobile is sent here.
+    await form.getByLabel(/^Email/).fill('');
+    await form.getByLabel('Name (optional)').fill('');
+    await form.getByLabel(/^Mobile/).fill('0498 765 432');
+    const answer = nextLead();
+    await form.getByRole('button', { name: 'Unsubscribe' }).click();
+    assertEqual(await answer, 201, 'POST /api/leads status');
+    await page.waitForURL(`${origin}${success}?category=unsubscribe`);
+    await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+    const rows = await byPhone('0498765432');
+    assertEqual(rows.map((r) => [r.category, r.payload.email, r.payload.opt_in ?? false, r.payload.consent ?? null]), [['unsubscribe', '', false, null]], 'lead rows');
+
+    const noJs = await browser.newContext({ viewport: { width: 375, height: 800 }, javaScriptEnabled: false });
+    try {
+      const p = await noJs.newPage();
+      await p.goto(`${origin}/unsubscribe/`);
+      await p.getByLabel(/^Mobile/).fill('0498 111 222');
+      const posted = p.waitForResponse((res) => new URL(res.url()).pathname === '/api/leads');
+      await p.getByRole('button', { name: 'Unsubscribe' }).click();
+      assertEqual((await posted).status(), 303, 'form post answer');
+      await p.waitForURL((u) => u.pathname === success && u.searchParams.get('category') === 'unsubscribe');
+      assertEqual((await byPhone('0498111222')).length, 1, 'the unsubscribe posted without JavaScript is stored');
+    } finally {
+      await noJs.close();
+    }
+  });
+
+  await test('review feedback: greeted by the link’s name, "I had a bad experience" leads to the survey with the name, stored as category feedback', async () => {
+    need(site.forms.review_url, 'a review page (reviews.review_url)');
+    await page.goto(`${origin}/review-feedback/?first_name=Robin&dealership_name=${encodeURIComponent('BMG Service')}`);
+    await page.getByRole('heading', { name: 'Thank you, Robin' }).waitFor();
+    assertEqual(await page.getByRole('link', { name: /Leave a review/ }).getAttribute('href'), site.forms.review_url, 'the review link');
+    await page.getByRole('link', { name: 'I had a bad experience' }).click();
+    await page.waitForURL((u) => u.pathname === '/customer-feedback-survey/' && u.searchParams.get('first_name') === 'Robin');
+    await formReady('[data-form="feedback-survey"]');
+    const form = page.locator('[data-form="feedback-survey"]');
+    // The island fills the name in once it has read the link (fails after the default timeout otherwise).
+    await page.waitForFunction(() => document.querySelector('[data-form="feedback-survey"] input[name="name"]')?.value === 'Robin');
+    await form.getByLabel('Name', { exact: true }).fill('Robin Feedback');
+    await form.getByLabel('Email', { exact: true }).fill('robin@example.com.au');
+    await form.getByLabel('Phone', { exact: true }).fill('0412 345 678');
+    if (site.locations.length > 1) await form.getByLabel('Which of our locations?').selectOption(site.locations[0].id);
+    await form.getByLabel('What was your visit about?').selectOption('A service or repair');
+    await form.getByLabel('What went wrong?').fill('The car was not ready when promised.');
+    await form.getByRole('checkbox', { name: /terms of use/ }).check();
+    const answer = nextLead();
+    await form.getByRole('button', { name: 'Send feedback' }).click();
+    assertEqual(await answer, 201, 'POST /api/leads status');
+    await page.waitForURL(`${origin}${success}?category=feedback`);
+    const row = await leadOf('Robin Feedback');
+    assertEqual([row.category, row.payload.subcategory, row.payload.extra?.visit_reason], ['feedback', 'Customer Feedback Survey', 'A service or repair'], 'lead row');
+  });
+
   await test('the trade-in flow: three linked leads (1. Contact Details, 2. Vehicle Details, 3. Offer Accepted or the answers to price) and the saved valuation', async () => {
     need(site.forms.trade_in, 'the trade-in pages (features.trade_in)');
     const tradeCar = cars.find((c) => c.in_stock) ?? car;

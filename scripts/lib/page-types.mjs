@@ -30,7 +30,8 @@ export const pageOfKind = (pages, kind) => pages.find((p) => p.kind === kind)?.p
  * `{ name, path }` of each page type: home, search, a landing page, a car
  * page, contact, a location (and its /locations/ twin), special offers, an
  * offer, models, a model, a legal page, sign-in, watchlist, compare and
- * favourites (where the dealer offers them), 404. Throws when the site's
+ * favourites (where the dealer offers them), unsubscribe, the feedback
+ * survey, parts and review feedback (where the dealer has them), 404. Throws when the site's
  * data lacks one (a test must not skip a page type silently).
  */
 export function pageTypes(dist) {
@@ -71,6 +72,12 @@ export function pageTypes(dist) {
     // Built for every dealer; linked (and worth a layout check) where the feature is on.
     ...(site.features.compare ? [{ name: 'compare', path: '/compare/' }] : []),
     ...(site.features.favourites ? [{ name: 'favourites', path: '/favourites/' }] : []),
+    // Every dealer: withdraw the opt-in's consent, and the feedback survey.
+    { name: 'unsubscribe', path: '/unsubscribe/' },
+    { name: 'feedback-survey', path: '/customer-feedback-survey/' },
+    // Where a location serves parts, and where the dealer has a review page.
+    ...(site.forms.parts_location_ids.length > 0 ? [{ name: 'parts', path: '/parts/' }] : []),
+    ...(site.forms.review_url ? [{ name: 'review-feedback', path: '/review-feedback/?first_name=Jo' }] : []),
     { name: '404', path: '/no-such-page/' },
   ];
 }

@@ -87,7 +87,7 @@ export function Field({ spec, id, value, error, onChange, termsLinks, later }: F
   const label = (
     <label htmlFor={id} className={labelClass}>
       {spec.label}
-      {!spec.required && spec.input !== 'checkbox' ? ' (optional)' : ''}
+      {!spec.required && spec.requiredUnless === undefined && spec.input !== 'checkbox' ? ' (optional)' : ''}
     </label>
   );
   const hint = spec.hint ? (

@@ -413,9 +413,11 @@ export default function LeadForm(props: LeadFormProps) {
       data-hydrated={hydrated ? 'true' : undefined}
     >
       {/* Screen readers hear "required" from each field; this line is for the eye. */}
-      <p className="form__required-note" aria-hidden="true">
-        Fields marked <span className="field__mark">*</span> are required.
-      </p>
+      {fields.some((f) => f.required) && (
+        <p className="form__required-note" aria-hidden="true">
+          Fields marked <span className="field__mark">*</span> are required.
+        </p>
+      )}
       <ErrorPanel
         id={`${uid}-${formId}-panel`}
         formError={formError}

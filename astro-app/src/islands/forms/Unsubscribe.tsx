@@ -14,10 +14,10 @@ import { dealerDefaults, type FormConfig } from './specs';
 
 export function unsubscribeFields(): FieldSpec[] {
   return [
-    { name: 'email', rule: 'email', required: false, requiredUnless: 'phone', missing: 'unsubscribe_missing', label: 'Email', input: 'email', autoComplete: 'email', hint: 'The address our e-mails reach.' },
+    { name: 'email', rule: 'email', required: false, requiredUnless: 'phone', missing: 'unsubscribe_missing', label: 'Email', input: 'email', autoComplete: 'email', hint: 'The address our e-mails reach. An email address or a mobile number is enough.' },
     { name: 'phone', rule: 'phone', required: false, label: 'Mobile', input: 'tel', autoComplete: 'tel', hint: 'The number our text messages reach.' },
-    { name: 'name', rule: 'name', required: false, label: 'Name (optional)', input: 'text', autoComplete: 'name' },
-    { name: 'message', rule: 'message', required: false, label: 'Anything you would like us to know? (optional)', input: 'textarea' },
+    { name: 'name', rule: 'name', required: false, label: 'Name', input: 'text', autoComplete: 'name' },
+    { name: 'message', rule: 'message', required: false, label: 'Anything you would like us to know?', input: 'textarea' },
   ];
 }
 
