@@ -1737,6 +1737,8 @@ fn a_dead_link_fails_the_publish_step_naming_dealer_page_and_link() {
         ("models/", ""),
         ("service/", ""),
         ("pages/complaint-handling-process/", ""),
+        ("unsubscribe/", ""),
+        ("customer-feedback-survey/", ""),
     ];
     for (path, body) in pages {
         std::fs::create_dir_all(dist.join(path)).unwrap();
