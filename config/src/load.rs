@@ -308,6 +308,9 @@ pub(crate) fn validate(
         }
     };
     problems.extend(check::rules(&config, tree, dealer_dir, &skip, now));
+    // Checked with every location; built with the visible ones.
+    let mut config = config;
+    config.set_hidden_locations_aside();
     (Some(config), problems)
 }
 

@@ -85,7 +85,15 @@ fn check_date(value: &str, path: &KeyPath, cx: &mut Ctx) {
 }
 
 fn check_location_blocks(cfg: &DealerConfig, cx: &mut Ctx) {
-    let ids: Vec<&str> = cfg.locations.iter().map(|l| l.id.as_str()).collect();
+    // Blocks show visible locations only (a hidden one is on no page).
+    let visible: Vec<crate::model::Location> = cfg
+        .locations
+        .iter()
+        .filter(|l| l.visible)
+        .cloned()
+        .collect();
+    let ids: Vec<&str> = visible.iter().map(|l| l.id.as_str()).collect();
+    let hidden = |id: &str| cfg.locations.iter().any(|l| !l.visible && l.id == id);
     for (i, block) in cfg.home.blocks.iter().enumerate() {
         let HomeBlock::Locations(b) = block else {
             // Every other block shows the same content wherever it is: once is enough.
@@ -101,6 +109,17 @@ fn check_location_blocks(cfg: &DealerConfig, cx: &mut Ctx) {
             continue;
         };
         let path = root().key("home").key("blocks").index(i).key("locations");
+        if hidden(&b.show) {
+            cx.err(
+                &path.clone().key("show"),
+                format!(
+                    "`{}` is a hidden location (visible: false): no block shows it",
+                    b.show
+                ),
+            )
+            .hint = Some("show a visible location, or make this one visible".into());
+            continue;
+        }
         if !LOCATION_SHOW_WORDS.contains(&b.show.as_str()) && !ids.contains(&b.show.as_str()) {
             let words = LOCATION_SHOW_WORDS
                 .iter()
@@ -125,7 +144,7 @@ fn check_location_blocks(cfg: &DealerConfig, cx: &mut Ctx) {
         }
         let mut narrowed = false;
         for (j, id) in b.exclude.iter().enumerate() {
-            if !ids.contains(&id.as_str()) {
+            if !ids.contains(&id.as_str()) && !hidden(id) {
                 cx.err(
                     &path.clone().key("exclude").index(j),
                     format!("there is no location `{id}`"),
@@ -135,7 +154,7 @@ fn check_location_blocks(cfg: &DealerConfig, cx: &mut Ctx) {
             }
         }
         if let Some(m) = &b.manufacturer {
-            if !cfg.locations.iter().any(|l| {
+            if !visible.iter().any(|l| {
                 l.manufacturers
                     .iter()
                     .any(|x| x.trim().eq_ignore_ascii_case(m.trim()))
@@ -148,7 +167,7 @@ fn check_location_blocks(cfg: &DealerConfig, cx: &mut Ctx) {
             }
         }
         if let Some(s) = &b.subtype {
-            if !cfg.locations.iter().any(|l| {
+            if !visible.iter().any(|l| {
                 l.subtype
                     .as_deref()
                     .is_some_and(|x| x.trim().eq_ignore_ascii_case(s.trim()))
@@ -160,7 +179,7 @@ fn check_location_blocks(cfg: &DealerConfig, cx: &mut Ctx) {
                 narrowed = true;
             }
         }
-        if !narrowed && places::pick(&cfg.locations, b).is_empty() {
+        if !narrowed && places::pick(&visible, b).is_empty() {
             cx.err(&path, "this block would show no location").hint = Some(format!(
                 "no location matches `show: {}` together with the make, subtype and exclusions",
                 b.show
@@ -220,6 +239,28 @@ mod tests {
             "`servise` is neither a kind of location nor a location id"
         );
         assert_eq!(p.hint.as_deref(), Some("did you mean `service`?"));
+    }
+
+    #[test]
+    fn a_hidden_location_is_in_no_block() {
+        let hidden =
+            |b: &str| blocks(b).replace("kind: service,", "kind: service, visible: false,");
+        let p = problem_at(
+            &hidden("locations: { show: shop }"),
+            "home.blocks[1].locations.show",
+        );
+        assert_eq!(
+            p.message,
+            "`shop` is a hidden location (visible: false): no block shows it"
+        );
+        // Its kind has no visible location left to show.
+        let p = problem_at(
+            &hidden("locations: { show: service }"),
+            "home.blocks[1].locations",
+        );
+        assert_eq!(p.message, "this block would show no location");
+        // Excluding it is harmless.
+        accepted(&hidden("locations: { show: all, exclude: [shop] }"));
     }
 
     #[test]

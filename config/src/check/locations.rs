@@ -61,9 +61,23 @@ pub(super) fn check(locations: &[Location], cx: &mut Ctx) {
     }
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut slugs: HashMap<String, usize> = HashMap::new();
+    // A hidden location is placed nowhere: the site needs a visible main one.
+    if !locations.is_empty() && locations.iter().all(|l| !l.visible) {
+        cx.err(&base, "every location is hidden (visible: false)")
+            .hint = Some("the site lists at least one location: make the main one visible".into());
+    }
     for (k, loc) in locations.iter().enumerate() {
         let i = cx.skip.location(k);
         let p = base.clone().index(i);
+        if loc.primary && !loc.visible {
+            cx.err(
+                &p.clone().key("visible"),
+                "the primary location cannot be hidden",
+            )
+            .hint = Some(
+                "cars at a hidden location are shown at the primary one: mark another location primary, or leave this one visible".into(),
+            );
+        }
         if let Some(first) = ids.insert(&loc.id, i) {
             cx.err(
                 &p.clone().key("id"),
@@ -242,6 +256,20 @@ mod tests {
             "",
             &SECOND.replace("name: North", "name: Main Sales, slug: main-sales"),
         ));
+    }
+
+    #[test]
+    fn a_hidden_location_is_never_the_primary_nor_the_only_kind_left() {
+        let hidden_second = format!("{}, visible: false }}", SECOND.strip_suffix('}').unwrap());
+        accepted(&with_main(", primary: true", &hidden_second));
+        let p = problem_at(
+            &with_main(", primary: true, visible: false", SECOND),
+            "locations[0].visible",
+        );
+        assert_eq!(p.message, "the primary location cannot be hidden");
+        let both = with_main(", visible: false", &hidden_second);
+        let p = problem_at(&both, "locations");
+        assert_eq!(p.message, "every location is hidden (visible: false)");
     }
 
     #[test]

@@ -3,6 +3,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+fn listed() -> bool {
+    true
+}
+
 /// A showroom, service centre or parts department.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -23,6 +27,9 @@ pub struct Location {
     /// The dealer's main location (listed first, used when a car has none).
     #[serde(default)]
     pub primary: bool,
+    /// Listed on the site. false: a place shoppers do not deal with (an overflow yard, a preparation centre): it has no page and is in no list, form, map or structured data, and its cars are shown, and their leads sent, as at the primary location. The primary location must be visible. Default true.
+    #[serde(default = "listed")]
+    pub visible: bool,
     /// Phone as shown, e.g. "(07) 3555 0100".
     pub phone: String,
     /// A second, fixed-line number (where `phone` is a mobile or a 13/1300 number, or a department's direct line), e.g. "(07) 3555 0199": shown beside `phone` on the location's card and page. Not the same number as `phone`.

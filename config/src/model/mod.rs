@@ -177,6 +177,49 @@ pub struct DealerConfig {
     /// Vehicle ads feeds (Google, Meta) built from the cars the site shows and published with it.
     #[serde(default)]
     pub syndication: Syndication,
+    /// The locations with `visible: false`, set aside by
+    /// [`DealerConfig::set_hidden_locations_aside`] (not a YAML field): the
+    /// stock knows their ids (no unknown-location warning), nothing else
+    /// sees them.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub hidden_locations: Vec<Location>,
+}
+
+impl DealerConfig {
+    /// Takes the hidden locations (`visible: false`) out of `locations`:
+    /// everything built from the config (pages, lists, forms, maps,
+    /// structured data, the edge's config) then knows only the visible ones,
+    /// and a car at a hidden location is placed at the primary one as any
+    /// car without a known location is. The loader calls it once the checks
+    /// (which see every location) have run.
+    pub fn set_hidden_locations_aside(&mut self) {
+        let (shown, hidden): (Vec<Location>, Vec<Location>) = std::mem::take(&mut self.locations)
+            .into_iter()
+            .partition(|l| l.visible);
+        self.locations = shown;
+        self.hidden_locations.extend(hidden);
+    }
+
+    /// Whether `id` is a hidden location's.
+    pub fn is_hidden_location(&self, id: &str) -> bool {
+        self.hidden_locations.iter().any(|l| l.id == id)
+    }
+
+    /// The config as a dealer file would hold it, the hidden locations
+    /// included (after the visible ones): what writing the resolved config
+    /// back as a dealer file needs.
+    pub fn as_written(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(list) = value.get_mut("locations").and_then(|v| v.as_array_mut()) {
+            list.extend(
+                self.hidden_locations
+                    .iter()
+                    .filter_map(|l| serde_json::to_value(l).ok()),
+            );
+        }
+        value
+    }
 }
 
 /// Phone and e-mail.

@@ -86,6 +86,11 @@ const CANNOT_BE_OBSERVED: &[(&str, &str)] = &[
 /// not add to it: consume a new field, or leave it out of the schema.
 const PENDING: &[(&str, &str)] = &[];
 
+/// Leaves judged at the first instance holding this value instead of the
+/// first instance: `locations[].visible` at the hidden yard (the fixture's
+/// first location is the primary one, which must stay visible).
+const INSTANCE_WITH: &[(&str, Value)] = &[("locations[].visible", Value::Bool(false))];
+
 /// Leaves that matter only when another field has a certain value the
 /// fixture cannot have (it needs the other value for other leaves): each is
 /// judged on the fixture with these values set (pointer, value), against
@@ -559,7 +564,18 @@ fn judge_on(
     baseline: &[(&'static str, String)],
     loader: &Loader,
 ) -> Verdict {
-    let Some(ptr) = instances(config, &leaf.path).into_iter().next() else {
+    let found = instances(config, &leaf.path);
+    // A leaf whose every instance but one is held to one value by a rule
+    // (the primary location is visible) is judged where the fixture sets
+    // the other value.
+    let ptr = match INSTANCE_WITH.iter().find(|(path, _)| *path == leaf.path) {
+        Some((_, value)) => found
+            .iter()
+            .find(|p| config.pointer(p) == Some(value))
+            .cloned(),
+        None => found.first().cloned(),
+    };
+    let Some(ptr) = ptr else {
         return Verdict::NotSet;
     };
     let original = config.pointer(&ptr).unwrap().clone();
@@ -612,7 +628,7 @@ fn every_dealer_field_changes_the_generated_site_or_the_worker() {
         .unwrap_or_else(|r| panic!("the everything fixture must validate: {:#?}", r.diagnostics));
     // The resolved config (preset merged) is the baseline: written back as
     // the dealer file, it must give exactly what the fixture gives.
-    let config = serde_json::to_value(&fixture.config).unwrap();
+    let config = fixture.config.as_written();
     let from_file = dealergen::run::build::generate(&fixture, &public(), now())
         .unwrap()
         .files;

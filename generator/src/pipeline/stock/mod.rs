@@ -147,10 +147,15 @@ pub fn judge(
 }
 
 /// A shown car whose `location_id` is not one of the dealer's locations is
-/// listed at the primary location; the marketer hears about it.
+/// listed at the primary location; the marketer hears about it. A car at a
+/// hidden location (`visible: false`) is listed there too, as the dealer
+/// asked: no warning.
 pub fn unknown_location(car: &FeedCar, cfg: &DealerConfig) -> Option<FeedWarning> {
     let id = car.location_id.as_ref()?.to_string();
-    if cfg.locations.is_empty() || cfg.locations.iter().any(|l| l.id == id) {
+    if cfg.locations.is_empty()
+        || cfg.locations.iter().any(|l| l.id == id)
+        || cfg.is_hidden_location(&id)
+    {
         return None;
     }
     Some(FeedWarning {
@@ -195,6 +200,40 @@ mod tests {
             lines,
             ["stock number S2 (record 2, id 2, slug c-2): `location_id` is \"moved\"; expected the id of one of \
               the dealer's locations (locations[].id). The car is shown at the primary location."]
+        );
+    }
+
+    #[test]
+    fn a_car_at_a_hidden_location_is_shown_at_the_primary_one_without_a_warning() {
+        let loc = |id: &str, primary: bool, visible: bool| {
+            json!({"id": id, "name": format!("Site {id}"), "primary": primary, "visible": visible, "phone": "(07) 3000 0001",
+                   "address": {"street": "1 A St", "suburb": "Brisbane", "state": "QLD", "postcode": "4000"}})
+        };
+        let mut cfg: DealerConfig = serde_json::from_value(json!({
+            "template": "t", "name": "Demo", "site_url": "https://demo.example",
+            "contact": {"phone": "07 3000 0000", "email": "a@demo.example"}, "stock": {"feed": "f.json", "min_photos": 0},
+            "locations": [loc("yard", false, false), loc("main", true, true)],
+        }))
+        .unwrap();
+        cfg.set_hidden_locations_aside();
+        assert_eq!(
+            cfg.locations
+                .iter()
+                .map(|l| l.id.as_str())
+                .collect::<Vec<_>>(),
+            ["main"]
+        );
+        assert!(cfg.is_hidden_location("yard"));
+        assert_eq!(cfg.as_written()["locations"][1]["id"], "yard");
+        let text = json!([{"id": 1, "slug": "c-1", "stocknum": "S1", "make": "Kia", "model": "Rio",
+                            "year": 2020, "car_type": "used", "status": "in_stock", "location_id": "yard"}]);
+        let feed = feed::parse(&text.to_string(), "f.json").unwrap();
+        let sel = select(feed, &cfg, chrono::Utc::now());
+        assert!(sel.warnings.is_empty(), "{:?}", sel.warnings);
+        let car = present::present(&sel.visible[0], &cfg, chrono::Utc::now());
+        assert_eq!(
+            (car.location.id.as_str(), car.location.name.as_str()),
+            ("main", "Site main")
         );
     }
 }
