@@ -357,6 +357,92 @@ fn matches(parts: &[Part], path: &str, out: &mut Vec<(String, String)>) -> bool 
     }
 }
 
+/// Most query-string redirects a dealer may write: each one's path makes
+/// the site worker's script run before the assets for that path.
+pub const MAX_QUERY: usize = 100;
+
+/// A redirect whose old address carries its meaning in the query string
+/// (`/used-cars?make=toyota`): the CDN's `_redirects` matches paths only,
+/// so the site worker's script answers it (templates/site-worker/worker.mjs
+/// `queryAnswer`, from the site's `/query-redirects.json`). It matches a
+/// request for its path (with or without the trailing slash) whose query
+/// has every one of its name=value pairs (other names may come too); the
+/// first such rule in the dealer's order decides. The request's own query
+/// is not passed on: it was the old address's meaning.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct QueryRule {
+    /// The path without its trailing slash ("/used-cars").
+    pub path: String,
+    /// The name=value pairs, decoded, in the order written.
+    pub query: Vec<(String, String)>,
+    pub to: String,
+    pub status: u16,
+}
+
+/// Splits a `from` with a query string into its path and pairs; None for
+/// a `from` without one. Err says what is wrong with one that has one: a
+/// pattern in the path, an empty query, a pair without `=`, a name twice.
+pub fn query_from(from: &str) -> Option<Result<(String, Vec<(String, String)>), String>> {
+    let (path, query) = from.split_once('?')?;
+    if is_dynamic(path) {
+        return Some(Err(format!(
+            "`{from}` has a query string after a pattern: only a plain path may carry one"
+        )));
+    }
+    if query.is_empty() {
+        return Some(Err(format!("`{from}` ends in `?` with nothing after it")));
+    }
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for part in query.split('&') {
+        let Some((name, _)) = part.split_once('=') else {
+            return Some(Err(format!("`{from}`: `{part}` is not a name=value pair")));
+        };
+        if name.is_empty() {
+            return Some(Err(format!("`{from}`: `{part}` has no name")));
+        }
+        let (name, value) = url::form_urlencoded::parse(part.as_bytes())
+            .next()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .unwrap_or_default();
+        if pairs.iter().any(|(n, _)| *n == name) {
+            return Some(Err(format!("`{from}` names `{name}` twice")));
+        }
+        pairs.push((name, value));
+    }
+    let path = match path.trim_end_matches('/') {
+        "" => "/".to_string(),
+        p => p.to_string(),
+    };
+    Some(Ok((path, pairs)))
+}
+
+/// Whether a request's query (`search`: "" or "?…") has every pair of
+/// `rule` (a name given several times matches on any of its values, as
+/// `URLSearchParams.getAll` reads them).
+pub fn query_matches(rule: &[(String, String)], search: &str) -> bool {
+    let got: Vec<(String, String)> =
+        url::form_urlencoded::parse(search.trim_start_matches('?').as_bytes())
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+    rule.iter()
+        .all(|(name, value)| got.iter().any(|(k, v)| k == name && v == value))
+}
+
+/// The first rule of `rules` that answers `path` with `search`.
+pub fn find_query_rule<'a>(
+    rules: &'a [QueryRule],
+    path: &str,
+    search: &str,
+) -> Option<&'a QueryRule> {
+    let bare = match path.trim_end_matches('/') {
+        "" => "/",
+        p => p,
+    };
+    rules
+        .iter()
+        .find(|r| r.path == bare && query_matches(&r.query, search))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,5 +526,64 @@ mod tests {
         );
         assert_eq!(set.find("/f").unwrap().1, "/g");
         assert_eq!(placeholders("/a/:b_1/:2/:c"), ["b_1", "c"]);
+    }
+
+    #[test]
+    fn a_query_string_address_matches_its_path_and_its_pairs() {
+        use super::{find_query_rule, query_from, QueryRule};
+        let (path, query) = query_from("/used-cars/?make=toyota&body=SUV%20%26%20wagon")
+            .unwrap()
+            .unwrap();
+        assert_eq!(path, "/used-cars");
+        assert_eq!(
+            query,
+            [
+                ("make".into(), "toyota".into()),
+                ("body".into(), "SUV & wagon".into())
+            ]
+        );
+        let rules = [
+            QueryRule {
+                path,
+                query,
+                to: "/search/toyota/suvs/".into(),
+                status: 301,
+            },
+            QueryRule {
+                path: "/used-cars".into(),
+                query: vec![("make".into(), "toyota".into())],
+                to: "/search/toyota/".into(),
+                status: 302,
+            },
+        ];
+        let to =
+            |path: &str, search: &str| find_query_rule(&rules, path, search).map(|r| r.to.as_str());
+        assert_eq!(
+            to("/used-cars", "?body=SUV+%26+wagon&make=toyota&utm_source=x"),
+            Some("/search/toyota/suvs/")
+        );
+        assert_eq!(to("/used-cars/", "?make=toyota"), Some("/search/toyota/"));
+        assert_eq!(
+            to("/used-cars", "?make=toyota&make=kia"),
+            Some("/search/toyota/")
+        );
+        assert_eq!(
+            to("/used-cars", "?make=Toyota"),
+            None,
+            "values are matched as written"
+        );
+        assert_eq!(to("/used-cars", ""), None);
+        assert_eq!(to("/used-carsx", "?make=toyota"), None);
+        assert!(query_from("/diamond-advantage").is_none());
+        for (bad, says) in [
+            ("/news/*?page=2", "after a pattern"),
+            ("/used-cars?", "nothing after it"),
+            ("/used-cars?make", "not a name=value pair"),
+            ("/used-cars?=x", "has no name"),
+            ("/used-cars?make=a&make=b", "twice"),
+        ] {
+            let e = query_from(bad).unwrap().unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
     }
 }

@@ -141,7 +141,12 @@ export function addressesFor(dist, dealerFile) {
   }
   // The dealer's own redirects (a static one and a placeholder one), as the old site linked them.
   const own = fs.readFileSync(dealerFile, 'utf8').match(/\{ from: "?(\/[^",}]+)"?,/g) ?? [];
-  for (const m of own) lines.push(m.replace(/^\{ from: "?|"?,$/g, '').replace(/:\w+/, 'jo-smith'));
+  for (const m of own) {
+    const from = m.replace(/^\{ from: "?|"?,$/g, '').replace(/:\w+/, 'jo-smith');
+    lines.push(from);
+    // A query-string one as a campaign linked it too: the slash, and a name of its own after the pairs.
+    if (from.includes('?')) lines.push(from.replace('?', '/?') + '&utm_source=newsletter');
+  }
   // The dealer's pages that keep their old address (`path:`), with and without the slash.
   const pagesDir = path.join(path.dirname(dealerFile), slug, 'pages');
   for (const file of fs.existsSync(pagesDir) ? fs.readdirSync(pagesDir) : []) {

@@ -41,10 +41,16 @@ export async function serveInWorkerd(dist, { edge, apiOrigin, port: fixedPort } 
     main: 'worker.mjs',
     assets: { directory: path.resolve(dist), ...SETTINGS.assets },
   };
+  // The dealer's query-string redirects: their paths run the script first too, as deployed (deploy::configs::run_worker_first).
+  const table = path.join(dist, 'query-redirects.json');
+  if (fs.existsSync(table)) {
+    const { paths } = JSON.parse(fs.readFileSync(table, 'utf8'));
+    config.assets.run_worker_first = [...config.assets.run_worker_first, ...paths.filter((p) => !config.assets.run_worker_first.includes(p))];
+  }
   if (edge || apiOrigin) {
     // As a preview's site worker runs (deploy::configs::site_preview): the
     // script first for /api/* too, handing it to the edge worker (EDGE).
-    config.assets.run_worker_first = [...SETTINGS.assets.run_worker_first, '/api/*'];
+    config.assets.run_worker_first = [...config.assets.run_worker_first, '/api/*'];
     if (edge) config.services = [{ binding: 'EDGE', service: edge }];
     else {
       fs.copyFileSync(path.join(import.meta.dirname, 'api-router.mjs'), path.join(dir, 'api-router.mjs'));

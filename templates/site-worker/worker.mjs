@@ -8,14 +8,31 @@
 //                                       page: its _redirects answer, e.g. the new-car search)
 // A car no longer on the site goes to /search/. The car ids come from the
 // site's own /cars/ids.json, read through the assets binding.
+// Before those, the dealer's own query-string redirects (its `redirects:`
+// whose `from` has a query, e.g. /used-cars?make=toyota), from the site's
+// /query-redirects.json: the first rule for the path whose name=value pairs
+// the request's query all has (config/src/redirect_rules.rs QueryRule).
+// run_worker_first lists their paths too (deploy::configs::run_worker_first).
 // A preview (`dealergen deploy --preview`) has no zone route sending
 // /api/* to the edge worker: there the script runs first for /api/* too,
 // and hands those calls to the previews' edge worker (the EDGE service
 // binding). Production's script never sees /api/* and has no EDGE.
 
+/** The dealer's query-string redirect for `url`, else null. */
+export async function queryAnswer(url, env) {
+  const table = await env.ASSETS.fetch(new URL('/query-redirects.json', url.origin));
+  if (!table.ok) return null;
+  const { rules } = await table.json();
+  const bare = url.pathname.replace(/\/+$/, '') || '/';
+  const rule = rules.find((r) => r.path === bare && r.query.every(([name, value]) => url.searchParams.getAll(name).includes(value)));
+  return rule ? Response.redirect(new URL(rule.to, url.origin).toString(), rule.status) : null;
+}
+
 /** The answer for `request` when it is one of those addresses, else null. */
 export async function legacyAnswer(request, env) {
   const url = new URL(request.url);
+  const dealer = await queryAnswer(url, env);
+  if (dealer) return dealer;
   const go = (path) => Response.redirect(new URL(path, url.origin).toString(), 301);
   if (url.pathname === '/models') {
     // The page itself (redirect: 'manual': the binding follows a redirect, and a site

@@ -7,7 +7,8 @@
 
 use crate::model::DealerRedirect;
 use crate::redirect_rules::{
-    is_dynamic, placeholders, target_path, RuleSet, MAX_DYNAMIC, MAX_LINE, MAX_STATIC,
+    is_dynamic, placeholders, query_from, target_path, RuleSet, MAX_DYNAMIC, MAX_LINE, MAX_QUERY,
+    MAX_STATIC,
 };
 
 use super::urls::check_https;
@@ -39,10 +40,18 @@ pub(super) fn check(redirects: &[DealerRedirect], cx: &mut Ctx) {
         }
         fine[i] = ok_from && ok_to;
     }
-    // The rules among themselves, as the CDN holds them.
+    // The rules among themselves, as the CDN holds them (a query-string
+    // rule is the site worker's: no line of `_redirects`, but its target
+    // may still hand on to one).
     let text: String = redirects
         .iter()
-        .map(|r| format!("{} {} {}\n", r.from, r.to, r.status))
+        .map(|r| {
+            if r.from.contains('?') {
+                "# the site worker's\n".to_string()
+            } else {
+                format!("{} {} {}\n", r.from, r.to, r.status)
+            }
+        })
         .collect();
     let set = RuleSet::parse(&text);
     for (i, r) in redirects.iter().enumerate() {
@@ -84,8 +93,16 @@ pub(super) fn check(redirects: &[DealerRedirect], cx: &mut Ctx) {
             .hint = Some(format!("point it at `{}` directly: every hop costs the shopper a round trip and search engines some of the ranking", next.to));
         }
     }
-    let statics = redirects.iter().filter(|r| !is_dynamic(&r.from)).count();
-    let dynamics = redirects.len() - statics;
+    let queries = redirects.iter().filter(|r| r.from.contains('?')).count();
+    let statics = redirects
+        .iter()
+        .filter(|r| !r.from.contains('?') && !is_dynamic(&r.from))
+        .count();
+    let dynamics = redirects.len() - statics - queries;
+    if queries > MAX_QUERY {
+        cx.err(&root().key("redirects"), format!("{queries} redirects of addresses with a query string: at most {MAX_QUERY} a site"))
+            .hint = Some("each makes the site worker's script run first for its path: keep the ones the old site's analytics still show".into());
+    }
     if statics > MAX_STATIC {
         cx.err(&root().key("redirects"), format!("{statics} redirects of single addresses: the CDN reads at most {MAX_STATIC} a site"))
             .hint = Some("drop the addresses nobody visits any more (the old site's analytics say which), or cover a folder with one `/folder/*` rule".into());
@@ -131,22 +148,30 @@ fn leads_back(set: &RuleSet, path: &str, from: &str) -> bool {
     true
 }
 
-fn check_from(from: &str, i: usize, cx: &mut Ctx) -> bool {
+fn check_from(full: &str, i: usize, cx: &mut Ctx) -> bool {
     let at = root().key("redirects").index(i).key("from");
-    let problem = if !from.starts_with('/') || from.starts_with("//") {
+    // A query string is the site worker's to match (redirect_rules::QueryRule):
+    // its pairs are checked here, its path as any other.
+    let (from, query_problem) = match full.split_once('?') {
+        Some((path, _)) if !full.contains('#') => (path, query_from(full).and_then(Result::err)),
+        _ => (full, None),
+    };
+    let problem = if let Some(p) = query_problem {
+        Some(p)
+    } else if !from.starts_with('/') || from.starts_with("//") {
         Some(format!("`{from}` is not a site path"))
     } else if from.contains(char::is_whitespace) {
         Some(format!(
             "`{from}` contains a space (write it as %20, as the old site's links had it)"
         ))
-    } else if from.contains('?') {
-        Some(format!(
-            "`{from}` has a query string: the CDN matches paths only"
-        ))
-    } else if from.contains('#') {
-        Some(format!("`{from}` has a #fragment: browsers never send it"))
-    } else if from == "/" {
-        Some("`/` is the home page".to_string())
+    } else if full.contains('#') {
+        Some(format!("`{full}` has a #fragment: browsers never send it"))
+    } else if from == "/" || from.is_empty() {
+        Some(if full.contains('?') {
+            format!("`{full}`: the home page's own visits would all run the site worker's script")
+        } else {
+            "`/` is the home page".to_string()
+        })
     } else if let Some(p) = RESERVED.iter().find(|p| from.starts_with(**p)) {
         Some(format!(
             "`{from}` is under `{p}`, where the platform's own pages and files are"
@@ -158,8 +183,8 @@ fn check_from(from: &str, i: usize, cx: &mut Ctx) -> bool {
     };
     match problem {
         Some(message) => {
-            let hint = if from.contains('?') {
-                "write the path alone; the old platform's query-string addresses (/print?car_id=, /checkout-journey?car_id=, /models?body=) are answered by the site worker already"
+            let hint = if full.contains('?') {
+                "a plain path and name=value pairs, e.g. /used-cars?make=toyota (the site worker matches the pairs; other names may come too)"
             } else {
                 "an old address is a path like /diamond-advantage or /blog/*, as the old site's sitemap lists it"
             };
@@ -233,11 +258,26 @@ mod tests {
             "redirects[0].to",
         );
         assert!(p.message.contains("neither a site path"), "{}", p.message);
+        // A query string: a plain path with name=value pairs, answered by the site worker.
+        accepted("redirects:\n  - { from: \"/used-cars?make=toyota&body=suv\", to: /search/ }\n  - { from: \"/print?car_id=1\", to: /search/ }\n");
+        for (from, says) in [
+            ("/news/*?page=2", "after a pattern"),
+            ("/used-cars?make", "not a name=value pair"),
+            ("/?page=about", "home page"),
+            ("/cars/x?y=1", "under `/cars/`"),
+        ] {
+            let p = problem_at(
+                &format!("redirects:\n  - {{ from: \"{from}\", to: /search/ }}\n"),
+                "redirects[0].from",
+            );
+            assert!(p.message.contains(says), "{from}: {}", p.message);
+        }
+        // Its target is checked as any other: not a chain.
         let p = problem_at(
-            "redirects:\n  - { from: \"/print?car_id=1\", to: /search/ }\n",
-            "redirects[0].from",
+            "redirects:\n  - { from: \"/used-cars?make=kia\", to: /kia }\n  - { from: /kia, to: /search/kia/ }\n",
+            "redirects[0].to",
         );
-        assert!(p.message.contains("query string"), "{}", p.message);
+        assert!(p.message.contains("is a chain"), "{}", p.message);
         let p = problem_at(
             "redirects:\n  - { from: /cars/old-one, to: /search/ }\n",
             "redirects[0].from",

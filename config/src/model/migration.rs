@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DealerRedirect {
-    /// The old address: a site path such as "/diamond-advantage" or "/blog/2019/our-new-showroom". Matched as written (the old site's "/buying" and "/buying/" are two addresses: list both if both were linked). A `*` at the end matches the rest of the path ("/news/*"); a `:name` segment matches one segment ("/team/:person"). Not a page of the site, not under /api/, /_astro/ or /cars/.
+    /// The old address: a site path such as "/diamond-advantage" or "/blog/2019/our-new-showroom". Matched as written (the old site's "/buying" and "/buying/" are two addresses: list both if both were linked). A `*` at the end matches the rest of the path ("/news/*"); a `:name` segment matches one segment ("/team/:person"). A plain path may carry name=value pairs ("/used-cars?make=kia"): the site worker answers a request for that path, with or without the slash, whose query has every pair (at most 100 such rules; the path is no page of the site). Not a page of the site, not under /api/, /_astro/ or /cars/.
     pub from: String,
     /// Where it goes: a page of this site ("/about-us/"), or an https URL elsewhere. May use the `from`'s `:splat` (what its `*` matched) and its `:name` segments, e.g. "/search/?keyword=:splat". Never another redirect's `from` (point it at the last one instead).
     pub to: String,

@@ -73,7 +73,7 @@ fn worker(
         "account_id": cfg.account_id,
         "compatibility_date": cfg.sites.compatibility_date,
         "main": WORKER,
-        "assets": assets(relative(out_dir, &release.dist())?),
+        "assets": assets(relative(out_dir, &release.dist())?, run_worker_first(&release.dist())),
     }) else {
         unreachable!("a JSON object literal")
     };
@@ -98,8 +98,8 @@ pub fn site_preview(
     let assets = config["assets"]
         .as_object_mut()
         .expect("assets() is an object");
-    let mut first: Vec<&str> = LEGACY_PATHS.to_vec();
-    first.push(API_PATHS);
+    let mut first = run_worker_first(&release.dist());
+    first.push(API_PATHS.to_string());
     assets.insert("run_worker_first".into(), serde_json::json!(first));
     config.insert(
         "previews".into(),
@@ -124,6 +124,27 @@ pub const LEGACY_PATHS: [&str; 5] = [
     "/models",
 ];
 
+/// The paths a built site's worker script runs first for: the older
+/// platform's (LEGACY_PATHS), then those of the dealer's own query-string
+/// redirects (`/query-redirects.json` in `dist`, written by the publish
+/// step). `dealergen migrate-check` resolves with the same list.
+pub fn run_worker_first(dist: &Path) -> Vec<String> {
+    let mut paths: Vec<String> = LEGACY_PATHS.iter().map(|p| p.to_string()).collect();
+    let table = std::fs::read_to_string(dist.join(crate::publish::redirects::QUERY_TABLE_FILE))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    for p in table
+        .iter()
+        .flat_map(|t| t["paths"].as_array().into_iter().flatten())
+        .filter_map(|p| p.as_str())
+    {
+        if !paths.iter().any(|x| x == p) {
+            paths.push(p.to_string());
+        }
+    }
+    paths
+}
+
 /// The site worker's script beside its config (`write_worker`).
 pub const WORKER: &str = "worker.mjs";
 
@@ -141,16 +162,16 @@ pub fn write_worker(project_worker_dir: &Path, out_dir: &Path) -> Result<()> {
 /// How a site worker serves its static assets from `directory`. The e2e
 /// suites serve built sites in workerd with the same settings
 /// (`rules/vectors/site-worker.json`, pinned by the test below).
-pub fn assets(directory: String) -> serde_json::Value {
+pub fn assets(directory: String, run_worker_first: Vec<String>) -> serde_json::Value {
     serde_json::json!({
         "directory": directory,
         // Astro writes /cars/x/index.html; the site links to /cars/x/.
         "html_handling": "auto-trailing-slash",
         "not_found_handling": "404-page",
         // The script (WORKER) reads the assets through this binding and runs
-        // only for the older platform's query-string addresses.
+        // only for the query-string addresses (the older platform's, the dealer's).
         "binding": "ASSETS",
-        "run_worker_first": LEGACY_PATHS,
+        "run_worker_first": run_worker_first,
     })
 }
 
@@ -467,7 +488,7 @@ mod tests {
     fn site_worker_settings_match_the_shared_file() {
         let text = include_str!("../../../rules/vectors/site-worker.json");
         let shared: serde_json::Value = serde_json::from_str(text).unwrap();
-        let mut ours = assets("dist".into());
+        let mut ours = assets("dist".into(), run_worker_first(Path::new("no-such-dist")));
         ours.as_object_mut().unwrap().remove("directory");
         assert_eq!(ours, shared["assets"]);
         // The same script: the one beside a deployed config is this file.

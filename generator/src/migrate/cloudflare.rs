@@ -21,6 +21,9 @@ pub enum Rule {
     Redirects { line: usize, text: String },
     /// The site worker's script.
     SiteWorker(&'static str),
+    /// The site worker's script, by one of the dealer's query-string
+    /// redirects: its path and its pairs ("make=toyota&body=suv").
+    DealerQuery { path: String, query: String },
     /// The assets' trailing-slash handling.
     TrailingSlash,
     /// Nothing: the 404 page.
@@ -45,6 +48,8 @@ pub struct Site {
     car_ids: HashMap<String, (String, Option<String>)>,
     /// The paths the site worker's script runs first for.
     worker_first: Vec<String>,
+    /// The dealer's query-string redirects (`/query-redirects.json`).
+    query_rules: Vec<dealer_config::redirect_rules::QueryRule>,
 }
 
 impl Site {
@@ -76,10 +81,14 @@ impl Site {
             rules: RuleSet::parse(&text),
             lines: text.split('\n').map(String::from).collect(),
             car_ids,
-            worker_first: crate::deploy::configs::LEGACY_PATHS
-                .iter()
-                .map(|p| p.to_string())
-                .collect(),
+            worker_first: crate::deploy::configs::run_worker_first(dist),
+            query_rules: std::fs::read_to_string(
+                dist.join(crate::publish::redirects::QUERY_TABLE_FILE),
+            )
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|t| serde_json::from_value(t["rules"].clone()).ok())
+            .unwrap_or_default(),
         })
     }
 
@@ -124,6 +133,26 @@ impl Site {
     /// templates/site-worker/worker.mjs `legacyAnswer`: null there is
     /// None here (the assets answer).
     fn site_worker(&self, path: &str, search: &str) -> Option<(Hop, Rule)> {
+        // The dealer's own first (worker.mjs `queryAnswer`).
+        if let Some(r) =
+            dealer_config::redirect_rules::find_query_rule(&self.query_rules, path, search)
+        {
+            return Some((
+                Hop::Redirect {
+                    status: r.status,
+                    location: r.to.clone(),
+                },
+                Rule::DealerQuery {
+                    path: r.path.clone(),
+                    query: r
+                        .query
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join("&"),
+                },
+            ));
+        }
         // The first value of a repeated name, as URLSearchParams.get reads it.
         let mut query: HashMap<String, String> = HashMap::new();
         for (k, v) in url::form_urlencoded::parse(search.trim_start_matches('?').as_bytes()) {
@@ -388,6 +417,57 @@ mod tests {
         );
         assert_eq!(s.get("/nothing/", ""), (Hop::Missing, Rule::NotFound));
         assert_eq!(s.get("/../etc/passwd", "").0, Hop::Missing);
+    }
+
+    #[test]
+    fn the_dealers_query_string_redirects_come_first_for_their_paths_only() {
+        let table = crate::publish::redirects::query_table(&[
+            dealer_config::redirect_rules::QueryRule {
+                path: "/used-cars".into(),
+                query: vec![("make".into(), "kia".into())],
+                to: "/search/kia/".into(),
+                status: 302,
+            },
+            dealer_config::redirect_rules::QueryRule {
+                path: "/print".into(),
+                query: vec![("car_id".into(), "7".into())],
+                to: "/about-us/".into(),
+                status: 301,
+            },
+        ]);
+        let (_d, s) = site(&[
+            ("index.html", "home"),
+            ("search/kia/index.html", "kia"),
+            ("about-us/index.html", "about"),
+            ("query-redirects.json", &table.to_string()),
+        ]);
+        assert!(s.worker_first.iter().any(|p| p == "/used-cars/"));
+        assert_eq!(
+            s.get("/used-cars/", "?utm_source=x&make=kia"),
+            (
+                Hop::Redirect {
+                    status: 302,
+                    location: "/search/kia/".into()
+                },
+                Rule::DealerQuery {
+                    path: "/used-cars".into(),
+                    query: "make=kia".into()
+                }
+            )
+        );
+        // Another make: no rule of the dealer's, no page: the 404 page.
+        assert_eq!(
+            s.get("/used-cars", "?make=mazda"),
+            (Hop::Missing, Rule::NotFound)
+        );
+        // The dealer's rule before the platform's for the same address.
+        assert_eq!(
+            s.get("/print", "?car_id=7").0,
+            Hop::Redirect {
+                status: 301,
+                location: "/about-us/".into()
+            }
+        );
     }
 
     #[test]

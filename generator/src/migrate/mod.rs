@@ -141,6 +141,24 @@ fn describe(rule: &Rule, dealer_rules: &[String]) -> String {
             }
         }
         Rule::SiteWorker(why) => format!("site worker: {why}"),
+        Rule::DealerQuery { path, query } => {
+            let written = |d: &String| match dealer_config::redirect_rules::query_from(d) {
+                Some(Ok((p, pairs))) => {
+                    p == *path
+                        && pairs
+                            .iter()
+                            .map(|(k, v)| format!("{k}={v}"))
+                            .collect::<Vec<_>>()
+                            .join("&")
+                            == *query
+                }
+                _ => false,
+            };
+            match dealer_rules.iter().position(written) {
+                Some(i) => format!("dealer redirect redirects[{i}] (site worker: {path}?{query})"),
+                None => format!("site worker: {path}?{query}"),
+            }
+        }
         Rule::TrailingSlash => "the CDN adds the page's trailing slash".into(),
         Rule::NotFound => "no page, redirect or rule: the 404 page".into(),
     }

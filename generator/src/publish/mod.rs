@@ -36,6 +36,9 @@ pub struct PublishPlan {
     pub redirects: Vec<redirects::Redirect>,
     /// Origins the site's scripts reach at run time (for the CSP).
     pub runtime: headers::RuntimeOrigins,
+    /// The dealer's query-string redirects, written to
+    /// `/query-redirects.json` for the site worker's script (none: no file).
+    pub query_redirects: Vec<dealer_config::redirect_rules::QueryRule>,
     /// The vehicle ads feeds, written to `/feeds/` (`pipeline::syndication`):
     /// each row's car page must be a page of this build.
     pub feeds: Vec<crate::pipeline::syndication::FeedFile>,
@@ -166,6 +169,31 @@ pub fn finish(
         }
     }
     write(dist, "_redirects", &redirects::render(&plan.redirects))?;
+    if !plan.query_redirects.is_empty() {
+        write(
+            dist,
+            redirects::QUERY_TABLE_FILE,
+            &redirects::query_table(&plan.query_redirects).to_string(),
+        )?;
+        for r in plan
+            .query_redirects
+            .iter()
+            .filter(|r| !r.to.starts_with("https://"))
+        {
+            if !matches!(
+                link_check::resolve_path(&r.to, &files, &BTreeMap::new()),
+                Some(Target::Page(_))
+            ) {
+                problems.push(format!(
+                    "{}: {} -> {}: no page at {}",
+                    redirects::QUERY_TABLE_FILE,
+                    r.path,
+                    r.to,
+                    r.to
+                ));
+            }
+        }
+    }
     problems.extend(write_feeds(dist, &plan.feeds, &files)?);
     // The site worker's redirects for the older platform's query-string
     // addresses land on the pages /cars/ids.json names: each must exist.

@@ -279,16 +279,26 @@ pub struct DealerRedirectProblem {
     pub message: String,
 }
 
+/// The dealer's own redirects, as they are written: the CDN's `_redirects`
+/// lines, and the query-string ones the site worker's script answers
+/// (`/query-redirects.json`).
+#[derive(Debug, Clone, Default)]
+pub struct DealerRules {
+    pub redirects: Vec<Redirect>,
+    pub query: Vec<dealer_config::redirect_rules::QueryRule>,
+}
+
 /// The dealer's own redirects (`redirects:`; their form is checked with
 /// the dealer file, config/src/check/redirects.rs) against the site's
 /// `pages` (every page path, with its slash): a target on this site must be
 /// one of them, and a `from` must not take a page's address (its path, or
-/// the path without the slash the CDN adds).
+/// the path without the slash the CDN adds; for a query-string address,
+/// its path: every visit of that page would run the site worker's script).
 pub fn dealer_redirects(
     rules: &[dealer_config::model::DealerRedirect],
     pages: &HashSet<String>,
-) -> Result<Vec<Redirect>, Vec<DealerRedirectProblem>> {
-    use dealer_config::redirect_rules::{placeholders, RuleSet};
+) -> Result<DealerRules, Vec<DealerRedirectProblem>> {
+    use dealer_config::redirect_rules::{placeholders, query_from, QueryRule, RuleSet};
     let mut problems = Vec::new();
     let mut sorted: Vec<&String> = pages.iter().collect();
     sorted.sort();
@@ -300,15 +310,27 @@ pub fn dealer_redirects(
                 message,
             })
         };
-        let one = RuleSet::parse(&format!("{} /x 301\n", r.from));
-        if let Some(page) = sorted
-            .iter()
-            .find(|p| one.find(p).is_some() || one.find(p.trim_end_matches('/')).is_some())
-        {
-            problem(
-                "from",
-                format!("`{}` is the address of this site's page {page}: the redirect would take the page away", r.from),
-            );
+        if let Some(Ok((path, _))) = query_from(&r.from) {
+            if let Some(page) = [format!("{path}/"), path.clone()]
+                .into_iter()
+                .find(|p| pages.contains(p))
+            {
+                problem(
+                    "from",
+                    format!("`{}`: {page} is a page of this site, and its query is the page's own (every visit would run the site worker's script)", r.from),
+                );
+            }
+        } else {
+            let one = RuleSet::parse(&format!("{} /x 301\n", r.from));
+            if let Some(page) = sorted
+                .iter()
+                .find(|p| one.find(p).is_some() || one.find(p.trim_end_matches('/')).is_some())
+            {
+                problem(
+                    "from",
+                    format!("`{}` is the address of this site's page {page}: the redirect would take the page away", r.from),
+                );
+            }
         }
         if r.to.starts_with("https://") || !placeholders(&r.to).is_empty() {
             continue;
@@ -327,15 +349,43 @@ pub fn dealer_redirects(
     if !problems.is_empty() {
         return Err(problems);
     }
-    Ok(rules
-        .iter()
-        .map(|r| Redirect {
-            from: r.from.clone(),
-            to: r.to.clone(),
-            status: r.status,
-        })
-        .collect())
+    let mut out = DealerRules::default();
+    for r in rules {
+        match query_from(&r.from) {
+            Some(Ok((path, query))) => out.query.push(QueryRule {
+                path,
+                query,
+                to: r.to.clone(),
+                status: r.status,
+            }),
+            _ => out.redirects.push(Redirect {
+                from: r.from.clone(),
+                to: r.to.clone(),
+                status: r.status,
+            }),
+        }
+    }
+    Ok(out)
 }
+
+/// The site worker's table of query-string redirects
+/// (`/query-redirects.json`, read by templates/site-worker/worker.mjs and
+/// `dealergen migrate-check`): its paths, each with and without the slash
+/// (the script runs first for them), and the rules in the dealer's order.
+pub fn query_table(rules: &[dealer_config::redirect_rules::QueryRule]) -> serde_json::Value {
+    let mut paths: Vec<String> = Vec::new();
+    for r in rules {
+        for p in [r.path.clone(), format!("{}/", r.path)] {
+            if !paths.contains(&p) {
+                paths.push(p);
+            }
+        }
+    }
+    serde_json::json!({ "paths": paths, "rules": rules })
+}
+
+/// The file the site worker's script reads its query-string redirects from.
+pub const QUERY_TABLE_FILE: &str = "query-redirects.json";
 
 /// 301s of `from` and `from/` to `to`: the CDN matches paths as written.
 fn both_forms(from: &str, to: &str) -> [Redirect; 2] {
@@ -620,7 +670,7 @@ mod tests {
             dealer_rule("/news/*", "https://blog.example.com.au/:splat"),
             dealer_rule("/buying", "/trade-in/?from=buying"),
         ];
-        assert_eq!(dealer_redirects(&fine, &pages).unwrap().len(), 4);
+        assert_eq!(dealer_redirects(&fine, &pages).unwrap().redirects.len(), 4);
         let broken = [
             dealer_rule("/about-us", "/trade-in/"),
             dealer_rule("/a", "/finance/"),
@@ -640,6 +690,35 @@ mod tests {
                 (2, "to", "`/about-us` is the page /about-us/ without its slash (one more hop): write `/about-us/`"),
                 (3, "from", "`/trade-*` is the address of this site's page /trade-in/: the redirect would take the page away"),
             ]
+        );
+        // A query-string address: the site worker's table, not `_redirects`; its path is no page's.
+        let query = [
+            dealer_rule("/diamond-advantage", "/about-us/"),
+            dealer_rule("/used-cars?make=kia", "/trade-in/"),
+        ];
+        let rules = dealer_redirects(&query, &pages).unwrap();
+        assert_eq!(rules.redirects.len(), 1);
+        assert_eq!(
+            rules.query,
+            [dealer_config::redirect_rules::QueryRule {
+                path: "/used-cars".into(),
+                query: vec![("make".into(), "kia".into())],
+                to: "/trade-in/".into(),
+                status: 301
+            }]
+        );
+        assert_eq!(
+            query_table(&rules.query)["paths"],
+            serde_json::json!(["/used-cars", "/used-cars/"])
+        );
+        let on_a_page =
+            dealer_redirects(&[dealer_rule("/about-us/?ref=old", "/")], &pages).unwrap_err();
+        assert!(
+            on_a_page[0]
+                .message
+                .contains("/about-us/ is a page of this site"),
+            "{:?}",
+            on_a_page
         );
     }
 

@@ -64,7 +64,7 @@ impl Generated {
 fn dealer_redirects(
     dealer: &dealer_config::LoadedDealer,
     pages: &std::collections::HashSet<String>,
-) -> Result<Vec<crate::publish::redirects::Redirect>> {
+) -> Result<crate::publish::redirects::DealerRules> {
     use crate::publish::redirects;
     let rules = &dealer.config.redirects;
     let at = |i: usize, key: &str| {
@@ -173,8 +173,9 @@ pub fn generate(
         &cars,
         &selection.gone,
         &pages,
-        dealer_rules,
+        dealer_rules.redirects,
     );
+    plan.plan.query_redirects = dealer_rules.query;
     dynamic_rules_fit(&cfg.redirects, &plan.plan.redirects)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dealer.path.display()))?;
     // The ads feeds come from the cars as the pages show them

@@ -115,6 +115,7 @@ pub fn publish_plan(
             origin: cfg.site_url.clone(),
             redirects,
             runtime,
+            query_redirects: Vec::new(),
             feeds: Vec::new(),
         },
         left_out,
