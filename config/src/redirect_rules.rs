@@ -374,15 +374,18 @@ pub struct QueryRule {
     /// The path without its trailing slash ("/used-cars").
     pub path: String,
     /// The name=value pairs, decoded, in the order written.
-    pub query: Vec<(String, String)>,
+    pub query: QueryPairs,
     pub to: String,
     pub status: u16,
 }
 
+/// A query-string address's name=value pairs, decoded, in the order written.
+pub type QueryPairs = Vec<(String, String)>;
+
 /// Splits a `from` with a query string into its path and pairs; None for
 /// a `from` without one. Err says what is wrong with one that has one: a
 /// pattern in the path, an empty query, a pair without `=`, a name twice.
-pub fn query_from(from: &str) -> Option<Result<(String, Vec<(String, String)>), String>> {
+pub fn query_from(from: &str) -> Option<Result<(String, QueryPairs), String>> {
     let (path, query) = from.split_once('?')?;
     if is_dynamic(path) {
         return Some(Err(format!(
