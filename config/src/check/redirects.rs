@@ -2,8 +2,10 @@
 //! read them (crate::redirect_rules): each a site path to a site path or
 //! an https URL, none that loops or hands on to another, none over the
 //! CDN's limits. Whether a target is a page of the site, and whether a
-//! `from` shadows one, is known once the pages are: the build checks
-//! those (generator/src/run/build/redirects.rs), with the same keys.
+//! `from` shadows one, is known once the pages are: `dealergen check`
+//! (planning the pages from the dealer file and its stock) and the build
+//! check those (generator/src/publish/redirects.rs `dealer_redirects`),
+//! with the same lines and keys.
 
 use crate::model::DealerRedirect;
 use crate::redirect_rules::{

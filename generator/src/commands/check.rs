@@ -90,7 +90,13 @@ pub fn run(project: &Project, args: CheckArgs) -> Result<i32> {
     let mut json = Vec::new();
     for file in &files {
         let (diags, files_src, ok) = match loader.load(file) {
-            Ok(d) => (d.warnings, None, true),
+            Ok(d) => {
+                let mut diags = d.warnings.clone();
+                let page_problems = redirect_page_problems(project, &d, now);
+                let ok = !page_problems.iter().any(|p| p.severity == Severity::Error);
+                diags.extend(page_problems);
+                (diags, None, ok)
+            }
             Err(r) => (r.diagnostics, Some(r.files), false),
         };
         if !ok {
@@ -135,6 +141,40 @@ pub fn run(project: &Project, args: CheckArgs) -> Result<i32> {
         OutputFormat::Github => {}
     }
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// The dealer's redirects against the site's pages, once the pages are
+/// known: the page table the build would make from the dealer file and its
+/// stock (no Astro), checked as the build checks it (a target that is no
+/// page, a `from` that takes a page's address). Nothing for a dealer
+/// without redirects; a warning when the pages cannot be planned (no stock
+/// feed here): the build still checks them.
+fn redirect_page_problems(
+    project: &Project,
+    dealer: &dealer_config::LoadedDealer,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Vec<dealer_config::Diagnostic> {
+    if dealer.config.redirects.is_empty() {
+        return Vec::new();
+    }
+    match crate::run::build::generate(dealer, &project.public_dir(), now) {
+        Ok(_) => Vec::new(),
+        Err(e) => match e.downcast_ref::<crate::run::build::RedirectProblems>() {
+            Some(problems) => problems.0.clone(),
+            None => vec![dealer_config::Diagnostic {
+                severity: Severity::Warning,
+                file: dealer.path.clone(),
+                line: dealer.redirect_lines.first().copied().unwrap_or(1),
+                column: 1,
+                key: "redirects".into(),
+                message: format!(
+                    "the redirects' targets were not checked against the site's pages, which could not be planned here: {e:#}"
+                ),
+                expected: None,
+                hint: Some("the build checks them (dealergen build)".into()),
+            }],
+        },
+    }
 }
 
 #[cfg(test)]

@@ -2216,3 +2216,56 @@ fn migrate_check_and_explain_answer_old_addresses_from_the_built_site() {
         ]
     );
 }
+
+/// `dealergen check` knows the site's pages (planned from the dealer file
+/// and its stock, no Astro) and refuses the redirects the build would: a
+/// target that is no page, a `from` that takes a page's address, each at
+/// its line and key; a good redirect passes.
+#[test]
+fn check_refuses_redirects_the_pages_refuse_at_their_lines() {
+    let dealers = dealers_outside();
+    let sites = sites_dir();
+    append_to_dealer(
+        dealers.path(),
+        "tiny-dealer",
+        "redirects:\n  - { from: /our-story, to: /about-us/ }\n  - { from: /buying, to: /sell-now/ }\n  - { from: /about-us, to: /contact-us/ }\n  - { from: \"/used?make=kia\", to: /search/kia/ }\n",
+    );
+    let out = dealergen_at(repo_root(), dealers.path(), sites.path())
+        .args([
+            "check",
+            "--dealer",
+            "tiny-dealer",
+            "--as-of",
+            AS_OF,
+            "--format",
+            "github",
+        ])
+        .current_dir(dealers.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{log}");
+    let errors: Vec<&str> = log.lines().filter(|l| l.starts_with("::error")).collect();
+    let file = std::fs::read_to_string(dealers.path().join("tiny-dealer.yaml")).unwrap();
+    let line_of = |needle: &str| file.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    assert_eq!(
+        errors,
+        [
+            format!("::error file=tiny-dealer.yaml,line={},col=1,title=redirects[1].to::`/sell-now/` is not a page of this site", line_of("/sell-now/")),
+            format!("::error file=tiny-dealer.yaml,line={},col=1,title=redirects[2].from::`/about-us` is the address of this site's page /about-us/: the redirect would take the page away", line_of("from: /about-us")),
+        ],
+        "{log}"
+    );
+    // Fixed, the file passes: the query-string one lands on a page too.
+    let fixed = file
+        .replace("  - { from: /buying, to: /sell-now/ }\n", "")
+        .replace("  - { from: /about-us, to: /contact-us/ }\n", "");
+    std::fs::write(dealers.path().join("tiny-dealer.yaml"), fixed).unwrap();
+    let out = dealergen_at(repo_root(), dealers.path(), sites.path())
+        .args(["check", "--dealer", "tiny-dealer", "--as-of", AS_OF])
+        .current_dir(dealers.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}

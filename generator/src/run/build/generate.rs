@@ -59,33 +59,60 @@ impl Generated {
 /// `public` holds the site's public files (`astro-app/public`, see
 /// [`Project::public_dir`]): a shown car's photo named by a site path that
 /// is not there is left out of the car, with a feed warning.
+/// The dealer's `redirects` that the site's pages refuse (a target that is
+/// no page, a `from` that takes a page's address), each with its file,
+/// line and key: the build's error, and what `dealergen check` reports
+/// once it knows the pages. Displays as one message, a line a problem.
+#[derive(Debug)]
+pub struct RedirectProblems(pub Vec<dealer_config::Diagnostic>);
+
+impl std::fmt::Display for RedirectProblems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} of the dealer's redirects cannot be written:",
+            self.0.len()
+        )?;
+        for d in &self.0 {
+            write!(
+                f,
+                "\n  {}:{}: {}: {}",
+                d.file.display(),
+                d.line,
+                d.key,
+                d.message
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RedirectProblems {}
+
 /// The dealer's `redirects`, checked against the site's pages (file, line
-/// and key in each error).
+/// and key in each error: [`RedirectProblems`]).
 fn dealer_redirects(
     dealer: &dealer_config::LoadedDealer,
     pages: &std::collections::HashSet<String>,
 ) -> Result<crate::publish::redirects::DealerRules> {
     use crate::publish::redirects;
-    let rules = &dealer.config.redirects;
-    let at = |i: usize, key: &str| {
-        let line = dealer
-            .redirect_lines
-            .get(i)
-            .map_or(String::new(), |l| format!(":{l}"));
-        format!("{}{line}: redirects[{i}].{key}", dealer.path.display())
-    };
-    let checked = redirects::dealer_redirects(rules, pages).map_err(|problems| {
-        anyhow::anyhow!(
-            "{} of the dealer's redirects cannot be written:\n  {}",
-            problems.len(),
+    redirects::dealer_redirects(&dealer.config.redirects, pages).map_err(|problems| {
+        anyhow::Error::new(RedirectProblems(
             problems
                 .iter()
-                .map(|p| format!("{}: {}", at(p.index, p.key), p.message))
-                .collect::<Vec<_>>()
-                .join("\n  ")
-        )
-    })?;
-    Ok(checked)
+                .map(|p| dealer_config::Diagnostic {
+                    severity: dealer_config::Severity::Error,
+                    file: dealer.path.clone(),
+                    line: dealer.redirect_lines.get(p.index).copied().unwrap_or(0),
+                    column: 1,
+                    key: format!("redirects[{}].{}", p.index, p.key),
+                    message: p.message.clone(),
+                    expected: None,
+                    hint: None,
+                })
+                .collect(),
+        ))
+    })
 }
 
 /// The CDN reads at most 100 dynamic rules (`*` or `:name`) a site and

@@ -14,7 +14,7 @@ mod generate;
 mod publish_plan;
 
 pub use edge_projection::{edge_cars, edge_config, edge_kv, edge_stock_words};
-pub use generate::{generate, Generated};
+pub use generate::{generate, Generated, RedirectProblems};
 pub use publish_plan::{publish_plan, PlannedPublish};
 
 use crate::project::Project;
