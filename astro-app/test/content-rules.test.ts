@@ -71,6 +71,7 @@ function model(name: string, body: string, rank: number, extra: Partial<ModelCar
     image: '/m.svg',
     description: '',
     explore: { label: `Explore ${name}`, href: '/models/x/', external: false },
+    accessories: null,
     stock: null,
     stock_count: 0,
     ...extra,

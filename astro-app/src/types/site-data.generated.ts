@@ -1448,6 +1448,11 @@ export interface ModelMenu {
  */
 export interface ModelCard {
   /**
+   * "View accessories": the model's `accessories_url`, else the parts
+   * page where the dealer has one; null: neither.
+   */
+  accessories: Link | null;
+  /**
    * Group key, e.g. "suvs-4wds" (/models/#suvs-4wds).
    */
   body: string;

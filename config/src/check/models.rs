@@ -46,6 +46,9 @@ pub(super) fn check(cfg: &DealerConfig, cx: &mut Ctx) {
                 );
             }
             check_image(&m.image, &path.clone().key("image"), cx);
+            if let Some(u) = &m.accessories_url {
+                check_href(u, &path.clone().key("accessories_url"), cx);
+            }
             if let Some(u) = &m.override_url {
                 check_href(u, &path.clone().key("override_url"), cx);
             }
@@ -148,7 +151,7 @@ mod tests {
     fn model_images_links_and_menus_are_checked() {
         let over = format!(
             "manufacturer: Toyota\nmodels:\n{}model_menu: {{ mobile_links: [{{ label: Quote, href: get-quote }}] }}\n",
-            model("Camry", ", image: camry.png, override_url: \"http://toyota.example.com\"")
+            model("Camry", ", image: camry.png, override_url: \"http://toyota.example.com\", accessories_url: accessories")
         );
         let keys: Vec<String> = problems(&over).into_iter().map(|p| p.key).collect();
         assert_eq!(
@@ -156,6 +159,7 @@ mod tests {
             [
                 "models[0].image",
                 "models[0].override_url",
+                "models[0].accessories_url",
                 "model_menu.mobile_links[0].href"
             ]
         );

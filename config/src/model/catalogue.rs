@@ -31,6 +31,9 @@ pub struct Model {
     /// "Explore {model}" goes here instead of the model's own page, e.g. the manufacturer's page of the model.
     #[serde(default)]
     pub override_url: Option<String>,
+    /// Where the model's "View accessories" goes: the manufacturer's accessories page for the model (https) or a page of this site. The old platform's /{model}/accessories address redirects here too. Without it: the parts page, where a location serves parts; else no link.
+    #[serde(default)]
+    pub accessories_url: Option<String>,
     /// The model's name in the stock feed when it differs, e.g. "RAV4" for "RAV4 Hybrid" (for "Our Stock" and its count).
     #[serde(default)]
     pub stock_model: Option<String>,

@@ -142,6 +142,16 @@ const LEGACY_FOLDERS: &[(&str, &[&str])] = &[
     ("/blog/*", &[]),
 ];
 
+/// A model as its old addresses need it.
+#[derive(Debug, Clone, Default)]
+pub struct OldModel<'a> {
+    pub slug: String,
+    /// "Explore" when it is not the model's page (the override URL).
+    pub explore: Option<&'a str>,
+    /// "View accessories" (`accessories_url`, else the parts page).
+    pub accessories: Option<&'a str>,
+}
+
 /// What of the dealer's site decides its old addresses' rules.
 #[derive(Debug, Clone, Default)]
 pub struct OldPlatform<'a> {
@@ -155,8 +165,8 @@ pub struct OldPlatform<'a> {
     pub success: &'a str,
     /// The car pages' checkout segment, none without checkout.
     pub checkout: Option<&'a str>,
-    /// The models: slug, and the "Explore" address when it is not the model's page.
-    pub models: Vec<(String, Option<&'a str>)>,
+    /// The models, with their "Explore" and "View accessories" addresses.
+    pub models: Vec<OldModel<'a>>,
     /// The dealer's blog (`blog.href`): the old /blog addresses go there.
     pub blog: Option<&'a str>,
 }
@@ -218,17 +228,24 @@ pub fn legacy_addresses(pages: &HashSet<String>, site: &OldPlatform) -> Vec<Redi
             );
         }
     }
-    for (slug, explore) in &site.models {
+    for model in &site.models {
+        let slug = &model.slug;
         let page = format!("/models/{slug}/");
-        let to = explore
+        let to = model
+            .explore
             .map(String::from)
             .or_else(|| first(&[page.as_str()]));
         add(&mut out, &format!("/{slug}"), to);
-        // Accessories are sold at the parts counter: its page, else the model's.
+        // The model's accessories (its own address, else the parts page), else the model's page.
+        let accessories = [
+            model.accessories.unwrap_or("/parts/"),
+            "/parts/",
+            page.as_str(),
+        ];
         add(
             &mut out,
             &format!("/{slug}/accessories"),
-            first(&["/parts/", page.as_str()]),
+            first(&accessories),
         );
     }
     for (from, targets) in LEGACY_FOLDERS {
@@ -578,8 +595,15 @@ mod tests {
             success: "/thank-you/",
             checkout: Some("buy-online"),
             models: vec![
-                ("corolla".into(), None),
-                ("hilux".into(), Some("https://www.toyota.com.au/hilux")),
+                OldModel {
+                    slug: "corolla".into(),
+                    ..OldModel::default()
+                },
+                OldModel {
+                    slug: "hilux".into(),
+                    explore: Some("https://www.toyota.com.au/hilux"),
+                    accessories: Some("https://www.toyota.com.au/hilux/accessories"),
+                },
             ],
             blog: Some("https://blog.example.com.au/"),
         };
@@ -600,6 +624,11 @@ mod tests {
         );
         assert_eq!(to("/corolla"), Some("/models/corolla/"));
         assert_eq!(to("/corolla/accessories/"), Some("/models/corolla/"));
+        assert_eq!(
+            to("/hilux/accessories"),
+            Some("https://www.toyota.com.au/hilux/accessories"),
+            "the model's accessories_url"
+        );
         assert_eq!(
             to("/hilux"),
             Some("https://www.toyota.com.au/hilux"),

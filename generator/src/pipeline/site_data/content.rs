@@ -179,6 +179,9 @@ pub struct ModelCard {
     pub page: Option<String>,
     /// "Explore {model}": the override URL, else its page.
     pub explore: Link,
+    /// "View accessories": the model's `accessories_url`, else the parts
+    /// page where the dealer has one; null: neither.
+    pub accessories: Option<Link>,
     /// "Our Stock": its cars in the search; null when none is in stock.
     pub stock: Option<Link>,
     /// Cars of this model in stock.
@@ -528,6 +531,8 @@ fn popup_key(p: &model::Popup) -> String {
 }
 
 fn models(cfg: &DealerConfig, landings: &[LandingPage]) -> Vec<ModelCard> {
+    // "View accessories" without the model's own address: the parts page, where there is one.
+    let parts_page = !super::forms::parts_counters(cfg).is_empty();
     cfg.models
         .iter()
         .map(|m| {
@@ -563,6 +568,11 @@ fn models(cfg: &DealerConfig, landings: &[LandingPage]) -> Vec<ModelCard> {
                 description: m.description.clone(),
                 page,
                 explore: Link::new(&format!("Explore {}", m.name), &explore_href),
+                accessories: m
+                    .accessories_url
+                    .as_deref()
+                    .or(parts_page.then_some("/parts/"))
+                    .map(|href| Link::new("View accessories", href)),
                 stock: landing.map(|l| {
                     Link::new(
                         &format!("Our Stock ({})", l.count),
@@ -788,6 +798,40 @@ mod tests {
         assert_eq!(m[1].status_label, "All-New");
         assert_eq!(m[1].body_rank, 4);
         assert!(m[1].stock.is_none() && m[1].stock_count == 0);
+        // No parts counter and no accessories_url: no accessories link.
+        assert!(m.iter().all(|x| x.accessories.is_none()));
+    }
+
+    #[test]
+    fn view_accessories_goes_to_the_models_own_address_else_the_parts_page() {
+        let loc = json!({"id": "p", "name": "Spares", "kind": "parts", "phone": "(07) 3000 0001",
+                         "address": {"street": "1 A St", "suburb": "Brisbane", "state": "QLD", "postcode": "4000"}});
+        let cfg = config_with(json!({
+            "manufacturer": "Toyota",
+            "locations": [loc],
+            "models": [{"name": "HiLux", "body": "utes-vans", "image": "/h.svg", "accessories_url": "https://www.toyota.com.au/hilux/accessories"},
+                       {"name": "Yaris", "body": "cars", "image": "/y.svg"}],
+        }));
+        let m = content("demo", &cfg, &[], NOW).models;
+        let a: Vec<(&str, &str)> = m
+            .iter()
+            .map(|x| {
+                x.accessories
+                    .as_ref()
+                    .map(|l| (l.label.as_str(), l.href.as_str()))
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(
+            a,
+            [
+                (
+                    "View accessories",
+                    "https://www.toyota.com.au/hilux/accessories"
+                ),
+                ("View accessories", "/parts/")
+            ]
+        );
     }
 
     #[test]

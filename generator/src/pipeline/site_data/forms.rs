@@ -139,6 +139,16 @@ pub const UNSUBSCRIBE_PATH: &str = "unsubscribe";
 pub const REVIEW_FEEDBACK_PATH: &str = "review-feedback";
 pub const FEEDBACK_SURVEY_PATH: &str = "customer-feedback-survey";
 
+/// The locations that serve parts (of kind parts, or with parts hours):
+/// where there is one, the site has its parts page (/parts/).
+pub fn parts_counters(cfg: &DealerConfig) -> Vec<String> {
+    cfg.locations
+        .iter()
+        .filter(|l| dealer_config::places::serves(l, model::LocationKind::Parts))
+        .map(|l| l.id.clone())
+        .collect()
+}
+
 /// "/success" -> "success"; None for a path that is not a page of this
 /// site (an https URL, a query or fragment, a dot segment).
 fn site_page(path: &str) -> Option<String> {
@@ -187,12 +197,7 @@ pub fn forms(cfg: &DealerConfig) -> Forms {
             kind: FormPageKind::CarTradeIn,
         });
     }
-    let parts_location_ids: Vec<String> = cfg
-        .locations
-        .iter()
-        .filter(|l| dealer_config::places::serves(l, model::LocationKind::Parts))
-        .map(|l| l.id.clone())
-        .collect();
+    let parts_location_ids = parts_counters(cfg);
     if !parts_location_ids.is_empty() {
         pages.push(FormPage {
             path: PARTS_PATH.into(),

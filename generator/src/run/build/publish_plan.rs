@@ -30,11 +30,10 @@ fn old_platform<'a>(
             .content
             .models
             .iter()
-            .map(|m| {
-                (
-                    m.slug.clone(),
-                    m.page.is_none().then_some(m.explore.href.as_str()),
-                )
+            .map(|m| crate::publish::redirects::OldModel {
+                slug: m.slug.clone(),
+                explore: m.page.is_none().then_some(m.explore.href.as_str()),
+                accessories: m.accessories.as_ref().map(|a| a.href.as_str()),
             })
             .collect(),
         blog: cfg.blog.href.as_deref(),
