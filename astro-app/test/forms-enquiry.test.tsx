@@ -10,9 +10,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import EnquiryForm, { type EnquiryFormProps } from '../src/islands/forms/EnquiryForm';
-import type { FormConfig } from '../src/islands/forms/specs';
 import type { CarFacts } from '../src/lib/forms/payload';
 import { mockApi } from './helpers/api-mock';
+import { testFormConfig } from './helpers/form-config';
 
 /** A test-drive date a week ahead: the forms and the worker take dates from today on, within a year. */
 const SOON = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -33,18 +33,7 @@ const car: CarFacts = {
   location_id: 'bmg-newstead',
 };
 
-const config: FormConfig = {
-  apiBase: 'https://api.example.com',
-  successPath: '/success/',
-  captchaSiteKey: null,
-  analyticsSink: true,
-  dealershipSlug: 'brisbane-motor-group',
-  messageRequired: true,
-  termsRequired: true,
-  optInText: 'Send me offers and news by email and SMS. I can unsubscribe at any time.',
-  defaultState: 'QLD',
-  budgetPresets: [],
-};
+const config = testFormConfig({ apiBase: 'https://api.example.com', analyticsSink: true });
 
 beforeEach(() => {
   localStorage.clear();

@@ -8,24 +8,13 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Checkout, { holdRequest } from '../src/islands/forms/Checkout';
-import type { FormConfig } from '../src/islands/forms/specs';
 import TradeIn, { NO_ESTIMATE, identifiesCar, valuationRequest } from '../src/islands/forms/TradeIn';
 import { resetTurnstileLoader } from '../src/lib/forms/turnstile';
 import { resetSession } from '../src/lib/session';
 import { mockApi, type Answer } from './helpers/api-mock';
+import { testFormConfig } from './helpers/form-config';
 
-const config: FormConfig = {
-  apiBase: '',
-  successPath: '/success/',
-  captchaSiteKey: null,
-  analyticsSink: false,
-  dealershipSlug: 'brisbane-motor-group',
-  messageRequired: true,
-  termsRequired: true,
-  optInText: 'Send me offers and news by email and SMS. I can unsubscribe at any time.',
-  defaultState: 'QLD',
-  budgetPresets: [],
-};
+const config = testFormConfig();
 const car = { id: '7', slug: 'kia-7', name: '2022 Kia Rio S', year: 2022, make: 'Kia', model: 'Rio', badge: 'S', km: 30000, car_type: 'used', status: 'in_stock', stocknum: 'S7', tag: null, location_id: 'bmg-newstead' };
 
 beforeEach(() => {

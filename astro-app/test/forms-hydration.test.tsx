@@ -18,26 +18,12 @@ import GeneralEnquiry from '../src/islands/forms/GeneralEnquiry';
 import OfferEnquiry from '../src/islands/forms/OfferEnquiry';
 import TestDriveForm from '../src/islands/forms/TestDriveForm';
 import TradeIn from '../src/islands/forms/TradeIn';
-import type { FormConfig } from '../src/islands/forms/specs';
 import type { CarFacts } from '../src/lib/forms/payload';
 import { mockApi } from './helpers/api-mock';
+import { TEST_LOCATIONS, testFormConfig } from './helpers/form-config';
 
-const config: FormConfig = {
-  apiBase: '',
-  successPath: '/success/',
-  captchaSiteKey: null,
-  analyticsSink: false,
-  dealershipSlug: 'brisbane-motor-group',
-  messageRequired: true,
-  termsRequired: true,
-  optInText: 'Send me offers and news by email and SMS. I can unsubscribe at any time.',
-  defaultState: 'QLD',
-  budgetPresets: [],
-};
-const locations = [
-  { id: 'bmg-newstead', name: 'Newstead' },
-  { id: 'bmg-springwood', name: 'Springwood' },
-];
+const config = testFormConfig();
+const locations = TEST_LOCATIONS;
 const car: CarFacts = {
   id: '410033',
   slug: '2023-kia-cerato-sport-410033',

@@ -10,27 +10,13 @@ import FeedbackSurvey from '../src/islands/forms/FeedbackSurvey';
 import GeneralEnquiry from '../src/islands/forms/GeneralEnquiry';
 import PartsEnquiry from '../src/islands/forms/PartsEnquiry';
 import Unsubscribe from '../src/islands/forms/Unsubscribe';
-import type { FormConfig } from '../src/islands/forms/specs';
 import { DEFAULT_NAME, NAME_MAX, fillFeedback } from '../src/lib/content/feedback';
 import { successView } from '../src/lib/forms/success';
 import { mockApi } from './helpers/api-mock';
+import { TEST_LOCATIONS, testFormConfig } from './helpers/form-config';
 
-const config: FormConfig = {
-  apiBase: '',
-  successPath: '/success/',
-  captchaSiteKey: null,
-  analyticsSink: false,
-  dealershipSlug: 'brisbane-motor-group',
-  messageRequired: true,
-  termsRequired: true,
-  optInText: 'Send me offers and news by email and SMS. I can unsubscribe at any time.',
-  defaultState: 'QLD',
-  budgetPresets: [],
-};
-const counters = [
-  { id: 'bmg-newstead', name: 'Newstead' },
-  { id: 'bmg-springwood', name: 'Springwood' },
-];
+const config = testFormConfig();
+const counters = TEST_LOCATIONS;
 
 beforeEach(() => {
   localStorage.clear();
