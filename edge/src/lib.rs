@@ -24,6 +24,7 @@ mod misc;
 mod outbound;
 mod published;
 mod quote;
+mod retention;
 mod reveal;
 mod routes_doc;
 mod search;
@@ -126,6 +127,7 @@ async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     delivery::redrive(&env).await;
     checkout::release_lapsed(&env).await;
     search::prune(&env).await;
+    retention::prune(&env).await;
 }
 
 fn health(_req: Request, _ctx: RouteContext<()>) -> worker::Result<Response> {

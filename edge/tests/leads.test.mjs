@@ -219,3 +219,49 @@ describe("edge worker", () => {
     assert.match((await wrongMethod.json()).error, /method/);
   });
 });
+
+describe("retention (dealer_rules::retention: RETENTION_DAYS, a year by default)", () => {
+  test("the cron deletes what is older than a year in bounded batches, and never a lead that has not reached the dealer", async () => {
+    const old = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-400 days')";
+    const recent = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-300 days')";
+    const seq = (n) => `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})`;
+    const kept = ["pending", "retrying", "held", "no_route"];
+    // 600 old delivered leads with their deliveries and valuations; old leads not delivered, in every other state; a recent delivered one; old and recent events and reveals.
+    await d1(
+      [
+        `INSERT INTO leads (id, dealer, category, payload, created_at, delivery_status) ${seq(600)} SELECT 'ret-old-' || i, 'alpha', 'enquiry', '{}', ${old}, 'delivered' FROM n`,
+        `INSERT INTO lead_deliveries (lead_id, target, destination, status) SELECT id, 'webhook', 'https://crm.example', 'delivered' FROM leads WHERE id LIKE 'ret-old-%'`,
+        `INSERT INTO miscellaneous (id, dealer, column_name, lead_id, payload, created_at) ${seq(3)} SELECT 'ret-val-' || i, 'alpha', 'valuation', 'ret-old-' || i, '{}', ${old} FROM n`,
+        ...kept.map((state) => `INSERT INTO leads (id, dealer, category, payload, created_at, delivery_status) VALUES ('ret-kept-${state}', 'alpha', 'enquiry', '{}', ${old}, '${state}')`),
+        `INSERT INTO miscellaneous (id, dealer, column_name, lead_id, payload, created_at) VALUES ('ret-val-kept', 'alpha', 'valuation', 'ret-kept-pending', '{}', ${old})`,
+        `INSERT INTO leads (id, dealer, category, payload, created_at, delivery_status) VALUES ('ret-recent', 'alpha', 'enquiry', '{}', ${recent}, 'delivered')`,
+        `INSERT INTO events (dealer, event_id, car_id, created_at) VALUES ('alpha', 4, 'ret-old', ${old}), ('alpha', 4, 'ret-recent', ${recent})`,
+        `INSERT INTO phone_reveals (dealer, car_id, website_id, location_id, client_key, created_at) VALUES ('alpha', '1', 'alpha', 'alpha-perth', 'ret', ${old}), ('alpha', '2', 'alpha', 'alpha-perth', 'ret', ${recent})`,
+      ].join("; "),
+    );
+    const oldLeads = async () => (await d1("SELECT count(*) AS n FROM leads WHERE id LIKE 'ret-old-%'"))[0].n;
+
+    // One run deletes at most a batch (500) a table; the next one the rest.
+    await worker.cron();
+    assert.equal(await oldLeads(), 100, "one run: one batch of 500");
+    await worker.cron();
+    const [left] = await d1(
+      `SELECT (SELECT count(*) FROM leads WHERE id LIKE 'ret-old-%') AS old_leads,
+              (SELECT count(*) FROM lead_deliveries WHERE lead_id LIKE 'ret-old-%') AS deliveries,
+              (SELECT group_concat(id) FROM (SELECT id FROM leads WHERE id LIKE 'ret-%' AND id NOT LIKE 'ret-old-%' ORDER BY id)) AS leads,
+              (SELECT group_concat(id) FROM miscellaneous WHERE id LIKE 'ret-val-%') AS valuations,
+              (SELECT group_concat(car_id) FROM events WHERE car_id LIKE 'ret-%') AS events,
+              (SELECT group_concat(car_id) FROM phone_reveals WHERE client_key = 'ret') AS reveals`,
+    );
+    assert.deepEqual(left, {
+      old_leads: 0,
+      deliveries: 0,
+      // A lead not delivered is kept however old; a recent one too.
+      leads: "ret-kept-held,ret-kept-no_route,ret-kept-pending,ret-kept-retrying,ret-recent",
+      // A kept lead's valuation stays.
+      valuations: "ret-val-kept",
+      events: "ret-recent",
+      reveals: "2",
+    });
+  });
+});

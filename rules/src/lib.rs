@@ -13,6 +13,7 @@ pub mod edge_config;
 pub mod finance;
 pub mod finance_display;
 pub mod rate_limits;
+pub mod retention;
 pub mod search_words;
 pub mod slug;
 pub mod trade_in;

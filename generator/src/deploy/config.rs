@@ -54,6 +54,11 @@ pub struct EdgeTarget {
     /// `STEP_UP_TURNSTILE_SECRET` is then required. None: no step-up (leads
     /// over the budget are held).
     pub step_up_site_key: Option<String>,
+    /// Days the edge keeps delivered leads, their deliveries and
+    /// valuations, analytics events, phone reveals and finished holds
+    /// (dealer_rules::retention; a lead not yet delivered is never
+    /// deleted). Deployed as the worker variable `RETENTION_DAYS`.
+    pub retention_days: u32,
 }
 
 /// The API behind previews (`deploy --preview`): a worker built from the
@@ -127,6 +132,8 @@ struct RawEdge {
     wrangler_toml: Option<Spanned<String>>,
     #[serde(default)]
     step_up_site_key: Option<Spanned<String>>,
+    #[serde(default)]
+    retention_days: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -333,6 +340,29 @@ impl DeployConfig {
             }
             key.to_string()
         });
+        let retention_days = match &edge.retention_days {
+            None => dealer_rules::retention::DEFAULT_DAYS,
+            Some(d) => {
+                let (min, max) = (
+                    dealer_rules::retention::MIN_DAYS,
+                    dealer_rules::retention::MAX_DAYS,
+                );
+                match u32::try_from(*d.get_ref())
+                    .ok()
+                    .filter(|n| (min..=max).contains(n))
+                {
+                    Some(n) => n,
+                    None => {
+                        c.err(
+                            d.span(),
+                            "edge.retention_days",
+                            format!("{} days: the edge keeps leads from {min} to {max} days (a lead not yet delivered always)", d.get_ref()),
+                        );
+                        dealer_rules::retention::DEFAULT_DAYS
+                    }
+                }
+            }
+        };
         let preview = raw.preview.map(|p| {
             let p = p.into_inner();
             let target = PreviewTarget {
@@ -471,6 +501,7 @@ impl DeployConfig {
                 name: edge_name,
                 wrangler_toml,
                 step_up_site_key,
+                retention_days,
             },
             sites: SitesTarget {
                 name_prefix,
@@ -632,6 +663,25 @@ database_id = "0b0f0c3e-1111-2222-3333-444455556666"
         );
         let bad = parse(&with.replace("0x4AAAAAAAplatform", "not a key")).unwrap_err();
         assert!(bad.to_string().contains("edge.step_up_site_key"), "{bad}");
+    }
+
+    #[test]
+    fn retention_days_default_to_a_year_and_stay_within_bounds() {
+        assert_eq!(parse(GOOD).unwrap().edge.retention_days, 365);
+        let with = |days: &str| {
+            GOOD.replace(
+                "name = \"dealergen-edge\"\n",
+                &format!("name = \"dealergen-edge\"\nretention_days = {days}\n"),
+            )
+        };
+        assert_eq!(parse(&with("90")).unwrap().edge.retention_days, 90);
+        for bad in ["7", "0", "-1", "4000"] {
+            let e = parse(&with(bad)).unwrap_err().to_string();
+            assert!(
+                e.contains("edge.retention_days") && e.contains("from 30 to 3650"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]

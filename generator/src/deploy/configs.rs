@@ -230,6 +230,15 @@ pub fn edge(
                 key.as_str().into(),
             );
     }
+    // How long the edge keeps what it stores (dealer_rules::retention).
+    o.entry("vars")
+        .or_insert_with(|| serde_json::json!({}))
+        .as_object_mut()
+        .context("the edge's `vars` is not a table")?
+        .insert(
+            dealer_rules::retention::VAR.into(),
+            cfg.edge.retention_days.to_string().into(),
+        );
     // Wrangler refuses to deploy a version without these (belt and braces:
     // `dealergen deploy` checks them first and names the missing ones).
     o.insert(
