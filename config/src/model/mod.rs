@@ -297,6 +297,10 @@ pub struct StockConfig {
     /// Show only cars in stock (hides coming soon and recently sold cars).
     #[serde(default)]
     pub in_stock_only: bool,
+    /// Hours the stock feed may go without a change before `build` and `stock pull` warn that it may have stopped updating (cars sold since would still show): the feed file unchanged that long, or its newest record (`updated_at`, else `created_at`) that old. Default 48: a weekend without a sale or an edit is normal, two days of silence from a working dealer's stock system is not.
+    #[serde(default = "default_max_age_hours")]
+    #[schemars(range(min = 1, max = 8760))]
+    pub max_age_hours: u32,
     /// Cars never shown on this site.
     #[serde(default)]
     pub exclude: StockExclusions,
@@ -308,6 +312,9 @@ pub struct StockConfig {
 // The defaults are the visibility rules' own (rules/src/visibility.rs), declared once.
 fn default_sold_days() -> u32 {
     dealer_rules::visibility::VisibilityRules::default().include_sold_days
+}
+fn default_max_age_hours() -> u32 {
+    48
 }
 fn default_min_photos() -> u32 {
     dealer_rules::visibility::VisibilityRules::default().min_photos

@@ -104,6 +104,9 @@ fn print_human(r: &PullReport, named: bool) {
             }
         }
     }
+    for w in &r.stale {
+        println!("stale     {slug}: {w}");
+    }
 }
 
 fn json(reports: &[PullReport]) -> serde_json::Value {
@@ -117,6 +120,7 @@ fn json(reports: &[PullReport]) -> serde_json::Value {
             };
             v["dealer"] = r.slug.clone().into();
             v["feed"] = r.feed.display().to_string().into();
+            v["stale"] = serde_json::json!(r.stale);
             v
         })
         .collect();

@@ -131,6 +131,10 @@ pub struct PullReport {
     /// The feed file written (or kept).
     pub feed: PathBuf,
     pub result: Result<Pulled, PullFailure>,
+    /// The feed in place has stopped updating (`stock.max_age_hours`;
+    /// pipeline::stock::freshness): what to tell the team. Empty when fresh
+    /// or when the pull failed.
+    pub stale: Vec<String>,
 }
 
 /// Reads an environment variable; tests pass their own.
@@ -157,6 +161,7 @@ pub fn pull_dealer(
                 slug,
                 feed: PathBuf::new(),
                 result: Err(PullFailure::Invalid(Box::new(r))),
+                stale: Vec::new(),
             }
         }
     };
@@ -173,10 +178,25 @@ pub fn pull_dealer(
             log,
         ),
     };
+    // After a pull (new or unchanged), the feed in place: has it stopped updating?
+    let stale = if result.is_ok() {
+        let newest = crate::pipeline::stock::feed::load(&feed_path)
+            .ok()
+            .and_then(|f| crate::pipeline::stock::freshness::newest_record(&f.cars));
+        crate::pipeline::stock::freshness::warnings(
+            crate::pipeline::stock::freshness::file_changed(&feed_path),
+            newest,
+            opts.now,
+            dealer.config.stock.max_age_hours,
+        )
+    } else {
+        Vec::new()
+    };
     PullReport {
         slug,
         feed: feed_path,
         result,
+        stale,
     }
 }
 

@@ -2269,3 +2269,32 @@ fn check_refuses_redirects_the_pages_refuse_at_their_lines() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 }
+
+/// A feed that has stopped updating (`stock.max_age_hours`, 48 by
+/// default) is said by the build: its newest record older than the limit
+/// at the build's instant; a dealer that allows longer hears nothing.
+#[test]
+fn a_feed_that_stopped_updating_is_said_by_the_build() {
+    let dealers = dealers_outside();
+    let sites = sites_dir();
+    // The tiny feed's newest record changed 2026-11-19 18:00 UTC: on the 22nd at midnight it is 54 hours old.
+    let later = "2026-11-22T00:00:00Z";
+    let log = build_all_at(&repo_root(), dealers.path(), sites.path(), later, &[]);
+    assert!(
+        log.contains("tiny-dealer: the stock feed's newest record changed 54 hours ago (2026-11-19 18:00 UTC; stock.max_age_hours is 48)"),
+        "{log}"
+    );
+    // At the fixture's own instant it is fresh.
+    let log = build_all_at(&repo_root(), dealers.path(), sites.path(), AS_OF, &[]);
+    assert!(!log.contains("stock.max_age_hours"), "{log}");
+    // A dealer that allows a week.
+    let file = dealers.path().join("tiny-dealer.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replacen("stock:\n", "stock:\n  max_age_hours: 168\n", 1),
+    )
+    .unwrap();
+    let log = build_all_at(&repo_root(), dealers.path(), sites.path(), later, &[]);
+    assert!(!log.contains("stock.max_age_hours"), "{log}");
+}

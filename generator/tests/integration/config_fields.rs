@@ -36,6 +36,12 @@ const CANNOT_BE_OBSERVED: &[(&str, &str)] = &[
          left out, and the single-manufacturer preset's LandCruiser 70 uses it",
     ),
     (
+        "stock.max_age_hours",
+        "a warning, not output: read by `build` and `stock pull` when the feed has stopped updating \
+         (tests/integration/build.rs `a_feed_that_stopped_updating_is_said_by_the_build`: 48 warns, \
+         168 does not; stock_pull.rs `a_pulled_feed_that_stopped_updating_is_said`)",
+    ),
+    (
         "migration.accept_missing",
         "read by `dealergen migrate-check` only (scripts/e2e/migrate.mjs: an address it names is \
          listed as accepted and the run passes; generator/src/migrate `accepted_missing`)",

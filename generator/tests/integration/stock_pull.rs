@@ -601,3 +601,60 @@ fn a_dealer_whose_feed_was_never_pulled_says_so() {
         "{out}{err}"
     );
 }
+
+/// After a pull, a feed that has stopped updating is said
+/// (`stock.max_age_hours`): its newest record older than the limit at the
+/// pull's instant, in the report, the human line and the JSON; a fresh one
+/// says nothing.
+#[test]
+fn a_pulled_feed_that_stopped_updating_is_said() {
+    let feed = feed_text(16);
+    let server = FeedServer::start(move |_, _| Reply::ok(feed.clone()));
+    let dealer = Dealer::new(&url_source(&server, ""), None);
+    // At the fixture's instant the newest record (2026-11-19 18:00 UTC) is 6 hours old.
+    let r = dealer.pull();
+    updated(&r);
+    assert!(r.stale.is_empty(), "{:?}", r.stale);
+    // Four days on, the same feed (unchanged) is 102 hours old.
+    let later = PullOptions {
+        now: chrono::DateTime::parse_from_rfc3339("2026-11-24T00:00:00Z")
+            .unwrap()
+            .to_utc(),
+        ..opts()
+    };
+    let r = dealer.pull_with(&later, &[]);
+    assert!(
+        matches!(r.result, Ok(Pulled::Unchanged { .. })),
+        "{:?}",
+        r.result
+    );
+    assert_eq!(
+        r.stale,
+        ["the stock feed's newest record changed 102 hours ago (2026-11-19 18:00 UTC; stock.max_age_hours is 48): no car was added, sold or edited since; is the feed still updating?"]
+    );
+    let (code, out, _) = dealer.cli(&[
+        "stock",
+        "pull",
+        "--dealer",
+        SLUG,
+        "--as-of",
+        "2026-11-24T00:00:00Z",
+    ]);
+    assert_eq!(code, 0, "a warning, not a failure: {out}");
+    assert!(
+        out.contains("stale     tiny-dealer: the stock feed's newest record changed 102 hours ago"),
+        "{out}"
+    );
+    let (_, json, _) = dealer.cli(&[
+        "stock",
+        "pull",
+        "--dealer",
+        SLUG,
+        "--as-of",
+        "2026-11-24T00:00:00Z",
+        "--format",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[0]["stale"].as_array().map(Vec::len), Some(1), "{json}");
+}

@@ -5,6 +5,7 @@ pub mod detail;
 pub mod features;
 pub mod feed;
 pub mod finance;
+pub mod freshness;
 pub mod money;
 pub mod photos;
 pub mod present;

@@ -156,8 +156,14 @@ pub fn generate(
     let mut feed = feed::load(&feed_path)?;
     let skipped = std::mem::take(&mut feed.skipped);
     let mut feed_warnings = std::mem::take(&mut feed.warnings);
+    // A feed that has stopped updating (stock.max_age_hours) is said first.
+    let mut build_warnings: Vec<String> = stock::freshness::warnings(
+        stock::freshness::file_changed(&feed_path),
+        stock::freshness::newest_record(&feed.cars),
+        now,
+        cfg.stock.max_age_hours,
+    );
     let mut selection = stock::select(feed, cfg, now);
-    let mut build_warnings: Vec<String> = Vec::new();
     feed_warnings.append(&mut selection.warnings);
     // Before any page or the search index names them (pipeline::stock::photos).
     feed_warnings.extend(crate::pipeline::stock::photos::drop_missing_local_photos(

@@ -63,6 +63,8 @@ pub struct FeedCar {
     pub regplate: Option<String>,
     pub rego_expiry: Option<NaiveDate>,
     pub created_at: Option<DateTime<Utc>>,
+    /// When the stock system last changed the record.
+    pub updated_at: Option<DateTime<Utc>>,
     /// When it sold (unix seconds).
     pub sold_date_timestamp: Option<i64>,
     pub show_on_dealer_website: bool,
@@ -644,6 +646,7 @@ impl FeedCar {
             regplate: f.text("regplate"),
             rego_expiry: f.optional("rego_expiry", decode::DATE, decode::date),
             created_at: f.optional("created_at", decode::TIME, decode::time),
+            updated_at: f.optional("updated_at", decode::TIME, decode::time),
             sold_date_timestamp: f
                 .optional("sold_date_timestamp", decode::TIME, decode::time)
                 .map(|t| t.timestamp()),
