@@ -38,6 +38,14 @@ pub enum Command {
         after_help = "Examples:\n  dealergen check --dealer brisbane-motor-group\n  dealergen check --all --format github   # annotations on the YAML lines of a pull request"
     )]
     Check(CheckArgs),
+    /// What needs a person, dealer by dealer: the last build (when, result,
+    /// why it failed), the release built, the cars shown, the stock feed's
+    /// age and whether it stopped updating. Exit 1 when something needs a
+    /// person (a failed build, a stale or missing feed, a broken dealer file).
+    #[command(
+        after_help = "Examples:\n  dealergen status --all\n  dealergen status --dealer brisbane-motor-group --format json\n\nIt reports what this machine can see (sites/<slug>/, the dealer files and feeds); the deployed release and the leads waiting for delivery are not read yet, and each report says so."
+    )]
+    Status(StatusArgs),
     /// Print the JSON Schema of the dealer YAML (or write it with --write),
     /// or the marketers' field reference with --docs.
     #[command(
@@ -402,6 +410,18 @@ pub struct CheckArgs {
     /// Judge dated content (a promo tile whose window has ended is warned
     /// about) at this moment (RFC 3339 or a date) instead of the start of
     /// the current hour (the instant a build judges at).
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub selection: Selection,
+    /// Output format: human (terminal) or json.
+    #[arg(long, value_enum, default_value_t = PullFormat::Human)]
+    pub format: PullFormat,
+    /// Judge the feed's age at this moment (RFC 3339 or a date) instead of now.
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
 }

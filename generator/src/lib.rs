@@ -53,3 +53,4 @@ pub mod pull;
 pub mod run;
 pub mod scaffold;
 pub mod selection;
+pub mod status;

@@ -57,6 +57,24 @@ pub fn run(project: &Project, args: BuildArgs) -> Result<i32> {
     let mut failed = 0;
     let (mut skipped, mut left_out) = (0, 0);
     for (slug, result) in &results {
+        // For `dealergen status`: how this dealer's build went.
+        let record = crate::status::LastBuild {
+            at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            result: match result {
+                Ok(r) if r.cached => "cached",
+                Ok(_) => "built",
+                Err(_) => "failed",
+            }
+            .into(),
+            release: result.as_ref().ok().and_then(|r| r.release.clone()),
+            error: result
+                .as_ref()
+                .err()
+                .map(|e| e.to_string().chars().take(2000).collect()),
+        };
+        if let Err(e) = crate::status::record_build(&project.site_dir(slug), &record) {
+            eprintln!("{slug}: the build's record for `dealergen status` was not written: {e:#}");
+        }
         match result {
             Ok(r) => {
                 let dist = match (&r.dist, &r.release) {

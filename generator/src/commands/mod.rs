@@ -16,6 +16,7 @@ mod migrate;
 mod new;
 mod pull;
 mod schema;
+mod status;
 
 pub use schema::schema_text;
 
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Build(args) => build::run(&project, args),
         Command::Check(args) => check::run(&project, args),
+        Command::Status(args) => status::run(&project, args),
         Command::Schema {
             write,
             site_data,

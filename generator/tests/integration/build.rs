@@ -2298,3 +2298,66 @@ fn a_feed_that_stopped_updating_is_said_by_the_build() {
     let log = build_all_at(&repo_root(), dealers.path(), sites.path(), later, &[]);
     assert!(!log.contains("stock.max_age_hours"), "{log}");
 }
+
+/// `dealergen status`: the last build, the release built and the feed's
+/// age, dealer by dealer; exit 1 when something needs a person (a failed
+/// build, a feed that stopped updating), and what it could not see said.
+#[test]
+fn status_reports_each_dealer_and_fails_when_one_needs_a_person() {
+    let dealers = dealers_outside();
+    let sites = sites_dir();
+    build_all_at(&repo_root(), dealers.path(), sites.path(), AS_OF, &[]);
+    let status = |at: &str| {
+        let out = dealergen_at(repo_root(), dealers.path(), sites.path())
+            .args(["status", "--all", "--format", "json", "--as-of", at])
+            .current_dir(dealers.path())
+            .output()
+            .unwrap();
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+        (out.status.code(), v[0].clone())
+    };
+    let (code, s) = status(AS_OF);
+    assert_eq!(code, Some(0), "{s}");
+    assert_eq!(s["dealer"], "tiny-dealer");
+    assert_eq!(s["last_build"]["result"], "built");
+    assert_eq!(s["release_built"]["release"], s["last_build"]["release"]);
+    assert_eq!(s["release_built"]["cars_shown"], 9);
+    assert_eq!(s["feed"]["newest_record"], "2026-11-19T18:00:00Z");
+    assert!(
+        s["not_checked"][0]
+            .as_str()
+            .unwrap()
+            .contains("deployed release"),
+        "{s}"
+    );
+    // Three days on, the feed has stopped updating: a person is needed.
+    let (code, s) = status("2026-11-23T00:00:00Z");
+    assert_eq!(code, Some(1), "{s}");
+    assert!(
+        s["needs_person"][0]
+            .as_str()
+            .unwrap()
+            .contains("newest record changed 78 hours ago"),
+        "{s}"
+    );
+    // A broken feed fails the build: said, with the build's reason; the release built stays.
+    std::fs::write(dealers.path().join("stock/tiny.json"), "[{\"id\": 1,").unwrap();
+    let out = dealergen_at(repo_root(), dealers.path(), sites.path())
+        .args(["build", "--all", "--as-of", AS_OF])
+        .current_dir(dealers.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let (code, s) = status(AS_OF);
+    assert_eq!(code, Some(1), "{s}");
+    assert_eq!(s["last_build"]["result"], "failed");
+    assert!(
+        s["needs_person"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("the last build failed"),
+        "{s}"
+    );
+    assert!(s["release_built"]["release"].is_string(), "{s}");
+}
