@@ -424,6 +424,11 @@ pub struct StatusArgs {
     /// Judge the feed's age at this moment (RFC 3339 or a date) instead of now.
     #[arg(long, value_name = "TIME")]
     pub as_of: Option<String>,
+    /// The deployment settings naming the Cloudflare account (default:
+    /// config/deploy.toml); with CLOUDFLARE_API_TOKEN set, the deployed
+    /// release and the leads not delivered are read from it.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

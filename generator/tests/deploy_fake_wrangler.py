@@ -16,6 +16,9 @@ against a little account kept in $FAKE_WRANGLER_STATE:
   fail.json        [[argv substring, cwd substring], ...]: calls that fail
   log.jsonl        one line per call: argv, cwd, stdin, whether a token was set
   kv-writes.jsonl  one line per kv bulk put: the keys it wrote
+  d1-<name>.sqlite the database of `d1 execute <name> --remote`: real
+                   SQLite with every migration of $FAKE_WRANGLER_STATE/../edge/migrations applied, so a
+                   query is answered as D1 (SQLite) answers it
 
 Nothing here reaches the network.
 """
@@ -127,6 +130,30 @@ if argv[:1] == ["kv"]:
         print("Success!")
     else:
         sys.exit(f"fake wrangler: unknown kv command {line}")
+elif argv[:2] == ["d1", "execute"]:
+    # wrangler d1 execute <name> --remote --json --command <SQL>: the
+    # results as wrangler 4 prints them with --json.
+    import sqlite3
+    if "--remote" not in argv or not opt("--command"):
+        print("X [ERROR] expected --remote and --command", file=sys.stderr)
+        sys.exit(1)
+    path = os.path.join(state, f"d1-{argv[2]}.sqlite")
+    fresh = not os.path.exists(path)
+    db = sqlite3.connect(path)
+    if fresh:
+        # The edge's migrations beside the account (the deploy tests' fixture layout).
+        migrations = os.path.join(state, "..", "edge", "migrations")
+        for name in sorted(f for f in os.listdir(migrations) if f.endswith(".sql")):
+            with open(os.path.join(migrations, name)) as f:
+                db.executescript(f.read())
+    db.row_factory = sqlite3.Row
+    try:
+        rows = [dict(r) for r in db.execute(opt("--command")).fetchall()]
+        db.commit()
+    except sqlite3.Error as e:
+        print(f"X [ERROR] {e}", file=sys.stderr)
+        sys.exit(1)
+    print(json.dumps([{"results": rows, "success": True, "meta": {}}]))
 elif argv[:2] == ["secret", "list"]:
     worker = opt("--name") or config()["name"]
     print(json.dumps([{"name": n, "type": "secret_text"} for n in load(f"secrets-{worker}.json", [])]))

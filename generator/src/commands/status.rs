@@ -12,9 +12,11 @@ pub fn run(project: &Project, args: StatusArgs) -> Result<i32> {
         Some(at) => crate::selection::parse_as_of(Some(at))?,
         None => chrono::Utc::now(),
     };
+    let slugs: Vec<String> = files.iter().map(|f| crate::selection::slug_of(f)).collect();
+    let remote = crate::deploy::status::read(project, args.config.as_deref(), &slugs);
     let reports: Vec<_> = files
         .iter()
-        .map(|f| crate::status::dealer_status(project, f, now))
+        .map(|f| crate::status::dealer_status(project, f, now, &remote))
         .collect();
     let needing = reports
         .iter()

@@ -25,6 +25,7 @@ pub mod remote_state;
 mod report;
 mod rollback;
 pub mod secrets;
+pub mod status;
 pub mod wrangler;
 
 pub use preview::{preview, PreviewOptions};

@@ -5,9 +5,12 @@
 //! a person (a failed build, a feed that stopped, a missing feed) makes the
 //! command exit 1, so an hourly job fails the way a CI run does.
 //!
-//! It reports what this machine can see. The deployed release and the
-//! leads waiting for delivery live on Cloudflare (the `CONFIG` KV
-//! namespace and D1): not read yet, and said so in every report.
+//! With the deployment's credentials (`CLOUDFLARE_API_TOKEN`,
+//! `config/deploy.toml`) it also reads what Cloudflare holds
+//! (deploy::status): the deployed release and the leads the edge has not
+//! delivered; leads failing for over an hour, or with nowhere to go, need a
+//! person. Without them it reports what this machine can see and says what
+//! it could not.
 
 use std::path::Path;
 
@@ -76,21 +79,41 @@ pub struct DealerStatus {
     pub last_build: Option<LastBuild>,
     pub release_built: Option<BuiltRelease>,
     pub feed: FeedStatus,
+    /// The release Cloudflare serves (KV `deployed:<slug>`); null: not
+    /// read (see `not_checked`) or never deployed.
+    pub release_deployed: Option<DeployedRelease>,
+    /// The leads the edge has not delivered; null: not read.
+    pub leads: Option<crate::deploy::status::LeadBacklog>,
     /// What was not looked at, and why.
     pub not_checked: Vec<String>,
     /// What needs a person; empty: nothing.
     pub needs_person: Vec<String>,
 }
 
-/// What this machine can not see yet, in every report.
-const REMOTE: &str = "the deployed release and the leads waiting for delivery (Cloudflare's KV and D1) are not read by `status` yet: see `dealergen rollback --dry-run` and the edge's GET /api/leads/{id}/delivery";
+/// A deployment as `deploy` recorded it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeployedRelease {
+    pub release: String,
+    pub deployed_at: String,
+    /// Whether it is the release built here (`sites/<slug>/current`).
+    pub is_built_release: bool,
+}
+
+/// How long a lead may fail delivery before a person should look.
+pub const FAILING_FOR_LONG_SECS: i64 = 3600;
 
 fn rfc3339(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-/// The status of the dealer file `file` at `now`.
-pub fn dealer_status(project: &Project, file: &Path, now: DateTime<Utc>) -> DealerStatus {
+/// The status of the dealer file `file` at `now`; `remote` is what
+/// Cloudflare holds (deploy::status::read), or why it could not be read.
+pub fn dealer_status(
+    project: &Project,
+    file: &Path,
+    now: DateTime<Utc>,
+    remote: &Result<crate::deploy::status::RemoteFacts, String>,
+) -> DealerStatus {
     let slug = crate::selection::slug_of(file);
     let site = project.site_dir(&slug);
     let mut needs = Vec::new();
@@ -139,14 +162,72 @@ pub fn dealer_status(project: &Project, file: &Path, now: DateTime<Utc>) -> Deal
             }
         }
     };
+    let mut not_checked = Vec::new();
+    let (mut release_deployed, mut leads) = (None, None);
+    match remote {
+        Err(why) => not_checked.push(format!(
+            "the deployed release and the leads waiting for delivery (Cloudflare): {why}"
+        )),
+        Ok(facts) => {
+            use crate::deploy::remote_state::Remote;
+            match facts.deployed.get(&slug) {
+                Some(Remote::Found(d)) => {
+                    release_deployed = Some(DeployedRelease {
+                        release: d.release.clone(),
+                        deployed_at: d.deployed_at.clone(),
+                        is_built_release: release_built
+                            .as_ref()
+                            .is_some_and(|b| b.release == d.release),
+                    })
+                }
+                Some(Remote::Absent) | None => {}
+                Some(Remote::Unknown(why)) => {
+                    not_checked.push(format!("the deployed release: {why}"))
+                }
+            }
+            match &facts.leads {
+                Err(why) => not_checked.push(format!("the leads waiting for delivery: {why}")),
+                Ok(by_dealer) => {
+                    let backlog = by_dealer.get(&slug).cloned().unwrap_or_default();
+                    needs.extend(lead_problems(&backlog, now));
+                    leads = Some(backlog);
+                }
+            }
+        }
+    }
     DealerStatus {
         dealer: slug,
         last_build,
         release_built,
         feed,
-        not_checked: vec![REMOTE.to_string()],
+        release_deployed,
+        leads,
+        not_checked,
         needs_person: needs,
     }
+}
+
+/// What of a dealer's lead backlog needs a person: a delivery failing for
+/// over an hour (FAILING_FOR_LONG_SECS), a lead with nowhere to go.
+pub fn lead_problems(b: &crate::deploy::status::LeadBacklog, now: DateTime<Utc>) -> Vec<String> {
+    let mut out = Vec::new();
+    let since = |t: &str| DateTime::parse_from_rfc3339(t).ok().map(|t| t.to_utc());
+    if let Some(t) = b.oldest_failing.as_deref() {
+        if since(t).is_some_and(|t| (now - t).num_seconds() > FAILING_FOR_LONG_SECS) {
+            out.push(format!(
+                "{} lead(s) failing delivery, the oldest since {t} (last error: {}): is the dealer's CRM or mail relay down?",
+                b.failing,
+                b.last_error.as_deref().unwrap_or("none recorded")
+            ));
+        }
+    }
+    if b.no_route > 0 {
+        out.push(format!(
+            "{} lead(s) the edge could send nowhere: give the dealer a webhook or a lead e-mail",
+            b.no_route
+        ));
+    }
+    out
 }
 
 /// The release `current` points at: its release.json and build summary.
@@ -202,6 +283,26 @@ pub fn human(s: &DealerStatus) -> String {
         s.feed.changed_at.as_deref().unwrap_or("never (no file)"),
         s.feed.newest_record.as_deref().unwrap_or("unknown")
     ));
+    match &s.release_deployed {
+        Some(d) => out.push_str(&format!(
+            "       release deployed: {} at {}{}\n",
+            d.release,
+            d.deployed_at,
+            if d.is_built_release {
+                ""
+            } else {
+                " (not the release built here)"
+            }
+        )),
+        None if s.not_checked.is_empty() => out.push_str("       release deployed: none\n"),
+        None => {}
+    }
+    if let Some(l) = &s.leads {
+        out.push_str(&format!(
+            "       leads not delivered: {} ({} failing, {} with nowhere to go)\n",
+            l.waiting, l.failing, l.no_route
+        ));
+    }
     for n in &s.needs_person {
         out.push_str(&format!("       needs a person: {n}\n"));
     }
@@ -214,6 +315,36 @@ pub fn human(s: &DealerStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_delivery_failing_over_an_hour_or_a_lead_with_nowhere_to_go_needs_a_person() {
+        use crate::deploy::status::LeadBacklog;
+        let now = DateTime::parse_from_rfc3339("2026-11-20T12:00:00Z")
+            .unwrap()
+            .to_utc();
+        let failing = |since: &str| LeadBacklog {
+            waiting: 3,
+            failing: 2,
+            oldest_failing: Some(since.into()),
+            last_error: Some("webhook: 502".into()),
+            ..LeadBacklog::default()
+        };
+        assert!(
+            lead_problems(&failing("2026-11-20T11:30:00.000Z"), now).is_empty(),
+            "half an hour: the queue is still retrying"
+        );
+        let p = lead_problems(&failing("2026-11-20T10:00:00.000Z"), now);
+        assert_eq!(p, ["2 lead(s) failing delivery, the oldest since 2026-11-20T10:00:00.000Z (last error: webhook: 502): is the dealer's CRM or mail relay down?"]);
+        let nowhere = LeadBacklog {
+            waiting: 1,
+            no_route: 1,
+            ..LeadBacklog::default()
+        };
+        assert!(
+            lead_problems(&nowhere, now)[0].starts_with("1 lead(s) the edge could send nowhere")
+        );
+        assert!(lead_problems(&LeadBacklog::default(), now).is_empty());
+    }
 
     #[test]
     fn a_build_record_is_written_whole_and_read_back() {

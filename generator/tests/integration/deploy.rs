@@ -1419,3 +1419,77 @@ fn the_ads_feeds_are_deployed_with_the_site_and_their_addresses_printed() {
         "{out}"
     );
 }
+
+/// `dealergen status` with the deployment's credentials: the release
+/// Cloudflare serves (KV, as the deployment recorded it) and the leads the
+/// edge has not delivered (D1 through `wrangler d1 execute`, answered by
+/// real SQLite with the edge's migrations); a delivery failing for hours
+/// needs a person. Without the token it says what it could not read.
+#[test]
+fn status_reads_the_deployed_release_and_the_leads_not_delivered() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    let (code, out, err) = f.run(&["deploy", "--dealer", TINY]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Leads as the edge stores them: one delivered, one failing since 3 hours, one pending just now.
+    let sql = "INSERT INTO leads (id, dealer, category, payload, created_at, delivery_status, last_error) VALUES \
+        ('l1', 'tiny-dealer', 'enquiry', '{}', strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-5 hours'), 'delivered', NULL), \
+        ('l2', 'tiny-dealer', 'enquiry', '{}', strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-3 hours'), 'retrying', 'webhook: 502 Bad Gateway'), \
+        ('l3', 'tiny-dealer', 'enquiry', '{}', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'pending', NULL)";
+    let fake = f.path().join("bin/wrangler");
+    let insert = Command::new(&fake)
+        .args([
+            "d1",
+            "execute",
+            "DB",
+            "--remote",
+            "--json",
+            "--command",
+            sql,
+        ])
+        .env("FAKE_WRANGLER_STATE", f.state())
+        .env("CLOUDFLARE_API_TOKEN", "test-token-not-a-secret")
+        .output()
+        .unwrap();
+    assert!(
+        insert.status.success(),
+        "{}",
+        String::from_utf8_lossy(&insert.stderr)
+    );
+
+    let (code, out, err) = f.run(&["status", "--dealer", TINY, "--format", "json"]);
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let s = &v[0];
+    assert_eq!(code, 1, "a failing delivery needs a person: {s}");
+    assert_eq!(s["release_deployed"]["release"], R1, "{s}");
+    assert_eq!(s["release_deployed"]["is_built_release"], true, "{s}");
+    assert_eq!(
+        (
+            s["leads"]["waiting"].as_u64(),
+            s["leads"]["failing"].as_u64()
+        ),
+        (Some(2), Some(1)),
+        "{s}"
+    );
+    assert_eq!(s["leads"]["last_error"], "webhook: 502 Bad Gateway");
+    assert!(
+        s["needs_person"].as_array().unwrap().iter().any(|n| n
+            .as_str()
+            .unwrap()
+            .starts_with("1 lead(s) failing delivery, the oldest since")),
+        "{s}"
+    );
+    assert_eq!(s["not_checked"], serde_json::json!([]), "{s}");
+
+    let (_, out, _) = f.run_env(&["status", "--dealer", TINY, "--format", "json"], false);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["leads"], Value::Null);
+    assert!(
+        v[0]["not_checked"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("CLOUDFLARE_API_TOKEN is not set"),
+        "{}",
+        v[0]
+    );
+}
