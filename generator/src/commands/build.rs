@@ -72,7 +72,9 @@ pub fn run(project: &Project, args: BuildArgs) -> Result<i32> {
                 .err()
                 .map(|e| e.to_string().chars().take(2000).collect()),
         };
-        if let Err(e) = crate::status::record_build(&project.site_dir(slug), &record) {
+        if let Err(e) =
+            crate::status::record_build(&crate::status::last_build_file(project, slug), &record)
+        {
             eprintln!("{slug}: the build's record for `dealergen status` was not written: {e:#}");
         }
         match result {

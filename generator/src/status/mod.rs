@@ -21,8 +21,16 @@ use serde::{Deserialize, Serialize};
 use crate::pipeline::stock::{feed, freshness};
 use crate::project::Project;
 
-/// The file each build writes beside the dealer's site (`sites/<slug>/`).
-pub const LAST_BUILD_FILE: &str = "last-build.json";
+/// Where each build records how it went: `<sites>/.status/<slug>.json`,
+/// outside the dealer's own folder (a dealer whose file is invalid gets no
+/// site folder, but its failed build is recorded all the same; a slug never
+/// starts with a dot).
+pub fn last_build_file(project: &Project, slug: &str) -> std::path::PathBuf {
+    project
+        .sites_dir
+        .join(".status")
+        .join(format!("{slug}.json"))
+}
 
 /// How the last build of a dealer on this machine went.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,14 +47,15 @@ pub struct LastBuild {
     pub error: Option<String>,
 }
 
-/// Records a build's result for `status` (written over the last one, whole).
-pub fn record_build(site_dir: &Path, build: &LastBuild) -> Result<()> {
-    std::fs::create_dir_all(site_dir)?;
-    let path = site_dir.join(LAST_BUILD_FILE);
-    let tmp = site_dir.join(format!(".{LAST_BUILD_FILE}.tmp"));
+/// Records a build's result for `status` at `path` (written over the
+/// last one, whole).
+pub fn record_build(path: &Path, build: &LastBuild) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = path.with_extension("json.tmp");
     std::fs::write(&tmp, serde_json::to_string_pretty(build)?)
         .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The release the site serves now (`sites/<slug>/current`).
@@ -117,7 +126,7 @@ pub fn dealer_status(
     let slug = crate::selection::slug_of(file);
     let site = project.site_dir(&slug);
     let mut needs = Vec::new();
-    let last_build: Option<LastBuild> = std::fs::read_to_string(site.join(LAST_BUILD_FILE))
+    let last_build: Option<LastBuild> = std::fs::read_to_string(last_build_file(project, &slug))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
     if let Some(b) = last_build.as_ref().filter(|b| b.result == "failed") {
@@ -355,11 +364,10 @@ mod tests {
             release: None,
             error: Some("Astro failed".into()),
         };
-        record_build(dir.path(), &b).unwrap();
-        let back: LastBuild = serde_json::from_str(
-            &std::fs::read_to_string(dir.path().join(LAST_BUILD_FILE)).unwrap(),
-        )
-        .unwrap();
+        let file = dir.path().join(".status/demo.json");
+        record_build(&file, &b).unwrap();
+        let back: LastBuild =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         assert_eq!(back, b);
         assert_eq!(
             std::fs::read_dir(dir.path()).unwrap().count(),

@@ -855,6 +855,19 @@ fn one_broken_dealer_does_not_stop_the_others() {
         !sites.path().join("broken-dealer").exists(),
         "nothing written for an invalid dealer"
     );
+    // Its failed build is recorded for `dealergen status`, outside its folder.
+    let record: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(sites.path().join(".status/broken-dealer.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(record["result"], "failed", "{record}");
+    assert!(
+        record["error"]
+            .as_str()
+            .unwrap()
+            .contains("problem(s) in the dealer file"),
+        "{record}"
+    );
 }
 
 #[test]
