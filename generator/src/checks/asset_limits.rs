@@ -44,6 +44,15 @@ impl Plan {
         }
     }
 
+    /// Workers one account may hold (Cloudflare's Workers limits: 100 on
+    /// Free, 500 on Paid).
+    pub fn max_workers(self) -> usize {
+        match self {
+            Plan::Free => 100,
+            Plan::Paid => 500,
+        }
+    }
+
     /// Static-asset files one version of a worker may have.
     pub fn max_files(self) -> usize {
         match self {

@@ -125,6 +125,10 @@ pub(super) struct Plan {
     pub(super) secret_state: Result<BTreeSet<String>, String>,
     /// D1 migrations not applied remotely, or why that is unknown.
     pub(super) pending: Result<Vec<String>, String>,
+    /// The Workers the platform holds on the account once every dealer is
+    /// deployed: a site worker per dealer, the edge worker, and the
+    /// previews' edge worker when previews are set up.
+    pub(super) account_workers: usize,
 }
 
 impl Plan {
@@ -132,6 +136,7 @@ impl Plan {
     /// the wrangler configs under `sites/.deploy/`).
     pub(super) fn make(project: &Project, args: &Options, cfg: DeployConfig) -> Result<Plan> {
         let reach = super::credentials(&cfg);
+        let cfg_preview = cfg.preview.is_some();
         let wrangler = Wrangler::locate(&project.root)?;
         let out = out_dir(project);
         let hosts = api_hosts(project)?;
@@ -358,6 +363,7 @@ impl Plan {
             needed,
             secret_state,
             pending,
+            account_workers: hosts.len() + 1 + usize::from(cfg_preview),
         })
     }
 
@@ -409,12 +415,32 @@ impl Plan {
                 oversized.join(", ")
             )
         };
-        match (self.missing_secrets().is_empty(), oversized.is_empty()) {
-            (true, true) => None,
-            (false, true) => Some("secrets missing".to_string()),
-            (true, false) => Some(over()),
-            (false, false) => Some(format!("secrets missing; {}", over())),
+        let mut why: Vec<String> = Vec::new();
+        if !self.missing_secrets().is_empty() {
+            why.push("secrets missing".into());
         }
+        if !oversized.is_empty() {
+            why.push(over());
+        }
+        if let Some(too_many) = self.too_many_workers() {
+            why.push(too_many);
+        }
+        (!why.is_empty()).then(|| why.join("; "))
+    }
+
+    /// The account's Worker limit, when the platform would pass it.
+    pub(super) fn too_many_workers(&self) -> Option<String> {
+        let plan = self.cfg.sites.plan;
+        let max = plan.max_workers();
+        (self.account_workers > max).then(|| {
+            format!(
+                "the account would hold {} Workers (one site worker per dealer, {} dealers, and the edge{}), over the Workers {} plan's {max}: deploy fewer dealers to this account (docs/scale.md § Workers per account)",
+                self.account_workers,
+                self.account_workers - 1 - usize::from(self.cfg.preview.is_some()),
+                if self.cfg.preview.is_some() { " and the previews' edge" } else { "" },
+                plan.name()
+            )
+        })
     }
 }
 

@@ -25,6 +25,13 @@ pub(super) fn print(plan: &Plan, project: &Project, dry_run: bool) {
         show(&plan.cfg.file)
     );
     println!("wrangler configs: {shown_out}/");
+    println!(
+        "Workers on the account: {} of the Workers {} plan's {} (a site worker per dealer, the edge{})",
+        plan.account_workers,
+        plan.cfg.sites.plan.name(),
+        plan.cfg.sites.plan.max_workers(),
+        if plan.cfg.preview.is_some() { " and the previews' edge" } else { "" }
+    );
     if let Err(why) = &plan.reach {
         println!("remote state: cannot be read ({why}): every dealer is treated as changed; pending migrations and missing secrets are not known");
     }

@@ -1493,3 +1493,56 @@ fn status_reads_the_deployed_release_and_the_leads_not_delivered() {
         v[0]
     );
 }
+
+/// The account's Worker limit: the plan counts a site worker per dealer,
+/// the edge and the previews' edge, prints it, and refuses before
+/// uploading anything when the platform would pass the plan's limit (100
+/// Workers on Free, 500 on Paid).
+#[test]
+fn the_dry_run_counts_the_accounts_workers_and_refuses_past_the_plans_limit() {
+    let f = Fixture::new();
+    f.release(TINY, R1, K1, "v1");
+    let (code, out, err) = f.run(&["deploy", "--dealer", TINY, "--dry-run"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("Workers on the account: 4 of the Workers free plan's 100"),
+        "{out}"
+    );
+    // 98 more dealers: 100 site workers, the edge and the previews' edge make 102.
+    let tiny = std::fs::read_to_string(f.path().join("dealers/tiny-dealer.yaml")).unwrap();
+    for i in 0..98 {
+        let copy = tiny
+            .replace("name: Tiny Motors\n", &format!("name: Tiny Motors {i}\n"))
+            .replace(
+                "https://www.tinymotors.com.au",
+                &format!("https://d{i}.tinymotors.com.au"),
+            );
+        std::fs::write(f.path().join(format!("dealers/tiny-{i}.yaml")), copy).unwrap();
+    }
+    let (code, out, err) = f.run(&["deploy", "--dealer", TINY, "--dry-run"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("Workers on the account: 102 of the Workers free plan's 100"),
+        "{out}"
+    );
+    assert!(
+        out.contains("a deployment would stop now: the account would hold 102 Workers (one site worker per dealer, 100 dealers, and the edge and the previews' edge), over the Workers free plan's 100"),
+        "{out}"
+    );
+    // What the dry runs asked (read-only) is set aside: the log from here is the real run's.
+    let _ = f.calls();
+    let (code, out, _) = f.run(&["deploy", "--dealer", TINY]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAILED: the account would hold 102 Workers")
+            && out.contains("; nothing was uploaded"),
+        "{out}"
+    );
+    let calls = f.calls();
+    assert!(
+        calls.iter().all(|c| !c.contains("deploy --config")
+            && !c.contains("bulk put")
+            && !c.contains("migrations apply")),
+        "nothing uploaded: {calls:?}"
+    );
+}
