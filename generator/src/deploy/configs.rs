@@ -98,9 +98,13 @@ pub fn site_preview(
     let assets = config["assets"]
         .as_object_mut()
         .expect("assets() is an object");
-    let mut first = run_worker_first(&release.dist());
-    first.push(API_PATHS.to_string());
-    assets.insert("run_worker_first".into(), serde_json::json!(first));
+    // The production worker's list (worker() read the release's query
+    // table already), and /api/* too.
+    let first = assets
+        .get_mut("run_worker_first")
+        .and_then(|v| v.as_array_mut())
+        .expect("assets() lists run_worker_first");
+    first.push(API_PATHS.into());
     config.insert(
         "previews".into(),
         serde_json::json!({ "services": [{ "binding": "EDGE", "service": edge_worker }] }),
@@ -127,19 +131,18 @@ pub const LEGACY_PATHS: [&str; 5] = [
 /// The paths a built site's worker script runs first for: the older
 /// platform's (LEGACY_PATHS), then those of the dealer's own query-string
 /// redirects (`/query-redirects.json` in `dist`, written by the publish
-/// step). `dealergen migrate-check` resolves with the same list.
+/// step). `dealergen migrate-check` resolves with the same list
+/// ([`worker_first_for`]).
 pub fn run_worker_first(dist: &Path) -> Vec<String> {
+    worker_first_for(&crate::publish::redirects::read_query_table(dist))
+}
+
+/// LEGACY_PATHS, then the paths of `rules` not among them.
+pub fn worker_first_for(rules: &[dealer_config::redirect_rules::QueryRule]) -> Vec<String> {
     let mut paths: Vec<String> = LEGACY_PATHS.iter().map(|p| p.to_string()).collect();
-    let table = std::fs::read_to_string(dist.join(crate::publish::redirects::QUERY_TABLE_FILE))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
-    for p in table
-        .iter()
-        .flat_map(|t| t["paths"].as_array().into_iter().flatten())
-        .filter_map(|p| p.as_str())
-    {
-        if !paths.iter().any(|x| x == p) {
-            paths.push(p.to_string());
+    for p in crate::publish::redirects::query_paths(rules) {
+        if !paths.contains(&p) {
+            paths.push(p);
         }
     }
     paths

@@ -76,19 +76,15 @@ impl Site {
             }
             Err(_) => HashMap::new(),
         };
+        // The dealer's query-string redirects, read once: the rules and the paths the script runs first for.
+        let query_rules = crate::publish::redirects::read_query_table(dist);
         Ok(Site {
             dist: dist.to_path_buf(),
             rules: RuleSet::parse(&text),
             lines: text.split('\n').map(String::from).collect(),
             car_ids,
-            worker_first: crate::deploy::configs::run_worker_first(dist),
-            query_rules: std::fs::read_to_string(
-                dist.join(crate::publish::redirects::QUERY_TABLE_FILE),
-            )
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .and_then(|t| serde_json::from_value(t["rules"].clone()).ok())
-            .unwrap_or_default(),
+            worker_first: crate::deploy::configs::worker_first_for(&query_rules),
+            query_rules,
         })
     }
 

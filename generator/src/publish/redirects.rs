@@ -390,6 +390,12 @@ pub fn dealer_redirects(
 /// `dealergen migrate-check`): its paths, each with and without the slash
 /// (the script runs first for them), and the rules in the dealer's order.
 pub fn query_table(rules: &[dealer_config::redirect_rules::QueryRule]) -> serde_json::Value {
+    serde_json::json!({ "paths": query_paths(rules), "rules": rules })
+}
+
+/// The paths the site worker's script must run first for to answer
+/// `rules`: each rule's path with and without the slash, once each.
+pub fn query_paths(rules: &[dealer_config::redirect_rules::QueryRule]) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
     for r in rules {
         for p in [r.path.clone(), format!("{}/", r.path)] {
@@ -398,7 +404,17 @@ pub fn query_table(rules: &[dealer_config::redirect_rules::QueryRule]) -> serde_
             }
         }
     }
-    serde_json::json!({ "paths": paths, "rules": rules })
+    paths
+}
+
+/// The query-string redirects a built site in `dist` holds
+/// (`/query-redirects.json`); none without the file.
+pub fn read_query_table(dist: &std::path::Path) -> Vec<dealer_config::redirect_rules::QueryRule> {
+    std::fs::read_to_string(dist.join(QUERY_TABLE_FILE))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|t| serde_json::from_value(t["rules"].clone()).ok())
+        .unwrap_or_default()
 }
 
 /// The file the site worker's script reads its query-string redirects from.
