@@ -554,7 +554,10 @@ async function main() {
       const rows = await worker.d1(`SELECT category, payload FROM leads WHERE json_extract(payload, '$.phone') = ${sqlString(phone)} AND category = 'unsubscribe'`);
       return rows.map((r) => ({ category: r.category, payload: JSON.parse(r.payload) }));
     };
-    await page.goto(`${origin}/unsubscribe/`);
+    // Every page's footer offers it: reached from the home page.
+    await page.goto(`${origin}/`);
+    await page.locator('footer').getByRole('link', { name: 'Unsubscribe from offers' }).click();
+    await page.waitForURL(`${origin}/unsubscribe/`);
     await formReady('[data-form="unsubscribe"]');
     const form = page.locator('[data-form="unsubscribe"]');
     // The device may remember the shopper from an earlier form: only the mobile is sent here.
