@@ -164,6 +164,18 @@ describe('the code key (integrations/code-key.ts)', () => {
       expect(edited).not.toBe(first);
       renameSync(path.join(dir, 'lib/a.ts'), path.join(dir, 'lib/c.ts'));
       expect(codeKey(dir)).not.toBe(edited);
+      // The project's config, outside the source folder: its text is part of the key.
+      const config = path.join(os.tmpdir(), `code-key-config-${process.pid}.mjs`);
+      try {
+        writeFileSync(config, "export default { vite: { build: { groups: [{ test: /react/ }] } } };");
+        const withConfig = codeKey(dir, [config]);
+        expect(withConfig).not.toBe(codeKey(dir));
+        expect(codeKey(dir, [config])).toBe(withConfig);
+        writeFileSync(config, "export default { vite: { build: { groups: [{ test: /react|scheduler/ }] } } };");
+        expect(codeKey(dir, [config])).not.toBe(withConfig);
+      } finally {
+        rmSync(config, { force: true });
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

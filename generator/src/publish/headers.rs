@@ -128,7 +128,7 @@ impl Csp {
                 };
                 use super::scan::RefKind::*;
                 let set = match (r.tag.as_str(), r.kind) {
-                    ("script", Src) => &mut csp.script_origins,
+                    ("script", Src) | (_, IslandModule) => &mut csp.script_origins,
                     ("link", Href) => continue, // a link is only followed; stylesheets are 'self'
                     ("img" | "source", Src | Srcset) | (_, Poster) | (_, CssUrl) => {
                         &mut csp.img_origins

@@ -722,6 +722,31 @@ mod tests {
     }
 
     #[test]
+    fn an_islands_modules_must_exist() {
+        // A page copied from a stale cache names a module the build no
+        // longer has: the island would never hydrate, with no error in the page.
+        let report = report_for(&[
+            (
+                "index.html",
+                r#"<astro-island component-url="/_astro/Quote.new.js" renderer-url="/_astro/client.js" before-hydration-url=""></astro-island>
+                <astro-island component-url="/_astro/ViewsCounter.old.js" renderer-url="/_astro/client.js"></astro-island>"#,
+            ),
+            ("_astro/Quote.new.js", "export default 1;"),
+            ("_astro/client.js", "export default 1;"),
+        ]);
+        let dead: Vec<(&str, &str, RefKind)> = report
+            .dead
+            .iter()
+            .map(|d| (d.page.as_str(), d.link.as_str(), d.kind))
+            .collect();
+        assert_eq!(
+            dead,
+            [("/", "/_astro/ViewsCounter.old.js", RefKind::IslandModule)]
+        );
+        assert_eq!(report.checked, 4);
+    }
+
+    #[test]
     fn stylesheets_and_inline_css_are_checked_relative_to_themselves() {
         let report = report_for(&[
             ("index.html", r#"<div style="background:url(/img/gone.png)"></div><style>.a{background:url(/img/ok.svg)}</style>"#),

@@ -24,6 +24,10 @@ pub enum RefKind {
     Poster,
     /// `url(...)` in a `style` attribute or a `<style>` element.
     CssUrl,
+    /// An `<astro-island>`'s `component-url`, `renderer-url` or
+    /// `before-hydration-url`: the modules the island imports when it
+    /// hydrates. A dead one breaks the island without an error in the page.
+    IslandModule,
 }
 
 impl RefKind {
@@ -35,6 +39,7 @@ impl RefKind {
             RefKind::Action => "action",
             RefKind::Poster => "poster",
             RefKind::CssUrl => "css url()",
+            RefKind::IslandModule => "island module",
         }
     }
 }
@@ -123,6 +128,12 @@ pub fn scan(html: &str) -> Result<PageFacts> {
                 "src" => f.refs.push(reference(RefKind::Src, value)),
                 "action" => f.refs.push(reference(RefKind::Action, value)),
                 "poster" => f.refs.push(reference(RefKind::Poster, value)),
+                // Astro writes `before-hydration-url=""` when no script runs first.
+                "component-url" | "renderer-url" | "before-hydration-url"
+                    if tag == "astro-island" && !value.is_empty() =>
+                {
+                    f.refs.push(reference(RefKind::IslandModule, value))
+                }
                 "srcset" | "imagesrcset" => {
                     for url in srcset_urls(&value) {
                         f.refs.push(reference(RefKind::Srcset, url));
@@ -380,7 +391,10 @@ mod tests {
             </head><body style="background:url('/bg.svg')">
             <a href="/search/?a=1&amp;b=2#top" id="top">x</a><img src="/i.svg" srcset="/i-1.svg 1x, /i-2.svg 2x">
             <form action="/api/leads"></form><video poster="/p.jpg"></video><a name="old"></a>
-            <svg><title>icon</title></svg><button onclick="go()">x</button></body></html>"#,
+            <svg><title>icon</title></svg><button onclick="go()">x</button>
+            <astro-island uid="1" component-url="/_astro/Quote.a1.js" component-export="default"
+              renderer-url="/_astro/client.b2.js" before-hydration-url="" props="{}"></astro-island>
+            <div component-url="/not-an-island.js"></div></body></html>"#,
         )
         .unwrap();
         let refs: Vec<(RefKind, &str)> =
@@ -397,6 +411,8 @@ mod tests {
                 (RefKind::Srcset, "/i-2.svg"),
                 (RefKind::Action, "/api/leads"),
                 (RefKind::Poster, "/p.jpg"),
+                (RefKind::IslandModule, "/_astro/Quote.a1.js"),
+                (RefKind::IslandModule, "/_astro/client.b2.js"),
             ]
         );
         assert!(page.ids.contains("top") && page.ids.contains("old"));
