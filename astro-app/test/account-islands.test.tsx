@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import PhoneReveal from '../src/islands/PhoneReveal';
 import SignIn, { signInIntro, signInParams } from '../src/islands/SignIn';
-import ViewsCounter from '../src/islands/ViewsCounter';
+import { showViews } from '../src/lib/views';
 import WatchlistList from '../src/islands/WatchlistList';
 import { resetSession } from '../src/lib/session';
 import { toastStore } from '../src/lib/toast';
@@ -165,19 +165,26 @@ describe('PhoneReveal', () => {
   });
 });
 
-describe('ViewsCounter', () => {
+describe('the views line (components/car/ViewsCounter.astro, lib/views.ts showViews)', () => {
+  const line = () => {
+    document.body.innerHTML = '<p class="car-views" data-views-slug="a-1" data-views-photos="9" data-views-website="demo" data-api-base="" hidden></p>';
+    return document.querySelector<HTMLElement>('.car-views')!;
+  };
   it('counts the view and shows the total', async () => {
     const { fetchImpl, calls } = mockApi({ 'GET /api/cars/a-1/view.json': { body: { slug: 'a-1', views: 57 } } });
-    render(<ViewsCounter apiBase="" slug="a-1" photosCount={9} websiteId="demo" fetchImpl={fetchImpl} />);
-    expect((await screen.findByText('57 views')).className).toBe('car-views');
+    const el = line();
+    await showViews(document, fetchImpl);
+    expect(el.textContent).toBe('57 views');
+    expect(el.hidden).toBe(false);
     expect(calls[0]!.url).toBe('/api/cars/a-1/view.json?photos_count=9&website_id=demo');
   });
   it('shows nothing when the call fails', async () => {
     const { fetchImpl, calls } = mockApi({});
-    const { container } = render(<ViewsCounter apiBase="" slug="a-1" photosCount={9} websiteId="demo" fetchImpl={fetchImpl} />);
-    await waitFor(() => expect(calls).toHaveLength(1));
-    await act(async () => {});
-    expect(container.textContent).toBe('');
+    const el = line();
+    await showViews(document, fetchImpl);
+    expect(calls).toHaveLength(1);
+    expect(el.hidden).toBe(true);
+    expect(el.textContent).toBe('');
   });
 });
 

@@ -135,20 +135,21 @@ describe('the events a page declares', () => {
 
 describe('60: a car added to the favourites', () => {
   it('adding sends 60, removing nothing (the next add sends the next 60)', async () => {
-    const { render, fireEvent, screen, cleanup } = await import('@testing-library/react');
-    const { createElement } = await import('react');
-    const { default: FavouriteButton } = await import('../src/islands/search/FavouriteButton');
+    const { wireFavourites } = await import('../src/lib/car-page/favourite');
     localStorage.clear();
     carPage(false);
-    const car = { id: '414878', slug: '2013-honda-jazz-vti-414878', name: '2013 Honda Jazz VTi', make: 'Honda', model: 'Jazz', image: null, price_text: '$3,990' };
-    render(createElement(FavouriteButton, { car: car as never }));
-    fireEvent.click(screen.getByRole('button', { name: /^Favourite/, pressed: false }));
+    const car = { id: '414878', slug: '2013-honda-jazz-vti-414878', name: '2013 Honda Jazz VTi', make: 'Honda', model: 'Jazz', primary_image_url: '' };
+    document.body.insertAdjacentHTML('beforeend', `<div class="favourite" data-favourite='${JSON.stringify(car)}'><button type="button" class="toggle" aria-pressed="false">Favourite</button><a class="favourite__list" href="/favourites/" hidden>View favourites</a></div>`);
+    const stop = wireFavourites(document, localStorage);
+    const button = document.querySelector<HTMLButtonElement>('.favourite button')!;
+    button.click();
     await vi.waitFor(() => expect(dataLayer()).toEqual([60]));
-    fireEvent.click(screen.getByRole('button', { name: /^Favourite/, pressed: true }));
-    await screen.findByRole('button', { name: /^Favourite/, pressed: false });
-    fireEvent.click(screen.getByRole('button', { name: /^Favourite/, pressed: false }));
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+    button.click();
+    expect(button.getAttribute('aria-pressed')).toBe('false');
+    button.click();
     await vi.waitFor(() => expect(dataLayer()).toEqual([60, 60]));
-    cleanup();
+    stop();
   });
 });
 

@@ -10,7 +10,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import CompareView from '../src/islands/search/CompareView';
-import FavouriteButton from '../src/islands/search/FavouriteButton';
+import { wireFavourites } from '../src/lib/car-page/favourite';
 import FavouritesList from '../src/islands/search/FavouritesList';
 import { carTypeLabel, formatKm } from '../src/lib/format';
 import { carSummary, compareRows, type CarSummary } from '../src/lib/search/car-summary';
@@ -92,23 +92,32 @@ describe('comparison rows', () => {
   });
 });
 
-describe('car page Favourite button', () => {
-  it('adds and removes the car, links the list once added, and follows changes from elsewhere', async () => {
-    render(<FavouriteButton car={fav(cars[0]!)} />);
-    await settle();
+describe('car page Favourite button (components/car/FavouriteButton.astro, lib/car-page/favourite.ts)', () => {
+  it('adds and removes the car, links the list once added, and follows changes from elsewhere', () => {
+    const car = fav(cars[0]!);
+    document.body.innerHTML = `<div class="favourite" data-favourite='${JSON.stringify(car).replaceAll("'", '&#39;')}'><button type="button" class="toggle" aria-pressed="false">Favourite<span class="visually-hidden"> ${car.name}</span></button><a class="favourite__list" href="/favourites/" hidden>View favourites</a></div>`;
+    const stop = wireFavourites(document, localStorage);
     // (jsdom's name computation drops the space before the hidden car name; a browser keeps it.)
     const name = new RegExp(`^Favourite ?${cars[0]!.name}$`);
     const button = screen.getByRole('button', { name });
     expect(button.getAttribute('aria-pressed')).toBe('false');
+    expect(screen.queryByRole('link', { name: 'View favourites' })).toBeNull();
     fireEvent.click(button);
     expect(button.getAttribute('aria-pressed')).toBe('true');
     // The same name pressed: only the pressed state says it changed.
     expect(screen.getByRole('button', { name, pressed: true })).toBe(button);
-    expect(loadFavourites(localStorage)).toEqual([fav(cars[0]!)]);
+    expect(loadFavourites(localStorage)).toEqual([car]);
     expect(screen.getByRole('link', { name: 'View favourites' }).getAttribute('href')).toBe('/favourites/');
-    // Removed on another island of the page (the list): the button follows.
-    act(() => void toggleFavourite(localStorage, fav(cars[0]!)));
+    // Removed elsewhere on the page (the list): the button follows.
+    toggleFavourite(localStorage, car);
     expect(button.getAttribute('aria-pressed')).toBe('false');
+    expect(screen.queryByRole('link', { name: 'View favourites' })).toBeNull();
+    stop();
+    // A page opened with the car already a favourite starts pressed.
+    toggleFavourite(localStorage, car);
+    const again = wireFavourites(document, localStorage);
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+    again();
   });
 });
 

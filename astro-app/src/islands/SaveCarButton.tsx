@@ -1,17 +1,11 @@
 /**
- * Save-to-watchlist toggle (docs/behaviour/search.md §4, §7, §8), for the car page and the
- * result cards (client:visible). Signed out: off to /sign-in/ and back
- * here. Signed in: the button flips at once (optimistic), then the call is
- * made; success shows the one toast with 'View List' (and sends event 39
- * on a save), failure flips it back and alerts the server's message.
- * When the session check itself fails (offline, 5xx) the shopper may be
- * signed in: the save is tried anyway and the worker's 401 sends them to
- * sign in, so a flaky check never blocks saving.
+ * Save-to-watchlist toggle on the search cards (client:visible); its rules
+ * are lib/save-car.ts's, shared with the car page's button
+ * (components/SaveCarButton.astro, no React up front).
  */
 import { useEffect, useRef, useState } from 'react';
-import { getSession, herePath, resetSession, signInHref, WATCHLIST_PATH } from '../lib/session';
-import { toastStore } from '../lib/toast';
-import { changeWatchlist, loadWatchlist, removedToast, savedToast, showSaveButton } from '../lib/watchlist';
+import { isSaved, pressSave } from '../lib/save-car';
+import { showSaveButton } from '../lib/watchlist';
 import Toast from './Toast';
 
 export interface SaveCarButtonProps {
@@ -42,11 +36,9 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
 
   useEffect(() => {
     let live = true;
-    (async () => {
-      const session = await getSession(apiBase, fetchImpl);
-      const ids = session.signedIn ? await loadWatchlist(apiBase, fetchImpl) : null;
-      if (live && !touched.current) setSaved(ids?.has(carId) ?? false);
-    })();
+    void isSaved(apiBase, carId, fetchImpl).then((on) => {
+      if (live && !touched.current) setSaved(on);
+    });
     return () => {
       live = false;
     };
@@ -61,32 +53,7 @@ export default function SaveCarButton(props: SaveCarButtonProps) {
     touched.current = true;
     setBusy(true);
     try {
-      const session = await getSession(apiBase, fetchImpl);
-      const here = herePath();
-      if (!session.signedIn && !session.unknown) {
-        navigate(signInHref('watchlist', here, here));
-        return;
-      }
-      // Clicked before the list arrived: decide from the list, not from "unknown".
-      const current = saved ?? (session.signedIn ? (await loadWatchlist(apiBase, fetchImpl))?.has(carId) : false) ?? false;
-      const next = !current;
-      setSaved(next); // optimistic: the list changes before the call
-      const result = await changeWatchlist(apiBase, { carId, save: next, phone: session.phone }, fetchImpl);
-      if (!result.ok) {
-        setSaved(!next);
-        if (result.status === 401) {
-          // The session expired since the page loaded: sign in again.
-          resetSession();
-          navigate(signInHref('watchlist', here, here));
-        } else {
-          alertUser(result.error);
-        }
-        return;
-      }
-      const message = next ? savedToast(carName) : removedToast(carName);
-      toastStore.show({ ...message, action: { label: 'View List', href: WATCHLIST_PATH } });
-      // Loaded when first needed: not up front on every car page.
-      if (next) void import('../lib/events').then((m) => m.sendEvent({ apiBase, sink: analytics, fetchImpl }, m.EVENTS.save_car, {}, carId));
+      await pressSave({ apiBase, carId, carName, analytics, fetchImpl, navigate, alert: alertUser }, saved, setSaved);
     } finally {
       pending.current = false;
       setBusy(false);

@@ -20,3 +20,17 @@ export async function fetchViews(apiBase: string, path: string, fetchImpl?: type
 export function viewsText(views: number): string {
   return pluralise(views, 'view');
 }
+
+/** Fills each `[data-views-slug]` line (components/car/ViewsCounter.astro) with its count, shown once known. */
+export async function showViews(doc: Document, fetchImpl?: typeof fetch): Promise<void> {
+  await Promise.all(
+    [...doc.querySelectorAll<HTMLElement>('[data-views-slug]')].map(async (el) => {
+      const { viewsSlug = '', viewsPhotos, viewsWebsite, apiBase = '' } = el.dataset;
+      const photosCount = viewsPhotos === undefined || viewsPhotos === '' ? undefined : Number(viewsPhotos);
+      const views = await fetchViews(apiBase, viewsPath(viewsSlug, { photosCount, websiteId: viewsWebsite }), fetchImpl);
+      if (views === null) return;
+      el.textContent = viewsText(views);
+      el.hidden = false;
+    }),
+  );
+}
