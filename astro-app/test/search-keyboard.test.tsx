@@ -3,7 +3,7 @@
  * The search island for keyboard and screen-reader users: focus
  * after paging and after "Clear all filters", the skip link, the count in
  * the live region, a landing page's title only while it is true, one
- * history entry per sort interaction, and one Tab stop per card toolbar.
+ * history entry per sort interaction, and one Tab stop per card toolbar, and the toggles as Tab stops.
  */
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import fs from 'node:fs';
@@ -154,16 +154,18 @@ describe('sort select', () => {
 });
 
 describe('result cards', () => {
-  it('each card is two Tab stops (title link and its toolbar); arrow keys reach every action', async () => {
+  it("a card is its title, one toolbar of the dealer's buttons, and each toggle as a Tab stop of its own", async () => {
     render(<SearchApp {...props()} />);
     await settle();
     const card = document.querySelector('article.car-card') as HTMLElement;
     const tabbable = [...card.querySelectorAll<HTMLElement>('a[href], button')].filter((el) => el.tabIndex >= 0);
-    expect(tabbable.map((el) => el.textContent)).toEqual([expect.stringMatching(/^\d{4} /), expect.stringMatching(/^Enquire/)]);
+    // Favourite and Compare are found with Tab, not only with the arrow keys (issue 39 finding 9).
+    expect(tabbable.map((el) => el.firstChild?.textContent)).toEqual([expect.stringMatching(/^\d{4}$/), 'Enquire', 'Favourite', 'Compare']);
     const toolbar = within(card).getByRole('toolbar');
     expect(toolbar.getAttribute('aria-label')).toMatch(/: actions$/);
-    const items = [...toolbar.querySelectorAll<HTMLElement>('.car-card__cta, .toggle')];
-    expect(items.map((el) => el.firstChild?.textContent)).toEqual(['Enquire', 'Book a Test Drive', 'Get Finance', 'View Details', 'Favourite', 'Compare']);
+    expect(toolbar.querySelector('.toggle')).toBeNull();
+    const items = [...toolbar.querySelectorAll<HTMLElement>('.car-card__cta')];
+    expect(items.map((el) => el.firstChild?.textContent)).toEqual(['Enquire', 'Book a Test Drive', 'Get Finance', 'View Details']);
     items[0]!.focus();
     for (let i = 1; i < items.length; i++) {
       fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
@@ -178,6 +180,11 @@ describe('result cards', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
     fireEvent.keyDown(document.activeElement!, { key: 'Home' });
     expect(document.activeElement).toBe(items[0]);
+    // The arrow keys on a toggle move nothing (it is no toolbar item).
+    const favourite = within(card).getByRole('button', { name: /^Favourite/ });
+    favourite.focus();
+    fireEvent.keyDown(favourite, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(favourite);
   });
 
   it('the server HTML keeps every action in the Tab order (nothing out of reach before the island runs)', async () => {

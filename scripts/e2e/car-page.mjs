@@ -499,8 +499,8 @@ async function main() {
         const text = await page.locator('.finance-panel--quote').innerText();
         const q = car.finance.known_quote;
         for (const want of [`$${Math.round(q.weekly_repayment)}`, `${q.comparison_rate.toFixed(2)}% p.a.`, `${q.advertised_rate.toFixed(2)}% p.a.`]) assert(text.includes(want), `the panel shows ${want}: ${text}`);
-        // Static HTML: no island, so no script and no request.
-        assertJsonEqual(await page.locator('astro-island[component-url*="FinanceQuote"]').count(), 0, 'FinanceQuote islands');
+        // Static HTML: no pending panel for the script to fill, and no request.
+        assertJsonEqual(await page.locator('[data-quote-car]').count(), 0, 'pending quote panels');
         await page.waitForLoadState('networkidle');
         assertJsonEqual(asked, [], 'requests to the quote service');
       } finally {

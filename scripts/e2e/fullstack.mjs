@@ -275,8 +275,13 @@ async function main() {
   const carPath = `/cars/${car.slug}/`;
   const location = config.locations.find((l) => l.id === car.location.id);
   const hydrated = (component) => page.locator(`astro-island[component-url*="/${component}."]:not([ssr])`).first();
+  // The car page's Save button is no island (no React up front): its script marks it once wired.
+  const saveWired = () => page.locator('[data-save-car][data-wired]').first();
   const views = async () => {
-    const text = await page.locator('.car-views').innerText();
+    // Hidden until the edge answers (components/car/ViewsCounter.astro).
+    const line = page.locator('.car-views');
+    await line.waitFor();
+    const text = await line.innerText();
     const m = text.replace(/,/g, '').match(/^(\d+) views?$/);
     assert(m, `views text "${text}"`);
     return Number(m[1]);
@@ -287,7 +292,6 @@ async function main() {
     const first = await views();
     assert(first >= 1, `views ${first}`);
     await page.reload();
-    await page.locator('.car-views').waitFor();
     assertEqual(await views(), first + 1, 'views after a reload');
   });
 
@@ -321,7 +325,7 @@ async function main() {
 
   await step('Save while signed out goes to /sign-in/ with type, redirect and back', async () => {
     await page.goto(`${origin}${carPath}`);
-    await hydrated('SaveCarButton').waitFor({ state: 'attached' });
+    await saveWired().waitFor({ state: 'attached' });
     await page.getByRole('button', { name: /^Save to Watchlist/ }).click();
     await page.waitForURL(/\/sign-in\/\?/);
     await hydrated('SignIn').waitFor({ state: 'attached' });
@@ -355,7 +359,7 @@ async function main() {
   });
 
   await step("Save: the button flips, the 'Car Saved In Watchlist' toast offers View List", async () => {
-    await hydrated('SaveCarButton').waitFor({ state: 'attached' });
+    await saveWired().waitFor({ state: 'attached' });
     await page.getByRole('button', { name: /^Save to Watchlist/ }).click();
     await page.getByRole('button', { name: /^Remove from Watchlist/ }).waitFor();
     const toast = page.locator('.toast');
@@ -388,7 +392,7 @@ async function main() {
 
   await test('a failed save flips the button back and alerts the message', async () => {
     await page.goto(`${origin}${carPath}`);
-    await hydrated('SaveCarButton').waitFor({ state: 'attached' });
+    await saveWired().waitFor({ state: 'attached' });
     // The worker does not fail on demand: this one answer is injected.
     await page.route('**/api/watchlist/save-car', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Try again shortly.' }) }), { times: 1 });
@@ -654,7 +658,7 @@ async function main() {
   await test('a sold car that is not saved shows no Save button', async () => {
     need(sold, 'a sold car inside the sold window (build the demo with --as-of "$(node scripts/demo-stock/as-of.mjs)")');
     await page.goto(`${origin}/cars/${sold.slug}/`);
-    await hydrated('SaveCarButton').waitFor({ state: 'attached' });
+    await saveWired().waitFor({ state: 'attached' });
     await page.waitForLoadState('networkidle');
     assertEqual(await page.getByRole('button', { name: /Watchlist/ }).count(), 0, 'watchlist buttons');
   });

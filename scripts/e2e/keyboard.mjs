@@ -21,7 +21,7 @@
  *   on the results after paging and after "Clear all filters", the new count
  *   in the live region, a landing page's title after its filter is removed,
  *   one history entry for arrowing through the sort options, every card
- *   action reachable with the arrow keys.
+ *   button reachable with the arrow keys and each toggle with Tab.
  * - Car page: a failed phone reveal shows the number (focus on it); the
  *   enquiry form's error summary gets focus after a failed submit (local
  *   checks and a server error), the button keeps focus while sending, the
@@ -461,21 +461,22 @@ async function main() {
     };
 
     for (const width of [PHONE, DESKTOP]) {
-      await test(`${width}px search: skip link to the results; Tab stops from the filters to page 2 are two per card`, async () => {
+      await test(`${width}px search: skip link to the results; Tab stops from the filters to page 2 are two per card and one per toggle`, async () => {
         await open('/search/', width);
         await searchHydrated();
         if (width < 992) await page.getByRole('button', { name: 'Filter results' }).click();
         // From the last filter control to the "Page 2" link (folded facets: their summary; closed, their boxes are not stops).
         await page.locator('.search__filters-body').locator('input:visible, select:visible, button:visible, a:visible, summary:visible').last().focus();
         const cards = await page.locator('article.car-card').count();
+        const toggles = await page.locator('article.car-card .toggle:visible').count();
         let tabs = 0;
         for (; tabs < 400; tabs++) {
           const info = await active();
           if (/^Page\s*2$/.test(info?.text ?? '')) break;
           await page.keyboard.press('Tab');
         }
-        console.log(`       Tab stops from the last filter to "Page 2": ${tabs} (${cards} cards)`);
-        assert(tabs <= cards * 2 + 8, `${tabs} Tab stops for ${cards} cards`);
+        console.log(`       Tab stops from the last filter to "Page 2": ${tabs} (${cards} cards, ${toggles} toggles)`);
+        assert(tabs <= cards * 2 + toggles + 8, `${tabs} Tab stops for ${cards} cards and ${toggles} toggles`);
         // The skip link: the first stop of the filters, visible when focused, lands on the results.
         await page.locator('.breadcrumbs a').last().focus();
         await page.keyboard.press('Tab');
@@ -563,10 +564,12 @@ async function main() {
       await page.waitForURL(`${origin}/search/`);
     });
 
-    await test('search: every card action is reachable, two Tab stops per card (title, toolbar)', async () => {
+    await test('search: every card action is reachable: Tab reaches the title, the toolbar and each toggle; the arrows every button', async () => {
       await open('/search/', DESKTOP);
       await searchHydrated();
       const card = page.locator('article.car-card').first();
+      // The Save button joins once the watchlist is known (hidden until then).
+      await card.locator('.toggle', { hasText: 'Save to Watchlist' }).waitFor();
       await card.locator('h2 a').focus();
       await page.keyboard.press('Tab');
       const names = [];
@@ -578,12 +581,21 @@ async function main() {
         if (t === first) break;
         names.push(t);
       }
-      const expected = await card.locator('.car-card__cta, .toggle').evaluateAll((els) => els.map((e) => e.textContent.replace(/\s+/g, ' ').trim()));
-      assertEqual(JSON.stringify(names), JSON.stringify(expected), 'actions reached with the arrow keys');
-      assert(names.some((n) => n.startsWith('Save to Watchlist')), 'Save to Watchlist not reached');
+      const text = (els) => els.map((e) => e.textContent.replace(/\s+/g, ' ').trim());
+      assertEqual(JSON.stringify(names), JSON.stringify(await card.locator('.car-card__cta').evaluateAll(text)), "the dealer's buttons reached with the arrow keys");
+      // Tab from the toolbar: each toggle in turn (Favourite, Compare, Save: issue 39 finding 9), then the next card.
+      const toggles = await card.locator('.toggle:visible').evaluateAll(text);
+      assert(toggles.some((n) => n.startsWith('Favourite')) && toggles.some((n) => n.startsWith('Compare')), `toggles ${JSON.stringify(toggles)}`);
+      assert(toggles.some((n) => n.startsWith('Save to Watchlist')), 'Save to Watchlist not shown');
+      const tabbed = [];
+      for (let i = 0; i < toggles.length; i++) {
+        await page.keyboard.press('Tab');
+        tabbed.push((await active()).text);
+      }
+      assertEqual(JSON.stringify(tabbed), JSON.stringify(toggles), 'the toggles reached with Tab');
       await page.keyboard.press('Tab');
       const next = await active();
-      assert(/^\d{4} /.test(next.text), `Tab after the toolbar went to ${next.what}, not the next card's title`);
+      assert(/^\d{4} /.test(next.text), `Tab after the toggles went to ${next.what}, not the next card's title`);
     });
 
     await test('search landing page: unticking its filter changes the h1 and the document title', async () => {

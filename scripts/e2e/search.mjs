@@ -356,8 +356,9 @@ async function main() {
       const first = cars.find((c) => name === `${c.year} ${c.make} ${c.model}`);
       await page.locator('.saved-list li').first().getByText(need(first, `the car "${name}"`).price_text, { exact: false }).waitFor();
       await page.locator('.saved-list li').first().getByRole('link').click();
-      await page.locator('astro-island[component-url*="FavouriteButton"]:not([ssr])').waitFor({ state: 'attached' });
-      // One name pressed or not: wait for the state the device's list gives it once hydrated (read in an effect).
+      // The car page's toggle is no island: its script marks it once it has read the device's list.
+      await page.locator('.favourite[data-wired]').waitFor({ state: 'attached' });
+      // One name pressed or not: wait for the state the device's list gives it.
       await page.getByRole('button', { name: /^Favourite/, pressed: true }).waitFor();
     });
 

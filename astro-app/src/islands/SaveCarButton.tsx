@@ -1,7 +1,7 @@
 /**
  * Save-to-watchlist toggle on the search cards (client:visible); its rules
  * are lib/save-car.ts's, shared with the car page's button
- * (components/SaveCarButton.astro, no React up front).
+ * (components/car/SaveCarButton.astro, no React up front).
  */
 import { useEffect, useRef, useState } from 'react';
 import { isSaved, pressSave } from '../lib/save-car';

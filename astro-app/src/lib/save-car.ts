@@ -1,7 +1,7 @@
 /**
  * Save to Watchlist, one button's rules (docs/behaviour/search.md §4, §7,
  * §8), for the React button on the search cards (islands/SaveCarButton.tsx)
- * and the car page's own (components/SaveCarButton.astro, no React up front).
+ * and the car page's own (components/car/SaveCarButton.astro, no React up front).
  * Signed out: off to /sign-in/ and back here. Signed in: the button flips
  * at once (optimistic), then the call is made; success shows the one toast
  * with 'View List' (and sends event 39 on a save), failure flips it back

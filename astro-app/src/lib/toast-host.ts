@@ -3,7 +3,7 @@
  * into `container` while this host is the first one registered, holding
  * the current toast (title, text, the 'View List' action, Dismiss);
  * Escape dismisses it. Framework-free, so the car page shows its toast
- * without React up front (components/SaveCarButton.astro), and the React
+ * without React up front (components/car/SaveCarButton.astro), and the React
  * <Toast> of the search cards and the watchlist page draws through it too.
  */
 import { toastStore, type Toast } from './toast';

@@ -7,8 +7,11 @@
  * favourite and compare toggles where the rules allow them.
  *
  * Keyboard: the photo is not a second stop (the title is the card's link);
- * the buttons and toggles form one toolbar (one Tab stop, arrow keys
- * inside it: roving.ts), so a page of cards costs two stops per card.
+ * the dealer's buttons form one toolbar (one Tab stop, arrow keys inside
+ * it: roving.ts); the toggles (Favourite, Compare, Save) are Tab stops of
+ * their own: a shopper who tabs along the cards finds them without
+ * knowing the arrow keys (issue 39: they were reachable only with the
+ * arrows, at the end of the toolbar). A card costs two stops and one per toggle.
  */
 import { useRef } from 'react';
 import { cardActions, cardNotes, inStock, reservable, showToggle, type CardSettings } from '../../lib/search/cards';
@@ -20,8 +23,8 @@ import type { HitRules, ImagesConfig } from '../../types/site';
 import SaveCarButton from '../SaveCarButton';
 import { useRovingFocus } from './roving';
 
-/** What the card's toolbar moves between (the Save button's toast is not one of them). */
-const TOOLBAR_ITEMS = '.car-card__cta, .toggle';
+/** What the card's toolbar moves between: the dealer's buttons, not the toggles. */
+const TOOLBAR_ITEMS = '.car-card__cta';
 
 export interface Toggles {
   favourites: boolean;
@@ -138,8 +141,8 @@ export function ResultCard({ hit, eager, settings, rules, toggles, images }: Pro
             {note}
           </p>
         ))}
-        <div className="car-card__toolbar" role="toolbar" aria-label={`${name}: actions`} ref={toolbar}>
-          <div className="car-card__actions">
+        <div className="car-card__controls">
+          <div className="car-card__actions" role="toolbar" aria-label={`${name}: actions`} ref={toolbar}>
             {cardActions(hit, settings).map((a) => (
               <a key={a.kind} href={a.href} className={`button ${a.kind === 'view_details' || a.kind === 'similar' ? '' : 'button--outline '}car-card__cta`}>
                 {a.label}

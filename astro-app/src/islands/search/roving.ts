@@ -2,14 +2,14 @@
  * One Tab stop for a group of controls (the ARIA toolbar pattern): Tab
  * enters the group on its current item and leaves it on the next; Left and
  * Right (and Home, End) move between the items. Used for a result card's
- * buttons: a page of 21 cards with 7 buttons each was ~150 Tab stops
- * between the filters and the page links; now it is two per card (title
- * link and toolbar) and every button is still one arrow key away.
+ * dealer buttons (Enquire, Test Drive, Finance, View Details): a page of
+ * 21 cards with 7 buttons each was ~150 Tab stops between the filters and
+ * the page links. The card's toggles stay Tab stops of their own
+ * (ResultCard.tsx).
  *
  * Applied to the DOM after hydration: the server-rendered HTML keeps every
  * item in the Tab order, so nothing is out of reach before (or without)
- * JavaScript. Items that appear later (a Save button once the watchlist is
- * known) join the group.
+ * JavaScript. Items that appear later join the group.
  */
 import { useEffect, type RefObject } from 'react';
 
