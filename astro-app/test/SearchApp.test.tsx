@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SearchClient, SearchState } from '../src/lib/search/types';
 import { EMPTY_STATE } from '../src/lib/search/types';
 import { engineFor } from '../src/lib/search/client';
+import { staticSearch } from '../src/lib/search/static-page';
 import type { SearchIndex, SiteData } from '../src/types/site';
 
 // Plain paths: under jsdom, import.meta.url is not a file URL.
@@ -119,6 +120,27 @@ describe('search island', () => {
     const { container, errors } = await hydrated(props);
     expect(errors).toEqual([]);
     expect(container.querySelectorAll('article.car-card').length).toBe(site.search.page_size);
+    container.remove();
+  });
+
+  it("a make's page: its other makes without counts in the HTML (their room kept), hydrated without a mismatch, counted once the index answers", async () => {
+    const ford = site.search.landing_pages.find((l) => l.path === 'ford')!;
+    const built = staticSearch(site, index, 1, ford);
+    history.replaceState(null, '', '/search/ford/');
+    const p = { ...props, initialState: built.state, initial: built.initial, title: ford.title, landingPath: 'ford' };
+    const html = renderToString(<SearchApp {...p} />);
+    const page = document.createElement('div');
+    page.innerHTML = html;
+    const makeCount = (root: ParentNode, make: string) => [...root.querySelectorAll('.make-card__label')].find((l) => l.querySelector('span')?.textContent === make)?.querySelector('.facet__count');
+    expect(makeCount(page, 'Ford')?.textContent).toBe(`(${built.initial.nbHits})`);
+    expect(makeCount(page, 'Toyota')?.className).toBe('facet__count facet__count--pending');
+    expect(makeCount(page, 'Toyota')?.textContent).toBe('');
+    const { container, errors } = await hydrated(p, html);
+    expect(errors).toEqual([]);
+    await act(async () => {});
+    const whole = engine.search({ ...EMPTY_STATE, refinementList: { make: ['Ford'] } }).facets['make']!;
+    expect(makeCount(container, 'Toyota')?.textContent).toBe(`(${whole['Toyota']})`);
+    expect(container.querySelector('.facet__count--pending')).toBeNull();
     container.remove();
   });
 

@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { propsKey } from '@app/lib/build-data';
-import { staticSearch } from '@app/lib/search/static-page';
-import type { SearchIndex, SiteData } from '@app/types/site';
+import { facetEntries } from '@app/lib/search/facet-lists';
+import { makeLinksOf, staticSearch } from '@app/lib/search/static-page';
+import type { LandingPage, SearchIndex, SiteData } from '@app/types/site';
 
 const data = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/site/src/data/${name}`, import.meta.url), 'utf8'));
 const site = data('site.json') as SiteData;
@@ -58,5 +59,60 @@ describe('staticSearch', () => {
     expect(after[0]).toBe(before[0]);
     expect(after[1]).not.toBe(before[1]);
     expect(after[2]).toBe(before[2]);
+  });
+
+  const landing = (path: string): LandingPage => {
+    const l = site.search.landing_pages.find((p) => p.path === path);
+    expect(l, `the fixture's landing page ${path}`).toBeDefined();
+    return l!;
+  };
+  /** The fixture index with car `i`'s make changed to `make` (one sold and one arrived, as far as the make counts go). */
+  function remade(i: number, make: string): SearchIndex {
+    const index = structuredClone(baseIndex);
+    const col = (index.text as Record<string, { values: string[]; codes: number[] }>).make!;
+    col.codes[i] = col.values.indexOf(make);
+    expect(col.codes[i]).toBeGreaterThanOrEqual(0);
+    return index;
+  }
+
+  it("lists a landing page's other makes without counts, in the order their counts give; its own counts stay", () => {
+    const ford = landing('ford');
+    const page = staticSearch(site, baseIndex, 1, ford).initial;
+    const full = staticSearch(site, baseIndex, 1).initial;
+    expect(page.facets['make']).toEqual({ Ford: full.facets['make']!['Ford'] });
+    // The order the whole stock's counts give (by popularity), every make listed.
+    expect(page.uncounted?.['make']).toEqual(facetEntries('make', full.facets['make'], []).map((e) => e.value));
+    expect(page.uncounted?.['make']).toContain('Toyota');
+    // Facets the page does not refine count its own results (the Ford models), not the stock's.
+    expect(page.uncounted?.['model']).toBeUndefined();
+    expect(Object.values(page.facets['car_type']!).reduce((a, b) => a + b, 0)).toBe(page.nbHits);
+    // The entries the island renders from it: Ford with its count, the rest with none.
+    const entries = facetEntries('make', page.facets['make'], ['Ford'], page.uncounted?.['make']);
+    expect(entries.find((e) => e.value === 'Ford')).toEqual({ value: 'Ford', count: page.nbHits, refined: true });
+    expect(entries.filter((e) => e.value !== 'Ford').every((e) => e.count === null && !e.refined)).toBe(true);
+    // The model picker's counts: Ford's only (the picker lists a make's models when opened).
+    expect(Object.keys(page.facets['make_model'] ?? {}).every((k) => k.startsWith('Ford|'))).toBe(true);
+    expect(Object.keys(full.facets['make_model'] ?? {}).some((k) => k.startsWith('Toyota|'))).toBe(true);
+    // A page that refines nothing keeps every count.
+    expect(full.uncounted).toBeUndefined();
+  });
+
+  it("keeps a make's landing page unchanged when other makes' counts move, and changes the pages that show them", () => {
+    const makes = (baseIndex.text as Record<string, { values: string[]; codes: number[] }>).make!;
+    const toyota = makes.codes.indexOf(makes.values.indexOf('Toyota'));
+    const moved = remade(toyota, 'Mazda');
+    const key = (index: SearchIndex, path?: string) => propsKey({ search: staticSearch(site, index, 1, path ? landing(path) : undefined) });
+    expect(key(moved, 'ford')).toBe(key(baseIndex, 'ford'));
+    expect(key(moved, 'toyota')).not.toBe(key(baseIndex, 'toyota'));
+    expect(key(moved, 'mazda')).not.toBe(key(baseIndex, 'mazda'));
+    expect(key(moved)).not.toBe(key(baseIndex));
+  });
+
+  it('links every make landing page for a shopper without JavaScript, by name', () => {
+    const links = staticSearch(site, baseIndex, 1).makeLinks;
+    expect(links.map((l) => l.make)).toEqual(['Ford', 'Hyundai', 'Kia', 'Mazda', 'MG', 'Toyota']);
+    expect(links.find((l) => l.make === 'Ford')?.path).toBe('ford');
+    // Not a model's page, nor a condition's.
+    expect(makeLinksOf([landing('ford/ranger'), landing('used-cars'), landing('ford')]).map((l) => l.path)).toEqual(['ford']);
   });
 });

@@ -460,8 +460,52 @@ async function main() {
         assert(/style-src /.test(res.headers()['content-security-policy'] ?? ''), 'the search page was served without its Content-Security-Policy (_headers)');
         await p.getByRole('note').filter({ hasText: 'Keyword search and the filters need JavaScript' }).waitFor();
         assertEqual(refused.join('\n'), '', 'CSP refusals');
+        // Every make one link away (the make filter needs the island): each link is the make's own page.
+        const makes = [...new Set(cars.filter((c) => c.status !== 'sold').map((c) => c.make))];
+        const byName = p.getByRole('navigation', { name: 'Browse by make' });
+        const links = await byName.getByRole('link').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+        assert(links.length >= makes.length, `${links.length} make links for ${makes.length} makes in stock`);
+        const [label, href] = links.find(([m]) => m === makes[0]) ?? [];
+        assert(href, `no link for ${makes[0]}`);
+        await byName.getByRole('link', { name: label, exact: true }).click();
+        await p.waitForURL(`${origin}${href}`);
+        await p.getByRole('heading', { level: 1, name: `${label} cars for sale` }).waitFor();
       } finally {
         await browser.close();
+      }
+    });
+
+    await test("a make's page: the HTML counts only its own make; the island counts the other makes once it has the index, moving nothing in the make filter", async () => {
+      const make = need(
+        site.search.landing_pages.find((l) => Object.keys(l.refinements).length === 1 && l.refinements.make?.length === 1 && byMake(l.refinements.make[0]).length < cars.length / 2),
+        "a make's landing page",
+      );
+      const name = make.refinements.make[0];
+      const html = await (await fetch(`${origin}/search/${make.path}/`)).text();
+      const pending = (html.match(/facet__count--pending/g) ?? []).length;
+      assert(pending >= 1, `no other make without its count in the HTML of /search/${make.path}/`);
+      const p = await context.newPage();
+      try {
+        await p.setViewportSize({ width: 1280, height: 900 });
+        // Layout shifts inside the make filter, from the first paint on.
+        await p.addInitScript(() => {
+          window.__makeShifts = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) for (const src of e.sources ?? []) if (src.node?.closest?.('.facet--makes')) window.__makeShifts.push(e.value);
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        await p.goto(`${origin}/search/${make.path}/`);
+        await hydrated(p);
+        await p.locator('.facet--makes .facet__count--pending').first().waitFor({ state: 'detached' });
+        const counts = await p.locator('.facet--makes .make-card__label').evaluateAll((ls) => ls.map((l) => [l.querySelector('span')?.textContent, l.querySelector('.facet__count')?.textContent]));
+        const other = counts.find(([m]) => m !== name);
+        assert(other, `the make filter of /search/${make.path}/ lists only ${name}`);
+        const stocked = byMake(other[0]).filter((c) => c.status !== 'sold').length;
+        assert(/^\(\d+\)$/.test(other[1] ?? '') && Number(other[1].slice(1, -1)) > 0, `${other[0]}'s count after hydration: ${other[1]} (${stocked} in stock)`);
+        const shifts = await p.evaluate(() => window.__makeShifts);
+        assertEqual(shifts.length, 0, `layout shifts in the make filter (${shifts.join(', ')})`);
+      } finally {
+        await p.close();
       }
     });
 

@@ -1,13 +1,22 @@
 /**
  * The filter panel's facet widgets (docs/behaviour/search.md §2, §9; content.md §2.7): checkbox
  * lists, make cards with logos and a per-make model picker, dropdown
- * selects with separators. Counts are disjunctive (from the engine).
+ * selects with separators. Counts are disjunctive (from the engine); a
+ * built page leaves out those outside its own results (Count).
  */
 import { useState } from 'react';
 import { facetEntries, modelsOfMake, splitPopular, withSeparators, type FacetEntry } from '../../lib/search/facet-lists';
 import { valueLabel as label } from '../../lib/search/labels';
 
 type Toggle = (attr: string, value: string) => void;
+
+/**
+ * "(12)"; for a value a built page lists without its count, the count's
+ * room, empty, so the label does not move when the island fills it in.
+ */
+function Count({ count }: { count: number | null }) {
+  return count === null ? <span className="facet__count facet__count--pending" /> : <span className="facet__count">({count})</span>;
+}
 
 export function CheckboxList({ attr, title, entries, onToggle, folded = false }: { attr: string; title: string; entries: FacetEntry[]; onToggle: Toggle; folded?: boolean }) {
   if (entries.length === 0) return null;
@@ -20,7 +29,7 @@ export function CheckboxList({ attr, title, entries, onToggle, folded = false }:
           <li key={e.value}>
             <label className="facet__option">
               <input type="checkbox" checked={e.refined} onChange={() => onToggle(attr, e.value)} />
-              <span>{label(attr, e.value)}</span> <span className="facet__count">({e.count})</span>
+              <span>{label(attr, e.value)}</span> <Count count={e.count} />
             </label>
           </li>
         ))}
@@ -65,7 +74,7 @@ export function MakeCards({ makes, makeModel, refinedModels, popular, logos, onT
               <label className="make-card__label">
                 <input type="checkbox" checked={m.refined} onChange={() => onToggle('make', m.value)} />
                 {logos.has(slug) && <img src={`/images/makes/${slug}.svg`} alt="" width={32} height={32} loading="lazy" />}
-                <span>{m.value}</span> <span className="facet__count">({m.count})</span>
+                <span>{m.value}</span> <Count count={m.count} />
               </label>
               {picker && (
                 <button type="button" className="link-button" aria-expanded={open === m.value} onClick={() => setOpen(open === m.value ? null : m.value)}>
@@ -134,7 +143,7 @@ export function Dropdown({ attr, title, entries, onSelect }: { attr: string; tit
             </option>
           ) : (
             <option key={item.option.value} value={item.option.value}>
-              {label(attr, item.option.value)} ({item.option.count})
+              {item.option.count === null ? label(attr, item.option.value) : `${label(attr, item.option.value)} (${item.option.count})`}
             </option>
           ),
         )}

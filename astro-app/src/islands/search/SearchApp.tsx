@@ -341,6 +341,8 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
   const info = response.query;
   const colour = facets.colour_family ? 'colour_family' : 'colour';
   const refined = (attr: string) => state.refinementList[attr] ?? [];
+  // A built page lists a refined facet's other values without counts until the index answers (lib/search/static-page.ts).
+  const entriesOf = (attr: string) => facetEntries(attr, facets[attr], refined(attr), response.uncounted?.[attr]);
   const count = displayCount(response.nbHits, facets, s.stock_count_override);
   const carTypes = refined('car_type');
   const tiles = s.promo_tiles.filter((t) => (now === undefined ? tilesOpen.includes(t.id) && tileFits(t, carTypes) : tileActive(t, now, carTypes)));
@@ -474,9 +476,9 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
                 onFocus={onKeywordFocus}
               />
             </div>
-            <CheckboxList attr="car_type" title="Condition" entries={facetEntries('car_type', facets.car_type, refined('car_type'))} onToggle={toggle} />
+            <CheckboxList attr="car_type" title="Condition" entries={entriesOf('car_type')} onToggle={toggle} />
             <MakeCards
-              makes={facetEntries('make', facets.make, refined('make'))}
+              makes={entriesOf('make')}
               makeModel={facets.make_model}
               refinedModels={refined('model')}
               picker={s.model_picker}
@@ -487,15 +489,15 @@ export default function SearchApp({ config, initialState, initial, tilesOpen, ti
             {ranges.map(([attr, label]) => (
               <RangeSlider key={attr} attr={attr} label={label} bounds={sliderBounds(keptStats(attr, response.facets_stats[attr], sliderStats.current), attr)} value={state.range[attr]} onCommit={commitRange} />
             ))}
-            <Dropdown attr="body" title="Body type" entries={facetEntries('body', facets.body, refined('body'))} onSelect={select} />
-            <Dropdown attr="fuel" title="Fuel" entries={facetEntries('fuel', facets.fuel, refined('fuel'))} onSelect={select} />
-            <Dropdown attr="transmission" title="Transmission" entries={facetEntries('transmission', facets.transmission, refined('transmission'))} onSelect={select} />
+            <Dropdown attr="body" title="Body type" entries={entriesOf('body')} onSelect={select} />
+            <Dropdown attr="fuel" title="Fuel" entries={entriesOf('fuel')} onSelect={select} />
+            <Dropdown attr="transmission" title="Transmission" entries={entriesOf('transmission')} onSelect={select} />
             {/* The families (the embedded index's); a hosted index without them keeps its colours. */}
-            <Dropdown attr={colour} title="Colour" entries={facetEntries(colour, facets[colour], refined(colour))} onSelect={select} />
-            <CheckboxList attr="city" title="City" entries={facetEntries('city', facets.city, refined('city'))} onToggle={toggle} />
-            <CheckboxList attr="location_name" title="Dealership" entries={facetEntries('location_name', facets.location_name, refined('location_name'))} onToggle={toggle} />
+            <Dropdown attr={colour} title="Colour" entries={entriesOf(colour)} onSelect={select} />
+            <CheckboxList attr="city" title="City" entries={entriesOf('city')} onToggle={toggle} />
+            <CheckboxList attr="location_name" title="Dealership" entries={entriesOf('location_name')} onToggle={toggle} />
             {FOLDED.map((attr) => {
-              const entries = facetEntries(attr, facets[attr], refined(attr));
+              const entries = entriesOf(attr);
               return worthShowing(entries, response.nbHits) ? <FoldedList key={attr} attr={attr} title={facetTitle(attr)} entries={entries} onToggle={toggle} /> : null;
             })}
             {anyFilter && (

@@ -18,15 +18,24 @@ export const COUNT_CAP = 1999;
 
 export interface FacetEntry {
   value: string;
-  count: number;
+  /** null: listed without its count (a built page's value outside its own results). */
+  count: number | null;
   refined: boolean;
 }
 
 /**
  * The values of one facet, ordered for display; refined values stay listed
  * (count 0 when the other filters leave none) so they can be unticked.
+ * With `uncounted` (a built page's order for this facet:
+ * SearchResponse.uncounted), the values come in that order and only those
+ * in `counts` have a count.
  */
-export function facetEntries(attr: string, counts: Record<string, number> | undefined, refined: string[] = []): FacetEntry[] {
+export function facetEntries(attr: string, counts: Record<string, number> | undefined, refined: string[] = [], uncounted?: string[]): FacetEntry[] {
+  if (uncounted) {
+    const listed = uncounted.map((value) => ({ value, count: counts?.[value] ?? null, refined: refined.includes(value) }));
+    for (const v of refined) if (!uncounted.includes(v)) listed.push({ value: v, count: counts?.[v] ?? 0, refined: true });
+    return listed;
+  }
   const all = new Map(Object.entries(counts ?? {}));
   for (const v of refined) if (!all.has(v)) all.set(v, 0);
   const entries = [...all].map(([value, count]) => ({ value, count, refined: refined.includes(value) }));
@@ -54,7 +63,7 @@ export function facetEntries(attr: string, counts: Record<string, number> | unde
  * share one value (every car a "car", one dealership) gets no widget.
  */
 export function worthShowing(entries: FacetEntry[], total: number): boolean {
-  return entries.length >= 2 || entries.some((e) => e.refined) || (entries.length === 1 && entries[0]!.count < total);
+  return entries.length >= 2 || entries.some((e) => e.refined) || (entries.length === 1 && (entries[0]!.count ?? 0) < total);
 }
 
 /** Makes before and after "Show all makes". */

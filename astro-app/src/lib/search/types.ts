@@ -97,6 +97,13 @@ export interface SearchResponse {
   processingTimeMS: number;
   /** The embedded engine's reading of a keyword query (absent without one, and from a hosted service). */
   query?: QueryInfo;
+  /**
+   * A built page's refined facets whose other values are listed without
+   * their counts (lib/search/static-page.ts): per facet, every value in the
+   * order the counts give; `facets` keeps the counts of the refined values
+   * only. Absent from every answer the browser gets.
+   */
+  uncounted?: Record<string, string[]>;
 }
 
 /** Anything that answers a search: the embedded engine or the hosted service. */
