@@ -164,7 +164,7 @@ pub struct Selection {
 pub struct BuildArgs {
     #[command(flatten)]
     pub selection: Selection,
-    /// Build only shard I of N (1-based), e.g. 2/8: a stable subset so a CI matrix can spread dealers over runners.
+    /// Build only shard I of N (1-based), e.g. 2/8: the dealers spread over N CI runners by their expected pages (from the committed stock feeds), the same split on every runner.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
     /// Dealers built at once (default: fits the machine's cores and memory).

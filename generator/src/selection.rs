@@ -1,8 +1,8 @@
 //! Which dealers a command works on, and at what instant it judges them:
 //! the dealer files `--dealer`/`--all` name, a dealer's slug from its file,
-//! its stable CI shard, and `--as-of`. Shared by the commands, `deploy`
-//! (its shards) and `dev`; it knows the CLI's argument types and the
-//! project's folders, nothing of building.
+//! its CI shard (`ShardPlan`, balanced by expected pages), and `--as-of`.
+//! Shared by the commands, `deploy` (its shards) and `dev`; it knows the
+//! CLI's argument types and the project's folders, nothing of building.
 
 use std::path::{Path, PathBuf};
 
@@ -56,8 +56,91 @@ fn select_absolute(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Stable shard of a dealer: FNV-1a of the slug, so adding a dealer never
-/// moves the others to another runner.
+/// Which CI shard (0-based) builds, lists and deploys which dealer, for
+/// `build`, `changed` and `deploy --shard i/n`: every dealer of the
+/// project spread over the shards by the pages it is expected to have, the
+/// largest first onto the shard with the fewest so far (longest-processing-
+/// time first: the heaviest shard is within 4/3 of the best split). A hash
+/// of the slug alone put a 1,500-car dealer and a 20-car one on equal
+/// footing, so one runner could get several times another's pages.
+///
+/// The weights come only from what every runner's checkout holds (the
+/// dealer files and their committed stock feeds), so every runner of one
+/// commit computes the same plan and each dealer lands on exactly one.
+/// A slug the project no longer has (a removed dealer `changed` reports)
+/// falls back to [`shard_of`].
+pub struct ShardPlan {
+    shards: usize,
+    of: std::collections::HashMap<String, usize>,
+    /// Expected pages per shard, for the plan's own report.
+    pub pages: Vec<u64>,
+}
+
+/// A dealer's pages besides its cars' (home, company, forms, search pages,
+/// landing pages): about 80 for the demo dealers.
+const FIXED_PAGES: u64 = 80;
+/// Bytes of one car in a committed stock feed (`stock pull`'s JSON):
+/// 4,616 to 4,731 in the three demo feeds.
+const FEED_BYTES_PER_CAR: u64 = 4_650;
+/// Pages per car, in tenths: 1.1 to 1.7 in the demo dealers (the car
+/// page, with search pages and landing pages growing with the stock; 618
+/// pages for the Brisbane demo's 321 cars).
+const PAGES_PER_CAR_TENTHS: u64 = 16;
+
+/// The pages a dealer with a feed of `feed_bytes` bytes is expected to have.
+pub fn expected_pages(feed_bytes: u64) -> u64 {
+    FIXED_PAGES + feed_bytes / FEED_BYTES_PER_CAR * PAGES_PER_CAR_TENTHS / 10
+}
+
+impl ShardPlan {
+    /// The plan for `shards` shards of every dealer file of `project`. A
+    /// dealer whose file or feed cannot be read weighs its fixed pages only
+    /// (its build reports the problem).
+    pub fn new(project: &Project, shards: usize) -> Result<Self> {
+        use rayon::prelude::*;
+        let files = project
+            .dealer_files()
+            .with_context(|| format!("cannot list dealers in {}", project.dealers_dir.display()))?;
+        let loader = dealer_config::Loader::new(project.presets_dir());
+        let weights: Vec<(String, u64)> = files
+            .par_iter()
+            .map(|f| {
+                let bytes = loader
+                    .load(f)
+                    .ok()
+                    .and_then(|d| std::fs::metadata(d.dir().join(&d.config.stock.feed)).ok())
+                    .map_or(0, |m| m.len());
+                (slug_of(f), expected_pages(bytes))
+            })
+            .collect();
+        Ok(Self::of_weights(weights, shards))
+    }
+
+    /// The plan for dealers of the given expected pages.
+    pub fn of_weights(mut weights: Vec<(String, u64)>, shards: usize) -> Self {
+        let shards = shards.max(1);
+        // Heaviest first; the slug breaks ties, so the order is the same everywhere.
+        weights.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let mut pages = vec![0u64; shards];
+        let mut of = std::collections::HashMap::with_capacity(weights.len());
+        for (slug, w) in weights {
+            let lightest = (0..shards).min_by_key(|&k| (pages[k], k)).unwrap_or(0);
+            pages[lightest] += w;
+            of.insert(slug, lightest);
+        }
+        Self { shards, of, pages }
+    }
+
+    /// The shard (0-based) of dealer `slug`.
+    pub fn shard_of(&self, slug: &str) -> usize {
+        self.of
+            .get(slug)
+            .copied()
+            .unwrap_or_else(|| shard_of(slug, self.shards))
+    }
+}
+
+/// Stable shard of a slug: FNV-1a, for a dealer no [`ShardPlan`] knows.
 pub fn shard_of(slug: &str, shards: usize) -> usize {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in slug.bytes() {
@@ -148,6 +231,70 @@ mod tests {
             shard_of("brisbane-motor-group", n),
             shard_of("brisbane-motor-group", n)
         );
+    }
+
+    #[test]
+    fn the_shard_plan_spreads_dealers_by_their_pages_and_every_runner_gets_the_same_plan() {
+        // A platform of mixed sizes: a few big dealers, many small ones.
+        let weights: Vec<(String, u64)> = (0..60)
+            .map(|i| {
+                let cars = match i % 10 {
+                    0 => 1_500,
+                    1 | 2 => 400,
+                    _ => 20 + i * 3,
+                };
+                (
+                    format!("dealer-{i:02}"),
+                    expected_pages(cars * FEED_BYTES_PER_CAR),
+                )
+            })
+            .collect();
+        let n = 4;
+        let plan = ShardPlan::of_weights(weights.clone(), n);
+        let total: u64 = weights.iter().map(|w| w.1).sum();
+        assert_eq!(plan.pages.iter().sum::<u64>(), total);
+        let mut load = vec![0u64; n];
+        for (slug, w) in &weights {
+            let k = plan.shard_of(slug);
+            assert!(k < n);
+            load[k] += w;
+        }
+        assert_eq!(load, plan.pages);
+        // Longest-processing-time first: no shard above the mean by more than the largest dealer.
+        let largest = weights.iter().map(|w| w.1).max().unwrap();
+        let mean = total / n as u64;
+        assert!(
+            load.iter().all(|&l| l <= mean + largest),
+            "{load:?}, mean {mean}"
+        );
+        let (min, max) = (*load.iter().min().unwrap(), *load.iter().max().unwrap());
+        assert!(max * 100 <= min * 110, "shards within 10%: {load:?}");
+        // The slug hash alone on the same platform: what the plan replaced.
+        let mut hashed = vec![0u64; n];
+        for (slug, w) in &weights {
+            hashed[shard_of(slug, n)] += w;
+        }
+        assert!(
+            hashed.iter().max().unwrap() > &max,
+            "hash {hashed:?} vs plan {load:?}"
+        );
+        // The same dealers in another order (another runner's directory listing): the same plan.
+        let mut shuffled = weights.clone();
+        shuffled.reverse();
+        let again = ShardPlan::of_weights(shuffled, n);
+        for (slug, _) in &weights {
+            assert_eq!(again.shard_of(slug), plan.shard_of(slug), "{slug}");
+        }
+        // A dealer the plan does not know (removed since): the slug hash.
+        assert_eq!(plan.shard_of("gone-dealer"), shard_of("gone-dealer", n));
+    }
+
+    #[test]
+    fn a_dealer_is_expected_to_have_its_fixed_pages_and_about_two_per_car() {
+        assert_eq!(expected_pages(0), FIXED_PAGES);
+        // The demo dealer's feed (321 cars, 1,518,795 bytes): 618 pages when built.
+        let demo = expected_pages(1_518_795);
+        assert!((560..=680).contains(&demo), "{demo}");
     }
 
     #[test]

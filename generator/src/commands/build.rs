@@ -9,7 +9,7 @@ use dealer_config::diagnostic::render_human;
 use crate::cli::BuildArgs;
 use crate::project::Project;
 use crate::run::build::{BuildFailure, BuildOptions};
-use crate::selection::{parse_as_of, select, shard_of, slug_of};
+use crate::selection::{parse_as_of, select, slug_of, ShardPlan};
 
 /// Astro builds use ~400 MB and one core each: run as many as both allow.
 fn default_jobs() -> usize {
@@ -30,7 +30,8 @@ fn default_jobs() -> usize {
 pub fn run(project: &Project, args: BuildArgs) -> Result<i32> {
     let mut files = select(project, &args.selection)?;
     if let Some((i, n)) = args.shard {
-        files.retain(|f| shard_of(&slug_of(f), n) == i - 1);
+        let plan = ShardPlan::new(project, n)?;
+        files.retain(|f| plan.shard_of(&slug_of(f)) == i - 1);
     }
     let opts = crate::run::build_all::RunOptions {
         build: BuildOptions {

@@ -35,7 +35,8 @@ pub fn run(project: &Project, args: DiffArgs) -> Result<i32> {
 pub fn changed(project: &Project, args: ChangedArgs) -> Result<i32> {
     let mut list = crate::diff::changed_dealers(project, &args.base)?;
     if let Some((i, n)) = args.shard {
-        list.retain(|c| crate::selection::shard_of(&c.dealer, n) == i - 1);
+        let plan = crate::selection::ShardPlan::new(project, n)?;
+        list.retain(|c| plan.shard_of(&c.dealer) == i - 1);
     }
     match args.format {
         PullFormat::Json => println!("{}", serde_json::to_string_pretty(&list)?),

@@ -167,7 +167,8 @@ fn chosen(
         dealers.to_vec()
     };
     if let Some((i, n)) = shard {
-        slugs.retain(|s| crate::selection::shard_of(s, n) == i - 1);
+        let plan = crate::selection::ShardPlan::new(project, n)?;
+        slugs.retain(|s| plan.shard_of(s) == i - 1);
     }
     Ok(slugs)
 }
