@@ -3,8 +3,10 @@
 //! cars that were sold, and nothing else would say so. Two signs, either
 //! one enough: the feed file has not changed for longer than the limit
 //! (`stock pull` leaves an unchanged feed in place, so its modification
-//! time is its last change), or its newest record (`updated_at`, else
-//! `created_at`) is older than that. `build` and `stock pull` print the
+//! time is its last change; in a git checkout, where every file carries
+//! the checkout's time, the last commit that changed it: `file_changed`),
+//! or its newest record (`updated_at`, else `created_at`) is older than
+//! that. `build` and `stock pull` print the
 //! warning; the judgement is made at the build's instant (`--as-of`).
 
 use chrono::{DateTime, Utc};
@@ -48,12 +50,46 @@ pub fn warnings(
     out
 }
 
-/// The feed file's modification time.
+/// When the feed file last changed: the time of the last commit that
+/// changed it where git tracks it and it has not changed since (a CI
+/// runner's fresh checkout gives every file the checkout's time, so a feed
+/// that stopped a week ago looked new on every hourly run); else its
+/// modification time. None: no file.
 pub fn file_changed(path: &std::path::Path) -> Option<DateTime<Utc>> {
-    std::fs::metadata(path)
+    let modified = std::fs::metadata(path)
         .and_then(|m| m.modified())
         .ok()
-        .map(DateTime::<Utc>::from)
+        .map(DateTime::<Utc>::from)?;
+    Some(committed_at(path).unwrap_or(modified))
+}
+
+/// The committer time of the last commit that changed `path`, if git
+/// tracks it and the file is as committed (not modified, not untracked).
+fn committed_at(path: &std::path::Path) -> Option<DateTime<Utc>> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty())?;
+    let name = path.file_name()?;
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .arg("--")
+            .arg(name)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    // "" for a tracked file as committed; " M", "??" (untracked) otherwise.
+    if !git(&["status", "--porcelain"])?.is_empty() {
+        return None;
+    }
+    let at = git(&["log", "-1", "--format=%cI"])?;
+    DateTime::parse_from_rfc3339(&at)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
 }
 
 #[cfg(test)]
@@ -63,6 +99,56 @@ mod tests {
 
     fn at(h: i64) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 20, 0, 0, 0).unwrap() + chrono::Duration::hours(h)
+    }
+
+    /// In a checkout the feed's last change is its last commit, whatever
+    /// time the checkout gave the file; a change not yet committed (a pull
+    /// on this machine) and a file git does not track keep their own time.
+    #[test]
+    fn a_committed_feed_changed_when_it_was_committed_not_when_it_was_checked_out() {
+        let repo = tempfile::tempdir().unwrap();
+        let git = |args: &[&str], date: &str| {
+            let out = std::process::Command::new("git")
+                .current_dir(repo.path())
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+                .args(args)
+                .env("GIT_COMMITTER_DATE", date)
+                .env("GIT_AUTHOR_DATE", date)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "git {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        git(&["init", "-q"], "2026-11-01T00:00:00Z");
+        let stock = repo.path().join("stock");
+        std::fs::create_dir_all(&stock).unwrap();
+        let feed = stock.join("x.json");
+        std::fs::write(&feed, "[]").unwrap();
+        // Untracked: the file's own time (now).
+        let now = Utc::now();
+        assert!(file_changed(&feed).unwrap() > now - chrono::Duration::minutes(5));
+        git(&["add", "."], "2026-11-01T00:00:00Z");
+        git(&["commit", "-q", "-m", "feed"], "2026-11-10T06:00:00+10:00");
+        // Committed: the commit's time, though the file was written just now.
+        assert_eq!(
+            file_changed(&feed),
+            Some(Utc.with_ymd_and_hms(2026, 11, 9, 20, 0, 0).unwrap())
+        );
+        let w = warnings(
+            file_changed(&feed),
+            None,
+            Utc.with_ymd_and_hms(2026, 11, 13, 20, 0, 0).unwrap(),
+            48,
+        );
+        assert!(w[0].contains("has not changed for 96 hours"), "{w:?}");
+        // Changed since (a pull here, not yet committed): its own time again.
+        std::fs::write(&feed, "[{}]").unwrap();
+        assert!(file_changed(&feed).unwrap() > now - chrono::Duration::minutes(5));
+        // No file: nothing known.
+        assert_eq!(file_changed(&stock.join("none.json")), None);
     }
 
     #[test]
