@@ -4,8 +4,9 @@
 # cold build measured in the same run, one price),
 # each beside the same pages built the old way (one Astro run per dealer,
 # `--separate`) as a ratio, with peak RSS, the Astro fixed cost amortised per
-# dealer, the Rust stage's share and the CPU seconds of every process (the
-# hourly refresh's per dealer: what the platform pays). Prints a table and
+# dealer, the Rust stage's share, the CPU seconds of every process (the
+# hourly refresh's per dealer: what the platform pays) and the cold
+# build's render time per page type (bench-build/render-cost.mjs). Prints a table and
 # writes a JSON record to .tmp/bench/build-<UTC time>.json so a later
 # change can be compared.
 #
@@ -62,6 +63,11 @@ pages=$(pages_of "$work/sites")
 batches=$(find "$work/sites" -maxdepth 1 -name '.batch-*' | wc -l)
 t_all=$(wall all); rss_all=$(rss_mb all)
 echo "   $pages pages in ${t_all}s, $batches Astro runs, peak RSS ${rss_all} MB"
+# What each page type costs Astro to render (the logs of this cold build,
+# before a later run writes over them).
+node scripts/bench-build/render-cost.mjs "$work/sites" > "$work/render-cost.txt"
+render_cost=$(node scripts/bench-build/render-cost.mjs "$work/sites" --json)
+sed 's/^/   /' "$work/render-cost.txt"
 
 echo "== no-op rebuild"
 timed noop "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$as_of"
@@ -185,6 +191,7 @@ cat > "$record" <<JSON
   "demo_cold_s": $t_demo, "demo_pages": $demo_pages, "dev_label_reload_s": $t_dev_label, "dev_price_reload_s": $t_dev_price, "dev_built_label_reload_s": $t_dev_built_label,
   "rust_stage_s": $t_rust, "rust_share_pct": $share,
   "astro_fixed_s": $t_fixed, "fixed_per_dealer_s": $fixed_per_dealer,
+  "render_cost_cold": $render_cost,
   "separate_s": $t_sep, "separate_peak_rss_mb": $rss_sep, "separate_note": "$sep_note"
 }
 JSON
