@@ -92,6 +92,16 @@ try {
         fcp: a['first-contentful-paint'].numericValue,
         tbt: a['total-blocking-time'].numericValue,
         cls: a['cumulative-layout-shift'].numericValue,
+        // What Lighthouse says could still be saved (render-blocking CSS,
+        // unused JavaScript, image sizes...): its estimate in ms and bytes.
+        savings: Object.entries(a)
+          .filter(([, x]) => x.score !== null && x.score < 1)
+          .map(([id, x]) => {
+            const ms = Math.max(0, ...Object.values(x.metricSavings ?? {}).map(Number), x.details?.overallSavingsMs ?? 0);
+            const bytes = x.details?.overallSavingsBytes ?? 0;
+            return { id, ms, bytes };
+          })
+          .filter((x) => x.ms >= 50 || x.bytes >= 10 * 1024),
       });
     }
     const m = (k) => median(rows.map((r) => r[k]));
@@ -102,6 +112,9 @@ try {
     );
     const audits = [...new Set(rows.flatMap((r) => r.failing))];
     if (audits.length) console.log(`${''.padEnd(43)}audits not passed: ${audits.join(', ')}`);
+    // The last run's estimated savings (50 ms or 10 KiB and more).
+    const saved = rows.at(-1)?.savings ?? [];
+    if (saved.length) console.log(`${''.padEnd(43)}could save: ${saved.map((x) => `${x.id} ${[x.ms && `${Math.round(x.ms)} ms`, x.bytes && `${Math.round(x.bytes / 1024)} KiB`].filter(Boolean).join(', ')}`).join('; ')}`);
   }
 } finally {
   await server.close();
