@@ -324,7 +324,34 @@ async function carPageBudgets() {
   check('finance calculator island over the React runtime', kb(bytes), CALCULATOR_JS, `(${own.length} chunks: ${own.map((f) => path.posix.basename(f).replace(/\.[^.]+\.js$/, '')).join(', ')}; loads when scrolled to)`);
 }
 
+/**
+ * Every page waits for at most one stylesheet: the site's, one cached file;
+ * a page type's own CSS is inlined (templates/site/astro.config.mjs.j2,
+ * assetsInlineLimit). A second render-blocking stylesheet cost the car and
+ * content pages 100-150 ms in Lighthouse (issue 39 finding 10).
+ */
+function stylesheetsPerPage() {
+  let worst = { links: -1, page: '' };
+  let pages = 0;
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, e.name);
+      if (e.isDirectory()) walk(file);
+      else if (e.name.endsWith('.html')) {
+        pages += 1;
+        const links = (fs.readFileSync(file, 'utf8').match(/<link[^>]*rel="stylesheet"[^>]*>/g) ?? []).length;
+        if (links > worst.links) worst = { links, page: `/${path.relative(dist, file)}` };
+      }
+    }
+  };
+  walk(dist);
+  const ok = worst.links <= 1;
+  results.push(ok);
+  console.log(`${ok ? 'ok  ' : 'OVER'} render-blocking stylesheets per page: at most ${worst.links} (budget 1) over ${pages} pages (most: ${worst.page})`);
+}
+
 try {
+  stylesheetsPerPage();
   searchPageJs();
   homeWidgetJs();
   engineJs();
