@@ -103,6 +103,9 @@ const ENGINE_JS = { setAt: 3.8, budget: 4.7 };
 const PLANNER_JS = { setAt: 4.4, budget: 5.5 };
 /** The size goal for the engine (scripts/bench-search.mjs measures its speed). */
 const ENGINE_GOAL_KB = 6;
+// The home page's "Show me N cars": set at 8.0 KB as a React island (React's
+// 67 KB runtime not counted); since issue 39 a plain script (9.8 KB with the
+// search client it loads on the first change), and no React on the page.
 const HOME_WIDGET_JS = { setAt: 8.0, budget: 10 };
 const INDEX_2000 = { setAt: 58.3, budget: 72 };
 const HOME_CONTENT_JS = { setAt: 1.2, budget: 1.7 };
@@ -185,12 +188,14 @@ function searchPageJs() {
 
 function homeWidgetJs() {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const widget = [...html.matchAll(/component-url="([^"]+)"/g)].map((m) => m[1]).find((u) => /\/ShowMeWidget\.[^/]+\.js$/.test(u));
-  if (!widget) throw new Error('the home page has no "Show me N cars" widget (ShowMeWidget component-url missing)');
-  const runtime = reactRuntime(html);
-  const own = [...closure(widget)].filter((f) => !runtime.has(f));
+  // The form was the home page's only React island: React (67 KB gzip) on the most visited page for two selects and a button.
+  if (/<astro-island/.test(html)) throw new Error('the home page has a React island: it was meant to ship no React (components/search/ShowMe.astro)');
+  const entry = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]).find((u) => /\/ShowMe\.astro_astro_type_script[^/]*\.js$/.test(u));
+  if (!entry) throw new Error('the home page has no "Show me N cars" script (ShowMe.astro\'s <script> missing)');
+  // Its module and what it loads on the first change (the search client).
+  const own = [...closure(entry)];
   const bytes = own.reduce((sum, f) => sum + gz(fs.readFileSync(path.join(dist, f))), 0);
-  check('home page "Show me N cars" widget JavaScript over the React runtime', kb(bytes), HOME_WIDGET_JS, `(${own.length} chunks: ${own.map((f) => path.posix.basename(f).replace(/\.[^.]+\.js$/, '')).join(', ')})`);
+  check('home page "Show me N cars" JavaScript (no React)', kb(bytes), HOME_WIDGET_JS, `(${own.length} chunks: ${own.map((f) => path.posix.basename(f).replace(/\.[^.]+\.js$/, '')).join(', ')})`);
 }
 
 function homeContentJs() {
