@@ -101,6 +101,11 @@ timed price2 "$bin" "${D[@]}" --sites-dir "$work/sites" build --all --as-of "$ne
 t_price2=$(wall price2)
 reused2=$(grep -oE '[0-9]+ pages \([0-9]+ unchanged' "$work/price2.log" | head -1 | sed -E 's/([0-9]+) pages \(([0-9]+) unchanged/\2 of \1/')
 reused2=${reused2:-0 of ?}
+# Where that time went: the dealer's own project's Astro log.
+price_log="$work/sites/$(basename "$feed" .json)/build.log"
+split2=$(node scripts/bench-build/split.mjs "$price_log" "$t_price2")
+split2_json=$(node scripts/bench-build/split.mjs "$price_log" "$t_price2" --json)
+echo "   ${t_price2}s: $split2"
 
 echo "== Rust stage (build --all --no-astro: check, stock, data, projects)"
 timed rust "$bin" "${D[@]}" --sites-dir "$work/sites-rust" build --all --no-astro --as-of "$as_of"
@@ -187,6 +192,7 @@ cat > "$record" <<JSON
   "build_all_s": $t_all, "pages_per_s": $rate, "peak_rss_mb": $rss_all,
   "cpu_cold_s": $(cpu all), "cpu_hourly_s": $cpu_hourly, "cpu_hourly_per_dealer_s": $cpu_hourly_dealer, "cpu_one_price_warm_s": $(cpu price2),
   "hourly_refresh_s": $t_hourly, "hourly_refresh_ratio": $hourly_ratio, "hourly_rebuilt": $hourly_rebuilt, "hourly_reused": "$hourly_reused",
+  "one_price_warm_split": $split2_json,
   "noop_s": $t_noop, "one_price_s": $t_price, "one_price_rebuilt": $rebuilt, "one_price_warm_s": $t_price2, "one_price_warm_reused": "$reused2",
   "demo_cold_s": $t_demo, "demo_pages": $demo_pages, "dev_label_reload_s": $t_dev_label, "dev_price_reload_s": $t_dev_price, "dev_built_label_reload_s": $t_dev_built_label,
   "rust_stage_s": $t_rust, "rust_share_pct": $share,
