@@ -81,6 +81,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.mjs';
 import { serveInWorkerd } from './lib/workerd-site.mjs';
 import { dealergenBin } from './lib/dealergen.mjs';
+import { htmlFiles } from './pr-pictures/pages.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'sites/brisbane-motor-group/dist'));
@@ -337,22 +338,14 @@ async function carPageBudgets() {
  */
 function stylesheetsPerPage() {
   let worst = { links: -1, page: '' };
-  let pages = 0;
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, e.name);
-      if (e.isDirectory()) walk(file);
-      else if (e.name.endsWith('.html')) {
-        pages += 1;
-        const links = (fs.readFileSync(file, 'utf8').match(/<link[^>]*rel="stylesheet"[^>]*>/g) ?? []).length;
-        if (links > worst.links) worst = { links, page: `/${path.relative(dist, file)}` };
-      }
-    }
-  };
-  walk(dist);
+  const pages = htmlFiles(dist);
+  for (const file of pages) {
+    const links = (fs.readFileSync(path.join(dist, file), 'utf8').match(/<link[^>]*rel="stylesheet"[^>]*>/g) ?? []).length;
+    if (links > worst.links) worst = { links, page: `/${file}` };
+  }
   const ok = worst.links <= 1;
   results.push(ok);
-  console.log(`${ok ? 'ok  ' : 'OVER'} render-blocking stylesheets per page: at most ${worst.links} (budget 1) over ${pages} pages (most: ${worst.page})`);
+  console.log(`${ok ? 'ok  ' : 'OVER'} render-blocking stylesheets per page: at most ${worst.links} (budget 1) over ${pages.length} pages (most: ${worst.page})`);
 }
 
 try {

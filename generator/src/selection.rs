@@ -72,7 +72,7 @@ fn select_absolute(project: &Project, sel: &Selection) -> Result<Vec<PathBuf>> {
 pub struct ShardPlan {
     shards: usize,
     of: std::collections::HashMap<String, usize>,
-    /// Expected pages per shard, for the plan's own report.
+    /// Expected pages per shard: what the plan balanced.
     pub pages: Vec<u64>,
 }
 
@@ -129,6 +129,11 @@ impl ShardPlan {
             of.insert(slug, lightest);
         }
         Self { shards, of, pages }
+    }
+
+    /// Whether dealer `slug` is in shard `i` (1-based, as `--shard i/n` says).
+    pub fn holds(&self, i: usize, slug: &str) -> bool {
+        self.shard_of(slug) + 1 == i
     }
 
     /// The shard (0-based) of dealer `slug`.

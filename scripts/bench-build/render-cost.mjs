@@ -14,15 +14,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { addressOf } from '../pr-pictures/pages.mjs';
 
 const [sitesDir, flag] = process.argv.slice(2);
 if (!sitesDir) {
   console.error('usage: node scripts/bench-build/render-cost.mjs <sites dir> [--json]');
   process.exit(2);
 }
-
-/** `/cars/x/index.html` → `/cars/x/`; other files keep their path. */
-const pagePath = (file) => (file.endsWith('/index.html') ? file.slice(0, -'index.html'.length) : file);
 
 /** The kind of each page of a dealer, from the page table next to its data. */
 function kindsOf(dataDir) {
@@ -67,7 +65,8 @@ for (const entry of fs.readdirSync(sitesDir, { withFileTypes: true })) {
     let slug = entry.name;
     const inBatch = /^\/dealergen-batch\/([^/]+)(\/.*)$/.exec(file);
     if (inBatch) [, slug, file] = inBatch;
-    const p = pagePath(file);
+    // The log's paths start with '/'; addressOf takes them relative to dist.
+    const p = addressOf(file.slice(1));
     add(kinds(slug).get(p) ?? shapeOf(p), Number(m[2]));
   }
 }

@@ -31,7 +31,7 @@ pub fn run(project: &Project, args: BuildArgs) -> Result<i32> {
     let mut files = select(project, &args.selection)?;
     if let Some((i, n)) = args.shard {
         let plan = ShardPlan::new(project, n)?;
-        files.retain(|f| plan.shard_of(&slug_of(f)) == i - 1);
+        files.retain(|f| plan.holds(i, &slug_of(f)));
     }
     let opts = crate::run::build_all::RunOptions {
         build: BuildOptions {

@@ -36,7 +36,7 @@ pub fn changed(project: &Project, args: ChangedArgs) -> Result<i32> {
     let mut list = crate::diff::changed_dealers(project, &args.base)?;
     if let Some((i, n)) = args.shard {
         let plan = crate::selection::ShardPlan::new(project, n)?;
-        list.retain(|c| plan.shard_of(&c.dealer) == i - 1);
+        list.retain(|c| plan.holds(i, &c.dealer));
     }
     match args.format {
         PullFormat::Json => println!("{}", serde_json::to_string_pretty(&list)?),

@@ -168,7 +168,7 @@ fn chosen(
     };
     if let Some((i, n)) = shard {
         let plan = crate::selection::ShardPlan::new(project, n)?;
-        slugs.retain(|s| plan.shard_of(s) == i - 1);
+        slugs.retain(|s| plan.holds(i, s));
     }
     Ok(slugs)
 }

@@ -143,7 +143,7 @@ export function Dropdown({ attr, title, entries, onSelect }: { attr: string; tit
             </option>
           ) : (
             <option key={item.option.value} value={item.option.value}>
-              {item.option.count === null ? label(attr, item.option.value) : `${label(attr, item.option.value)} (${item.option.count})`}
+              {`${label(attr, item.option.value)}${item.option.count === null ? '' : ` (${item.option.count})`}`}
             </option>
           ),
         )}

@@ -10,7 +10,7 @@ import { createClient } from './client';
 import type { SearchClient, SearchState } from './types';
 import { EMPTY_STATE } from './types';
 import { SCROLL_FLAG, serialiseSearchState } from './url';
-import { formatCount } from '../format';
+import { pluralise } from '../format';
 import type { Search } from '../../types/site';
 
 export interface ShowMeOptions {
@@ -27,7 +27,8 @@ export function showMeState(carType: string, make: string): SearchState {
   return { ...EMPTY_STATE, refinementList, range: {} };
 }
 
-export const showMeLabel = (count: number) => `Show me ${formatCount(count)} ${count === 1 ? 'car' : 'cars'}`;
+/** The button's words: "Show me 1,234 cars", "Show me 1 car". */
+export const showMeLabel = (count: number) => `Show me ${pluralise(count, 'car')}`;
 
 /** Wires every `form[data-show-me]` of `doc`. */
 export function wireShowMe(doc: Document, options: ShowMeOptions = {}): void {
@@ -63,7 +64,7 @@ export function wireShowMe(doc: Document, options: ShowMeOptions = {}): void {
       navigate(`/search/${serialiseSearchState(state())}`);
     });
     // A form the browser restored (Back to the home page) keeps its choices: count them.
-    if (state().refinementList['car_type'] || state().refinementList['make']) update();
+    if (Object.keys(state().refinementList).length > 0) update();
     form.dataset['wired'] = '';
   }
 }
