@@ -50,7 +50,7 @@ export default tseslint.config(
   },
   {
     // Node code: scripts, tests, configs.
-    files: ['scripts/**/*.{mjs,js}', 'edge/tests/**/*.mjs', 'astro-app/test/**/*.{ts,tsx}', '*.mjs', 'astro-app/*.mjs', 'templates/**/*.mjs', 'generator/tests/**/*.{mjs,js}'],
+    files: ['scripts/**/*.{mjs,js}', 'edge/tests/**/*.mjs', 'astro-app/test/**/*.{ts,tsx}', '*.mjs', 'astro-app/*.mjs', 'templates/**/*.mjs', 'generator/tests/**/*.{mjs,js}', 'generator/src/run/*.mjs'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

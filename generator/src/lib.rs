@@ -25,7 +25,8 @@
 //!   prepare state machine in `build/mod.rs`; `build::generate`, everything
 //!   derived before Astro runs; `build::publish_plan`, the redirects and
 //!   CSP origins; `build::edge_projection`, what the worker gets), `render` (the thin
-//!   Astro project), `astro` (runs it), `batch` (several dealers in one
+//!   Astro project), `astro` (runs it, in a warm Node process of
+//!   `astro_server`'s pool), `batch` (several dealers in one
 //!   Astro run), `build_all` (many dealers: prepare, batch, check and
 //!   publish each), `cache` (the build and inputs keys), `release` (the
 //!   release format: written by a build, its atomic switch, read by

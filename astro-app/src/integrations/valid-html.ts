@@ -4,12 +4,13 @@
  * island is, inside <body>, and HTML allows <style> only in <head> (the W3C
  * Nu checker, scripts/html-check.mjs, reports it on every page with an
  * island). After the build, every page has it moved into its <head>,
- * unchanged (its CSP hash stays the same). Idempotent: a page already
- * moved (one the page cache restored) is left as it is.
+ * unchanged (its CSP hash stays the same), and so is the page cache's copy
+ * of it. Idempotent: a page already moved (one the page cache restored) is
+ * left as it is.
  */
 // Only node: imports here: astro.config.mjs loads this file with Node's
 // own TypeScript support (see live-data.ts).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -32,15 +33,34 @@ function pages(dir: string): string[] {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
+/**
+ * Where Astro's page cache (experimental.incrementalBuild) keeps its copy of
+ * the page at `rel` (relative to the output folder): `<cacheDir>/dist/<rel>`
+ * (astro/dist/core/build/incremental.js).
+ */
+export const cachedCopy = (cacheDir: string, rel: string): string => path.join(cacheDir, 'dist', rel);
+
 export function dealergenValidHtml(): AstroIntegration {
+  let cacheDir = '';
   return {
     name: 'dealergen-valid-html',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        cacheDir = fileURLToPath(config.cacheDir);
+      },
       'astro:build:done': ({ dir }) => {
-        for (const file of pages(fileURLToPath(dir))) {
+        const out = fileURLToPath(dir);
+        for (const file of pages(out)) {
           const html = readFileSync(file, 'utf8');
           const fixed = moveIslandStyle(html);
-          if (fixed !== html) writeFileSync(file, fixed);
+          if (fixed === html) continue;
+          writeFileSync(file, fixed);
+          // The page cache keeps the page as published, so that the next
+          // build restores it as it is: the warm Astro process restores a
+          // page by linking the cache's file (generator/src/run/astro_server.mjs),
+          // and a page fixed again would be a copy of its own.
+          const cached = cachedCopy(cacheDir, path.relative(out, file));
+          if (existsSync(cached)) writeFileSync(cached, fixed);
         }
       },
     },

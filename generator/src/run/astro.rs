@@ -4,7 +4,6 @@
 //! it: a failed build leaves the old site.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -37,10 +36,12 @@ static STOPPING: AtomicBool = AtomicBool::new(false);
 /// any failed build's is. The caller waits for its build threads to end.
 pub fn stop_all() {
     STOPPING.store(true, Ordering::SeqCst);
+    crate::run::astro_server::POOL.stop_idle();
     for pid in RUNNING.lock().expect("astro builds lock").iter() {
         // SAFETY: kill(2) on a child of this process that has not been
-        // reaped: `wait_for` reaps it and removes its pid under this lock,
-        // so the pid cannot have been reused by another process.
+        // reaped: a warm Astro process leaves this list (under this lock)
+        // before it can be reaped (astro_server::build), so the pid cannot
+        // have been reused by another process.
         unsafe {
             libc::kill(*pid as i32, libc::SIGTERM);
         }
@@ -53,9 +54,10 @@ pub fn stopping() -> bool {
 }
 
 /// Runs `astro build` in `project_dir` with its output in `out_dir` (inside
-/// it); Astro's output goes to `build.log` there, and its last lines into
-/// the error when it fails. `force` makes Astro render every page again
-/// instead of reusing the unchanged ones from its incremental-build cache.
+/// it), in a warm Astro process (crate::run::astro_server); Astro's output
+/// goes to `build.log` there, and its last lines into the error when it
+/// fails. `force` makes Astro render every page again instead of reusing
+/// the unchanged ones from its incremental-build cache.
 /// Returns how many pages Astro reused from that cache.
 pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -> Result<usize> {
     let astro = project.node_modules().join("astro/bin/astro.mjs");
@@ -67,42 +69,50 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
     }
     let relative = out_dir.strip_prefix(project_dir).unwrap_or(out_dir);
     let cache = PageCache::begin(project_dir)?;
-    let node = node_binary(project);
     let log_path = project_dir.join("build.log");
-    let mut running = RUNNING.lock().expect("astro builds lock");
-    if stopping() {
-        bail!("stopped before astro build started");
+    // The log is this build's or none: a process that dies before writing
+    // it must not leave the last build's lines in this one's error.
+    match std::fs::remove_file(&log_path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(e).with_context(|| format!("cannot remove {}", log_path.display()))
+        }
+        _ => {}
     }
-    let child = Command::new(&node)
-        .arg(&astro)
-        .arg("build")
-        .args(force.then_some("--force"))
-        .current_dir(project_dir)
-        .env("DEALERGEN_OUT_DIR", format!("./{}", relative.display()))
-        .env("ASTRO_TELEMETRY_DISABLED", "1")
-        // A plain log: build.log is read by people and by reused_pages.
-        .env("NO_COLOR", "1")
-        .env_remove("FORCE_COLOR")
-        .env("NODE_ENV", "production")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| {
-            format!(
-                "cannot run {} (Node 22 is installed by scripts/setup.sh)",
-                node.display()
-            )
-        })?;
-    running.push(child.id());
-    drop(running);
-    let output = wait_for(child).context("cannot read astro build's output")?;
-    let mut log = output.stdout.clone();
-    log.extend_from_slice(&output.stderr);
-    let _ = std::fs::write(&log_path, &log);
-    if !output.status.success() {
-        let text = String::from_utf8_lossy(&log);
-        let tail: Vec<&str> = text
+    let project_dir = std::path::absolute(project_dir)
+        .with_context(|| format!("cannot resolve {}", project_dir.display()))?;
+    let request = crate::run::astro_server::Request {
+        project_dir: &project_dir,
+        out_dir: relative,
+        cache_dir: Path::new(PageCache::DIR),
+        force,
+        log: &std::path::absolute(&log_path)?,
+    };
+    let outcome = crate::run::astro_server::POOL.build(
+        project,
+        &request,
+        |pid| {
+            let mut running = RUNNING.lock().expect("astro builds lock");
+            if stopping() {
+                bail!("stopped before astro build started");
+            }
+            running.push(pid);
+            Ok(())
+        },
+        |pid| {
+            RUNNING
+                .lock()
+                .expect("astro builds lock")
+                .retain(|p| *p != pid)
+        },
+    )?;
+    let mut log = std::fs::read_to_string(&log_path).unwrap_or_default();
+    if let crate::run::astro_server::Outcome::Failed(why) = outcome {
+        if log.is_empty() {
+            // The process died before it wrote a line: the log says why.
+            log = why.clone();
+            let _ = std::fs::write(&log_path, &log);
+        }
+        let tail: Vec<&str> = log
             .lines()
             .rev()
             .take(25)
@@ -112,48 +122,13 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
             .collect();
         bail!(
             "astro build failed ({}); last lines of {}:\n{}",
-            output.status,
+            why.lines().next().unwrap_or("no reason given"),
             log_path.display(),
             tail.join("\n")
         );
     }
     cache.finished()?;
-    Ok(reused_pages(&String::from_utf8_lossy(&log), "/"))
-}
-
-/// Waits for a registered build, reading its output; it is reaped and
-/// leaves [`RUNNING`] under one hold of the lock (see [`stop_all`]).
-fn wait_for(mut child: std::process::Child) -> std::io::Result<std::process::Output> {
-    fn read<R: std::io::Read + Send + 'static>(
-        pipe: Option<R>,
-    ) -> std::thread::JoinHandle<Vec<u8>> {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    }
-    let (stdout, stderr) = (read(child.stdout.take()), read(child.stderr.take()));
-    let pid = child.id();
-    let status = loop {
-        let mut running = RUNNING.lock().expect("astro builds lock");
-        let done = child.try_wait();
-        if !matches!(done, Ok(None)) {
-            running.retain(|p| *p != pid);
-            if let Some(status) = done? {
-                break status;
-            }
-        }
-        drop(running);
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    Ok(std::process::Output {
-        status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
-    })
+    Ok(reused_pages(&log, "/"))
 }
 
 /// Astro's incremental-build cache in a project's `.astro-cache/`: the

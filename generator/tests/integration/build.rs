@@ -689,13 +689,53 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
             .to_string()
     };
     assert!(!line("car-9").ends_with("(restored)"), "{}", line("car-9"));
-    for car in unchanged {
+    for car in &unchanged {
         let l = line(car["slug"].as_str().unwrap());
         assert!(
             l.ends_with("(restored)"),
             "unchanged car rendered again: {l}"
         );
     }
+    // An unchanged page costs no copy: the release's file is the page
+    // cache's (one file, hard-linked), as the shared bundles are.
+    let unchanged_car = unchanged[0]["slug"].as_str().unwrap().to_string();
+    let car_file = format!("cars/{unchanged_car}/index.html");
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let cached = site.join(".astro-cache/dist").join(&car_file);
+    assert_eq!(
+        inode(&site.join("current/dist").join(&car_file)),
+        inode(&cached),
+        "the restored page is linked from the page cache"
+    );
+    // A linked page rendered again never changes the release that shares
+    // it: Astro's writes (the page, the cache's copy) are new files.
+    let linked_release = std::fs::canonicalize(site.join("current")).unwrap();
+    let linked_before =
+        std::fs::read_to_string(linked_release.join("dist").join(&car_file)).unwrap();
+    let mut feed: Value = read_json(feed_path.clone());
+    feed.as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["slug"] == unchanged_car.as_str())
+        .unwrap_or_else(|| panic!("{unchanged_car} is not in the feed"))["dealercomments"] =
+        "Rendered again over a linked page".into();
+    std::fs::write(&feed_path, feed.to_string()).unwrap();
+    let log = build(&[]);
+    assert!(log.contains("built  tiny-dealer"), "{log}");
+    assert!(
+        page(&car_file).contains("Rendered again over a linked page"),
+        "{unchanged_car}'s page shows its change"
+    );
+    assert_eq!(
+        std::fs::read_to_string(linked_release.join("dist").join(&car_file)).unwrap(),
+        linked_before,
+        "the release before kept its own page"
+    );
+    assert_ne!(
+        inode(&site.join("current/dist").join(&car_file)),
+        inode(&linked_release.join("dist").join(&car_file))
+    );
+
     // ...and the site is the one a full render makes, file for file.
     let incremental = site_files(&site.join("current/dist"));
     let log = build(&["--force"]);

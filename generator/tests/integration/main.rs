@@ -5,6 +5,7 @@
 
 mod support;
 
+mod astro_server;
 mod build;
 mod config_fields;
 mod deploy;
