@@ -10,7 +10,7 @@
  */
 // Only node: imports here: astro.config.mjs loads this file with Node's
 // own TypeScript support (see live-data.ts).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -51,6 +51,9 @@ export function dealergenValidHtml(): AstroIntegration {
       'astro:build:done': ({ dir }) => {
         const out = fileURLToPath(dir);
         for (const file of pages(out)) {
+          // A page linked from the page cache (a restored page in a warm
+          // Astro process) is the cache's copy, fixed when it was rendered.
+          if (statSync(file).nlink > 1) continue;
           const html = readFileSync(file, 'utf8');
           const fixed = moveIslandStyle(html);
           if (fixed === html) continue;
