@@ -84,15 +84,21 @@ export function stockKv(dealer, cars) {
 /** Headers making a request come from client address `ip` (as Cloudflare's CF-Connecting-IP does). */
 export const fromClient = (ip) => ({ "CF-Connecting-IP": ip });
 
-export async function startWorker({ kvSeed, vars = {} }) {
+/**
+ * Starts the worker under `wrangler dev --local`; `config` is another
+ * wrangler config than the checkout's wrangler.toml (beside it: its paths
+ * are relative to it), e.g. the bench's without the queue consumer.
+ */
+export async function startWorker({ kvSeed, vars = {}, config = null }) {
   assert.ok(
     existsSync(join(ROOT, "edge/build/worker/shim.mjs")),
     "edge/build/ is missing: run scripts/edge/build.sh (or scripts/edge/test.sh)",
   );
   const persistDir = await mkdtemp(join(tmpdir(), "dealergen-edge-"));
+  const configArgs = config ? ["--config", config] : [];
   await mkdir(env.XDG_CONFIG_HOME, { recursive: true });
   const cmd = async (...args) => {
-    const { stdout } = await run(process.execPath, [WRANGLER, ...args, "--persist-to", persistDir], {
+    const { stdout } = await run(process.execPath, [WRANGLER, ...args, "--persist-to", persistDir, ...configArgs], {
       cwd: ROOT,
       env,
       maxBuffer: 16 * 1024 * 1024,
@@ -115,7 +121,7 @@ export async function startWorker({ kvSeed, vars = {} }) {
     const seed = join(persistDir, "kv-seed.json");
     await writeFile(seed, JSON.stringify(typeof kvSeed === "function" ? kvSeed(worker.base) : kvSeed));
     await cmd("kv", "bulk", "put", seed, "--local", "--binding", "CONFIG");
-    dev = startDev({ port, args: ["--persist-to", persistDir, "--test-scheduled", ...varArgs] });
+    dev = startDev({ port, args: ["--persist-to", persistDir, "--test-scheduled", ...configArgs, ...varArgs] });
     worker.child = dev.child;
     try {
       await dev.waitForLog(/Ready on http:\/\/127\.0\.0\.1:\d+/, 0, 60_000);
