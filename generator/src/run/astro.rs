@@ -81,6 +81,7 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
     let project_dir = std::path::absolute(project_dir)
         .with_context(|| format!("cannot resolve {}", project_dir.display()))?;
     let request = crate::run::astro_server::Request {
+        node: node_binary(project),
         project_dir: &project_dir,
         out_dir: relative,
         cache_dir: Path::new(PageCache::DIR),

@@ -96,6 +96,8 @@ pub static POOL: Pool = Pool::new();
 /// What a build asks for: the project, its output folder (relative to it,
 /// as Astro's config reads it), its cache folder, `--force`, and the log file.
 pub struct Request<'a> {
+    /// The Node binary (crate::run::astro::node_binary).
+    pub node: PathBuf,
     pub project_dir: &'a Path,
     pub out_dir: &'a Path,
     /// Astro's cache folder (relative to the project, as its config says):
@@ -131,11 +133,11 @@ impl Pool {
         register: impl FnOnce(u32) -> Result<()>,
         unregister: impl FnOnce(u32),
     ) -> Result<Outcome> {
-        let node = crate::run::astro::node_binary(project);
-        let key = Key::of(&node, &project.node_modules());
+        let node = &request.node;
+        let key = Key::of(node, &project.node_modules());
         let mut server = match self.take(&key) {
             Some(s) => s,
-            None => Server::start(&node, &project.node_modules(), key)?,
+            None => Server::start(node, &project.node_modules(), key)?,
         };
         let pid = server.child.id();
         register(pid)?;

@@ -42,6 +42,7 @@ fn build(pool: &Pool, project: &Project, dir: &Path) -> (Result<(), String>, Str
         .build(
             project,
             &Request {
+                node: dealergen::run::astro::node_binary(project),
                 project_dir: dir,
                 // The same output folder every time, as a batch project's.
                 out_dir: Path::new("out"),
