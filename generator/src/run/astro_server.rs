@@ -115,17 +115,19 @@ pub enum Outcome {
     Failed(String),
 }
 
-/// Runs one build in a warm process: an idle one of the same [`Key`], or a
-/// new one. `register` gets the process's pid before the build starts and
-/// `unregister` after it ended (crate::run::astro's list of running builds,
-/// which `stop_all` stops).
 impl Pool {
+    /// A pool without processes (they start with the first build).
     pub const fn new() -> Pool {
         Pool {
             idle: Mutex::new(Vec::new()),
         }
     }
 
+    /// Runs one build in a warm process: an idle one of the same [`Key`],
+    /// or a new one. `register` gets the process's pid before the build
+    /// starts (an error, e.g. dealergen is stopping, ends the process and
+    /// is returned) and `unregister` after it ended (crate::run::astro's
+    /// list of running builds, which `stop_all` stops).
     pub fn build(
         &self,
         project: &Project,
@@ -140,7 +142,10 @@ impl Pool {
             None => Server::start(node, &project.node_modules(), key)?,
         };
         let pid = server.child.id();
-        register(pid)?;
+        if let Err(e) = register(pid) {
+            server.stop();
+            return Err(e);
+        }
         let reply = server.ask(request);
         unregister(pid);
         match reply {
