@@ -30,6 +30,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ROOT } from "./lib/wrangler.mjs";
 import { edgeConfig, kvFor, receiver, sleep, startWorker, stockCar, stockKv } from "../edge/tests/harness.mjs";
 import { turnstileStandIn } from "../edge/tests/standins.mjs";
 
@@ -136,8 +137,12 @@ const w = await startWorker({
     STEP_UP_TURNSTILE_SITE_KEY: "0x4AAAAAAAbench-platform", STEP_UP_TURNSTILE_SECRET: TURNSTILE_SECRET },
 });
 try {
-  const post = (path, body, extra = {}, origin = ORIGIN) =>
-    fetch(`${w.base}${path}`, { method: "POST", headers: { Origin: origin, "Content-Type": "application/json", ...extra }, body: JSON.stringify(body) });
+  const postTo = (worker, path, body, extra = {}, origin = ORIGIN) =>
+    fetch(`${worker.base}${path}`, { method: "POST", headers: { Origin: origin, "Content-Type": "application/json", ...extra }, body: JSON.stringify(body) });
+  const post = (path, body, extra = {}, origin = ORIGIN) => postTo(w, path, body, extra, origin);
+  // One post of the lead load (the same body for both workers; the key per worker and post).
+  const loadLead = (i, run) => ({ category: "enquiry", name: `Load ${i}`, email: "load@example.com", phone: "0412345678", message: "bench", terms_conditions: true,
+    idempotency_key: `${run}-${i}`, car_id: STOCK[i % STOCK.length].id });
   // The runtime's own ceiling on this machine: a route that reads nothing
   // (every figure below is bounded by it; wrangler dev and workerd with
   // local KV and D1 share the machine with this client).
@@ -215,9 +220,7 @@ try {
       `each shopper's lead reached it ${waits.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(", ")} after the shopper first sent (goal: within 60 s)`);
     assert.ok(waits.every((ms) => ms <= 60_000), "every shopper who solved the widget reached the CRM within 60 s");
   }
-  const leadFailures = await load("POST /api/leads", N, C, (i) =>
-    post("/api/leads", { category: "enquiry", name: `Load ${i}`, email: "load@example.com", phone: "0412345678", message: "bench", terms_conditions: true,
-      idempotency_key: `bench-${i}`, car_id: STOCK[i % STOCK.length].id }));
+  const leadFailures = await load("POST /api/leads", N, C, (i) => post("/api/leads", loadLead(i, "bench")));
   assert.equal(leadFailures, 0);
 
   // Deliveries: wait until every lead is delivered (bounded wait).
@@ -275,20 +278,16 @@ try {
   assert.ok(statements <= CARS.length * Math.ceil(spanSecs / FLUSH_SECS + 1), "at most one upsert per car per flush");
   // A lead's intake alone: above, the same workerd process also ran the
   // queue consumer delivering the leads (webhook, vehicle fill) while the
-  // posts came in, so "POST /api/leads" is intake plus most of its
-  // delivery. A second worker, from wrangler.toml without the consumer,
+  // posts came in, so "POST /api/leads" may count some of their delivery.
+  // A second worker, from wrangler.toml without the consumer,
   // takes the same posts and delivers none: its CPU is what a lead POST
   // itself costs (production bills delivery as the consumer's invocation).
-  const root = join(import.meta.dirname, "..");
-  const intakeConfig = join(root, ".wrangler-bench-intake.toml");
-  writeFileSync(intakeConfig, readFileSync(join(root, "wrangler.toml"), "utf8").replace(/^\[\[queues\.consumers\]\][\s\S]*?(?=^\[)/m, ""));
+  const intakeConfig = join(ROOT, ".wrangler-bench-intake.toml");
+  writeFileSync(intakeConfig, readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(/^\[\[queues\.consumers\]\][\s\S]*?(?=^\[)/m, ""));
   const intake = await startWorker({ kvSeed: [...kvFor(config), ...stockKv("bench", STOCK)], vars: { SESSION_SECRET: "bench-secret" }, config: intakeConfig });
   try {
     await load(HEALTH_INTAKE, N, C, () => fetch(`${intake.base}/api/health`), undefined, intake);
-    const failures = await load(LEAD_INTAKE, N, C, (i) =>
-      fetch(`${intake.base}/api/leads`, { method: "POST", headers: { Origin: ORIGIN, "Content-Type": "application/json" },
-        body: JSON.stringify({ category: "enquiry", name: `Load ${i}`, email: "load@example.com", phone: "0412345678", message: "bench", terms_conditions: true,
-          idempotency_key: `intake-${i}`, car_id: STOCK[i % STOCK.length].id }) }), undefined, intake);
+    const failures = await load(LEAD_INTAKE, N, C, (i) => postTo(intake, "/api/leads", loadLead(i, "intake")), undefined, intake);
     assert.equal(failures, 0);
     const [stored] = await intake.d1("SELECT count(*) AS n, sum(delivery_status = 'delivered') AS delivered FROM leads WHERE dealer = 'bench'");
     assert.equal(stored.n, N, "every lead stored");

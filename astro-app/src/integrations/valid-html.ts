@@ -38,7 +38,7 @@ function pages(dir: string): string[] {
  * the page at `rel` (relative to the output folder): `<cacheDir>/dist/<rel>`
  * (astro/dist/core/build/incremental.js).
  */
-export const cachedCopy = (cacheDir: string, rel: string): string => path.join(cacheDir, 'dist', rel);
+const cachedCopy = (cacheDir: string, rel: string): string => path.join(cacheDir, 'dist', rel);
 
 export function dealergenValidHtml(): AstroIntegration {
   let cacheDir = '';

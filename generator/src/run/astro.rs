@@ -69,6 +69,8 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
     }
     let relative = out_dir.strip_prefix(project_dir).unwrap_or(out_dir);
     let cache = PageCache::begin(project_dir)?;
+    let project_dir = std::path::absolute(project_dir)
+        .with_context(|| format!("cannot resolve {}", project_dir.display()))?;
     let log_path = project_dir.join("build.log");
     // The log is this build's or none: a process that dies before writing
     // it must not leave the last build's lines in this one's error.
@@ -78,15 +80,13 @@ pub fn run(project: &Project, project_dir: &Path, out_dir: &Path, force: bool) -
         }
         _ => {}
     }
-    let project_dir = std::path::absolute(project_dir)
-        .with_context(|| format!("cannot resolve {}", project_dir.display()))?;
     let request = crate::run::astro_server::Request {
         node: node_binary(project),
         project_dir: &project_dir,
         out_dir: relative,
         cache_dir: Path::new(PageCache::DIR),
         force,
-        log: &std::path::absolute(&log_path)?,
+        log: &log_path,
     };
     let outcome = crate::run::astro_server::POOL.build(
         project,

@@ -179,14 +179,17 @@ impl Pool {
     /// An idle process of `key`; the idle ones of another key are stopped (the
     /// packages changed under them).
     fn take(&self, key: &Key) -> Option<Server> {
-        let mut idle = self.idle.lock().expect("warm astro pool");
-        let (same, stale): (Vec<Server>, Vec<Server>) = idle.drain(..).partition(|s| &s.key == key);
-        *idle = same;
-        drop(idle);
+        let (taken, stale) = {
+            let mut idle = self.idle.lock().expect("warm astro pool");
+            let (same, stale): (Vec<Server>, Vec<Server>) =
+                idle.drain(..).partition(|s| &s.key == key);
+            *idle = same;
+            (idle.pop(), stale)
+        };
         for mut s in stale {
             s.stop();
         }
-        self.idle.lock().expect("warm astro pool").pop()
+        taken
     }
 
     /// Stops the idle processes (the running ones are stopped by killing their

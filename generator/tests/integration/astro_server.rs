@@ -11,6 +11,10 @@ use dealergen::run::astro_server::{Outcome, Pool, Request};
 
 use crate::support::{self, repo_root};
 
+/// The page: how many times the counter module counted in this build.
+const COUNTER_PAGE: &str =
+    "---\nimport { next } from '../lib/counter';\nconst n = next();\n---\n<p>render {n}</p>\n";
+
 /// A project whose page shows how many times its module's counter was
 /// incremented: 1 in every build when each build loads the module afresh,
 /// 2 in the second build of a process that kept the first build's module.
@@ -29,10 +33,7 @@ fn counter_project(dir: &Path) {
         "src/lib/counter.ts",
         "let renders = 0;\nexport function next(): number {\n  renders += 1;\n  return renders;\n}\n",
     );
-    write(
-        "src/pages/index.astro",
-        "---\nimport { next } from '../lib/counter';\nconst n = next();\n---\n<p>render {n}</p>\n",
-    );
+    write("src/pages/index.astro", COUNTER_PAGE);
     std::os::unix::fs::symlink(repo_root().join("node_modules"), dir.join("node_modules")).unwrap();
 }
 
@@ -124,7 +125,7 @@ fn a_warm_process_loads_the_projects_modules_afresh_for_every_build() {
         "the error names what is missing: {why}\n{log}"
     );
     // Fixed: the next build runs in a new process, and succeeds.
-    counter_project_page(site.path());
+    std::fs::write(site.path().join("src/pages/index.astro"), COUNTER_PAGE).unwrap();
     let (fixed, log) = build(&pool, &project, site.path());
     fixed.unwrap_or_else(|e| panic!("{e}\n{log}"));
     let (next_pid, n) = process_of(&log);
@@ -132,12 +133,4 @@ fn a_warm_process_loads_the_projects_modules_afresh_for_every_build() {
     assert_eq!(n, 1);
     assert!(page().contains("render 1"), "{}", page());
     pool.stop_idle();
-}
-
-fn counter_project_page(dir: &Path) {
-    std::fs::write(
-        dir.join("src/pages/index.astro"),
-        "---\nimport { next } from '../lib/counter';\nconst n = next();\n---\n<p>render {n}</p>\n",
-    )
-    .unwrap();
 }

@@ -731,6 +731,27 @@ fn the_build_cache_skips_unchanged_dealers_and_never_serves_a_stale_page() {
         linked_before,
         "the release before kept its own page"
     );
+    // Valid HTML holds for restored (linked) pages as for rendered ones:
+    // Astro's island style is in <head>, never in <body>
+    // (astro-app/src/integrations/valid-html.ts skips a linked page, whose
+    // cache copy it fixed when the page was rendered).
+    const ISLAND_STYLE: &str =
+        "<style>astro-island,astro-slot,astro-static-slot{display:contents}</style>";
+    let pages_now = all_pages();
+    let in_body: Vec<String> = pages_now
+        .iter()
+        .filter(|(_, html)| {
+            html.find("</head>")
+                .is_some_and(|head| html[head..].contains(ISLAND_STYLE))
+        })
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    assert!(in_body.is_empty(), "island style in <body>: {in_body:?}");
+    assert!(
+        pages_now.iter().any(|(p, html)| html.contains(ISLAND_STYLE)
+            && std::fs::metadata(p).is_ok_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1)),
+        "a restored, linked page with islands is among them"
+    );
     assert_ne!(
         inode(&site.join("current/dist").join(&car_file)),
         inode(&linked_release.join("dist").join(&car_file))
